@@ -1,0 +1,82 @@
+// `npm start`: the embedded default. PocketBase with demo data on a local data dir,
+// the web server in front of it, the URL and the demo logins printed. Ctrl-C stops both.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "../server/pocketbase-process.ts";
+import { startShop } from "../server/shop.ts";
+import { ensureBuilt } from "./ensure-built.ts";
+
+if (existsSync(path.join(ROOT, ".env"))) process.loadEnvFile(path.join(ROOT, ".env"));
+const env = (name: string, fallback: string): string => process.env[name] || fallback;
+
+const dataDir = path.resolve(ROOT, env("PB_DATA_DIR", "pb_data"));
+const webPort = Number(env("PORT", "4321"));
+const webHost = env("HOST", "127.0.0.1");
+const appUrl = env("APP_URL", `http://localhost:${webPort}`);
+
+/** Without PB_SUPERUSER_PASSWORD, a random one is made on first start and kept in the data dir. */
+function superuserPassword(): string {
+  const given = process.env["PB_SUPERUSER_PASSWORD"];
+  if (given) return given;
+  const file = path.join(dataDir, ".superuser-password");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const generated = randomBytes(18).toString("base64url");
+  writeFileSync(file, generated, { mode: 0o600, flag: "wx" });
+  return generated;
+}
+
+const demo = {
+  seed: env("DEMO_SEED", "true") === "true",
+  adminEmail: env("DEMO_ADMIN_EMAIL", "admin@proxyshop.local"),
+  adminPassword: env("DEMO_ADMIN_PASSWORD", "DemoAdmin#2026"),
+  customerEmail: env("DEMO_CUSTOMER_EMAIL", "customer@proxyshop.local"),
+  customerPassword: env("DEMO_CUSTOMER_PASSWORD", "DemoCustomer#2026"),
+};
+
+ensureBuilt();
+mkdirSync(dataDir, { recursive: true });
+const superuserEmail = env("PB_SUPERUSER_EMAIL", "superuser@proxyshop.local");
+
+const shop = await startShop({
+  webPort,
+  webHost,
+  pocketbasePort: Number(env("PB_PORT", "8090")),
+  dataDir,
+  superuserEmail,
+  superuserPassword: superuserPassword(),
+  trustForwardedFor: env("TRUST_PROXY", "false") === "true",
+  hooksEnv: {
+    SHOP_APP_URL: appUrl,
+    SHOP_DEMO_SEED: String(demo.seed),
+    SHOP_DEMO_ADMIN_EMAIL: demo.adminEmail,
+    SHOP_DEMO_ADMIN_PASSWORD: demo.adminPassword,
+    SHOP_DEMO_CUSTOMER_EMAIL: demo.customerEmail,
+    SHOP_DEMO_CUSTOMER_PASSWORD: demo.customerPassword,
+  },
+  verbose: env("VERBOSE", "false") === "true",
+});
+
+console.log(`
+  Proxy shop is running at ${shop.url}
+  ${demo.seed ? `Demo admin:     ${demo.adminEmail} / ${demo.adminPassword}
+  Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}` : "Demo data is off (DEMO_SEED=false)."}
+  PocketBase dashboard: ${shop.url}/_/  (superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
+  Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.
+`);
+
+let stopping = false;
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await shop.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+shop.pocketbase.child.once("exit", (code) => {
+  if (!stopping) {
+    console.error(`PocketBase exited unexpectedly (code ${code}).`);
+    void shutdown(1);
+  }
+});

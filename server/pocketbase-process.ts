@@ -1,0 +1,84 @@
+// Starts and stops the PocketBase binary built from pocketbase/ (scripts/build-pocketbase.ts).
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const POCKETBASE_BIN = path.join(ROOT, "pocketbase", "bin", "pocketbase");
+const HOOKS_DIR = path.join(ROOT, "pocketbase", "pb_hooks");
+const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
+
+export interface PocketBaseOptions {
+  dataDir: string;
+  port: number;
+  superuserEmail: string;
+  superuserPassword: string;
+  /** Extra environment for the hooks (SMTP, demo seed, app URL ...). */
+  env?: Record<string, string>;
+  /** Print PocketBase's own output. */
+  verbose?: boolean;
+}
+
+export interface PocketBaseProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startPocketBase(options: PocketBaseOptions): Promise<PocketBaseProcess> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const common = [`--dir=${options.dataDir}`, `--hooksDir=${HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`];
+  const env = { ...process.env, ...options.env };
+
+  // Applies the migrations and creates (or resets) the superuser before serving.
+  execFileSync(POCKETBASE_BIN, ["superuser", "upsert", options.superuserEmail, options.superuserPassword, ...common], {
+    env,
+    stdio: options.verbose ? "inherit" : "pipe",
+  });
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const child = spawn(
+    POCKETBASE_BIN,
+    ["serve", `--http=127.0.0.1:${options.port}`, "--hooksWatch=false", "--automigrate=false", ...common],
+    { env, stdio: options.verbose ? "inherit" : ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    await waitForHealth(url, child);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw new Error(`${(err as Error).message}\n--- PocketBase output ---\n${output}`);
+  }
+
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`PocketBase exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`PocketBase did not answer on ${url} within ${timeoutMs / 1000} s`);
+}

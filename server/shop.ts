@@ -1,0 +1,61 @@
+// Brings the whole product up: PocketBase on loopback, then the web server in front of it.
+// Used by `npm start`, the end-to-end tests and the benchmarks.
+import { startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
+import { startWebServer, type WebServer } from "./web-server.ts";
+import { PUBLIC_PATHS } from "../src/lib/server/page-cache.ts";
+
+export interface ShopOptions {
+  webPort: number;
+  webHost?: string;
+  pocketbasePort: number;
+  dataDir: string;
+  superuserEmail: string;
+  superuserPassword: string;
+  /** Environment for the PocketBase hooks (demo seed, SMTP, app URL ...). */
+  hooksEnv?: Record<string, string>;
+  trustForwardedFor?: boolean;
+  verbose?: boolean;
+}
+
+export interface Shop {
+  url: string;
+  pocketbase: PocketBaseProcess;
+  web: WebServer;
+  stop(): Promise<void>;
+}
+
+export async function startShop(options: ShopOptions): Promise<Shop> {
+  const pocketbase = await startPocketBase({
+    dataDir: options.dataDir,
+    port: options.pocketbasePort,
+    superuserEmail: options.superuserEmail,
+    superuserPassword: options.superuserPassword,
+    env: options.hooksEnv ?? {},
+    verbose: options.verbose ?? false,
+  });
+  let web: WebServer;
+  try {
+    web = await startWebServer({
+      port: options.webPort,
+      ...(options.webHost ? { host: options.webHost } : {}),
+      pocketbaseUrl: pocketbase.url,
+      trustForwardedFor: options.trustForwardedFor ?? false,
+    });
+  } catch (err) {
+    await pocketbase.stop();
+    throw err;
+  }
+
+  // Render every public page once so the first visitor is served from the cache.
+  await Promise.all([...PUBLIC_PATHS].map((p) => fetch(web.url + p).then((r) => r.arrayBuffer()).catch(() => {})));
+
+  return {
+    url: web.url,
+    pocketbase,
+    web,
+    async stop() {
+      await web.stop();
+      await pocketbase.stop();
+    },
+  };
+}

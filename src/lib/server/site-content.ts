@@ -1,0 +1,69 @@
+// The settings and active plans every page is rendered from, held in memory.
+// Loaded once from PocketBase, then reloaded whenever a PocketBase hook announces a
+// change on the "public_content" realtime topic (pb_hooks/public-content.pb.js), and
+// on every (re)connect so nothing is missed while the stream was down.
+import PocketBase from "pocketbase";
+import { EventSource } from "eventsource";
+import { DEFAULT_CONTENT, settingsFromRows, type PricingPlan, type SiteContent } from "@/lib/site";
+import { pocketbaseUrl } from "@/lib/server/config";
+
+export const PUBLIC_CONTENT_TOPIC = "public_content";
+
+interface Snapshot {
+  content: SiteContent;
+  /** Bumped on every reload; the page cache keys on it. */
+  version: number;
+}
+
+let snapshot: Snapshot = { content: DEFAULT_CONTENT, version: 0 };
+let started: Promise<void> | null = null;
+let reloadQueued: Promise<void> | null = null;
+
+async function fetchContent(pb: PocketBase): Promise<SiteContent> {
+  const [rows, plans] = await Promise.all([
+    pb.collection("settings").getFullList<{ key: string; value: string }>({ fields: "key,value", requestKey: null }),
+    pb.collection("pricing_plans").getFullList<PricingPlan>({
+      filter: "active = true",
+      sort: "price_cents,name",
+      fields: "id,name,type,price_cents,features,popular,active",
+      requestKey: null,
+    }),
+  ]);
+  return { settings: settingsFromRows(rows), plans };
+}
+
+async function reload(pb: PocketBase): Promise<void> {
+  try {
+    snapshot = { content: await fetchContent(pb), version: snapshot.version + 1 };
+  } catch (err) {
+    console.error(`[site-content] could not load settings and plans from ${pocketbaseUrl()}:`, err);
+  }
+}
+
+/** Coalesces bursts of change notifications into one reload at a time. */
+function scheduleReload(pb: PocketBase): Promise<void> {
+  reloadQueued ??= Promise.resolve().then(async () => {
+    reloadQueued = null;
+    await reload(pb);
+  });
+  return reloadQueued;
+}
+
+function start(): Promise<void> {
+  (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
+  const pb = new PocketBase(pocketbaseUrl());
+  pb.autoCancellation(false);
+  const firstLoad = reload(pb);
+  // PB_CONNECT fires on the first connect and on every reconnect.
+  void pb.realtime.subscribe("PB_CONNECT", () => void scheduleReload(pb)).catch(() => {});
+  void pb.realtime.subscribe(PUBLIC_CONTENT_TOPIC, () => void scheduleReload(pb)).catch((err: unknown) => {
+    console.error("[site-content] realtime subscription failed; changes will show after a restart:", err);
+  });
+  return firstLoad;
+}
+
+export async function getSiteSnapshot(): Promise<Snapshot> {
+  started ??= start();
+  await started;
+  return snapshot;
+}

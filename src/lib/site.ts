@@ -1,0 +1,57 @@
+// What every public page is rendered from: the site settings and the active plans.
+
+export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
+export type ProxyType = (typeof PROXY_TYPES)[number];
+
+export interface PricingPlan {
+  id: string;
+  name: string;
+  type: ProxyType;
+  price_cents: number;
+  features: string[];
+  popular: boolean;
+  active: boolean;
+}
+
+export interface SiteSettings {
+  site_name: string;
+  site_description: string;
+  primary_color: string;
+  logo_url: string;
+  contact_email: string;
+  contact_phone: string;
+  contact_address: string;
+  default_support_name: string;
+}
+
+export interface SiteContent {
+  settings: SiteSettings;
+  /** Active plans, cheapest first. */
+  plans: PricingPlan[];
+}
+
+export const DEFAULT_SETTINGS: SiteSettings = {
+  site_name: "ProxyShop",
+  site_description: "Fast, reliable residential and datacenter proxies for developers and businesses.",
+  primary_color: "#3B82F6",
+  logo_url: "",
+  contact_email: "support@proxyshop.example",
+  contact_phone: "+1 (555) 010-0199",
+  contact_address: "100 Market Street, Suite 300, San Francisco, CA 94105",
+  default_support_name: "Support Team",
+};
+
+export const DEFAULT_CONTENT: SiteContent = { settings: DEFAULT_SETTINGS, plans: [] };
+
+const HEX_COLOR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
+
+/** Merges stored key/value rows over the defaults; blank or malformed values keep the default. */
+export function settingsFromRows(rows: ReadonlyArray<{ key: string; value: string }>): SiteSettings {
+  const settings: SiteSettings = { ...DEFAULT_SETTINGS };
+  for (const { key, value } of rows) {
+    if (!(key in settings) || typeof value !== "string" || value.trim() === "") continue;
+    if (key === "primary_color" && !HEX_COLOR.test(value.trim())) continue;
+    settings[key as keyof SiteSettings] = value.trim();
+  }
+  return settings;
+}
