@@ -1,0 +1,18 @@
+import type { ReactNode } from "react";
+import { cn } from "@/lib/cn";
+
+const tones = {
+  error: "border-red-200 bg-red-50 text-red-800",
+  success: "border-green-200 bg-green-50 text-green-800",
+  info: "border-blue-200 bg-blue-50 text-blue-800",
+  warning: "border-amber-200 bg-amber-50 text-amber-900",
+} as const;
+
+/** A banner for an async outcome; announced to screen readers. */
+export function Alert({ tone = "info", className, children }: { tone?: keyof typeof tones; className?: string; children: ReactNode }) {
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-4 py-3 text-sm", tones[tone], className)}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// One error path for every island: what to show for a failed PocketBase call.
+import { ClientResponseError } from "pocketbase";
+
+export const UNEXPECTED_ERROR = "An unexpected error occurred";
+
+/** True when the request was cancelled (superseded or the page went away): show nothing. */
+export function isAbort(err: unknown): boolean {
+  return err instanceof ClientResponseError && err.isAbort;
+}
+
+/** The server's message for the user, or the generic one for network failures and bugs. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ClientResponseError && !err.isAbort) {
+    if (err.status === 0) return "Cannot reach the server. Check your connection and try again.";
+    const message = typeof err.response?.["message"] === "string" ? err.response["message"] : "";
+    if (message) return message;
+  }
+  return UNEXPECTED_ERROR;
+}
+
+/** Per-field messages PocketBase returned (`data.<field>.message`), keyed by field name. */
+export function fieldErrors(err: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!(err instanceof ClientResponseError)) return out;
+  const data = err.response?.["data"];
+  if (data && typeof data === "object") {
+    for (const [field, value] of Object.entries(data as Record<string, unknown>)) {
+      const message = (value as { message?: unknown } | null)?.message;
+      if (typeof message === "string") out[field] = message;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+// The one PocketBase client of the browser islands: same origin (the web server streams
+// /api/** to PocketBase), typed collections, no auto-cancellation surprises.
+import PocketBase, { type RecordService } from "pocketbase";
+import type {
+  AffiliateRecord,
+  AuditLogRecord,
+  BalanceRecord,
+  ChatMessageRecord,
+  ContactMessageRecord,
+  PricingPlan,
+  ProxyRecord,
+  ReferralRecord,
+  SettingRecord,
+  SupportTicketRecord,
+  TransactionRecord,
+  UserRecord,
+} from "@/lib/pocketbase-types";
+
+export interface TypedPocketBase extends PocketBase {
+  collection(idOrName: string): RecordService;
+  collection(idOrName: "users"): RecordService<UserRecord>;
+  collection(idOrName: "settings"): RecordService<SettingRecord>;
+  collection(idOrName: "pricing_plans"): RecordService<PricingPlan>;
+  collection(idOrName: "balances"): RecordService<BalanceRecord>;
+  collection(idOrName: "transactions"): RecordService<TransactionRecord>;
+  collection(idOrName: "proxies"): RecordService<ProxyRecord>;
+  collection(idOrName: "support_tickets"): RecordService<SupportTicketRecord>;
+  collection(idOrName: "chat_messages"): RecordService<ChatMessageRecord>;
+  collection(idOrName: "affiliates"): RecordService<AffiliateRecord>;
+  collection(idOrName: "referrals"): RecordService<ReferralRecord>;
+  collection(idOrName: "audit_logs"): RecordService<AuditLogRecord>;
+  collection(idOrName: "contact_messages"): RecordService<ContactMessageRecord>;
+}
+
+let client: TypedPocketBase | null = null;
+
+/** The shared browser client (created on first use, so server rendering never touches it). */
+export function pb(): TypedPocketBase {
+  if (!client) {
+    client = new PocketBase(typeof window === "undefined" ? "http://127.0.0.1" : window.location.origin) as TypedPocketBase;
+    client.autoCancellation(false);
+  }
+  return client;
+}
