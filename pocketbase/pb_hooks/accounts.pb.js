@@ -1,0 +1,89 @@
+/// <reference path="../pb_data/types.d.ts" />
+// @ts-check
+// Accounts: sign-up without a shared password, password_set tracking, e-mail locked,
+// and the environment-driven mail/SMTP/rate-limit settings. Helpers: lib/accounts.js.
+
+// Settings from the environment (SMTP, sender, app URL, auth rate limits), on every start.
+onBootstrap((e) => {
+  e.next();
+  require(`${__hooks}/lib/accounts.js`).applyEnvSettings(e.app);
+});
+
+// POST /api/shop/signup {first_name, last_name, email, country, ref?}
+// Creates the account with a random secret nobody learns (the user signs in later with
+// an e-mailed code or a password they set), links the referral, and signs the browser in.
+routerAdd("POST", "/api/shop/signup", (e) => {
+  const lib = require(`${__hooks}/lib/accounts.js`);
+  const input = lib.validateSignup(e.requestInfo().body);
+  const duplicate = () =>
+    new BadRequestError("An account with this email already exists. Please sign in instead.", {
+      email: new ValidationError("validation_not_unique", "An account with this email already exists"),
+    });
+
+  /** @type {core.Record | null} */
+  let existing = null;
+  try {
+    existing = e.app.findAuthRecordByEmail("users", input.email);
+  } catch (_) {
+    // no such account
+  }
+  if (existing) throw duplicate();
+
+  const users = e.app.findCollectionByNameOrId("users");
+  const record = new Record(users);
+  try {
+    e.app.runInTransaction((txApp) => {
+      record.set("email", input.email);
+      record.set("first_name", input.first_name);
+      record.set("last_name", input.last_name);
+      record.set("country", input.country);
+      record.set("verified", false);
+      record.set("password_set", false);
+      record.setPassword($security.randomString(48));
+      record.set(lib.SIGNUP_MARKER, true);
+      txApp.save(record);
+      lib.linkReferral(txApp, record, input.ref);
+    });
+  } catch (err) {
+    const message = String(err);
+    if (/unique|email/i.test(message)) throw duplicate();
+    throw err;
+  }
+
+  return $apis.recordAuthResponse(e, record, "", null);
+});
+
+// password_set: false only for accounts made by sign-up (random secret), true otherwise.
+onRecordCreate((e) => {
+  if (e.record.get("__shop_signup") !== true) e.record.set("password_set", true);
+  e.next();
+}, "users");
+
+// A password the person chose (settings form with oldPassword, reset link, superuser)
+// sets password_set. Not a model hook: an OTP sign-in of an unverified account
+// randomizes the password (PocketBase's guard against pre-registration), which must
+// not count as "has a password".
+onRecordConfirmPasswordResetRequest((e) => {
+  if (e.record) e.record.set("password_set", true);
+  e.next();
+}, "users");
+
+// The browser may never write password_set or the e-mail (spec: contact support).
+onRecordUpdateRequest((e) => {
+  const body = e.requestInfo().body;
+  if (!e.hasSuperuserAuth()) {
+    if (body["password_set"] !== undefined) {
+      throw new ForbiddenError("You are not allowed to change this field.");
+    }
+    if (body["email"] !== undefined && String(body["email"]).toLowerCase() !== e.record.original().getString("email").toLowerCase()) {
+      throw new ForbiddenError("Contact support to change your email address.");
+    }
+  }
+  if (typeof body["password"] === "string" && body["password"] !== "") e.record.set("password_set", true);
+  e.next();
+}, "users");
+
+onRecordRequestEmailChangeRequest((e) => {
+  if (!e.hasSuperuserAuth()) throw new ForbiddenError("Contact support to change your email address.");
+  e.next();
+}, "users");

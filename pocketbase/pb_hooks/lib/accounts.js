@@ -1,0 +1,141 @@
+/// <reference path="../../pb_data/types.d.ts" />
+// @ts-check
+// Account helpers for accounts.pb.js: sign-up validation, referral linking and the
+// settings that come from the environment. Required inside each handler (handlers
+// are isolated; see docs in /work/shared/notes/pocketbase.md).
+
+/** Marker a sign-up sets on the new record so the create hook leaves password_set false. */
+const SIGNUP_MARKER = "__shop_signup";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const REF_CODE = /^[A-Za-z0-9_-]{1,32}$/;
+
+/**
+ * @typedef {{ first_name: string, last_name: string, email: string, country: string, ref: string }} SignupInput
+ */
+
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
+function str(value) {
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/**
+ * Validates a sign-up body like the sign-up form (spec section 5). Throws a 400 with
+ * per-field messages.
+ * @param {Record<string, unknown>} body
+ * @returns {SignupInput}
+ */
+function validateSignup(body) {
+  const countries = require(`${__hooks}/lib/accounts-countries.js`);
+  const input = {
+    first_name: str(body["first_name"]),
+    last_name: str(body["last_name"]),
+    email: str(body["email"]).toLowerCase(),
+    country: str(body["country"]),
+    ref: str(body["ref"]),
+  };
+  /** @type {Record<string, ValidationError>} */
+  const errors = {};
+  if (!EMAIL.test(input.email) || input.email.length > 255) {
+    errors["email"] = new ValidationError("validation_invalid_email", "Please enter a valid email address");
+  }
+  if (input.first_name.length < 2 || input.first_name.length > 100) {
+    errors["first_name"] = new ValidationError("validation_length", "First name must be at least 2 characters");
+  }
+  if (input.last_name.length < 2 || input.last_name.length > 100) {
+    errors["last_name"] = new ValidationError("validation_length", "Last name must be at least 2 characters");
+  }
+  if (countries.indexOf(input.country) < 0) {
+    errors["country"] = new ValidationError("validation_country", "Please select your country");
+  }
+  if (Object.keys(errors).length > 0) {
+    throw new BadRequestError("Please check the highlighted fields.", errors);
+  }
+  if (!REF_CODE.test(input.ref)) input.ref = "";
+  return input;
+}
+
+/**
+ * Links a new account to the affiliate whose code is `code` (case-insensitive): one
+ * pending referral row and the affiliate's total_referrals bumped. Unknown codes and
+ * self-referrals are ignored. Must run inside the sign-up transaction.
+ * @param {core.App} txApp
+ * @param {core.Record} user
+ * @param {string} code
+ * @returns {boolean} whether a referral was created
+ */
+function linkReferral(txApp, user, code) {
+  if (!code) return false;
+  /** @type {core.Record | null} */
+  let affiliate = null;
+  try {
+    affiliate = txApp.findFirstRecordByFilter("affiliates", "code = {:code}", { code: code.toUpperCase() });
+  } catch (_) {
+    return false;
+  }
+  if (!affiliate || affiliate.getString("user_id") === user.id) return false;
+  const referral = new Record(txApp.findCollectionByNameOrId("referrals"));
+  referral.set("affiliate_id", affiliate.id);
+  referral.set("referred_user_id", user.id);
+  referral.set("commission_cents", 0);
+  referral.set("status", "pending");
+  txApp.save(referral);
+  affiliate.set("total_referrals+", 1);
+  txApp.save(affiliate);
+  return true;
+}
+
+/**
+ * Applies the settings that come from the environment on every start: the app URL the
+ * mails link to, the sender, SMTP, and the auth rate limits.
+ * @param {core.App} app
+ */
+function applyEnvSettings(app) {
+  const env = (/** @type {string} */ name) => ($os.getenv(name) || "").trim();
+  const settings = app.settings();
+
+  if (env("SHOP_APP_URL")) settings.meta.appURL = env("SHOP_APP_URL").replace(/\/+$/, "");
+  if (env("MAIL_FROM")) settings.meta.senderAddress = env("MAIL_FROM");
+  if (env("MAIL_FROM_NAME")) settings.meta.senderName = env("MAIL_FROM_NAME");
+
+  if (env("SMTP_HOST")) {
+    settings.smtp.enabled = true;
+    settings.smtp.host = env("SMTP_HOST");
+    settings.smtp.port = parseInt(env("SMTP_PORT") || "587", 10);
+    settings.smtp.username = env("SMTP_USERNAME");
+    settings.smtp.password = env("SMTP_PASSWORD");
+    settings.smtp.tls = env("SMTP_TLS") === "true";
+    settings.smtp.authMethod = env("SMTP_AUTH_METHOD") === "LOGIN" ? "LOGIN" : "PLAIN";
+    if (env("SMTP_LOCAL_NAME")) settings.smtp.localName = env("SMTP_LOCAL_NAME");
+  }
+
+  // Auth rate limits per client IP (the web server forwards the real IP; see
+  // trustedProxy in the accounts migration). SHOP_AUTH_RATE_LIMIT = attempts a minute.
+  const perMinute = parseInt(env("SHOP_AUTH_RATE_LIMIT") || "10", 10) || 10;
+  const ours = [
+    { label: "*:authWithPassword", audience: "", duration: 60, maxRequests: perMinute },
+    { label: "*:authWithOTP", audience: "", duration: 60, maxRequests: perMinute },
+    { label: "*:requestOTP", audience: "", duration: 60, maxRequests: perMinute },
+    { label: "*:requestPasswordReset", audience: "", duration: 60, maxRequests: perMinute },
+    { label: "POST /api/shop/signup", audience: "", duration: 60, maxRequests: perMinute },
+  ];
+  const labels = ours.map((r) => r.label);
+  /** @type {Array<{label: string, audience: string, duration: number, maxRequests: number}>} */
+  const rules = [];
+  for (const rule of settings.rateLimits.rules) {
+    if (labels.indexOf(rule.label) < 0) {
+      rules.push({ label: rule.label, audience: rule.audience, duration: rule.duration, maxRequests: rule.maxRequests });
+    }
+  }
+  settings.rateLimits.rules = /** @type {any} */ (rules.concat(ours));
+  settings.rateLimits.enabled = true;
+  // PocketBase listens on loopback only, behind the web server, which sets X-Forwarded-For.
+  if (settings.trustedProxy.headers.length === 0) settings.trustedProxy.headers = ["X-Forwarded-For"];
+
+  app.save(settings);
+}
+
+module.exports = { SIGNUP_MARKER, validateSignup, linkReferral, applyEnvSettings };
