@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../server/pocketbase-process.ts";
+import { mailSummary, startMailSink, type MailSink } from "../server/mail-sink.ts";
 import { startShop } from "../server/shop.ts";
 import { ensureBuilt } from "./ensure-built.ts";
 
@@ -38,6 +39,22 @@ ensureBuilt();
 mkdirSync(dataDir, { recursive: true });
 const superuserEmail = env("PB_SUPERUSER_EMAIL", "superuser@proxyshop.local");
 
+// Mail: a real SMTP server from the environment, or else a local sink that prints every
+// message (sign-in codes, password links) to this console.
+let mailSink: MailSink | null = null;
+const smtpEnv: Record<string, string> = {};
+if (!process.env["SMTP_HOST"]) {
+  mailSink = await startMailSink({
+    port: Number(env("MAIL_SINK_PORT", "0")),
+    onMail: (mail) => console.log(mailSummary(mail)),
+  });
+  Object.assign(smtpEnv, { SMTP_HOST: mailSink.host, SMTP_PORT: String(mailSink.port), SMTP_TLS: "false" });
+}
+for (const name of ["SMTP_HOST", "SMTP_PORT", "SMTP_USERNAME", "SMTP_PASSWORD", "SMTP_TLS", "SMTP_AUTH_METHOD", "SMTP_LOCAL_NAME", "MAIL_FROM", "MAIL_FROM_NAME", "SHOP_AUTH_RATE_LIMIT"]) {
+  const value = process.env[name];
+  if (value && !(name in smtpEnv)) smtpEnv[name] = value;
+}
+
 const shop = await startShop({
   webPort,
   webHost,
@@ -47,6 +64,7 @@ const shop = await startShop({
   superuserPassword: superuserPassword(),
   trustForwardedFor: env("TRUST_PROXY", "false") === "true",
   hooksEnv: {
+    ...smtpEnv,
     SHOP_APP_URL: appUrl,
     SHOP_DEMO_SEED: String(demo.seed),
     SHOP_DEMO_ADMIN_EMAIL: demo.adminEmail,
@@ -62,6 +80,7 @@ console.log(`
   ${demo.seed ? `Demo admin:     ${demo.adminEmail} / ${demo.adminPassword}
   Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}` : "Demo data is off (DEMO_SEED=false)."}
   PocketBase dashboard: ${shop.url}/_/  (superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
+  Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
   Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.
 `);
 
@@ -70,6 +89,7 @@ async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   await shop.stop();
+  await mailSink?.stop();
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(0));

@@ -115,11 +115,12 @@ function applyEnvSettings(app) {
   // Auth rate limits per client IP (the web server forwards the real IP; see
   // trustedProxy in the accounts migration). SHOP_AUTH_RATE_LIMIT = attempts a minute.
   const perMinute = parseInt(env("SHOP_AUTH_RATE_LIMIT") || "10", 10) || 10;
+  const mails = Math.max(1, Math.floor(perMinute / 2));
   const ours = [
     { label: "*:authWithPassword", audience: "", duration: 60, maxRequests: perMinute },
     { label: "*:authWithOTP", audience: "", duration: 60, maxRequests: perMinute },
-    { label: "*:requestOTP", audience: "", duration: 60, maxRequests: perMinute },
-    { label: "*:requestPasswordReset", audience: "", duration: 60, maxRequests: perMinute },
+    { label: "*:requestOTP", audience: "", duration: 60, maxRequests: mails },
+    { label: "*:requestPasswordReset", audience: "", duration: 60, maxRequests: mails },
     { label: "POST /api/shop/signup", audience: "", duration: 60, maxRequests: perMinute },
   ];
   const labels = ours.map((r) => r.label);

@@ -4,20 +4,32 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startShop } from "../../../server/shop.ts";
+import { smtpEnv, startTestMailbox } from "../../support/smtp-sink.ts";
 import { E2E } from "./env.ts";
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-e2e-"));
+  // Mails go to a loopback SMTP sink; tests read them from its HTTP mailbox
+  // (E2E_MAILBOX_URL is inherited by the Playwright workers).
+  const mailbox = await startTestMailbox();
+  process.env["E2E_MAILBOX_URL"] = mailbox.url;
   const shop = await startShop({
     webPort: E2E.webPort,
     pocketbasePort: E2E.pocketbasePort,
     dataDir,
     superuserEmail: E2E.superuser.email,
     superuserPassword: E2E.superuser.password,
-    hooksEnv: { SHOP_APP_URL: E2E.baseUrl, SHOP_DEMO_SEED: "false" },
+    hooksEnv: {
+      SHOP_APP_URL: E2E.baseUrl,
+      SHOP_DEMO_SEED: "false",
+      ...smtpEnv(mailbox.sink),
+      // The whole suite signs in from one IP; the limit itself is covered by tests/api/accounts.test.ts.
+      SHOP_AUTH_RATE_LIMIT: "1000",
+    },
   });
   return async () => {
     await shop.stop();
+    await mailbox.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,142 @@
+import { format } from "date-fns";
+import { useEffect, useState } from "react";
+import { AuthGate } from "@/features/app-shell/auth-gate";
+import { loadOverview, type OverviewData } from "@/features/account/overview-data";
+import { Alert } from "@/components/ui/alert";
+import { errorMessage, isAbort } from "@/lib/api-error";
+import { formatCents } from "@/lib/money";
+import type { UserRecord } from "@/lib/pocketbase-types";
+
+/** /dashboard: the overview with the user's real balance, proxies and transactions. */
+export function AccountOverview() {
+  return <AuthGate>{(user) => <Overview user={user} />}</AuthGate>;
+}
+
+function Card({ label, value, loading }: { label: string; value: string; loading: boolean }) {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <p className="text-sm text-slate-500">{label}</p>
+      {loading ? <div className="mt-2 h-7 w-24 animate-pulse rounded bg-slate-200" /> : <p className="mt-1 text-2xl font-bold text-slate-900">{value}</p>}
+    </div>
+  );
+}
+
+function Overview({ user }: { user: UserRecord }) {
+  const [data, setData] = useState<OverviewData | null>(null);
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    const controller = new AbortController();
+    loadOverview(user.id, controller.signal)
+      .then(setData)
+      .catch((err: unknown) => {
+        if (!isAbort(err)) setError(errorMessage(err));
+      });
+    return () => controller.abort();
+  }, [user.id]);
+
+  const loading = !data && !error;
+  const name = user.first_name || user.email;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Welcome back, {name}</h1>
+        <p className="text-sm text-slate-600">Here is an overview of your account.</p>
+      </div>
+      <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Card label="Current Balance" value={formatCents(data?.balanceCents ?? 0)} loading={loading} />
+        <Card label="Active Proxies" value={String(data?.activeProxyCount ?? 0)} loading={loading} />
+        <Card label="Total Spent" value={formatCents(data?.totalSpentCents ?? 0)} loading={loading} />
+        <Card label="Account Status" value="Active" loading={false} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-tx">
+          <h2 id="recent-tx" className="mb-4 text-lg font-semibold">
+            Recent Transactions
+          </h2>
+          {loading ? (
+            <p className="text-sm text-slate-500">Loading...</p>
+          ) : data && data.recentTransactions.length > 0 ? (
+            <ul className="divide-y divide-slate-100">
+              {data.recentTransactions.map((t) => (
+                <li key={t.id} className="flex items-center justify-between py-2 text-sm">
+                  <div>
+                    <p className="font-medium text-slate-900">{t.description || t.type}</p>
+                    <p className="text-xs text-slate-500">{format(new Date(t.created), "MMM d, yyyy HH:mm")}</p>
+                  </div>
+                  <span className={t.amount_cents >= 0 ? "font-medium text-green-700" : "font-medium text-red-700"}>
+                    {t.amount_cents >= 0 ? "+" : "-"}
+                    {formatCents(Math.abs(t.amount_cents))}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-500">
+              No transactions yet.{" "}
+              <a href="/dashboard/buy-credits" className="text-primary hover:underline">
+                Buy credits
+              </a>{" "}
+              to get started.
+            </p>
+          )}
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="active-px">
+          <h2 id="active-px" className="mb-4 text-lg font-semibold">
+            Active Proxies
+          </h2>
+          {loading ? (
+            <p className="text-sm text-slate-500">Loading...</p>
+          ) : data && data.activeProxies.length > 0 ? (
+            <>
+              <ul className="divide-y divide-slate-100">
+                {data.activeProxies.slice(0, 5).map((p) => (
+                  <li key={p.id} className="flex items-center justify-between py-2 text-sm">
+                    <span className="font-mono text-slate-900">
+                      {p.host}:{p.port}
+                    </span>
+                    <span className="text-slate-500">
+                      {p.type} · {p.country}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              {data.activeProxies.length > 5 ? (
+                <p className="mt-2 text-sm text-slate-500">+{data.activeProxies.length - 5} more proxies</p>
+              ) : null}
+            </>
+          ) : (
+            <p className="text-sm text-slate-500">
+              No active proxies.{" "}
+              <a href="/dashboard/buy-proxies" className="text-primary hover:underline">
+                Buy proxies
+              </a>
+              .
+            </p>
+          )}
+        </section>
+      </div>
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="quick-actions">
+        <h2 id="quick-actions" className="mb-4 text-lg font-semibold">
+          Quick Actions
+        </h2>
+        <div className="flex flex-wrap gap-3 text-sm">
+          {[
+            ["/dashboard/buy-credits", "Buy Credits"],
+            ["/dashboard/buy-proxies", "Buy Proxies"],
+            ["/dashboard/support", "Get Support"],
+            ["/dashboard/settings", "Account Settings"],
+            ["/docs", "Documentation"],
+            ["/use-cases", "Use Cases"],
+          ].map(([href, label]) => (
+            <a key={href} href={href} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
+              {label}
+            </a>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { Loader2 } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { PasswordInput } from "@/features/account/components/password-input";
+import { ChangePasswordSchema, type ChangePasswordInput } from "@/features/account/schemas";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, fieldAria } from "@/components/ui/field";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { changePassword } from "@/stores/auth";
+
+/** Change password: the current one is checked by PocketBase (update with oldPassword). */
+export function ChangePasswordForm() {
+  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangePasswordInput>({
+    resolver: valibotResolver(ChangePasswordSchema),
+    defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
+  });
+
+  const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
+    setOutcome(null);
+    try {
+      await changePassword(currentPassword, newPassword);
+      reset();
+      setOutcome({ tone: "success", text: "Password updated successfully" });
+    } catch (err) {
+      const fields = fieldErrors(err);
+      if (fields["oldPassword"]) setError("currentPassword", { message: "The current password is incorrect" });
+      setOutcome({ tone: "error", text: fields["oldPassword"] ? "The current password is incorrect." : errorMessage(err) });
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
+      <div aria-live="polite">{outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}</div>
+      <Field id="currentPassword" label="Current password" error={errors.currentPassword?.message}>
+        <PasswordInput
+          id="currentPassword"
+          autoComplete="current-password"
+          {...register("currentPassword")}
+          {...fieldAria("currentPassword", errors.currentPassword?.message)}
+        />
+      </Field>
+      <Field id="newPassword" label="New password" error={errors.newPassword?.message}>
+        <PasswordInput id="newPassword" autoComplete="new-password" {...register("newPassword")} {...fieldAria("newPassword", errors.newPassword?.message)} />
+      </Field>
+      <Field id="confirmPassword" label="Confirm new password" error={errors.confirmPassword?.message}>
+        <PasswordInput
+          id="confirmPassword"
+          autoComplete="new-password"
+          {...register("confirmPassword")}
+          {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
+        />
+      </Field>
+      <Button type="submit" disabled={isSubmitting}>
+        {isSubmitting ? (
+          <>
+            <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Updating...
+          </>
+        ) : (
+          "Update Password"
+        )}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { Loader2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { PasswordInput } from "@/features/account/components/password-input";
+import { SetPasswordSchema, type SetPasswordInput } from "@/features/account/schemas";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, fieldAria } from "@/components/ui/field";
+import { errorMessage } from "@/lib/api-error";
+import { setPasswordWithToken } from "@/stores/auth";
+
+/** /reset-password?token=…: sets the password from an e-mailed link. */
+export function ResetPasswordForm() {
+  const [token, setToken] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [error, setErrorText] = useState("");
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SetPasswordInput>({
+    resolver: valibotResolver(SetPasswordSchema),
+    defaultValues: { newPassword: "", confirmPassword: "" },
+  });
+
+  useEffect(() => setToken(new URLSearchParams(window.location.search).get("token") ?? ""), []);
+
+  const onSubmit = handleSubmit(async ({ newPassword }) => {
+    setErrorText("");
+    try {
+      await setPasswordWithToken(token ?? "", newPassword);
+      setDone(true);
+    } catch (err) {
+      setErrorText(errorMessage(err));
+    }
+  });
+
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-12">
+      <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="mb-6 text-2xl font-bold text-slate-900">Set your password</h1>
+        <div aria-live="polite" className="mb-4 empty:hidden">
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          {token === "" ? <Alert tone="error">This link is incomplete. Request a new one from your account settings.</Alert> : null}
+        </div>
+        {done ? (
+          <div className="space-y-4">
+            <Alert tone="success">Your password is set. Sign in with your email address and the new password.</Alert>
+            <a href="/login" className="block text-center font-medium text-primary hover:underline">
+              Go to sign in
+            </a>
+          </div>
+        ) : (
+          <form onSubmit={onSubmit} noValidate className="space-y-5">
+            <Field id="newPassword" label="New password" error={errors.newPassword?.message}>
+              <PasswordInput id="newPassword" autoComplete="new-password" {...register("newPassword")} {...fieldAria("newPassword", errors.newPassword?.message)} />
+            </Field>
+            <Field id="confirmPassword" label="Confirm new password" error={errors.confirmPassword?.message}>
+              <PasswordInput
+                id="confirmPassword"
+                autoComplete="new-password"
+                {...register("confirmPassword")}
+                {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
+              />
+            </Field>
+            <Button type="submit" className="w-full" disabled={isSubmitting || !token}>
+              {isSubmitting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : null}
+              Set password
+            </Button>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+// What the dashboard overview shows (spec 2.13), read with the user's own session;
+// PocketBase's rules scope every row to the user.
+import { pb } from "@/lib/pocketbase";
+import type { ProxyRecord, TransactionRecord } from "@/lib/pocketbase-types";
+
+export interface OverviewData {
+  balanceCents: number;
+  activeProxies: ProxyRecord[];
+  activeProxyCount: number;
+  recentTransactions: TransactionRecord[];
+  /** Sum of |amount| of the DEBIT rows among the latest 5 transactions (spec 2.13). */
+  totalSpentCents: number;
+}
+
+export async function loadOverview(userId: string, signal?: AbortSignal): Promise<OverviewData> {
+  const client = pb();
+  const opts = { requestKey: null, ...(signal ? { signal } : {}) };
+  const [balances, proxies, transactions] = await Promise.all([
+    client.collection("balances").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
+    client.collection("proxies").getList(1, 10, {
+      ...opts,
+      filter: client.filter('assigned_to_user_id = {:id} && status = "ASSIGNED"', { id: userId }),
+      sort: "-created",
+    }),
+    client.collection("transactions").getList(1, 5, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), sort: "-created", skipTotal: true }),
+  ]);
+  return {
+    balanceCents: balances.items[0]?.balance_cents ?? 0,
+    activeProxies: proxies.items,
+    activeProxyCount: proxies.totalItems,
+    recentTransactions: transactions.items,
+    totalSpentCents: transactions.items.filter((t) => t.type === "DEBIT").reduce((sum, t) => sum + Math.abs(t.amount_cents), 0),
+  };
+}

@@ -1,0 +1,11 @@
+import type { ReactNode } from "react";
+import { LoadingScreen } from "@/features/app-shell/loading-screen";
+import { useSession } from "@/features/app-shell/use-session";
+import type { UserRecord } from "@/lib/pocketbase-types";
+
+/** Renders its content for the signed-in user, the loading screen until then. */
+export function AuthGate({ children }: { children: (user: UserRecord) => ReactNode }) {
+  const auth = useSession();
+  if (auth.status !== "signed-in" || !auth.user) return <LoadingScreen />;
+  return <>{children(auth.user)}</>;
+}

@@ -1,0 +1,56 @@
+// Server-side session check for the guards in src/middleware.ts. The browser keeps the
+// `pb_auth` cookie in sync with its PocketBase authStore (src/stores/auth.ts); here the
+// token in it is verified by PocketBase itself (auth-refresh answers only for a valid,
+// unrevoked token of the users collection). Unverified JWT claims are never trusted.
+import PocketBase from "pocketbase";
+import type { UserRecord } from "@/lib/pocketbase-types";
+import { pocketbaseUrl } from "@/lib/server/config";
+
+/** Same name as AUTH_COOKIE in src/stores/auth.ts (the SDK's default). */
+export const AUTH_COOKIE = "pb_auth";
+
+/** The signed-in user for this request's cookie, or null when there is no valid session. */
+export async function verifySession(cookieHeader: string, clientIp?: string): Promise<UserRecord | null> {
+  if (!cookieHeader.includes(`${AUTH_COOKIE}=`)) return null;
+  const pb = new PocketBase(pocketbaseUrl());
+  pb.authStore.loadFromCookie(cookieHeader, AUTH_COOKIE);
+  if (!pb.authStore.isValid) return null;
+  try {
+    const { record } = await pb.collection("users").authRefresh<UserRecord>({
+      requestKey: null,
+      // PocketBase trusts this header from loopback; rate limits then count the visitor, not us.
+      ...(clientIp ? { headers: { "X-Forwarded-For": clientIp } } : {}),
+    });
+    return record;
+  } catch {
+    return null;
+  }
+}
+
+/** A path the guards protect: every signed-in route (spec 2.1). */
+export function isAppPath(pathname: string): boolean {
+  return ["/dashboard", "/console", "/onboarding"].some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+export type GuardDecision = { redirect: string } | { allow: true };
+
+/** Where a request for `pathname` goes, given who is signed in (spec 2.1 guard behaviour). */
+export function guard(pathname: string, search: string, user: UserRecord | null): GuardDecision {
+  if (!user) return { redirect: `/login?next=${encodeURIComponent(pathname + search)}` };
+  if ((pathname === "/console" || pathname.startsWith("/console/")) && !user.is_admin) return { redirect: "/dashboard" };
+  if ((pathname === "/dashboard" || pathname === "/dashboard/") && !user.onboarding_completed) return { redirect: "/onboarding" };
+  return { allow: true };
+}
+
+// --- affiliate code from ?ref= ----------------------------------------------------------
+
+export const REF_COOKIE = "shop_ref";
+const REF_MAX_AGE = 30 * 24 * 3600;
+
+/** The Set-Cookie value remembering a valid ?ref= code for 30 days, or null. */
+export function referralCookie(url: URL): string | null {
+  const code = url.searchParams.get("ref");
+  if (!code || !/^[A-Za-z0-9_-]{1,32}$/.test(code)) return null;
+  const secure = url.protocol === "https:" ? "; Secure" : "";
+  return `${REF_COOKIE}=${code}; Max-Age=${REF_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
+}
