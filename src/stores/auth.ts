@@ -18,6 +18,12 @@ export interface AuthState {
 export const $auth = atom<AuthState>({ status: "loading", user: null });
 
 let started = false;
+let leaving = false;
+
+/** True once sign-out has started navigating away (guards then don't redirect on their own). */
+export function isSigningOut(): boolean {
+  return leaving;
+}
 
 function writeCookie(): void {
   document.cookie = pb().authStore.exportToCookie(
@@ -125,6 +131,7 @@ export async function setPasswordWithToken(token: string, password: string): Pro
 }
 
 export function signOut(): void {
+  leaving = true;
   pb().authStore.clear();
   writeCookie();
   window.location.replace("/login");

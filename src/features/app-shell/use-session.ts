@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { $auth, startAuth, type AuthState } from "@/stores/auth";
+import { $auth, isSigningOut, startAuth, type AuthState } from "@/stores/auth";
 
 /** Auth loading longer than this sends the user to /login (spec 2.1). */
 export const AUTH_TIMEOUT_MS = 10_000;
@@ -18,7 +18,7 @@ export function useSession(): AuthState {
   const auth = useStore($auth);
   useEffect(() => startAuth(), []);
   useEffect(() => {
-    if (auth.status === "signed-out") toLogin();
+    if (auth.status === "signed-out" && !isSigningOut()) toLogin();
     if (auth.status !== "loading") return;
     const timer = window.setTimeout(toLogin, AUTH_TIMEOUT_MS);
     return () => window.clearTimeout(timer);

@@ -2,6 +2,7 @@ import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { useHydrated } from "@/lib/use-hydrated";
 import { PasswordInput } from "@/features/account/components/password-input";
 import { ChangePasswordSchema, type ChangePasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
@@ -12,6 +13,7 @@ import { changePassword } from "@/stores/auth";
 
 /** Change password: the current one is checked by PocketBase (update with oldPassword). */
 export function ChangePasswordForm() {
+  const hydrated = useHydrated();
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const {
     register,
@@ -21,6 +23,8 @@ export function ChangePasswordForm() {
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordInput>({
     resolver: valibotResolver(ChangePasswordSchema),
+    // Run every check (the resolver otherwise stops at the first issue, hiding "don\'t match").
+    criteriaMode: "all",
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
   });
 
@@ -59,7 +63,7 @@ export function ChangePasswordForm() {
           {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
         />
       </Field>
-      <Button type="submit" disabled={isSubmitting}>
+      <Button type="submit" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? (
           <>
             <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Updating...

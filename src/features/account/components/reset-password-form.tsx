@@ -2,6 +2,7 @@ import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
+import { useHydrated } from "@/lib/use-hydrated";
 import { PasswordInput } from "@/features/account/components/password-input";
 import { SetPasswordSchema, type SetPasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
@@ -12,6 +13,7 @@ import { setPasswordWithToken } from "@/stores/auth";
 
 /** /reset-password?token=…: sets the password from an e-mailed link. */
 export function ResetPasswordForm() {
+  const hydrated = useHydrated();
   const [token, setToken] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [error, setErrorText] = useState("");
@@ -21,6 +23,8 @@ export function ResetPasswordForm() {
     formState: { errors, isSubmitting },
   } = useForm<SetPasswordInput>({
     resolver: valibotResolver(SetPasswordSchema),
+    // Run every check (the resolver otherwise stops at the first issue, hiding "don\'t match").
+    criteriaMode: "all",
     defaultValues: { newPassword: "", confirmPassword: "" },
   });
 
@@ -64,7 +68,7 @@ export function ResetPasswordForm() {
                 {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
               />
             </Field>
-            <Button type="submit" className="w-full" disabled={isSubmitting || !token}>
+            <Button type="submit" className="w-full" disabled={!hydrated || isSubmitting || !token}>
               {isSubmitting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : null}
               Set password
             </Button>

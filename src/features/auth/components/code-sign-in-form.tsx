@@ -2,6 +2,7 @@ import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { useHydrated } from "@/lib/use-hydrated";
 import { authErrorMessage } from "@/features/auth/auth-error";
 import {
   SignInCodeRequestSchema,
@@ -17,6 +18,7 @@ import { requestSignInCode, signInWithCode } from "@/stores/auth";
 
 /** Sign-in with a one-time code mailed to the address (accounts without a password). */
 export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const hydrated = useHydrated();
   const [banner, setBanner] = useState("");
   const [sent, setSent] = useState<{ email: string; otpId: string } | null>(null);
 
@@ -66,7 +68,7 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           <Field id="code-email" label="Email address" error={emailError}>
             <Input id="code-email" type="email" autoComplete="email" {...emailForm.register("email")} {...fieldAria("code-email", emailError)} />
           </Field>
-          <Button type="submit" size="lg" className="w-full" disabled={emailForm.formState.isSubmitting}>
+          <Button type="submit" size="lg" className="w-full" disabled={!hydrated || emailForm.formState.isSubmitting}>
             {emailForm.formState.isSubmitting ? (
               <>
                 <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Sending code...
@@ -88,7 +90,7 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
               {...fieldAria("code", codeError)}
             />
           </Field>
-          <Button type="submit" size="lg" className="w-full" disabled={codeForm.formState.isSubmitting}>
+          <Button type="submit" size="lg" className="w-full" disabled={!hydrated || codeForm.formState.isSubmitting}>
             {codeForm.formState.isSubmitting ? (
               <>
                 <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Signing in...

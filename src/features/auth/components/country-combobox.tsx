@@ -56,6 +56,7 @@ export function CountryCombobox({ id, value, onChange, onBlur, invalid, describe
           <ChevronDown className="size-4" aria-hidden="true" />
         </ComboboxButton>
         <ComboboxOptions
+          modal={false}
           className="absolute z-20 mt-1 max-h-60 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg empty:invisible"
         >
           {filtered.length === 0 ? (

@@ -2,6 +2,7 @@ import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Eye, EyeOff, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { useHydrated } from "@/lib/use-hydrated";
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { SignInSchema, type SignInInput, type SignInOutput } from "@/features/auth/schemas";
 import { Alert } from "@/components/ui/alert";
@@ -11,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { signInWithPassword } from "@/stores/auth";
 
 export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const hydrated = useHydrated();
   const [banner, setBanner] = useState("");
   const [showPassword, setShowPassword] = useState(false);
   const {
@@ -59,7 +61,7 @@ export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           </button>
         </div>
       </Field>
-      <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+      <Button type="submit" size="lg" className="w-full" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? (
           <>
             <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Signing in...

@@ -1,6 +1,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
+import { useHydrated } from "@/lib/use-hydrated";
 import { Loader2 } from "lucide-react";
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { CountryCombobox } from "@/features/auth/components/country-combobox";
@@ -30,6 +31,7 @@ const SERVER_FIELDS: Record<string, keyof SignUpInput> = {
 };
 
 export function SignUpForm() {
+  const hydrated = useHydrated();
   const [banner, setBanner] = useState("");
   const {
     register,
@@ -95,7 +97,7 @@ export function SignUpForm() {
           )}
         />
       </Field>
-      <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+      <Button type="submit" size="lg" className="w-full" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? (
           <>
             <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Creating Account...

@@ -1,0 +1,232 @@
+// Accounts against a real PocketBase (hooks + migrations of this repo) and a real SMTP sink.
+import { ClientResponseError } from "pocketbase";
+import type PocketBase from "pocketbase";
+import type { RecordModel } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { codeFrom, linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
+
+const APP_URL = "http://shop.test:4321";
+let pb: TestPocketBase;
+let mailbox: TestMailbox;
+let su: PocketBase;
+let seq = 0;
+
+const email = (tag: string) => `${tag}-${seq++}@api.test`;
+
+async function failure(promise: Promise<unknown>): Promise<ClientResponseError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err;
+    throw err;
+  }
+  throw new Error("expected the request to fail");
+}
+
+interface AuthResponse {
+  token: string;
+  record: Record<string, unknown> & { id: string; email: string };
+}
+
+async function signup(body: Record<string, unknown>, client = pb.client()): Promise<AuthResponse> {
+  return client.send<AuthResponse>("/api/shop/signup", { method: "POST", body });
+}
+
+function signedIn(auth: AuthResponse): PocketBase {
+  const client = pb.client();
+  client.authStore.save(auth.token, auth.record as never);
+  return client;
+}
+
+beforeAll(async () => {
+  mailbox = await startTestMailbox();
+  pb = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "1000" });
+  su = await pb.superuser();
+});
+
+afterAll(async () => {
+  await pb?.stop();
+  await mailbox?.stop();
+});
+
+describe("POST /api/shop/signup", () => {
+  it("creates the account with its own secret and signs the browser in", async () => {
+    const address = email("new");
+    const auth = await signup({ first_name: " Ada ", last_name: "Lovelace", email: address.toUpperCase(), country: "United Kingdom", is_admin: true, password: "x" });
+    expect(auth.token).toBeTruthy();
+    expect(auth.record).toMatchObject({
+      email: address,
+      first_name: "Ada",
+      last_name: "Lovelace",
+      country: "United Kingdom",
+      is_admin: false,
+      verified: false,
+      password_set: false,
+      onboarding_completed: false,
+    });
+    // The token works, and no fixed password opens the account.
+    const me = await signedIn(auth).collection("users").authRefresh();
+    expect(me.record.id).toBe(auth.record.id);
+    for (const guess of ["x", "password", "Password123!", "DefaultPassword123!"]) {
+      expect((await failure(pb.client().collection("users").authWithPassword(address, guess))).status).toBe(400);
+    }
+  });
+
+  it.each([
+    ["email", { email: "nope" }, "Please enter a valid email address."],
+    ["first_name", { first_name: "A" }, "First name must be at least 2 characters."],
+    ["last_name", { last_name: " B " }, "Last name must be at least 2 characters."],
+    ["country", { country: "Atlantis" }, "Please select your country."],
+    ["country", { country: "" }, "Please select your country."],
+  ])("rejects an invalid %s", async (field, override, message) => {
+    const err = await failure(signup({ first_name: "Ada", last_name: "Lovelace", email: email("bad"), country: "France", ...override }));
+    expect(err.status).toBe(400);
+    expect(err.response["data"][field]["message"]).toBe(message);
+  });
+
+  it("answers a duplicate e-mail with a clear message", async () => {
+    const address = email("dup");
+    await signup({ first_name: "Ada", last_name: "Lovelace", email: address, country: "France" });
+    const err = await failure(signup({ first_name: "Bob", last_name: "Builder", email: address.toUpperCase(), country: "Spain" }));
+    expect(err.status).toBe(400);
+    expect(err.response["message"]).toBe("An account with this email already exists. Please sign in instead.");
+  });
+
+  it("links the new account to the affiliate whose code is in ref", async () => {
+    const referrer = await signup({ first_name: "Ref", last_name: "Errer", email: email("referrer"), country: "Brazil" });
+    // Provisioned by the backend's user hook; created here only if that hook is absent.
+    const affiliate =
+      (await su.collection("affiliates").getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id })).catch(() => null)) ??
+      (await su.collection("affiliates").create<RecordModel>({ user_id: referrer.record.id, code: referrer.record.id.slice(0, 8).toUpperCase(), total_referrals: 0 }));
+    const before = Number(affiliate["total_referrals"]);
+
+    const referred = await signup({ first_name: "New", last_name: "Comer", email: email("referred"), country: "Chile", ref: String(affiliate["code"]).toLowerCase() });
+    const referral = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: referred.record.id }));
+    expect(referral).toMatchObject({ affiliate_id: affiliate.id, commission_cents: 0, status: "pending" });
+    expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(before + 1);
+
+    const unknown = await signup({ first_name: "No", last_name: "Body", email: email("noref"), country: "Chile", ref: "ZZZZZZZZ" });
+    expect((await su.collection("referrals").getList(1, 1, { filter: su.filter("referred_user_id = {:id}", { id: unknown.record.id }) })).totalItems).toBe(0);
+  });
+});
+
+describe("what a signed-in customer can do to accounts", () => {
+  let me: AuthResponse;
+  let other: AuthResponse;
+  let client: PocketBase;
+
+  beforeAll(async () => {
+    me = await signup({ first_name: "Me", last_name: "Myself", email: email("me"), country: "Kenya" });
+    other = await signup({ first_name: "Other", last_name: "Person", email: email("other"), country: "Peru" });
+    client = signedIn(me);
+  });
+
+  it("cannot make itself admin", async () => {
+    await client.collection("users").update(me.record.id, { is_admin: true }).catch(() => null);
+    expect((await su.collection("users").getOne(me.record.id))["is_admin"]).toBe(false);
+  });
+
+  it("cannot change its e-mail", async () => {
+    await client.collection("users").update(me.record.id, { email: email("hijack") }).catch(() => null);
+    expect((await su.collection("users").getOne(me.record.id)).email).toBe(me.record.email);
+    expect((await failure(client.collection("users").requestEmailChange(email("hijack2")))).status).toBe(403);
+  });
+
+  it("cannot mark itself as having a password", async () => {
+    expect((await failure(client.collection("users").update(me.record.id, { password_set: true }))).status).toBe(403);
+    expect((await su.collection("users").getOne(me.record.id))["password_set"]).toBe(false);
+  });
+
+  it("cannot read another user", async () => {
+    expect((await failure(client.collection("users").getOne(other.record.id))).status).toBe(404);
+    const list = await client.collection("users").getFullList();
+    expect(list.map((u) => u.id)).toEqual([me.record.id]);
+  });
+
+  it("may update its own profile and onboarding flag", async () => {
+    const at = new Date().toISOString();
+    const updated = await client.collection("users").update(me.record.id, { first_name: "Mia", onboarding_completed: true, onboarding_completed_at: at });
+    expect(updated).toMatchObject({ first_name: "Mia", onboarding_completed: true });
+  });
+});
+
+describe("e-mail: codes and password links through SMTP", () => {
+  it("signs in with a one-time code and sets a password through a link to the web app", async () => {
+    const address = email("otp");
+    await signup({ first_name: "Otto", last_name: "Code", email: address, country: "Japan" });
+    const client = pb.client();
+    const after = Date.now() - 1000;
+    const otpId = await client.collection("users").requestOTP(address).then((r) => r.otpId);
+    const mail = await waitForMail(mailbox.sink, address, /sign-in code/i, { after });
+    expect(mail.text).toContain(`${APP_URL}/login`);
+    const auth = await client.collection("users").authWithOTP(otpId, codeFrom(mail));
+    expect(auth.record).toMatchObject({ email: address, verified: true, password_set: false });
+
+    await client.collection("users").requestPasswordReset(address);
+    const resetMail = await waitForMail(mailbox.sink, address, /password/i, { after });
+    const link = new URL(linkFrom(resetMail, "/reset-password?token="));
+    expect(link.origin + link.pathname).toBe(`${APP_URL}/reset-password`);
+    await client.collection("users").confirmPasswordReset(link.searchParams.get("token") ?? "", "Chosen#Pass9", "Chosen#Pass9");
+    const withPassword = await pb.client().collection("users").authWithPassword(address, "Chosen#Pass9");
+    expect(withPassword.record["password_set"]).toBe(true);
+  });
+
+  it("changing the password checks the current one and ends old sessions", async () => {
+    const address = email("pw");
+    const created = await su.collection("users").create({ email: address, password: "First#Pass1", passwordConfirm: "First#Pass1", first_name: "Pat", last_name: "Word", country: "Italy" });
+    expect(created["password_set"]).toBe(true);
+    const client = pb.client();
+    await client.collection("users").authWithPassword(address, "First#Pass1");
+    const oldToken = client.authStore.token;
+
+    expect((await failure(client.collection("users").update(created.id, { password: "Second#Pass2", passwordConfirm: "Second#Pass2" }))).status).toBe(400);
+    const wrong = await failure(client.collection("users").update(created.id, { oldPassword: "Wrong#Pass0", password: "Second#Pass2", passwordConfirm: "Second#Pass2" }));
+    expect(wrong.status).toBe(400);
+    expect(wrong.response["data"]["oldPassword"]).toBeTruthy();
+
+    await client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
+    const stale = pb.client();
+    stale.authStore.save(oldToken, null);
+    expect((await failure(stale.collection("users").authRefresh())).status).toBe(401);
+    await pb.client().collection("users").authWithPassword(address, "Second#Pass2");
+  });
+});
+
+describe("rate limits", () => {
+  // A PocketBase of its own with a small limit (4 sign-ins, 2 mails a minute per client).
+  let limited: TestPocketBase;
+  beforeAll(async () => {
+    limited = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it("answers repeated failed sign-ins from one client with 429 Too Many Requests", async () => {
+    const headers = { "X-Forwarded-For": "203.0.113.7" };
+    const client = limited.client();
+    const statuses: number[] = [];
+    let last: ClientResponseError | null = null;
+    for (let i = 0; i < 6; i++) {
+      last = await failure(client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers }));
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 4)).toEqual([400, 400, 400, 400]);
+    expect(statuses.slice(4)).toEqual([429, 429]);
+    expect(last?.response["message"]).toMatch(/too many requests/i);
+    // Another client is not affected.
+    const other = await failure(client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }));
+    expect(other.status).toBe(400);
+  });
+
+  it("limits sign-ups and code requests too", async () => {
+    const headers = { "X-Forwarded-For": "203.0.113.9" };
+    const client = limited.client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push(await client.collection("users").requestOTP("nobody@api.test", { headers }).then(() => 200, (e: ClientResponseError) => e.status));
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
