@@ -12,6 +12,10 @@ const OWN_PROFILE_UPDATE = [
   "@request.body.verified:changed = false",
   "@request.body.emailVisibility:changed = false",
 ].join(" && ");
+// Admins see other users' e-mail addresses (PocketBase shows them only to the owner and
+// to "managers"). The update rule still limits every caller to their own record, and an
+// admin's own password change still needs the old password, hence the id condition.
+const ADMIN_MANAGES_OTHERS = '@request.auth.is_admin = true && id != @request.auth.id';
 
 /** A rule of null: superusers and server code only. */
 const LOCKED = /** @type {string} */ (/** @type {unknown} */ (null));
@@ -33,7 +37,7 @@ migrate(
     users.createRule = LOCKED;
     users.updateRule = OWN_PROFILE_UPDATE;
     users.deleteRule = LOCKED;
-    users.manageRule = LOCKED;
+    users.manageRule = ADMIN_MANAGES_OTHERS;
     users.passwordAuth.enabled = true;
     users.passwordAuth.identityFields = ["email"];
     users.addIndex("idx_users_is_admin", false, "is_admin", "");
@@ -53,6 +57,7 @@ migrate(
     users.createRule = "";
     users.updateRule = own;
     users.deleteRule = own;
+    users.manageRule = LOCKED;
     app.save(users);
   },
 );

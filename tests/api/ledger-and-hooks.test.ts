@@ -176,6 +176,19 @@ describe("audit log", () => {
   });
 });
 
+describe("pricing plans", () => {
+  it("keep features a list of non-empty texts", async () => {
+    const base = { name: "Features Plan", type: "HTTP", price_cents: 100, active: false };
+    for (const features of ["not a list", [1, 2], ["ok", " "]]) {
+      expect((await errorOf(() => asAdmin.collection("pricing_plans").create({ ...base, features }))).status).toBe(400);
+    }
+    const plan = await asAdmin.collection("pricing_plans").create({ ...base, features: [" Fast "] });
+    expect(plan["features"]).toEqual(["Fast"]);
+    const bare = await asAdmin.collection("pricing_plans").create(base);
+    expect(bare["features"]).toEqual([]);
+  });
+});
+
 describe("public_content topic", () => {
   it("announces settings and plan changes to subscribers", async () => {
     const listener = tpb.client();

@@ -67,6 +67,15 @@ describe("users", () => {
     await expect(tpb.client().collection("users").authWithPassword(user.email, next)).resolves.toBeTruthy();
   });
 
+  it("admins see customers' e-mail addresses; an admin's own password change still needs the old one", async () => {
+    const listed = await asAdmin.collection("users").getFullList();
+    expect(listed.find((u) => u.id === alice.id)?.["email"]).toBe(alice.email);
+    const next = "Adm1n-Next#Pass";
+    expect(await statusOf(() => asAdmin.collection("users").update(admin.id, { password: next, passwordConfirm: next }))).toBe(400);
+    expect(await statusOf(() => asAdmin.collection("users").update(alice.id, { password: next, passwordConfirm: next }))).toBe(404);
+    expect(await statusOf(() => tpb.client().collection("users").authWithPassword(alice.email, next))).toBe(400);
+  });
+
   it("nobody can sign up through the records API, not even as admin", async () => {
     const status = await statusOf(() =>
       tpb.client().collection("users").create({ email: "x@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123", is_admin: true }),
