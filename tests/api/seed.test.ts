@@ -40,6 +40,7 @@ describe("with SHOP_DEMO_SEED=true", () => {
       SHOP_DEMO_ADMIN_PASSWORD: DEMO.admin.password,
       SHOP_DEMO_CUSTOMER_EMAIL: DEMO.customer.email,
       SHOP_DEMO_CUSTOMER_PASSWORD: DEMO.customer.password,
+      SHOP_APP_URL: "https://shop.test.example/",
     });
     su = await tpb.superuser();
   });
@@ -49,6 +50,13 @@ describe("with SHOP_DEMO_SEED=true", () => {
   });
 
   it("has the default settings and plans", () => expectDefaultContent(tpb));
+
+  it("configures the app URL from SHOP_APP_URL, the trusted proxy header and the rate limiter", async () => {
+    const settings = await su.settings.getAll();
+    expect(settings["meta"]).toMatchObject({ appName: "ProxyShop", appURL: "https://shop.test.example" });
+    expect(settings["trustedProxy"]).toMatchObject({ headers: ["X-Forwarded-For"] });
+    expect(settings["rateLimits"]).toMatchObject({ enabled: true });
+  });
 
   it("lets the demo admin sign in as an admin with onboarding done", async () => {
     const auth = await tpb.client().collection("users").authWithPassword(DEMO.admin.email, DEMO.admin.password);
