@@ -77,7 +77,8 @@ export function contrastWithWhite(hex: string): number {
 
 /**
  * The brand colour darkened just enough that white text on it (buttons) and it as text
- * on white both reach WCAG AA (4.5:1). A colour that already passes is returned as is.
+ * on white both reach WCAG AA (4.5:1), with a margin for light tinted backgrounds
+ * (slate-50). A colour that already passes is returned as is.
  */
 export function accessibleBrand(hex: string): string {
   const [r, g, b] = parseHex(hex);
@@ -85,7 +86,7 @@ export function accessibleBrand(hex: string): string {
     `#${[r, g, b].map((c) => Math.round(c * f).toString(16).padStart(2, "0")).join("")}`;
   for (let f = 1; f > 0; f -= 0.02) {
     const candidate = toHex(f);
-    if (contrastWithWhite(candidate) >= 4.6) return candidate;
+    if (contrastWithWhite(candidate) >= 5) return candidate;
   }
   return "#000000";
 }
