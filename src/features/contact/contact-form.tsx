@@ -7,7 +7,6 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { sendContactMessage } from "@/features/contact/api";
 import {
   CONTACT_TYPE_LABELS,
   CONTACT_TYPES,
@@ -17,8 +16,9 @@ import {
   type ContactMessageInput,
   type ContactMessageOutput,
 } from "@/features/contact/schemas";
-import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { cn } from "@/lib/cn";
+
+const OFFLINE_MESSAGE = "Cannot reach the server. Check your connection and try again.";
 
 const controlClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-500 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid=true]:border-red-500";
@@ -53,6 +53,15 @@ export default function ContactForm() {
 
   const onSubmit = async (values: ContactMessageOutput) => {
     setServerError(null);
+    // The PocketBase SDK loads on the first submit, not with the page.
+    let modules: [typeof import("@/features/contact/api"), typeof import("@/lib/api-error")];
+    try {
+      modules = await Promise.all([import("@/features/contact/api"), import("@/lib/api-error")]);
+    } catch {
+      setServerError(OFFLINE_MESSAGE);
+      return;
+    }
+    const [{ sendContactMessage }, { errorMessage, fieldErrors }] = modules;
     try {
       await sendContactMessage(values);
       reset(EMPTY_CONTACT_MESSAGE);
@@ -97,7 +106,14 @@ export default function ContactForm() {
   }
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5" aria-busy={isSubmitting}>
+    <form
+      noValidate
+      onSubmit={handleSubmit(onSubmit)}
+      // Start fetching the SDK as soon as someone begins typing.
+      onFocus={() => void import("@/features/contact/api").catch(() => {})}
+      className="space-y-5"
+      aria-busy={isSubmitting}
+    >
       {serverError ? <Alert tone="error">{serverError}</Alert> : null}
       <div className="grid gap-5 sm:grid-cols-2">
         <Field id="contact-name" label="Name" error={errors.name?.message}>
