@@ -55,3 +55,38 @@ export function settingsFromRows(rows: ReadonlyArray<{ key: string; value: strin
   }
   return settings;
 }
+
+function channelLuminance(c: number): number {
+  const s = c / 255;
+  return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+}
+
+function parseHex(hex: string): [number, number, number] {
+  let h = hex.trim().replace(/^#/, "");
+  if (h.length === 3) h = [...h].map((c) => c + c).join("");
+  const n = Number.parseInt(h, 16);
+  return Number.isNaN(n) || h.length !== 6 ? [59, 130, 246] : [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/** WCAG contrast ratio of a colour against white. */
+export function contrastWithWhite(hex: string): number {
+  const [r, g, b] = parseHex(hex);
+  const l = 0.2126 * channelLuminance(r) + 0.7152 * channelLuminance(g) + 0.0722 * channelLuminance(b);
+  return 1.05 / (l + 0.05);
+}
+
+/**
+ * The brand colour darkened just enough that white text on it (buttons) and it as text
+ * on white both reach WCAG AA (4.5:1), with a margin for light tinted backgrounds
+ * (slate-50). A colour that already passes is returned as is.
+ */
+export function accessibleBrand(hex: string): string {
+  const [r, g, b] = parseHex(hex);
+  const toHex = (f: number) =>
+    `#${[r, g, b].map((c) => Math.round(c * f).toString(16).padStart(2, "0")).join("")}`;
+  for (let f = 1; f > 0; f -= 0.02) {
+    const candidate = toHex(f);
+    if (contrastWithWhite(candidate) >= 5) return candidate;
+  }
+  return "#000000";
+}

@@ -1,0 +1,52 @@
+// The contact form (spec 3 and 5). Mirrors the contact_messages field constraints
+// (pocketbase/pb_migrations), which stay the server's truth.
+import * as v from "valibot";
+
+export const CONTACT_TYPES = ["general", "technical", "billing", "partnership"] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+
+export const CONTACT_TYPE_LABELS: Record<ContactType, string> = {
+  general: "General inquiry",
+  technical: "Technical support",
+  billing: "Billing question",
+  partnership: "Partnership",
+};
+
+export const ContactMessageSchema = v.object({
+  name: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(2, "Name must be at least 2 characters"),
+    v.maxLength(100, "Name must be at most 100 characters"),
+  ),
+  email: v.pipe(v.string(), v.trim(), v.email("Invalid email address")),
+  subject: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(5, "Subject must be at least 5 characters"),
+    v.maxLength(200, "Subject must be at most 200 characters"),
+  ),
+  message: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(20, "Message must be at least 20 characters"),
+    v.maxLength(5000, "Message must be at most 5000 characters"),
+  ),
+  type: v.picklist(CONTACT_TYPES, "Please choose a topic"),
+});
+
+export type ContactMessageInput = v.InferInput<typeof ContactMessageSchema>;
+export type ContactMessageOutput = v.InferOutput<typeof ContactMessageSchema>;
+
+export const EMPTY_CONTACT_MESSAGE: ContactMessageInput = {
+  name: "",
+  email: "",
+  subject: "",
+  message: "",
+  type: "general",
+};
+
+/** The topic a link preselects (`/contact?type=partnership`), if it names one. */
+export function contactTypeFrom(value: string | null): ContactType | null {
+  return CONTACT_TYPES.find((t) => t === value) ?? null;
+}

@@ -1,0 +1,31 @@
+// Copy of the Pricing page (spec 2.4 and the marketing claims of section 1).
+
+export const PRICING_HIGHLIGHTS = [
+  "$5 in free credits for new users",
+  "Prepaid credits that never expire",
+  "7-day money-back guarantee",
+  "No contracts, no hidden fees",
+] as const;
+
+export const PRICING_FAQ = [
+  {
+    question: "How does the prepaid credit balance work?",
+    answer:
+      "You top up your account with credits and spend them on proxies whenever you need them. New users get $5 in free credits to try the service, and credits never expire, so there is no monthly commitment.",
+  },
+  {
+    question: "Can I change plans at any time?",
+    answer:
+      "Yes. You can upgrade or downgrade whenever you like; changes take effect immediately and are billed on a prorated basis, so you only pay for what you use.",
+  },
+  {
+    question: "Which payment methods do you accept?",
+    answer:
+      "We accept all major credit and debit cards, PayPal and cryptocurrency. Payments are processed securely by our card payment provider; we never store your card details.",
+  },
+  {
+    question: "Do you offer refunds?",
+    answer:
+      "Yes. Every purchase is covered by our 7-day money-back guarantee: if the service does not work for you, contact support within 7 days for a full refund.",
+  },
+] as const;
