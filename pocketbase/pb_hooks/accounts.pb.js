@@ -1,4 +1,4 @@
-/// <reference path="../pb_data/types.d.ts" />
+/// <reference path="../types/pocketbase.d.ts" />
 // @ts-check
 // Accounts: sign-up without a shared password, password_set tracking, e-mail locked,
 // and the environment-driven mail/SMTP/rate-limit settings. Helpers: lib/accounts.js.
@@ -55,7 +55,7 @@ routerAdd("POST", "/api/shop/signup", (e) => {
 
 // password_set: false only for accounts made by sign-up (random secret), true otherwise.
 onRecordCreate((e) => {
-  if (e.record.get("__shop_signup") !== true) e.record.set("password_set", true);
+  if (e.record && e.record.get("__shop_signup") !== true) e.record.set("password_set", true);
   e.next();
 }, "users");
 
@@ -72,14 +72,16 @@ onRecordConfirmPasswordResetRequest((e) => {
 // e-mail-change request route is closed in users.pb.js.
 onRecordUpdateRequest((e) => {
   const body = e.requestInfo().body;
+  const record = e.record;
+  if (!record) return e.next();
   if (!e.hasSuperuserAuth()) {
     if (body["password_set"] !== undefined) {
       throw new ForbiddenError("You are not allowed to change this field.");
     }
-    if (body["email"] !== undefined && String(body["email"]).toLowerCase() !== e.record.original().getString("email").toLowerCase()) {
+    if (body["email"] !== undefined && String(body["email"]).toLowerCase() !== record.original().getString("email").toLowerCase()) {
       throw new ForbiddenError("Contact support to change your email address.");
     }
   }
-  if (typeof body["password"] === "string" && body["password"] !== "") e.record.set("password_set", true);
+  if (typeof body["password"] === "string" && body["password"] !== "") record.set("password_set", true);
   e.next();
 }, "users");

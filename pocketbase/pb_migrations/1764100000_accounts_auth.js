@@ -1,4 +1,3 @@
-/// <reference path="../pb_data/types.d.ts" />
 // @ts-check
 // Accounts (issue #3): password_set on users, e-mail one-time codes, mail templates that
 // link to the web app (not PocketBase's /_/ UI), 7-day sessions.

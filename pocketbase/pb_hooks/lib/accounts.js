@@ -1,4 +1,3 @@
-/// <reference path="../../pb_data/types.d.ts" />
 // @ts-check
 // Account helpers for accounts.pb.js: sign-up validation, referral linking and the
 // settings that come from the environment. Required inside each handler (handlers
