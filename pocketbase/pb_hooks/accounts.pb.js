@@ -1,9 +1,9 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // @ts-check
 // Accounts: sign-up without a shared password, password_set tracking, e-mail locked,
-// and the environment-driven mail/SMTP/rate-limit settings. Helpers: lib/accounts.js.
+// and the environment-driven mail settings. Helpers: lib/accounts.js.
 
-// Settings from the environment (SMTP, sender, app URL, auth rate limits), on every start.
+// Mail settings (SMTP, sender) and SHOP_AUTH_RATE_LIMIT from the environment, on every start.
 onBootstrap((e) => {
   e.next();
   require(`${__hooks}/lib/accounts.js`).applyEnvSettings(e.app);

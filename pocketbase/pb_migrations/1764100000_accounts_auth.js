@@ -1,8 +1,8 @@
 // @ts-check
 // Accounts (issue #3): password_set on users, e-mail one-time codes, mail templates that
 // link to the web app (not PocketBase's /_/ UI), 7-day sessions.
-// SMTP, sender, app URL and rate limits come from the environment on every start
-// (pb_hooks/accounts.pb.js, onBootstrap), not from here.
+// SMTP, sender and SHOP_AUTH_RATE_LIMIT come from the environment on every start
+// (pb_hooks/accounts.pb.js, onBootstrap) and once more at the end of this migration.
 
 migrate(
   (app) => {
@@ -54,6 +54,9 @@ migrate(
     app.save(users);
     // Accounts that exist already (demo seed) were given their passwords by someone.
     app.db().newQuery("UPDATE users SET password_set = TRUE").execute();
+    // On a fresh data dir the migrations run after onBootstrap, and an earlier one writes
+    // the rate limits: apply the environment's mail settings and limits again here.
+    require(`${__hooks}/lib/accounts.js`).applyEnvSettings(app);
   },
   (app) => {
     const users = app.findCollectionByNameOrId("users");

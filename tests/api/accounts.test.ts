@@ -41,7 +41,7 @@ function signedIn(auth: AuthResponse): PocketBase {
 
 beforeAll(async () => {
   mailbox = await startTestMailbox();
-  pb = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "1000" });
+  pb = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink) });
   su = await pb.superuser();
 });
 
@@ -194,7 +194,7 @@ describe("e-mail: codes and password links through SMTP", () => {
 });
 
 describe("rate limits", () => {
-  // A PocketBase of its own with a small limit (4 sign-ins, 2 mails a minute per client).
+  // A PocketBase of its own with SHOP_AUTH_RATE_LIMIT=4 (4 sign-ins, 2 mails a minute per client).
   let limited: TestPocketBase;
   beforeAll(async () => {
     limited = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });

@@ -88,15 +88,15 @@ function linkReferral(txApp, user, code) {
 }
 
 /**
- * Applies the settings that come from the environment on every start: the app URL the
- * mails link to, the sender, SMTP, and the auth rate limits.
- * @param {core.App} app
+ * Applies the mail settings that come from the environment on every start (sender and
+ * SMTP; PocketBase has no env vars for them), and SHOP_AUTH_RATE_LIMIT when set. The app
+ * URL, trusted proxy and default rate limits are the backend's (app-settings).
+ * @param {CoreApp} app
  */
 function applyEnvSettings(app) {
   const env = (/** @type {string} */ name) => ($os.getenv(name) || "").trim();
   const settings = app.settings();
 
-  if (env("SHOP_APP_URL")) settings.meta.appURL = env("SHOP_APP_URL").replace(/\/+$/, "");
   if (env("MAIL_FROM")) settings.meta.senderAddress = env("MAIL_FROM");
   if (env("MAIL_FROM_NAME")) settings.meta.senderName = env("MAIL_FROM_NAME");
 
@@ -111,29 +111,28 @@ function applyEnvSettings(app) {
     if (env("SMTP_LOCAL_NAME")) settings.smtp.localName = env("SMTP_LOCAL_NAME");
   }
 
-  // Auth rate limits per client IP (the web server forwards the real IP; see
-  // trustedProxy in the accounts migration). SHOP_AUTH_RATE_LIMIT = attempts a minute.
-  const perMinute = parseInt(env("SHOP_AUTH_RATE_LIMIT") || "10", 10) || 10;
-  const mails = Math.max(1, Math.floor(perMinute / 2));
-  const ours = [
-    { label: "*:authWithPassword", audience: "", duration: 60, maxRequests: perMinute },
-    { label: "*:authWithOTP", audience: "", duration: 60, maxRequests: perMinute },
-    { label: "*:requestOTP", audience: "", duration: 60, maxRequests: mails },
-    { label: "*:requestPasswordReset", audience: "", duration: 60, maxRequests: mails },
-    { label: "POST /api/shop/signup", audience: "", duration: 60, maxRequests: perMinute },
-  ];
-  const labels = ours.map((r) => r.label);
-  /** @type {Array<{label: string, audience: string, duration: number, maxRequests: number}>} */
-  const rules = [];
-  for (const rule of settings.rateLimits.rules) {
-    if (labels.indexOf(rule.label) < 0) {
-      rules.push({ label: rule.label, audience: rule.audience, duration: rule.duration, maxRequests: rule.maxRequests });
+  // SHOP_AUTH_RATE_LIMIT = sign-in attempts (password or code) per client IP a minute;
+  // mails (codes, password links) get half. Put ahead of the defaults (first label wins).
+  const perMinute = parseInt(env("SHOP_AUTH_RATE_LIMIT"), 10);
+  if (perMinute > 0) {
+    const mails = Math.max(1, Math.floor(perMinute / 2));
+    const ours = [
+      { label: "*:authWithPassword", audience: "", duration: 60, maxRequests: perMinute },
+      { label: "*:authWithOTP", audience: "", duration: 60, maxRequests: perMinute },
+      { label: "*:requestOTP", audience: "", duration: 60, maxRequests: mails },
+      { label: "*:requestPasswordReset", audience: "", duration: 60, maxRequests: mails },
+      { label: "POST /api/shop/signup", audience: "", duration: 60, maxRequests: perMinute },
+    ];
+    const labels = ours.map((r) => r.label);
+    const kept = [];
+    for (const rule of settings.rateLimits.rules) {
+      if (labels.indexOf(rule.label) < 0) {
+        kept.push({ label: rule.label, audience: rule.audience, duration: rule.duration, maxRequests: rule.maxRequests });
+      }
     }
+    settings.rateLimits.rules = /** @type {any} */ (ours.concat(kept));
+    settings.rateLimits.enabled = true;
   }
-  settings.rateLimits.rules = /** @type {any} */ (rules.concat(ours));
-  settings.rateLimits.enabled = true;
-  // PocketBase listens on loopback only, behind the web server, which sets X-Forwarded-For.
-  if (settings.trustedProxy.headers.length === 0) settings.trustedProxy.headers = ["X-Forwarded-For"];
 
   app.save(settings);
 }

@@ -23,8 +23,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       SHOP_APP_URL: E2E.baseUrl,
       SHOP_DEMO_SEED: "false",
       ...smtpEnv(mailbox.sink),
-      // The whole suite signs in from one IP; the limit itself is covered by tests/api/accounts.test.ts.
-      SHOP_AUTH_RATE_LIMIT: "1000",
     },
   });
   return async () => {
