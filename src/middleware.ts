@@ -7,10 +7,11 @@ function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
 }
 
-/** Adds headers to a response without touching the cached copy it may come from. */
-function withHeaders(response: Response, extra: [string, string][]): Response {
+/** A copy of the response with one header changed (never touches a cached page's headers). */
+function withHeader(response: Response, name: string, value: string, mode: "set" | "append"): Response {
   const headers = new Headers(response.headers);
-  for (const [name, value] of extra) headers.append(name, value);
+  if (mode === "set") headers.set(name, value);
+  else headers.append(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -34,7 +35,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const decision = guard(pathname, search, user);
     if ("redirect" in decision) return redirect(decision.redirect);
     context.locals.user = user;
-    response = withHeaders(await next(), [["Cache-Control", "no-store"]]);
+    // App pages are per user: never stored by browsers or proxies.
+    response = withHeader(await next(), "Cache-Control", "no-store", "set");
   } else if (context.request.method === "GET" && isCacheablePath(pathname)) {
     response = await servePublicPage(pathname, version, () => next());
   } else {
@@ -44,5 +46,5 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // ?ref=CODE on any page is remembered for 30 days. Set on the response, never baked
   // into a cached page body.
   const refCookie = context.request.method === "GET" ? referralCookie(context.url) : null;
-  return refCookie ? withHeaders(response, [["Set-Cookie", refCookie]]) : response;
+  return refCookie ? withHeader(response, "Set-Cookie", refCookie, "append") : response;
 });

@@ -46,9 +46,15 @@ async function signIn(page: Page, email: string, password: string) {
 
 test.describe("sign-up", () => {
   test("creates the account, lands signed in, tours onboarding, then the dashboard", async ({ page, context }) => {
-    // A ?ref= on a public page is remembered in a cookie, without JavaScript.
-    const res = await page.request.get("/?ref=ABCD1234");
-    expect(res.headers()["set-cookie"]).toContain("shop_ref=ABCD1234");
+    // A ?ref= on a public page is remembered in a cookie (set by the server, no JavaScript)
+    // and links the account created later to that affiliate.
+    const referrer = await createUser();
+    const admin = await superuserClient();
+    const affiliate = await admin.collection("affiliates").getFirstListItem(admin.filter("user_id = {:id}", { id: referrer.id }));
+    const res = await page.request.get(`/pricing?ref=${affiliate["code"]}`);
+    expect(res.headers()["set-cookie"]).toContain(`shop_ref=${affiliate["code"]}`);
+    await page.goto(`/?ref=${affiliate["code"]}`);
+    await page.goto("/use-cases");
 
     const email = uniqueEmail("signup");
     await open(page, "/signup");
@@ -91,6 +97,8 @@ test.describe("sign-up", () => {
     expect(user["onboarding_completed"]).toBe(true);
     expect(user["onboarding_completed_at"]).not.toBe("");
     expect(user["password_set"]).toBe(false);
+    const referral = await pb.collection("referrals").getFirstListItem(pb.filter("referred_user_id = {:id}", { id: user.id }));
+    expect(referral).toMatchObject({ affiliate_id: affiliate.id, commission_cents: 0, status: "pending" });
     await page.reload();
     await expect(page.getByRole("heading", { name: "Welcome back, Ada" })).toBeVisible();
     expect((await context.cookies()).some((c) => c.name === "pb_auth")).toBe(true);
