@@ -46,7 +46,7 @@ routerAdd("POST", "/api/shop/signup", (e) => {
     });
   } catch (err) {
     const message = String(err);
-    if (/unique|email/i.test(message)) throw duplicate();
+    if (/not_unique|must be unique/i.test(message)) throw duplicate();
     throw err;
   }
 

@@ -2,7 +2,9 @@
 // password and with an e-mailed code (read from the SMTP sink), sign-out, the server
 // guards, settings, and every validation message of the two forms.
 import { expect, test, type Page } from "@playwright/test";
+import PocketBase from "pocketbase";
 import { codeFrom, linkFrom, waitForMail } from "../support/smtp-sink.ts";
+import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
 const mailbox = (): string => {
@@ -89,6 +91,7 @@ test.describe("sign-up", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { name: "Welcome back, Ada" })).toBeVisible();
     await expect(page.getByText("Current Balance")).toBeVisible();
+    await expect(page.getByTestId("referral-link")).toContainText("/signup?ref=");
     await expect(page.getByTestId("header-email")).toHaveText(email);
 
     // Stored on the server, and the session survives a reload.
@@ -274,13 +277,23 @@ test.describe("guards", () => {
     expect(res.headers()["cache-control"]).toBe("no-store");
   });
 
-  test("an admin sees the Administrator label and the Admin Console link", async ({ page }) => {
+  test("an admin sees the Administrator label and the Admin Console link; the overview shows real data", async ({ page }) => {
     const admin = await createUser({ admin: true });
+    // A real ledger entry through the admin balance route.
+    const api = new PocketBase(E2E.baseUrl);
+    await api.collection("users").authWithPassword(admin.email, admin.password);
+    await api.send(`/api/admin/users/${admin.id}/balance`, {
+      method: "POST",
+      body: { transaction_type: "CREDIT", amount_cents: 1234, description: "E2E top-up" },
+    });
     await open(page, "/login");
     await signIn(page, admin.email, admin.password);
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByText("Administrator", { exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "Admin Console" })).toHaveAttribute("href", "/console");
+    await expect(page.getByText("$12.34", { exact: true })).toBeVisible();
+    await expect(page.getByText("+$12.34")).toBeVisible();
+    await expect(page.getByText("E2E top-up")).toBeVisible();
   });
 });
 

@@ -10,12 +10,14 @@ export interface OverviewData {
   recentTransactions: TransactionRecord[];
   /** Sum of |amount| of the DEBIT rows among the latest 5 transactions (spec 2.13). */
   totalSpentCents: number;
+  /** The user's affiliate code, for the /signup?ref= link ("" when there is none). */
+  affiliateCode: string;
 }
 
 export async function loadOverview(userId: string, signal?: AbortSignal): Promise<OverviewData> {
   const client = pb();
   const opts = { requestKey: null, ...(signal ? { signal } : {}) };
-  const [balances, proxies, transactions] = await Promise.all([
+  const [balances, proxies, transactions, affiliates] = await Promise.all([
     client.collection("balances").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
     client.collection("proxies").getList(1, 10, {
       ...opts,
@@ -23,12 +25,14 @@ export async function loadOverview(userId: string, signal?: AbortSignal): Promis
       sort: "-created",
     }),
     client.collection("transactions").getList(1, 5, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), sort: "-created", skipTotal: true }),
+    client.collection("affiliates").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
   ]);
   return {
     balanceCents: balances.items[0]?.balance_cents ?? 0,
     activeProxies: proxies.items,
     activeProxyCount: proxies.totalItems,
     recentTransactions: transactions.items,
+    affiliateCode: affiliates.items[0]?.code ?? "",
     totalSpentCents: transactions.items.filter((t) => t.type === "DEBIT").reduce((sum, t) => sum + Math.abs(t.amount_cents), 0),
   };
 }

@@ -7,6 +7,17 @@ import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
+const USE_CASES = [
+  "Web scraping and data collection",
+  "Social media management",
+  "E-commerce price monitoring",
+  "SEO and market research",
+] as const;
+
+function referralLink(code: string): string {
+  return `${window.location.origin}/signup?ref=${encodeURIComponent(code)}`;
+}
+
 /** /dashboard: the overview with the user's real balance, proxies and transactions. */
 export function AccountOverview() {
   return <AuthGate>{(user) => <Overview user={user} />}</AuthGate>;
@@ -118,6 +129,44 @@ function Overview({ user }: { user: UserRecord }) {
           )}
         </section>
       </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="use-cases">
+          <h2 id="use-cases" className="mb-4 text-lg font-semibold">
+            Popular Use Cases
+          </h2>
+          <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
+            {USE_CASES.map((useCase) => (
+              <li key={useCase}>{useCase}</li>
+            ))}
+          </ul>
+          <a href="/use-cases" className="mt-3 inline-block text-sm text-primary hover:underline">
+            Explore all use cases
+          </a>
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="testing">
+          <h2 id="testing" className="mb-4 text-lg font-semibold">
+            Testing Your Proxies
+          </h2>
+          <p className="mb-2 text-sm text-slate-600">Check that a proxy works by asking an IP-echo service which address it sees:</p>
+          <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+            <code>curl -x http://USERNAME:PASSWORD@HOST:PORT https://api.ipify.org</code>
+          </pre>
+          <a href="/docs" className="mt-3 inline-block text-sm text-primary hover:underline">
+            Read the documentation
+          </a>
+        </section>
+      </div>
+      {data?.affiliateCode ? (
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="referral">
+          <h2 id="referral" className="mb-2 text-lg font-semibold">
+            Your Referral Link
+          </h2>
+          <p className="mb-2 text-sm text-slate-600">Share it: people who sign up through it are linked to your affiliate account.</p>
+          <code className="block overflow-x-auto rounded-md bg-slate-100 px-3 py-2 text-sm" data-testid="referral-link">
+            {referralLink(data.affiliateCode)}
+          </code>
+        </section>
+      ) : null}
       <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="quick-actions">
         <h2 id="quick-actions" className="mb-4 text-lg font-semibold">
           Quick Actions
