@@ -6,7 +6,7 @@ const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 export default defineConfig({
   test: {
     projects: [
-      { resolve: { alias }, test: { name: "unit", include: ["tests/unit/**/*.test.ts", "src/**/*.test.ts"] } },
+      { resolve: { alias }, test: { name: "unit", include: ["tests/unit/**/*.test.ts", "src/**/*.test.ts"], sequence: { groupOrder: 0 } } },
       {
         resolve: { alias },
         test: {
@@ -16,6 +16,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file starts its own PocketBase; two at a time suits a 2-core machine.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
