@@ -61,3 +61,51 @@ export async function startTestPocketBase(env: Record<string, string> = {}): Pro
     },
   };
 }
+
+// ---- Fixtures for API tests ------------------------------------------------------
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+}
+
+let userCounter = 0;
+
+/** Creates a users record as the superuser (sign-up has its own route). */
+export async function createTestUser(
+  su: PocketBase,
+  fields: { is_admin?: boolean; first_name?: string; last_name?: string; country?: string; email?: string } = {},
+): Promise<TestUser> {
+  userCounter += 1;
+  const email = fields.email ?? `user${userCounter}-${Date.now()}@test.local`;
+  const password = `Passw0rd#${userCounter}${Date.now()}`;
+  const record = await su.collection("users").create({
+    email,
+    password,
+    passwordConfirm: password,
+    verified: true,
+    first_name: fields.first_name ?? "Test",
+    last_name: fields.last_name ?? "User",
+    country: fields.country ?? "Canada",
+    is_admin: fields.is_admin ?? false,
+  });
+  return { id: record.id, email, password };
+}
+
+/** A client that presents itself as coming from `ip` (PocketBase trusts X-Forwarded-For). */
+export function clientFrom(tpb: TestPocketBase, ip: string): PocketBase {
+  const pb = tpb.client();
+  pb.beforeSend = (url, options) => {
+    options.headers = { ...(options.headers as Record<string, string>), "X-Forwarded-For": ip };
+    return { url, options };
+  };
+  return pb;
+}
+
+/** A client signed in as `user` with their password. */
+export async function signIn(tpb: TestPocketBase, user: { email: string; password: string }): Promise<PocketBase> {
+  const pb = tpb.client();
+  await pb.collection("users").authWithPassword(user.email, user.password);
+  return pb;
+}

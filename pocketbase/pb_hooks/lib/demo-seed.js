@@ -1,0 +1,175 @@
+// @ts-check
+// Demo data for the embedded default (SHOP_DEMO_SEED=true): an admin, a customer whose
+// balance is built only through ledger entries, their proxies, a support ticket with a
+// staff reply, and AVAILABLE inventory across the purchase locations.
+
+/** Purchase locations: country code -> state -> cities. */
+const LOCATIONS = {
+  US: { California: ["Los Angeles", "San Francisco"], "New York": ["New York City", "Buffalo"], Texas: ["Houston", "Dallas"] },
+  CA: { Ontario: ["Toronto", "Ottawa"], Quebec: ["Montreal", "Quebec City"] },
+  UK: { England: ["London", "Manchester"], Scotland: ["Edinburgh", "Glasgow"] },
+  DE: { Bavaria: ["Munich", "Nuremberg"], Berlin: ["Berlin"] },
+  FR: { "Île-de-France": ["Paris"], Provence: ["Marseille", "Nice"] },
+};
+
+/** Inventory rows per city and type. */
+const PER_CITY = 5;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const DEMO_USERNAME_PREFIX = "psdemo_";
+
+/**
+ * @typedef {object} DemoAccounts
+ * @property {string} adminEmail
+ * @property {string} adminPassword
+ * @property {string} customerEmail
+ * @property {string} customerPassword
+ */
+
+/** @returns {DemoAccounts} */
+function demoAccountsFromEnv() {
+  return {
+    adminEmail: $os.getenv("SHOP_DEMO_ADMIN_EMAIL") || "admin@proxyshop.local",
+    adminPassword: $os.getenv("SHOP_DEMO_ADMIN_PASSWORD") || "DemoAdmin#2026",
+    customerEmail: $os.getenv("SHOP_DEMO_CUSTOMER_EMAIL") || "customer@proxyshop.local",
+    customerPassword: $os.getenv("SHOP_DEMO_CUSTOMER_PASSWORD") || "DemoCustomer#2026",
+  };
+}
+
+/**
+ * @param {CoreApp} app
+ * @param {{ email: string, password: string, firstName: string, lastName: string, country: string, isAdmin: boolean }} user
+ */
+function createUser(app, user) {
+  /** @type {typeof import("./new-user.js")} */
+  const { provisionUser } = require(`${__hooks}/lib/new-user.js`);
+  const record = new Record(app.findCollectionByNameOrId("users"));
+  record.setEmail(user.email);
+  record.setPassword(user.password);
+  record.setVerified(true);
+  record.set("first_name", user.firstName);
+  record.set("last_name", user.lastName);
+  record.set("country", user.country);
+  record.set("is_admin", user.isAdmin);
+  record.set("onboarding_completed", true);
+  record.set("onboarding_completed_at", new Date().toISOString());
+  app.save(record);
+  // The users hook does this too when hooks are loaded; it is idempotent.
+  provisionUser(app, record.id);
+  return record;
+}
+
+/**
+ * @param {string} type
+ * @param {string} country
+ * @param {number} n
+ */
+function endpoint(type, country, n) {
+  return type === "RESIDENTIAL"
+    ? { host: `${country.toLowerCase()}.residential.proxyshop.net`, port: 10000 + n }
+    : { host: `dc-${country.toLowerCase()}.proxyshop.net`, port: 20000 + n };
+}
+
+/**
+ * @param {CoreApp} app
+ * @param {DemoAccounts} accounts
+ */
+function seedDemo(app, accounts) {
+  /** @type {typeof import("./ledger.js")} */
+  const { applyLedgerEntry } = require(`${__hooks}/lib/ledger.js`);
+
+  const admin = createUser(app, {
+    email: accounts.adminEmail, password: accounts.adminPassword,
+    firstName: "Alex", lastName: "Admin", country: "United States", isAdmin: true,
+  });
+  const customer = createUser(app, {
+    email: accounts.customerEmail, password: accounts.customerPassword,
+    firstName: "Casey", lastName: "Customer", country: "Canada", isAdmin: false,
+  });
+
+  // Inventory: every location, residential and datacenter, PER_CITY proxies each.
+  const proxies = app.findCollectionByNameOrId("proxies");
+  /** @type {core.Record[]} */
+  const created = [];
+  let n = 0;
+  for (const [country, states] of Object.entries(LOCATIONS)) {
+    for (const [state, cities] of Object.entries(states)) {
+      for (const city of cities) {
+        for (const type of ["RESIDENTIAL", "DATACENTER"]) {
+          for (let i = 0; i < PER_CITY; i++) {
+            n++;
+            const record = new Record(proxies, {
+              ...endpoint(type, country, n),
+              username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
+              password: $security.randomString(16),
+              type, country, state, city,
+              status: "AVAILABLE",
+            });
+            app.save(record);
+            created.push(record);
+          }
+        }
+      }
+    }
+  }
+
+  // The customer's history, through the ledger only.
+  applyLedgerEntry(app, { userId: customer.id, type: "CREDIT", amountCents: 500, description: "Welcome bonus" });
+  applyLedgerEntry(app, {
+    userId: customer.id, type: "CREDIT", amountCents: 5000, description: "Credit purchase ($50.00)",
+    stripePaymentIntentId: "pi_demo_" + $security.randomStringWithAlphabet(16, "abcdefghijklmnopqrstuvwxyz0123456789"),
+  });
+  const bought = [
+    created.find((p) => p.getString("type") === "RESIDENTIAL" && p.getString("country") === "US"),
+    created.find((p) => p.getString("type") === "RESIDENTIAL" && p.getString("country") === "UK"),
+    created.find((p) => p.getString("type") === "DATACENTER" && p.getString("country") === "DE"),
+  ];
+  const expiresAt = new Date(Date.now() + 30 * DAY_MS).toISOString();
+  let totalCents = 0;
+  for (const proxy of bought) {
+    if (!proxy) continue;
+    proxy.set("status", "ASSIGNED");
+    proxy.set("assigned_to_user_id", customer.id);
+    proxy.set("expires_at", expiresAt);
+    app.save(proxy);
+    totalCents += proxy.getString("type") === "RESIDENTIAL" ? 450 : 150;
+  }
+  applyLedgerEntry(app, {
+    userId: customer.id, type: "PROXY_PURCHASE", amountCents: -totalCents,
+    description: `Purchased ${bought.length} proxies (30 days)`,
+  });
+
+  const ticket = new Record(app.findCollectionByNameOrId("support_tickets"), {
+    user_id: customer.id, subject: "Proxy connection timing out", priority: "medium", status: "open",
+  });
+  app.save(ticket);
+  const messages = app.findCollectionByNameOrId("chat_messages");
+  app.save(new Record(messages, {
+    ticket_id: ticket.id, sender_id: customer.id, is_admin_message: false,
+    message: "Hi, my UK residential proxy times out on about one request in ten since this morning. Can you take a look?",
+  }));
+  app.save(new Record(messages, {
+    ticket_id: ticket.id, sender_id: admin.id, is_admin_message: true,
+    message: "Thanks for reporting this. We are rotating the exit node behind that gateway; it should be stable within the hour.",
+  }));
+}
+
+/**
+ * Removes what seedDemo created (down migration).
+ * @param {CoreApp} app
+ * @param {DemoAccounts} accounts
+ */
+function unseedDemo(app, accounts) {
+  for (const email of [accounts.customerEmail, accounts.adminEmail]) {
+    try {
+      // Cascades to balances, transactions, tickets, messages and affiliates.
+      app.delete(app.findAuthRecordByEmail("users", email));
+    } catch (_) {
+      // already gone
+    }
+  }
+  for (const proxy of app.findRecordsByFilter("proxies", "username ~ {:prefix}", "", 0, 0, { prefix: DEMO_USERNAME_PREFIX + "%" })) {
+    if (proxy) app.delete(proxy);
+  }
+}
+
+module.exports = { seedDemo, unseedDemo, demoAccountsFromEnv, LOCATIONS };

@@ -1,0 +1,34 @@
+// @ts-check
+// What every user gets on creation: a balance row at 0 and an affiliate row whose code
+// is the first 8 characters of the user id upper-cased. Idempotent.
+
+/**
+ * @param {CoreApp} txApp  call inside the transaction that creates the user
+ * @param {string} userId
+ */
+function provisionUser(txApp, userId) {
+  const hasBalance = txApp.countRecords("balances", $dbx.hashExp({ user_id: userId })) > 0;
+  if (!hasBalance) {
+    const balance = new Record(txApp.findCollectionByNameOrId("balances"));
+    balance.set("user_id", userId);
+    balance.set("balance_cents", 0);
+    txApp.save(balance);
+  }
+  const hasAffiliate = txApp.countRecords("affiliates", $dbx.hashExp({ user_id: userId })) > 0;
+  if (!hasAffiliate) {
+    const affiliate = new Record(txApp.findCollectionByNameOrId("affiliates"));
+    affiliate.set("user_id", userId);
+    affiliate.set("code", affiliateCode(userId));
+    affiliate.set("total_referrals", 0);
+    affiliate.set("total_earnings_cents", 0);
+    affiliate.set("pending_earnings_cents", 0);
+    txApp.save(affiliate);
+  }
+}
+
+/** @param {string} userId */
+function affiliateCode(userId) {
+  return userId.slice(0, 8).toUpperCase();
+}
+
+module.exports = { provisionUser, affiliateCode };

@@ -1,0 +1,335 @@
+// Every collection x (list, view, create, update, delete) x (anonymous, customer A,
+// customer B, admin), asserted against a real PocketBase: status codes, which rows are
+// seen, and that a refused write left the database unchanged.
+import type PocketBase from "pocketbase";
+import { ClientResponseError, type RecordModel } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+
+type Who = "anon" | "A" | "B" | "admin";
+type Owner = "A" | "B";
+const WHO: Who[] = ["anon", "A", "B", "admin"];
+
+interface Context {
+  su: PocketBase;
+  users: Record<Owner | "admin", TestUser>;
+  n: () => number;
+}
+
+interface CollectionSpec {
+  name: string;
+  /** Creates (as superuser) or finds a row that belongs to `owner`; returns its id. */
+  make(ctx: Context, owner: Owner): Promise<string>;
+  /** The body `who` sends when trying to create a row. Must contain a unique `marker` value. */
+  createBody(ctx: Context, who: Who, marker: string): Promise<Record<string, unknown>>;
+  /** Filter that finds rows created with `marker`. */
+  markerFilter(marker: string): string;
+  updateBody(marker: string): Record<string, unknown>;
+  /** Which of the rows of A and B each caller sees in a list. */
+  list: Record<Who, Owner[]>;
+  /** Expected status of view/update/delete of A's row and of create, per caller. */
+  view: Record<Who, number>;
+  create: Record<Who, number>;
+  update: Record<Who, number>;
+  delete: Record<Who, number>;
+}
+
+const ALL = (status: number): Record<Who, number> => ({ anon: status, A: status, B: status, admin: status });
+
+async function creditViaAdmin(ctx: Context, userId: string, cents: number): Promise<string> {
+  const admin = await signInCached(ctx.users.admin);
+  const res = await admin.send<{ transaction: RecordModel }>(`/api/admin/users/${userId}/balance`, {
+    method: "POST",
+    body: { transaction_type: "CREDIT", amount_cents: cents, description: "matrix credit" },
+  });
+  return res.transaction.id;
+}
+
+let tpb: TestPocketBase;
+const sessions = new Map<string, PocketBase>();
+async function signInCached(user: TestUser): Promise<PocketBase> {
+  let pb = sessions.get(user.email);
+  if (!pb) {
+    pb = await signIn(tpb, user);
+    sessions.set(user.email, pb);
+  }
+  return pb;
+}
+
+const SPECS: CollectionSpec[] = [
+  {
+    name: "users",
+    make: async (ctx, owner) => ctx.users[owner].id,
+    createBody: async (_ctx, _who, marker) => ({ email: `${marker}@test.local`, password: "Passw0rd#Matrix1", passwordConfirm: "Passw0rd#Matrix1", first_name: marker }),
+    markerFilter: (m) => `first_name = "${m}"`,
+    updateBody: (m) => ({ first_name: m }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    // Admins manage users through /api/admin routes, not by editing records.
+    update: { anon: 404, A: 200, B: 404, admin: 404 },
+    delete: ALL(403),
+  },
+  {
+    name: "settings",
+    make: async (ctx) => (await ctx.su.collection("settings").create({ key: `matrix_${ctx.n()}`, value: "x" })).id,
+    createBody: async (_ctx, _who, marker) => ({ key: `matrix_${marker}`, value: marker }),
+    markerFilter: (m) => `value = "${m}"`,
+    updateBody: (m) => ({ value: m }),
+    list: { anon: ["A", "B"], A: ["A", "B"], B: ["A", "B"], admin: ["A", "B"] },
+    view: ALL(200),
+    create: { anon: 400, A: 400, B: 400, admin: 200 },
+    update: { anon: 404, A: 404, B: 404, admin: 200 },
+    delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  },
+  {
+    name: "pricing_plans",
+    // A's row is an active plan, B's an inactive one.
+    make: async (ctx, owner) =>
+      (await ctx.su.collection("pricing_plans").create({ name: `Plan ${ctx.n()}`, type: "HTTP", price_cents: 100, features: ["x"], popular: false, active: owner === "A" })).id,
+    createBody: async (_ctx, _who, marker) => ({ name: marker, type: "HTTP", price_cents: 100, features: [], active: true }),
+    markerFilter: (m) => `name = "${m}"`,
+    updateBody: (m) => ({ name: m }),
+    list: { anon: ["A"], A: ["A"], B: ["A"], admin: ["A", "B"] },
+    view: ALL(200),
+    create: { anon: 400, A: 400, B: 400, admin: 200 },
+    update: { anon: 404, A: 404, B: 404, admin: 200 },
+    delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  },
+  {
+    name: "balances",
+    make: async (ctx, owner) => (await ctx.su.collection("balances").getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id,
+    createBody: async (ctx, who, marker) => ({ user_id: ctx.users[who === "anon" ? "A" : who].id, balance_cents: Number(marker.replace(/\D/g, "")) }),
+    markerFilter: (m) => `balance_cents = ${Number(m.replace(/\D/g, ""))}`,
+    updateBody: () => ({ balance_cents: 999_999 }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "transactions",
+    make: async (ctx, owner) => creditViaAdmin(ctx, ctx.users[owner].id, 100),
+    createBody: async (ctx, who, marker) => ({ user_id: ctx.users[who === "anon" ? "A" : who].id, type: "CREDIT", amount_cents: 100_000, balance_after_cents: 100_000, description: marker }),
+    markerFilter: (m) => `description = "${m}"`,
+    updateBody: () => ({ amount_cents: 999_999 }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "proxies",
+    make: async (ctx, owner) =>
+      (await ctx.su.collection("proxies").create({
+        host: `p${ctx.n()}.test`, port: 8080, username: "u", password: "secret", type: "HTTP", country: "US",
+        status: "ASSIGNED", assigned_to_user_id: ctx.users[owner].id, expires_at: "2099-01-01 00:00:00.000Z",
+      })).id,
+    createBody: async (ctx, who, marker) => ({
+      host: `${marker}.test`, port: 8080, username: "u", password: "p", type: "HTTP", country: "US",
+      status: "ASSIGNED", assigned_to_user_id: ctx.users[who === "anon" ? "A" : who].id,
+    }),
+    markerFilter: (m) => `host = "${m}.test"`,
+    updateBody: (m) => ({ city: m }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: { anon: 400, A: 400, B: 400, admin: 200 },
+    update: { anon: 404, A: 404, B: 404, admin: 200 },
+    delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  },
+  {
+    name: "support_tickets",
+    make: async (ctx, owner) =>
+      (await ctx.su.collection("support_tickets").create({ user_id: ctx.users[owner].id, subject: `Ticket ${ctx.n()}`, priority: "medium", status: "open" })).id,
+    createBody: async (ctx, who, marker) => ({ user_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id, subject: marker, priority: "high", status: "open" }),
+    markerFilter: (m) => `subject = "${m}"`,
+    updateBody: (m) => ({ subject: m, status: "pending" }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: { anon: 400, A: 200, B: 200, admin: 200 },
+    update: { anon: 404, A: 404, B: 404, admin: 200 },
+    delete: ALL(403),
+  },
+  {
+    name: "chat_messages",
+    make: async (ctx, owner) => {
+      const ticket = await ctx.su.collection("support_tickets").create({ user_id: ctx.users[owner].id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+      return (await ctx.su.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: ctx.users[owner].id, message: "hello" })).id;
+    },
+    // Everybody tries to write on A's open ticket.
+    createBody: async (ctx, who, marker) => {
+      const ticket = await ctx.su.collection("support_tickets").create({ user_id: ctx.users.A.id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+      return { ticket_id: ticket.id, sender_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id, message: marker, is_admin_message: who === "admin" };
+    },
+    markerFilter: (m) => `message = "${m}"`,
+    updateBody: (m) => ({ message: m }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: { anon: 400, A: 200, B: 400, admin: 200 },
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "affiliates",
+    make: async (ctx, owner) => (await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id,
+    createBody: async (ctx, who, marker) => ({ user_id: ctx.users[who === "anon" ? "A" : who].id, code: marker.toUpperCase().replace(/[^A-Z0-9]/g, "") }),
+    markerFilter: (m) => `code = "${m.toUpperCase().replace(/[^A-Z0-9]/g, "")}"`,
+    updateBody: () => ({ total_earnings_cents: 999_999, pending_earnings_cents: 999_999 }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "referrals",
+    make: async (ctx, owner) => {
+      const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`);
+      const referred = await createTestUser(ctx.su);
+      return (await ctx.su.collection("referrals").create({ affiliate_id: affiliate.id, referred_user_id: referred.id, commission_cents: 500, status: "pending" })).id;
+    },
+    createBody: async (ctx, who, marker) => {
+      const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[who === "anon" ? "A" : who].id}"`);
+      const referred = await createTestUser(ctx.su, { first_name: marker });
+      return { affiliate_id: affiliate.id, referred_user_id: referred.id, commission_cents: 100_000, status: "paid" };
+    },
+    markerFilter: (m) => `referred_user_id.first_name = "${m}"`,
+    updateBody: () => ({ commission_cents: 999_999, status: "paid" }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "audit_logs",
+    // An admin's settings change writes the row.
+    make: async (ctx) => {
+      const admin = await signInCached(ctx.users.admin);
+      const setting = await admin.collection("settings").create({ key: `audit_${ctx.n()}`, value: "v" });
+      return (await ctx.su.collection("audit_logs").getFirstListItem(`target_id = "${setting.id}"`)).id;
+    },
+    createBody: async (ctx, who, marker) => ({ admin_id: ctx.users[who === "anon" ? "A" : who].id, action: marker, target_type: "x", target_id: "y", details: {} }),
+    markerFilter: (m) => `action = "${m}"`,
+    updateBody: (m) => ({ action: m }),
+    list: { anon: [], A: [], B: [], admin: ["A", "B"] },
+    view: { anon: 404, A: 404, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "contact_messages",
+    make: async (ctx) =>
+      (await ctx.su.collection("contact_messages").create({ name: "Sam Sender", email: "sam@example.com", subject: `Hello ${ctx.n()}`, message: "I would like to know more about your plans.", type: "general" })).id,
+    createBody: async (_ctx, _who, marker) => ({ name: "Sam Sender", email: "sam@example.com", subject: marker, message: "I would like to know more about your plans.", type: "billing" }),
+    markerFilter: (m) => `subject = "${m}"`,
+    updateBody: (m) => ({ subject: m }),
+    list: { anon: [], A: [], B: [], admin: ["A", "B"] },
+    view: { anon: 404, A: 404, B: 404, admin: 200 },
+    create: ALL(200),
+    update: { anon: 404, A: 404, B: 404, admin: 200 },
+    delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  },
+];
+
+async function statusOf(run: () => Promise<unknown>): Promise<number> {
+  try {
+    await run();
+    return 200;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err.status;
+    throw err;
+  }
+}
+
+let ctx: Context;
+let counter = 0;
+
+beforeAll(async () => {
+  tpb = await startTestPocketBase();
+  const su = await tpb.superuser();
+  ctx = {
+    su,
+    users: {
+      A: await createTestUser(su, { first_name: "Alice" }),
+      B: await createTestUser(su, { first_name: "Bob" }),
+      admin: await createTestUser(su, { first_name: "Ada", is_admin: true }),
+    },
+    n: () => ++counter,
+  };
+});
+
+afterAll(async () => {
+  await tpb?.stop();
+});
+
+async function clientFor(who: Who): Promise<PocketBase> {
+  return who === "anon" ? tpb.client() : signInCached(ctx.users[who]);
+}
+
+describe.each(SPECS)("$name", (spec) => {
+  const rows: Partial<Record<Owner, string>> = {};
+  const row = async (owner: Owner): Promise<string> => (rows[owner] ??= await spec.make(ctx, owner));
+
+  it.each(WHO)("list as %s", async (who) => {
+    const ids = { A: await row("A"), B: await row("B") };
+    const pb = await clientFor(who);
+    const seen = (await pb.collection(spec.name).getFullList({ batch: 500 })).map((r) => r.id);
+    for (const owner of ["A", "B"] as const) {
+      expect(seen.includes(ids[owner]), `${who} sees ${owner}'s ${spec.name} row`).toBe(spec.list[who].includes(owner));
+    }
+  });
+
+  it.each(WHO)("view as %s", async (who) => {
+    const id = await row("A");
+    const pb = await clientFor(who);
+    expect(await statusOf(() => pb.collection(spec.name).getOne(id))).toBe(spec.view[who]);
+  });
+
+  it.each(WHO)("create as %s", async (who) => {
+    const marker = `mx${ctx.n()}create${who}`;
+    const body = await spec.createBody(ctx, who, marker);
+    const pb = await clientFor(who);
+    const status = await statusOf(() => pb.collection(spec.name).create(body));
+    expect(status).toBe(spec.create[who]);
+    const stored = await ctx.su.collection(spec.name).getFullList({ filter: spec.markerFilter(marker) });
+    expect(stored.length, "rows created").toBe(status === 200 ? 1 : 0);
+  });
+
+  it.each(WHO)("update A's row as %s", async (who) => {
+    const id = await row("A");
+    const before = await ctx.su.collection(spec.name).getOne(id);
+    const marker = `mx${ctx.n()}update${who}`;
+    const pb = await clientFor(who);
+    const status = await statusOf(() => pb.collection(spec.name).update(id, spec.updateBody(marker)));
+    expect(status).toBe(spec.update[who]);
+    const after = await ctx.su.collection(spec.name).getOne(id);
+    if (status === 200) {
+      expect(after).toMatchObject(spec.updateBody(marker));
+    } else {
+      expect(after).toEqual(before);
+    }
+  });
+
+  it.each(WHO)("delete as %s", async (who) => {
+    // Deletions that succeed get a fresh row, so later cells still have A's row.
+    const id = spec.delete[who] === 204 ? await spec.make(ctx, "A") : await row("A");
+    const pb = await clientFor(who);
+    const status = await statusOf(() => pb.collection(spec.name).delete(id));
+    expect(status === 200 ? 204 : status).toBe(spec.delete[who]);
+    const exists = await statusOf(() => ctx.su.collection(spec.name).getOne(id));
+    expect(exists, "row still there").toBe(spec.delete[who] === 204 ? 404 : 200);
+  });
+});
+
+it("unassigned inventory is invisible to anonymous visitors and customers", async () => {
+  const free = await ctx.su.collection("proxies").create({ host: "free.test", port: 1, username: "u", password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
+  for (const who of ["anon", "A", "B"] as const) {
+    const pb = await clientFor(who);
+    expect((await pb.collection("proxies").getFullList()).map((p) => p.id)).not.toContain(free.id);
+    expect(await statusOf(() => pb.collection("proxies").getOne(free.id))).toBe(404);
+  }
+});

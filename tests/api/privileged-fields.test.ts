@@ -1,0 +1,207 @@
+// Fields only the server may set: a client that tries is refused (or overridden by a
+// hook), and the stored row shows it.
+import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientFrom, createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+
+let tpb: TestPocketBase;
+let su: PocketBase;
+let alice: TestUser;
+let bob: TestUser;
+let admin: TestUser;
+let asAlice: PocketBase;
+let asAdmin: PocketBase;
+
+async function statusOf(run: () => Promise<unknown>): Promise<number> {
+  try {
+    await run();
+    return 200;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err.status;
+    throw err;
+  }
+}
+
+beforeAll(async () => {
+  tpb = await startTestPocketBase();
+  su = await tpb.superuser();
+  alice = await createTestUser(su, { first_name: "Alice" });
+  bob = await createTestUser(su, { first_name: "Bob" });
+  admin = await createTestUser(su, { first_name: "Ada", is_admin: true });
+  asAlice = await signIn(tpb, alice);
+  asAdmin = await signIn(tpb, admin);
+});
+
+afterAll(async () => {
+  await tpb?.stop();
+});
+
+describe("users", () => {
+  it.each([
+    ["is_admin", { is_admin: true }],
+    ["email", { email: "someone-else@test.local" }],
+    ["verified", { verified: false }],
+    ["emailVisibility", { emailVisibility: true }],
+  ])("a user cannot change their own %s", async (_field, body) => {
+    const before = await su.collection("users").getOne(alice.id);
+    expect(await statusOf(() => asAlice.collection("users").update(alice.id, body))).toBe(404);
+    expect(await su.collection("users").getOne(alice.id)).toEqual(before);
+  });
+
+  it("a user can change their profile and onboarding fields", async () => {
+    const body = { first_name: "Alicia", last_name: "Smith", country: "Germany", onboarding_completed: true, onboarding_completed_at: "2026-11-22 10:00:00.000Z" };
+    await asAlice.collection("users").update(alice.id, body);
+    const stored = await su.collection("users").getOne(alice.id);
+    expect(stored).toMatchObject({ ...body, is_admin: false });
+  });
+
+  it("changing the password needs the current one", async () => {
+    const user = await createTestUser(su);
+    const pb = await signIn(tpb, user);
+    const next = "N3w-Passw0rd!x";
+    expect(await statusOf(() => pb.collection("users").update(user.id, { password: next, passwordConfirm: next }))).toBe(400);
+    expect(await statusOf(() => pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: "wrong-password" }))).toBe(400);
+    expect(await statusOf(() => tpb.client().collection("users").authWithPassword(user.email, next))).toBe(400);
+    await pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: user.password });
+    await expect(tpb.client().collection("users").authWithPassword(user.email, next)).resolves.toBeTruthy();
+  });
+
+  it("admins see customers' e-mail addresses; an admin's own password change still needs the old one", async () => {
+    const listed = await asAdmin.collection("users").getFullList();
+    expect(listed.find((u) => u.id === alice.id)?.["email"]).toBe(alice.email);
+    const next = "Adm1n-Next#Pass";
+    expect(await statusOf(() => asAdmin.collection("users").update(admin.id, { password: next, passwordConfirm: next }))).toBe(400);
+    expect(await statusOf(() => asAdmin.collection("users").update(alice.id, { password: next, passwordConfirm: next }))).toBe(404);
+    expect(await statusOf(() => tpb.client().collection("users").authWithPassword(alice.email, next))).toBe(400);
+  });
+
+  it("nobody can sign up through the records API, not even as admin", async () => {
+    const status = await statusOf(() =>
+      tpb.client().collection("users").create({ email: "x@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123", is_admin: true }),
+    );
+    expect(status).toBe(403);
+    expect(await su.collection("users").getFullList({ filter: 'email = "x@test.local"' })).toHaveLength(0);
+  });
+
+  it("a user cannot start an e-mail change", async () => {
+    expect(await statusOf(() => asAlice.collection("users").requestEmailChange("new-address@test.local"))).toBe(403);
+  });
+});
+
+describe("money", () => {
+  it("a customer cannot write their balance", async () => {
+    const balance = await su.collection("balances").getFirstListItem(`user_id = "${alice.id}"`);
+    expect(await statusOf(() => asAlice.collection("balances").update(balance.id, { balance_cents: 100_000 }))).toBe(403);
+    expect(await statusOf(() => asAlice.collection("balances").update(balance.id, { "balance_cents+": 100_000 }))).toBe(403);
+    expect((await su.collection("balances").getOne(balance.id))["balance_cents"]).toBe(balance["balance_cents"]);
+  });
+
+  it("nobody but the server writes ledger rows, not even an admin", async () => {
+    for (const pb of [asAlice, asAdmin]) {
+      const status = await statusOf(() =>
+        pb.collection("transactions").create({ user_id: alice.id, type: "CREDIT", amount_cents: 100_000, balance_after_cents: 100_000, description: "free money" }),
+      );
+      expect(status).toBe(403);
+    }
+    expect(await su.collection("transactions").getFullList({ filter: 'description = "free money"' })).toHaveLength(0);
+  });
+
+  it("affiliate and referral commissions are read-only to their owner", async () => {
+    const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${alice.id}"`);
+    expect(await statusOf(() => asAlice.collection("affiliates").update(affiliate.id, { total_earnings_cents: 500_000, pending_earnings_cents: 500_000, code: "MINE" }))).toBe(403);
+    expect(await su.collection("affiliates").getOne(affiliate.id)).toEqual(affiliate);
+
+    const referral = await su.collection("referrals").create({ affiliate_id: affiliate.id, referred_user_id: bob.id, commission_cents: 100, status: "pending" });
+    expect(await statusOf(() => asAlice.collection("referrals").update(referral.id, { commission_cents: 100_000, status: "paid" }))).toBe(403);
+    expect(await su.collection("referrals").getOne(referral.id)).toEqual(referral);
+  });
+});
+
+describe("proxies", () => {
+  it("an owner cannot change a proxy's owner, status or expiry", async () => {
+    const proxy = await su.collection("proxies").create({
+      host: "owned.test", port: 3128, username: "u1", password: "p1", type: "HTTP", country: "US",
+      status: "ASSIGNED", assigned_to_user_id: alice.id, expires_at: "2099-01-01 00:00:00.000Z",
+    });
+    for (const body of [{ status: "AVAILABLE" }, { assigned_to_user_id: bob.id }, { expires_at: "2199-01-01 00:00:00.000Z" }]) {
+      expect(await statusOf(() => asAlice.collection("proxies").update(proxy.id, body))).toBe(404);
+    }
+    expect(await su.collection("proxies").getOne(proxy.id)).toEqual(proxy);
+  });
+});
+
+describe("audit log", () => {
+  it("is append-only: even the superuser cannot create, edit or delete rows through the API", async () => {
+    await asAdmin.collection("settings").create({ key: "audit_probe", value: "1" });
+    const row = await su.collection("audit_logs").getFirstListItem('action = "settings.create"');
+    expect(await statusOf(() => su.collection("audit_logs").update(row.id, { action: "nothing.happened" }))).toBe(403);
+    expect(await statusOf(() => su.collection("audit_logs").delete(row.id))).toBe(403);
+    expect(await statusOf(() => su.collection("audit_logs").create({ action: "forged", target_type: "x" }))).toBe(403);
+    expect(await su.collection("audit_logs").getOne(row.id)).toEqual(row);
+  });
+});
+
+describe("support", () => {
+  it("a customer cannot change a ticket's status, even on their own ticket", async () => {
+    const ticket = await asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Cannot connect", priority: "high", status: "open" });
+    expect(await statusOf(() => asAlice.collection("support_tickets").update(ticket.id, { status: "closed" }))).toBe(404);
+    expect((await su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
+  });
+
+  it("a new ticket is open and owned by its author", async () => {
+    expect(await statusOf(() => asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Closed already", priority: "low", status: "closed" }))).toBe(400);
+    expect(await statusOf(() => asAlice.collection("support_tickets").create({ user_id: bob.id, subject: "On behalf of Bob", priority: "low", status: "open" }))).toBe(400);
+    const ticket = await asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "  Default status  ", priority: "low" });
+    expect(ticket).toMatchObject({ status: "open", user_id: alice.id, subject: "Default status" });
+  });
+
+  it("ticket subjects need at least 5 characters", async () => {
+    expect(await statusOf(() => asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Hi", priority: "low", status: "open" }))).toBe(400);
+  });
+
+  it("is_admin_message cannot be spoofed and follows the sender's is_admin", async () => {
+    const ticket = await asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Chat ticket", priority: "medium", status: "open" });
+    expect(await statusOf(() => asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: alice.id, message: "I am staff", is_admin_message: true }))).toBe(400);
+    expect(await statusOf(() => asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: admin.id, message: "I am the admin" }))).toBe(400);
+
+    const own = await asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: alice.id, message: "  Still broken  ", is_admin_message: false });
+    expect(own).toMatchObject({ is_admin_message: false, sender_id: alice.id, message: "Still broken" });
+
+    const reply = await asAdmin.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: admin.id, message: "Looking into it", is_admin_message: false });
+    expect(reply).toMatchObject({ is_admin_message: true, sender_id: admin.id });
+  });
+
+  it("a customer cannot write on a closed ticket or on someone else's ticket", async () => {
+    const closed = await su.collection("support_tickets").create({ user_id: alice.id, subject: "Closed ticket", priority: "low", status: "closed" });
+    const bobs = await su.collection("support_tickets").create({ user_id: bob.id, subject: "Bob's ticket", priority: "low", status: "open" });
+    for (const ticketId of [closed.id, bobs.id]) {
+      expect(await statusOf(() => asAlice.collection("chat_messages").create({ ticket_id: ticketId, sender_id: alice.id, message: "hello there" }))).toBe(400);
+    }
+    expect(await su.collection("chat_messages").getFullList({ filter: 'message = "hello there"' })).toHaveLength(0);
+  });
+});
+
+describe("contact messages", () => {
+  it("stores trimmed values and the sender's IP, never an IP from the body", async () => {
+    const pb = clientFrom(tpb, "198.51.100.23");
+    const created = await pb.collection("contact_messages").create({
+      name: "  Jo Doe ", email: " jo@example.com ", subject: "  Partnership  ",
+      message: "  We would like to resell your proxies in Europe.  ", type: "partnership", ip: "10.9.8.7",
+    });
+    expect(created["ip"]).toBeUndefined();
+    const stored = await su.collection("contact_messages").getOne(created.id);
+    expect(stored).toMatchObject({ name: "Jo Doe", email: "jo@example.com", subject: "Partnership", message: "We would like to resell your proxies in Europe.", ip: "198.51.100.23" });
+  });
+
+  it.each([
+    ["a one-letter name", { name: "J" }],
+    ["an invalid e-mail", { email: "not-an-email" }],
+    ["a short subject", { subject: "Hey" }],
+    ["a message under 20 characters once trimmed", { message: "   too short        " }],
+    ["an unknown type", { type: "sales" }],
+  ])("rejects %s", async (_label, override) => {
+    const body = { name: "Jo Doe", email: "jo@example.com", subject: "A question", message: "Please tell me more about pricing.", type: "general", ...override };
+    expect(await statusOf(() => tpb.client().collection("contact_messages").create(body))).toBe(400);
+  });
+});

@@ -1,0 +1,74 @@
+// The rate limiter answers 429 to bursts on public write and auth endpoints, per client
+// IP as forwarded by the web server. Loopback (the web server itself, local tooling) is
+// not limited. Its own PocketBase, so the other files' traffic does not count.
+import type PocketBase from "pocketbase";
+import { ClientResponseError } from "pocketbase";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { clientFrom, createTestUser, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+
+let tpb: TestPocketBase;
+let user: TestUser;
+
+beforeAll(async () => {
+  tpb = await startTestPocketBase();
+  user = await createTestUser(await tpb.superuser());
+});
+
+afterAll(async () => {
+  await tpb?.stop();
+});
+
+async function statusOf(run: () => Promise<unknown>): Promise<number> {
+  try {
+    await run();
+    return 200;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err.status;
+    throw err;
+  }
+}
+
+const contact = (pb: PocketBase, n: number) =>
+  pb.collection("contact_messages").create({ name: "Burst Sender", email: "burst@example.com", subject: `Burst ${n}`, message: "Sending many messages quickly.", type: "general" });
+
+it("limits contact form submissions to 5 a minute per IP", async () => {
+  const pb = clientFrom(tpb, "203.0.113.10");
+  const statuses: number[] = [];
+  for (let i = 0; i < 7; i++) statuses.push(await statusOf(() => contact(pb, i)));
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  // Another client is not affected.
+  expect(await statusOf(() => contact(clientFrom(tpb, "203.0.113.11"), 99))).toBe(200);
+});
+
+it("limits sign-in attempts to 10 a minute per IP, right or wrong password", async () => {
+  const pb = clientFrom(tpb, "203.0.113.20");
+  const statuses: number[] = [];
+  for (let i = 0; i < 10; i++) statuses.push(await statusOf(() => pb.collection("users").authWithPassword(user.email, "wrong-password")));
+  expect(statuses.every((s) => s === 400)).toBe(true);
+  expect(await statusOf(() => pb.collection("users").authWithPassword(user.email, user.password))).toBe(429);
+  expect(await statusOf(() => clientFrom(tpb, "203.0.113.21").collection("users").authWithPassword(user.email, user.password))).toBe(200);
+});
+
+it("limits password reset requests", async () => {
+  const pb = clientFrom(tpb, "203.0.113.30");
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push(await statusOf(() => pb.collection("users").requestPasswordReset(user.email)));
+  expect(statuses.slice(0, 5).every((s) => s === 200 || s === 204)).toBe(true);
+  expect(statuses[5]).toBe(429);
+});
+
+it("limits the sign-up route by path", async () => {
+  // The route belongs to the accounts feature; the limit applies whether or not it exists yet.
+  const pb = clientFrom(tpb, "203.0.113.40");
+  const statuses: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    statuses.push(await statusOf(() => pb.send("/api/shop/signup", { method: "POST", body: {} })));
+  }
+  expect(statuses.slice(0, 10)).not.toContain(429);
+  expect(statuses[10]).toBe(429);
+});
+
+it("does not limit loopback clients (the web server's own requests)", async () => {
+  const pb = tpb.client();
+  for (let i = 0; i < 7; i++) expect(await statusOf(() => contact(pb, 100 + i))).toBe(200);
+});

@@ -1,0 +1,113 @@
+// The embedded default: default settings and plans always; demo accounts, history and
+// inventory only with SHOP_DEMO_SEED=true.
+import type PocketBase from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+
+const DEMO = {
+  admin: { email: "demo-admin@test.local", password: "DemoAdmin#Test1" },
+  customer: { email: "demo-customer@test.local", password: "DemoCustomer#Test1" },
+};
+
+const SETTING_KEYS = [
+  "site_name", "site_description", "primary_color", "logo_url", "contact_email", "contact_phone",
+  "contact_address", "default_support_name", "admin_registration_enabled", "demo_mode",
+];
+
+async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {
+  const anon = tpb.client();
+  const settings = await anon.collection("settings").getFullList({ fields: "key,value" });
+  expect(settings.map((s) => s["key"]).sort()).toEqual([...SETTING_KEYS].sort());
+  const byKey = Object.fromEntries(settings.map((s) => [s["key"], s["value"]]));
+  expect(byKey).toMatchObject({ site_name: "ProxyShop", primary_color: "#3B82F6", logo_url: "", default_support_name: "Support Team", admin_registration_enabled: "false", demo_mode: "false" });
+  const plans = await anon.collection("pricing_plans").getFullList({ filter: "active = true", sort: "price_cents" });
+  expect(plans.length).toBeGreaterThanOrEqual(3);
+  expect(plans.filter((p) => p["popular"])).toHaveLength(1);
+  for (const plan of plans) {
+    expect(Number.isInteger(plan["price_cents"]) && (plan["price_cents"] as number) > 0).toBe(true);
+    expect((plan["features"] as string[]).length).toBeGreaterThan(0);
+  }
+}
+
+describe("with SHOP_DEMO_SEED=true", () => {
+  let tpb: TestPocketBase;
+  let su: PocketBase;
+
+  beforeAll(async () => {
+    tpb = await startTestPocketBase({
+      SHOP_DEMO_SEED: "true",
+      SHOP_DEMO_ADMIN_EMAIL: DEMO.admin.email,
+      SHOP_DEMO_ADMIN_PASSWORD: DEMO.admin.password,
+      SHOP_DEMO_CUSTOMER_EMAIL: DEMO.customer.email,
+      SHOP_DEMO_CUSTOMER_PASSWORD: DEMO.customer.password,
+    });
+    su = await tpb.superuser();
+  });
+
+  afterAll(async () => {
+    await tpb?.stop();
+  });
+
+  it("has the default settings and plans", () => expectDefaultContent(tpb));
+
+  it("lets the demo admin sign in as an admin with onboarding done", async () => {
+    const auth = await tpb.client().collection("users").authWithPassword(DEMO.admin.email, DEMO.admin.password);
+    expect(auth.record).toMatchObject({ is_admin: true, onboarding_completed: true, verified: true });
+  });
+
+  it("gives the demo customer a balance that equals the sum of their ledger", async () => {
+    const pb = tpb.client();
+    const { record } = await pb.collection("users").authWithPassword(DEMO.customer.email, DEMO.customer.password);
+    expect(record).toMatchObject({ is_admin: false, onboarding_completed: true });
+    const balance = await pb.collection("balances").getFirstListItem(`user_id = "${record.id}"`);
+    const transactions = await pb.collection("transactions").getFullList({ sort: "created" });
+    expect(transactions.length).toBeGreaterThanOrEqual(3);
+    const sum = transactions.reduce((s, t) => s + (t["amount_cents"] as number), 0);
+    expect(balance["balance_cents"]).toBe(sum);
+    expect(sum).toBeGreaterThan(0);
+    expect(transactions.at(-1)!["balance_after_cents"]).toBe(sum);
+    expect(new Set(transactions.map((t) => t["type"]))).toEqual(new Set(["CREDIT", "PROXY_PURCHASE"]));
+
+    const proxies = await pb.collection("proxies").getFullList();
+    expect(proxies.length).toBeGreaterThan(0);
+    for (const proxy of proxies) {
+      expect(proxy).toMatchObject({ status: "ASSIGNED", assigned_to_user_id: record.id });
+      expect(Date.parse((proxy["expires_at"] as string).replace(" ", "T"))).toBeGreaterThan(Date.now());
+    }
+
+    const tickets = await pb.collection("support_tickets").getFullList();
+    expect(tickets.filter((t) => t["status"] === "open").length).toBeGreaterThanOrEqual(1);
+    const messages = await pb.collection("chat_messages").getFullList({ filter: `ticket_id = "${tickets[0]!.id}"`, sort: "created" });
+    expect(messages.map((m) => m["is_admin_message"])).toEqual([false, true]);
+  });
+
+  it("has AVAILABLE residential and datacenter inventory in all five purchase countries", async () => {
+    for (const country of ["US", "CA", "UK", "DE", "FR"]) {
+      for (const type of ["RESIDENTIAL", "DATACENTER"]) {
+        const available = await su.collection("proxies").getList(1, 1, { filter: `status = "AVAILABLE" && country = "${country}" && type = "${type}"` });
+        expect(available.totalItems, `${type} in ${country}`).toBeGreaterThan(0);
+      }
+    }
+    const states = await su.collection("proxies").getFullList({ filter: 'country = "FR"', fields: "state" });
+    expect(new Set(states.map((s) => s["state"]))).toEqual(new Set(["Île-de-France", "Provence"]));
+  });
+});
+
+describe("with the demo seed off", () => {
+  let tpb: TestPocketBase;
+
+  beforeAll(async () => {
+    tpb = await startTestPocketBase({ SHOP_DEMO_SEED: "false" });
+  });
+
+  afterAll(async () => {
+    await tpb?.stop();
+  });
+
+  it("has no users and no inventory, but the default settings and plans", async () => {
+    const su = await tpb.superuser();
+    expect((await su.collection("users").getList(1, 1)).totalItems).toBe(0);
+    expect((await su.collection("proxies").getList(1, 1)).totalItems).toBe(0);
+    await expectDefaultContent(tpb);
+  });
+});
