@@ -5,7 +5,8 @@ interface CachedPage {
   version: number;
   status: number;
   headers: [string, string][];
-  body: string;
+  /** Encoded once, so a hit costs no UTF-8 encoding of the page. */
+  body: Uint8Array;
 }
 
 const pages = new Map<string, CachedPage>();
@@ -38,7 +39,7 @@ export async function servePublicPage(
   if (!page || page.version !== version) {
     const response = await render();
     if (response.status !== 200) return response;
-    page = { version, status: response.status, headers: [...response.headers], body: await response.text() };
+    page = { version, status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
     pages.set(key, page);
   }
   return new Response(page.body, { status: page.status, headers: page.headers });
