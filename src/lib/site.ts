@@ -90,3 +90,8 @@ export function accessibleBrand(hex: string): string {
   }
   return "#000000";
 }
+
+/** The inline style every layout puts on <html>: the brand colour and its accessible shade. */
+export function brandStyle(primaryColor: string): string {
+  return `--brand:${primaryColor};--brand-strong:${accessibleBrand(primaryColor)}`;
+}

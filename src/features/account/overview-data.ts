@@ -8,7 +8,11 @@ export interface OverviewData {
   activeProxies: ProxyRecord[];
   activeProxyCount: number;
   recentTransactions: TransactionRecord[];
-  /** Sum of |amount| of the DEBIT rows among the latest 5 transactions (spec 2.13). */
+  /**
+   * Sum of |amount| of the spending rows among the latest 5 transactions. The spec counts
+   * DEBIT only; proxy purchases are spending too, so a customer who bought proxies
+   * doesn't see "$0.00 spent".
+   */
   totalSpentCents: number;
   /** The user's affiliate code, for the /signup?ref= link ("" when there is none). */
   affiliateCode: string;
@@ -33,6 +37,8 @@ export async function loadOverview(userId: string, signal?: AbortSignal): Promis
     activeProxyCount: proxies.totalItems,
     recentTransactions: transactions.items,
     affiliateCode: affiliates.items[0]?.code ?? "",
-    totalSpentCents: transactions.items.filter((t) => t.type === "DEBIT").reduce((sum, t) => sum + Math.abs(t.amount_cents), 0),
+    totalSpentCents: transactions.items
+      .filter((t) => t.type === "DEBIT" || t.type === "PROXY_PURCHASE")
+      .reduce((sum, t) => sum + Math.abs(t.amount_cents), 0),
   };
 }
