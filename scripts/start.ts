@@ -27,8 +27,11 @@ function superuserPassword(): string {
   return generated;
 }
 
+// Demo accounts have published passwords, so they are seeded by default only while the
+// shop listens on loopback alone.
+const loopbackOnly = ["127.0.0.1", "localhost", "::1"].includes(webHost);
 const demo = {
-  seed: env("DEMO_SEED", "true") === "true",
+  seed: env("DEMO_SEED", loopbackOnly ? "true" : "false") === "true",
   adminEmail: env("DEMO_ADMIN_EMAIL", "admin@proxyshop.local"),
   adminPassword: env("DEMO_ADMIN_PASSWORD", "DemoAdmin#2026"),
   customerEmail: env("DEMO_CUSTOMER_EMAIL", "customer@proxyshop.local"),
@@ -40,7 +43,8 @@ mkdirSync(dataDir, { recursive: true });
 const superuserEmail = env("PB_SUPERUSER_EMAIL", "superuser@proxyshop.local");
 
 // Mail: a real SMTP server from the environment, or else a local sink that prints every
-// message (sign-in codes, password links) to this console.
+// message (sign-in codes, password links) to this console. PocketBase inherits this
+// process's environment (and so .env); smtpEnv only adds the sink.
 let mailSink: MailSink | null = null;
 const smtpEnv: Record<string, string> = {};
 if (!process.env["SMTP_HOST"]) {
@@ -49,10 +53,6 @@ if (!process.env["SMTP_HOST"]) {
     onMail: (mail) => console.log(mailSummary(mail)),
   });
   Object.assign(smtpEnv, { SMTP_HOST: mailSink.host, SMTP_PORT: String(mailSink.port), SMTP_TLS: "false" });
-}
-for (const name of ["SMTP_HOST", "SMTP_PORT", "SMTP_USERNAME", "SMTP_PASSWORD", "SMTP_TLS", "SMTP_AUTH_METHOD", "SMTP_LOCAL_NAME", "MAIL_FROM", "MAIL_FROM_NAME", "SHOP_AUTH_RATE_LIMIT"]) {
-  const value = process.env[name];
-  if (value && !(name in smtpEnv)) smtpEnv[name] = value;
 }
 
 const shop = await startShop({
@@ -63,6 +63,7 @@ const shop = await startShop({
   superuserEmail,
   superuserPassword: superuserPassword(),
   trustForwardedFor: env("TRUST_PROXY", "false") === "true",
+  exposeDashboard: env("EXPOSE_PB_DASHBOARD", "false") === "true",
   hooksEnv: {
     ...smtpEnv,
     SHOP_APP_URL: appUrl,
@@ -78,8 +79,10 @@ const shop = await startShop({
 console.log(`
   Proxy shop is running at ${shop.url}
   ${demo.seed ? `Demo admin:     ${demo.adminEmail} / ${demo.adminPassword}
-  Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}` : "Demo data is off (DEMO_SEED=false)."}
-  PocketBase dashboard: ${shop.url}/_/  (superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
+  Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}` : "Demo data is off (DEMO_SEED=false, the default when HOST is not loopback)."}${
+    demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""
+  }
+  PocketBase dashboard: ${shop.url}/_/  (from this machine only; superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
   Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.
 `);

@@ -14,6 +14,8 @@ export interface ShopOptions {
   /** Environment for the PocketBase hooks (demo seed, SMTP, app URL ...). */
   hooksEnv?: Record<string, string>;
   trustForwardedFor?: boolean;
+  /** Serve the PocketBase dashboard to non-loopback clients (off by default). */
+  exposeDashboard?: boolean;
   verbose?: boolean;
 }
 
@@ -40,6 +42,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       ...(options.webHost ? { host: options.webHost } : {}),
       pocketbaseUrl: pocketbase.url,
       trustForwardedFor: options.trustForwardedFor ?? false,
+      exposeDashboard: options.exposeDashboard ?? false,
     });
   } catch (err) {
     await pocketbase.stop();

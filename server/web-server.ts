@@ -13,6 +13,8 @@ export interface WebServerOptions {
   pocketbaseUrl: string;
   /** Set when a trusted reverse proxy in front of us appends X-Forwarded-For. */
   trustForwardedFor?: boolean;
+  /** Serve the PocketBase dashboard (/_/) and superuser sign-in to non-loopback clients too. */
+  exposeDashboard?: boolean;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -42,8 +44,29 @@ function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
   const socketIp = req.socket.remoteAddress ?? "";
   if (!trustForwardedFor) return socketIp;
   const forwarded = req.headers["x-forwarded-for"];
-  const first = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").pop()?.trim();
-  return first || socketIp;
+  // The right-most value is the one our trusted proxy appended; the rest is client-supplied.
+  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").pop()?.trim();
+  return last || socketIp;
+}
+
+/** Real client IPs only: the PocketBase dashboard and superuser sign-in stay on this host. */
+function isLoopback(ip: string): boolean {
+  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
+}
+
+// PocketBase resolves a collection by name or id (percent-decoded); pbc_3142635823 is the
+// fixed id of _superusers.
+const SUPERUSER_COLLECTION = /^\/api\/collections\/(?:_superusers|pbc_3142635823)(?:\/|$)/;
+
+export function isSuperuserPath(url: string): boolean {
+  let path = url.split("?")[0] ?? "";
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return true; // malformed escapes: nothing legitimate looks like this
+  }
+  path = path.toLowerCase();
+  return path === "/_" || path.startsWith("/_/") || SUPERUSER_COLLECTION.test(path);
 }
 
 function proxyToPocketBase(target: URL, trustForwardedFor: boolean): Handler {
@@ -55,8 +78,18 @@ function proxyToPocketBase(target: URL, trustForwardedFor: boolean): Handler {
     // PocketBase trusts this header (settings.trustedProxy) and listens on loopback only,
     // so its rate limiter and logs see the real client.
     headers["x-forwarded-for"] = clientIp(req, trustForwardedFor);
-    headers["x-forwarded-proto"] = "http";
+    headers["x-forwarded-proto"] = trustForwardedFor ? (req.headers["x-forwarded-proto"] ?? "http") : "http";
     headers["host"] = target.host;
+
+    // Re-frame the body explicitly. A chunked body is sent on chunked; a request with no
+    // length and no chunking has no body. Piping unframed bytes would let a client smuggle
+    // a second request onto the shared upstream connection.
+    const chunked = req.headers["transfer-encoding"] !== undefined;
+    if (chunked) {
+      delete headers["content-length"];
+      headers["transfer-encoding"] = "chunked";
+    }
+    const hasBody = chunked || Number(req.headers["content-length"] ?? 0) > 0;
 
     const upstream = http.request(
       { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers },
@@ -80,7 +113,12 @@ function proxyToPocketBase(target: URL, trustForwardedFor: boolean): Handler {
     });
     req.on("aborted", () => upstream.destroy());
     res.on("close", () => upstream.destroy());
-    req.pipe(upstream);
+    if (hasBody) {
+      req.pipe(upstream);
+    } else {
+      req.resume();
+      upstream.end();
+    }
   };
 }
 
@@ -102,10 +140,26 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const astro = await loadAstroHandler();
   const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), options.trustForwardedFor ?? false);
 
+
+  const trust = options.trustForwardedFor ?? false;
   const server = http.createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    if (isPocketBasePath(req.url ?? "/")) toPocketBase(req, res);
-    else astro(req, res);
+    const url = req.url ?? "/";
+    if (isSuperuserPath(url) && !options.exposeDashboard && !isLoopback(clientIp(req, trust))) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+    } else if (isPocketBasePath(url)) {
+      toPocketBase(req, res);
+    } else {
+      // Astro (and the session check it forwards to PocketBase) sees the client as we
+      // resolved it, never what the client claims about itself.
+      req.headers["x-forwarded-for"] = clientIp(req, trust);
+      if (!trust) {
+        delete req.headers["x-forwarded-host"];
+        delete req.headers["x-forwarded-proto"];
+        delete req.headers["x-forwarded-port"];
+      }
+      astro(req, res);
+    }
   });
   // Realtime streams stay open up to PocketBase's own 5-minute idle cut; never time them out here.
   server.requestTimeout = 0;

@@ -46,5 +46,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // ?ref=CODE on any page is remembered for 30 days. Set on the response, never baked
   // into a cached page body.
   const refCookie = context.request.method === "GET" ? referralCookie(context.url) : null;
-  return refCookie ? withHeader(response, "Set-Cookie", refCookie, "append") : response;
+  if (!refCookie) return response;
+  // A response that sets a cookie must never be stored by a shared cache.
+  return withHeader(withHeader(response, "Set-Cookie", refCookie, "append"), "Cache-Control", "private, no-store", "set");
 });

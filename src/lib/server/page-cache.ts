@@ -6,7 +6,7 @@ interface CachedPage {
   status: number;
   headers: [string, string][];
   /** Encoded once, so a hit costs no UTF-8 encoding of the page. */
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
 }
 
 const pages = new Map<string, CachedPage>();
