@@ -3,7 +3,7 @@ import { ClientResponseError } from "pocketbase";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { codeFrom, linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
 
 const APP_URL = "http://shop.test:4321";
@@ -194,10 +194,11 @@ describe("e-mail: codes and password links through SMTP", () => {
 });
 
 describe("rate limits", () => {
-  // A PocketBase of its own with SHOP_AUTH_RATE_LIMIT=4 (4 sign-ins, 2 mails a minute per client).
+  // A PocketBase of its own with the real default limits and SHOP_AUTH_RATE_LIMIT=4 (4
+  // sign-ins, 2 mails a minute per client).
   let limited: TestPocketBase;
   beforeAll(async () => {
-    limited = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });
+    limited = await startTestPocketBase({ ...REAL_RATE_LIMITS, SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });
   });
   afterAll(async () => {
     await limited?.stop();

@@ -89,13 +89,16 @@ function linkReferral(txApp, user, code) {
 
 /**
  * Applies the mail settings that come from the environment on every start (sender and
- * SMTP; PocketBase has no env vars for them), and SHOP_AUTH_RATE_LIMIT when set. The app
- * URL, trusted proxy and default rate limits are the backend's (app-settings).
+ * SMTP; PocketBase has no env vars for them), SHOP_RATE_LIMIT_SCALE (test harnesses
+ * only) and SHOP_AUTH_RATE_LIMIT when set. The app URL, trusted proxy and default rate
+ * limits are the backend's (app-settings, lib/rate-limits.js).
  * @param {CoreApp} app
  */
 function applyEnvSettings(app) {
   const env = (/** @type {string} */ name) => ($os.getenv(name) || "").trim();
   const settings = app.settings();
+  // SHOP_RATE_LIMIT_SCALE (test harnesses only) first; SHOP_AUTH_RATE_LIMIT wins over it.
+  require(`${__hooks}/lib/rate-limits.js`).applyRateLimitScale(settings);
 
   if (env("MAIL_FROM")) settings.meta.senderAddress = env("MAIL_FROM");
   if (env("MAIL_FROM_NAME")) settings.meta.senderName = env("MAIL_FROM_NAME");
