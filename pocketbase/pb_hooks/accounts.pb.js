@@ -85,3 +85,28 @@ onRecordUpdateRequest((e) => {
   if (typeof body["password"] === "string" && body["password"] !== "") record.set("password_set", true);
   e.next();
 }, "users");
+
+// affiliates.total_referrals counts only referred users who verified their e-mail
+// (first successful e-mailed-code sign-in, or the verification link), so unverified
+// sign-ups with someone's code do not inflate it. Recounted in the save's transaction
+// whenever `verified` changes.
+onRecordUpdate((e) => {
+  const record = e.record;
+  if (!record) return e.next();
+  const wasVerified = record.original().getBool("verified");
+  e.app.runInTransaction((txApp) => {
+    e.app = txApp;
+    e.next();
+    if (record.getBool("verified") !== wasVerified) {
+      require(`${__hooks}/lib/accounts.js`).recountReferrals(txApp, record.id);
+    }
+  });
+}, "users");
+
+// A referral that goes away (its user deleted) no longer counts. After the commit, so a
+// cascade that also deletes the affiliate finds nothing to update.
+onRecordAfterDeleteSuccess((e) => {
+  e.next();
+  if (!e.record) return;
+  require(`${__hooks}/lib/accounts.js`).recountAffiliate(e.app, e.record.getString("affiliate_id"));
+}, "referrals");

@@ -1,6 +1,6 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// POST /api/admin/users/{id}/balance  {transaction_type: "CREDIT"|"DEBIT", amount_cents > 0, description}
+// POST /api/admin/users/{id}/balance  {transaction_type: "CREDIT"|"DEBIT", amount_cents 1..100000000, description}
 // The console's "credit or debit a user" (update_user_balance_admin in the spec): one
 // ledger entry plus its audit row, in one transaction. Shop admins only.
 
@@ -21,6 +21,13 @@ routerAdd("POST", "/api/admin/users/{id}/balance", (e) => {
   }
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new BadRequestError("amount_cents must be a positive whole number of cents.");
+  }
+  // One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused).
+  const MAX_ADJUSTMENT_CENTS = 100000000;
+  if (amount > MAX_ADJUSTMENT_CENTS) {
+    throw new BadRequestError("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).", {
+      amount_cents: new ValidationError("validation_max_amount", "At most $1,000,000.00 per adjustment."),
+    });
   }
   if (!description) throw new BadRequestError("A description is required.");
 

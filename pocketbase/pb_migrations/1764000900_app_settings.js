@@ -13,25 +13,10 @@ migrate(
     settings.trustedProxy.useLeftmostIP = false;
 
     settings.rateLimits.enabled = true;
-    // Loopback is the web server itself and local tooling (e2e runs); every real
-    // visitor arrives with its own forwarded address.
-    settings.rateLimits.excludedIPs = ["127.0.0.0/8", "::1", "::ffff:127.0.0.0/104"];
-    // The first matching label wins, so specific labels come before the catch-alls.
-    settings.rateLimits.rules = /** @type {any} */ ([
-      { label: "*:auth", audience: "", maxRequests: 10, duration: 60 },
-      { label: "*:requestOTP", audience: "", maxRequests: 5, duration: 60 },
-      { label: "*:requestPasswordReset", audience: "", maxRequests: 5, duration: 60 },
-      { label: "*:confirmPasswordReset", audience: "", maxRequests: 10, duration: 60 },
-      { label: "*:requestVerification", audience: "", maxRequests: 5, duration: 60 },
-      { label: "*:confirmVerification", audience: "", maxRequests: 10, duration: 60 },
-      { label: "*:requestEmailChange", audience: "", maxRequests: 5, duration: 60 },
-      { label: "*:confirmEmailChange", audience: "", maxRequests: 10, duration: 60 },
-      { label: "contact_messages:create", audience: "", maxRequests: 5, duration: 60 },
-      { label: "POST /api/shop/signup", audience: "", maxRequests: 10, duration: 60 },
-      { label: "*:create", audience: "", maxRequests: 30, duration: 10 },
-      { label: "/api/batch", audience: "", maxRequests: 3, duration: 1 },
-      { label: "/api/", audience: "", maxRequests: 300, duration: 10 },
-    ]);
+    // No address is exempt: behind a same-host web server every visitor would arrive from
+    // loopback. Test harnesses raise the limits with SHOP_RATE_LIMIT_SCALE instead.
+    settings.rateLimits.excludedIPs = [];
+    settings.rateLimits.rules = /** @type {any} */ (require(`${__hooks}/lib/rate-limits.js`).scaledDefaultRules(1));
     app.save(settings);
   },
   (app) => {

@@ -45,6 +45,16 @@ async function creditViaAdmin(ctx: Context, userId: string, cents: number): Prom
   return res.transaction.id;
 }
 
+/** Signs a new customer up with `owner`'s affiliate code; returns the referral row's id. */
+async function referralFor(ctx: Context, owner: Owner): Promise<string> {
+  const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`);
+  const auth = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
+    method: "POST",
+    body: { first_name: "Referred", last_name: "Customer", email: `referred${ctx.n()}-${Date.now()}@test.local`, country: "Canada", ref: affiliate["code"] },
+  });
+  return (await ctx.su.collection("referrals").getFirstListItem(`referred_user_id = "${auth.record.id}"`)).id;
+}
+
 let tpb: TestPocketBase;
 const sessions = new Map<string, PocketBase>();
 async function signInCached(user: TestUser): Promise<PocketBase> {
@@ -185,11 +195,8 @@ const SPECS: CollectionSpec[] = [
   },
   {
     name: "referrals",
-    make: async (ctx, owner) => {
-      const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`);
-      const referred = await createTestUser(ctx.su);
-      return (await ctx.su.collection("referrals").create({ affiliate_id: affiliate.id, referred_user_id: referred.id, commission_cents: 500, status: "pending" })).id;
-    },
+    // Referrals only come from a sign-up with the owner's code (the API refuses writes).
+    make: async (ctx, owner) => referralFor(ctx, owner),
     createBody: async (ctx, who, marker) => {
       const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[who === "anon" ? "A" : who].id}"`);
       const referred = await createTestUser(ctx.su, { first_name: marker });
@@ -332,4 +339,65 @@ it("unassigned inventory is invisible to anonymous visitors and customers", asyn
     expect((await pb.collection("proxies").getFullList()).map((p) => p.id)).not.toContain(free.id);
     expect(await statusOf(() => pb.collection("proxies").getOne(free.id))).toBe(404);
   }
+});
+
+// Superusers bypass collection rules, so the money collections refuse them in request
+// hooks (pb_hooks/money.pb.js): balance = sum of ledger, and referral counts and
+// earnings come from the server alone. Affiliates keep one superuser edit: the code.
+describe("superuser writes to money collections", () => {
+  type Action = "create" | "update" | "delete";
+  /** The user's own balances or affiliates row (one each per user). */
+  const rowOf = async (name: string, owner: Owner) => (await ctx.su.collection(name).getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id;
+  const rows: [string, Action, Record<string, unknown>, (owner: Owner) => Promise<string>][] = [
+    // Creates get a fresh user as user_id / referred_user_id (the `find` is unused).
+    ["balances", "create", { balance_cents: 999_999 }, async () => ""],
+    ["balances", "update", { balance_cents: 999_999 }, (o) => rowOf("balances", o)],
+    ["balances", "update", { "balance_cents+": 1 }, (o) => rowOf("balances", o)],
+    ["balances", "delete", {}, (o) => rowOf("balances", o)],
+    ["transactions", "create", { type: "CREDIT", amount_cents: 999_999, balance_after_cents: 999_999, description: "su forged" }, async () => ""],
+    ["transactions", "update", { amount_cents: 999_999 }, (o) => creditViaAdmin(ctx, ctx.users[o].id, 100)],
+    ["transactions", "delete", {}, (o) => creditViaAdmin(ctx, ctx.users[o].id, 100)],
+    ["affiliates", "create", { code: "SUFORGED", total_referrals: 50 }, async () => ""],
+    ["affiliates", "update", { total_referrals: 999 }, (o) => rowOf("affiliates", o)],
+    ["affiliates", "update", { total_earnings_cents: 999_999 }, (o) => rowOf("affiliates", o)],
+    ["affiliates", "update", { pending_earnings_cents: 999_999, code: "SUPAYOUT" }, (o) => rowOf("affiliates", o)],
+    ["affiliates", "update", { user_id: "someoneelse0001" }, (o) => rowOf("affiliates", o)],
+    ["affiliates", "delete", {}, (o) => rowOf("affiliates", o)],
+    ["referrals", "create", { commission_cents: 999_999, status: "paid" }, async () => ""],
+    ["referrals", "update", { commission_cents: 999_999 }, (o) => referralFor(ctx, o)],
+    ["referrals", "update", { status: "paid" }, (o) => referralFor(ctx, o)],
+    ["referrals", "delete", {}, (o) => referralFor(ctx, o)],
+  ];
+
+  it.each(rows)("%s %s %j is refused (403) and changes nothing", async (name, action, body, find) => {
+    const su = ctx.su;
+    if (action === "create") {
+      const full = { ...body } as Record<string, unknown>;
+      // A fresh user (it brings its own balance and affiliate rows, counted below).
+      const target = await createTestUser(su);
+      if (name === "referrals") {
+        full["affiliate_id"] = (await su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users.A.id}"`)).id;
+        full["referred_user_id"] = target.id;
+      } else {
+        full["user_id"] = target.id;
+      }
+      const count = async () => (await su.collection(name).getList(1, 1)).totalItems;
+      const before = await count();
+      expect(await statusOf(() => su.collection(name).create(full))).toBe(403);
+      expect(await count()).toBe(before);
+      return;
+    }
+    const id = await find("A");
+    const stored = await su.collection(name).getOne(id);
+    const status = await statusOf(() => (action === "update" ? su.collection(name).update(id, body) : su.collection(name).delete(id)));
+    expect(status).toBe(403);
+    expect(await su.collection(name).getOne(id)).toEqual(stored);
+  });
+
+  it("an affiliate's code stays editable by a superuser", async () => {
+    const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users.B.id}"`);
+    const updated = await ctx.su.collection("affiliates").update(affiliate.id, { code: "SUEDITED" });
+    expect(updated).toMatchObject({ code: "SUEDITED", total_referrals: affiliate["total_referrals"], total_earnings_cents: affiliate["total_earnings_cents"] });
+    await ctx.su.collection("affiliates").update(affiliate.id, { code: affiliate["code"] });
+  });
 });

@@ -3,7 +3,7 @@ import { ClientResponseError } from "pocketbase";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { codeFrom, linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
 
 const APP_URL = "http://shop.test:4321";
@@ -93,21 +93,44 @@ describe("POST /api/shop/signup", () => {
     expect(err.response["message"]).toBe("An account with this email already exists. Please sign in instead.");
   });
 
-  it("links the new account to the affiliate whose code is in ref", async () => {
+  it("links the new account to the affiliate whose code is in ref; it counts once the e-mail is verified", async () => {
     const referrer = await signup({ first_name: "Ref", last_name: "Errer", email: email("referrer"), country: "Brazil" });
-    // Provisioned by the backend's user hook; created here only if that hook is absent.
-    const affiliate =
-      (await su.collection("affiliates").getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id })).catch(() => null)) ??
-      (await su.collection("affiliates").create<RecordModel>({ user_id: referrer.record.id, code: referrer.record.id.slice(0, 8).toUpperCase(), total_referrals: 0 }));
-    const before = Number(affiliate["total_referrals"]);
+    // Provisioned with the user (pb_hooks/users.pb.js).
+    const affiliate = await su.collection("affiliates").getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
+    expect(affiliate["total_referrals"]).toBe(0);
+    const totalReferrals = async () => (await su.collection("affiliates").getOne(affiliate.id))["total_referrals"];
 
-    const referred = await signup({ first_name: "New", last_name: "Comer", email: email("referred"), country: "Chile", ref: String(affiliate["code"]).toLowerCase() });
+    const address = email("referred");
+    const referred = await signup({ first_name: "New", last_name: "Comer", email: address, country: "Chile", ref: String(affiliate["code"]).toLowerCase() });
     const referral = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: referred.record.id }));
     expect(referral).toMatchObject({ affiliate_id: affiliate.id, commission_cents: 0, status: "pending" });
-    expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(before + 1);
+    // Unverified sign-ups with someone's code do not inflate the count.
+    await signup({ first_name: "Ghost", last_name: "Signup", email: email("ghost"), country: "Chile", ref: String(affiliate["code"]) });
+    expect(await totalReferrals()).toBe(0);
+
+    // The first sign-in with an e-mailed code verifies the address: now it counts, once.
+    for (let i = 0; i < 2; i++) {
+      const client = pb.client();
+      const after = Date.now(); // the sink runs in this process: same clock, no older code
+      const otpId = await client.collection("users").requestOTP(address).then((r) => r.otpId);
+      const auth = await client.collection("users").authWithOTP(otpId, codeFrom(await waitForMail(mailbox.sink, address, /sign-in code/i, { after })));
+      expect(auth.record["verified"]).toBe(true);
+      expect(await totalReferrals()).toBe(1);
+    }
 
     const unknown = await signup({ first_name: "No", last_name: "Body", email: email("noref"), country: "Chile", ref: "ZZZZZZZZ" });
     expect((await su.collection("referrals").getList(1, 1, { filter: su.filter("referred_user_id = {:id}", { id: unknown.record.id }) })).totalItems).toBe(0);
+  });
+
+  it("recounts when a verified referred user is deleted", async () => {
+    const referrer = await signup({ first_name: "Ref", last_name: "Two", email: email("referrer2"), country: "Brazil" });
+    const affiliate = await su.collection("affiliates").getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
+    const referred = await signup({ first_name: "Soon", last_name: "Gone", email: email("gone"), country: "Chile", ref: String(affiliate["code"]) });
+    // A superuser marking the e-mail verified counts too.
+    await su.collection("users").update(referred.record.id, { verified: true });
+    expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(1);
+    await su.collection("users").delete(referred.record.id);
+    expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(0);
   });
 });
 
@@ -194,10 +217,11 @@ describe("e-mail: codes and password links through SMTP", () => {
 });
 
 describe("rate limits", () => {
-  // A PocketBase of its own with SHOP_AUTH_RATE_LIMIT=4 (4 sign-ins, 2 mails a minute per client).
+  // A PocketBase of its own with the real default limits and SHOP_AUTH_RATE_LIMIT=4 (4
+  // sign-ins, 2 mails a minute per client).
   let limited: TestPocketBase;
   beforeAll(async () => {
-    limited = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });
+    limited = await startTestPocketBase({ ...REAL_RATE_LIMITS, SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });
   });
   afterAll(async () => {
     await limited?.stop();

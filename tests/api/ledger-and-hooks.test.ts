@@ -109,6 +109,25 @@ describe("ledger", () => {
     expect((await ledgerOf(user.id)).rows).toHaveLength(0);
   });
 
+  it("caps one adjustment at $1,000,000 with a clear message", async () => {
+    const user = await createTestUser(su);
+    for (const type of ["CREDIT", "DEBIT"]) {
+      const err = await errorOf(() => changeBalance(asAdmin, user.id, type, 100_000_001));
+      expect(err.status).toBe(400);
+      expect(err.message).toBe("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).");
+      expect(err.response["data"]["amount_cents"]["code"]).toBe("validation_max_amount");
+    }
+    expect((await errorOf(() => changeBalance(asAdmin, user.id, "CREDIT", Number.MAX_SAFE_INTEGER))).status).toBe(400);
+    expect((await ledgerOf(user.id)).rows).toHaveLength(0);
+    // Exactly the cap is accepted, and a debit still cannot go below zero.
+    expect((await changeBalance(asAdmin, user.id, "CREDIT", 100_000_000)).balance_cents).toBe(100_000_000);
+    await changeBalance(asAdmin, user.id, "CREDIT", 1);
+    expect((await changeBalance(asAdmin, user.id, "DEBIT", 100_000_000)).balance_cents).toBe(1);
+    expect((await errorOf(() => changeBalance(asAdmin, user.id, "DEBIT", 2))).message).toMatch(/Insufficient balance/);
+    const { balance, sum } = await ledgerOf(user.id);
+    expect([balance, sum]).toEqual([1, 1]);
+  });
+
   it("is for admins only", async () => {
     const customer = await createTestUser(su);
     const asCustomer = await signIn(tpb, customer);

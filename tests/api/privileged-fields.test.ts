@@ -97,6 +97,28 @@ describe("money", () => {
     expect((await su.collection("balances").getOne(balance.id))["balance_cents"]).toBe(balance["balance_cents"]);
   });
 
+  it("not even the superuser writes a balance or the ledger through the API", async () => {
+    const balance = await su.collection("balances").getFirstListItem(`user_id = "${alice.id}"`);
+    expect(await statusOf(() => su.collection("balances").update(balance.id, { balance_cents: 999_999 }))).toBe(403);
+    expect(await statusOf(() => su.collection("balances").delete(balance.id))).toBe(403);
+    expect(await su.collection("balances").getOne(balance.id)).toEqual(balance);
+    expect(
+      await statusOf(() => su.collection("transactions").create({ user_id: alice.id, type: "CREDIT", amount_cents: 999_999, balance_after_cents: 999_999, description: "superuser money" })),
+    ).toBe(403);
+    expect(await su.collection("transactions").getFullList({ filter: 'description = "superuser money"' })).toHaveLength(0);
+  });
+
+  it("not even the superuser writes affiliate counts or earnings, or referrals", async () => {
+    const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${bob.id}"`);
+    for (const body of [{ total_referrals: 99 }, { total_earnings_cents: 500_000 }, { pending_earnings_cents: 500_000 }, { "total_referrals+": 1 }]) {
+      expect(await statusOf(() => su.collection("affiliates").update(affiliate.id, body))).toBe(403);
+    }
+    expect(await su.collection("affiliates").getOne(affiliate.id)).toEqual(affiliate);
+    const carol = await createTestUser(su);
+    expect(await statusOf(() => su.collection("referrals").create({ affiliate_id: affiliate.id, referred_user_id: carol.id, commission_cents: 100_000, status: "paid" }))).toBe(403);
+    expect(await su.collection("referrals").getFullList({ filter: `referred_user_id = "${carol.id}"` })).toHaveLength(0);
+  });
+
   it("nobody but the server writes ledger rows, not even an admin", async () => {
     for (const pb of [asAlice, asAdmin]) {
       const status = await statusOf(() =>
@@ -112,7 +134,11 @@ describe("money", () => {
     expect(await statusOf(() => asAlice.collection("affiliates").update(affiliate.id, { total_earnings_cents: 500_000, pending_earnings_cents: 500_000, code: "MINE" }))).toBe(403);
     expect(await su.collection("affiliates").getOne(affiliate.id)).toEqual(affiliate);
 
-    const referral = await su.collection("referrals").create({ affiliate_id: affiliate.id, referred_user_id: bob.id, commission_cents: 100, status: "pending" });
+    const signup = await tpb.client().send<{ record: { id: string } }>("/api/shop/signup", {
+      method: "POST",
+      body: { first_name: "Refd", last_name: "Friend", email: `referred-${Date.now()}@test.local`, country: "Canada", ref: affiliate["code"] },
+    });
+    const referral = await su.collection("referrals").getFirstListItem(`referred_user_id = "${signup.record.id}"`);
     expect(await statusOf(() => asAlice.collection("referrals").update(referral.id, { commission_cents: 100_000, status: "paid" }))).toBe(403);
     expect(await su.collection("referrals").getOne(referral.id)).toEqual(referral);
   });

@@ -1,16 +1,18 @@
 // The rate limiter answers 429 to bursts on public write and auth endpoints, per client
-// IP as forwarded by the web server. Loopback (the web server itself, local tooling) is
-// not limited. Its own PocketBase, so the other files' traffic does not count.
+// IP as forwarded by the web server. No address is exempt, loopback included (behind a
+// same-host proxy it would be every visitor). Its own PocketBase with the real default
+// limits (REAL_RATE_LIMITS), so neither the other files' traffic nor the raised test
+// limits count.
 import type PocketBase from "pocketbase";
 import { ClientResponseError } from "pocketbase";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { clientFrom, createTestUser, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { clientFrom, createTestUser, REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 
 let tpb: TestPocketBase;
 let user: TestUser;
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
+  tpb = await startTestPocketBase({ ...REAL_RATE_LIMITS });
   user = await createTestUser(await tpb.superuser());
 });
 
@@ -68,7 +70,11 @@ it("limits the sign-up route by path", async () => {
   expect(statuses[10]).toBe(429);
 });
 
-it("does not limit loopback clients (the web server's own requests)", async () => {
+it("limits loopback clients like any other address", async () => {
+  const settings = await (await tpb.superuser()).settings.getAll();
+  expect(settings["rateLimits"]["excludedIPs"]).toEqual([]);
   const pb = tpb.client();
-  for (let i = 0; i < 7; i++) expect(await statusOf(() => contact(pb, 100 + i))).toBe(200);
+  const statuses: number[] = [];
+  for (let i = 0; i < 7; i++) statuses.push(await statusOf(() => contact(pb, 100 + i)));
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
 });

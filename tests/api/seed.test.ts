@@ -55,7 +55,11 @@ describe("with SHOP_DEMO_SEED=true", () => {
     const settings = await su.settings.getAll();
     expect(settings["meta"]).toMatchObject({ appName: "ProxyShop", appURL: "https://shop.test.example" });
     expect(settings["trustedProxy"]).toMatchObject({ headers: ["X-Forwarded-For"] });
-    expect(settings["rateLimits"]).toMatchObject({ enabled: true });
+    expect(settings["rateLimits"]).toMatchObject({ enabled: true, excludedIPs: [] });
+    // The test harness sets SHOP_RATE_LIMIT_SCALE=100: the defaults, each limit x100.
+    const rules = settings["rateLimits"]["rules"] as { label: string; maxRequests: number; duration: number }[];
+    expect(rules.find((r) => r.label === "*:auth")).toMatchObject({ maxRequests: 1000, duration: 60 });
+    expect(rules.find((r) => r.label === "/api/")).toMatchObject({ maxRequests: 30_000, duration: 10 });
   });
 
   it("lets the demo admin sign in as an admin with onboarding done", async () => {

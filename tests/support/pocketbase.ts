@@ -31,6 +31,20 @@ export interface TestPocketBase {
   stop(): Promise<void>;
 }
 
+/**
+ * Test runs sign in (superuser included: `*:auth`) and write many times from 127.0.0.1,
+ * and no address is exempt from the rate limiter, so test PocketBases get every default
+ * limit multiplied by 100 (SHOP_RATE_LIMIT_SCALE, a test-only knob).
+ */
+export const TEST_RATE_LIMIT_ENV: Readonly<Record<string, string>> = { SHOP_RATE_LIMIT_SCALE: "100" };
+
+/**
+ * For tests that prove the limiter: the real default limits (scale 1), whatever the
+ * caller's shell exports. Add SHOP_AUTH_RATE_LIMIT after it to test that override.
+ */
+export const REAL_RATE_LIMITS: Readonly<Record<string, string>> = { SHOP_RATE_LIMIT_SCALE: "1", SHOP_AUTH_RATE_LIMIT: "" };
+
+/** `env` is added to (and overrides) TEST_RATE_LIMIT_ENV and the runner's environment. */
 export async function startTestPocketBase(env: Record<string, string> = {}): Promise<TestPocketBase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-test-pb-"));
   const process = await startPocketBase({
@@ -38,7 +52,7 @@ export async function startTestPocketBase(env: Record<string, string> = {}): Pro
     port: await freePort(),
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
-    env,
+    env: { ...TEST_RATE_LIMIT_ENV, ...env },
   });
   const client = () => {
     const pb = new PocketBase(process.url);

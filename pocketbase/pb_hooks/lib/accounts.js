@@ -59,43 +59,90 @@ function validateSignup(body) {
 
 /**
  * Links a new account to the affiliate whose code is `code` (case-insensitive): one
- * pending referral row and the affiliate's total_referrals bumped. Unknown codes and
- * self-referrals are ignored. Must run inside the sign-up transaction.
- * @param {core.App} txApp
+ * pending referral row with no commission. Unknown codes are ignored. total_referrals
+ * is not touched here: it counts only referred users who have verified their e-mail
+ * (recountReferrals, on verification). Must run inside the sign-up transaction.
+ * @param {CoreApp} txApp
  * @param {core.Record} user
  * @param {string} code
  * @returns {boolean} whether a referral was created
  */
 function linkReferral(txApp, user, code) {
   if (!code) return false;
-  /** @type {core.Record | null} */
-  let affiliate = null;
+  /** @type {core.Record} */
+  let affiliate;
   try {
     affiliate = txApp.findFirstRecordByFilter("affiliates", "code = {:code}", { code: code.toUpperCase() });
   } catch (_) {
     return false;
   }
-  if (!affiliate || affiliate.getString("user_id") === user.id) return false;
   const referral = new Record(txApp.findCollectionByNameOrId("referrals"));
   referral.set("affiliate_id", affiliate.id);
   referral.set("referred_user_id", user.id);
   referral.set("commission_cents", 0);
   referral.set("status", "pending");
   txApp.save(referral);
-  affiliate.set("total_referrals+", 1);
-  txApp.save(affiliate);
   return true;
 }
 
 /**
+ * Sets affiliates.total_referrals of the affiliate that referred `userId` (if any) to
+ * the number of its referrals whose referred user has a verified e-mail. Idempotent, so
+ * a verified flag toggled back and forth never counts twice.
+ * @param {CoreApp} txApp
+ * @param {string} userId  the referred user
+ */
+function recountReferrals(txApp, userId) {
+  /** @type {core.Record} */
+  let referral;
+  try {
+    referral = txApp.findFirstRecordByFilter("referrals", "referred_user_id = {:userId}", { userId });
+  } catch (_) {
+    return; // not referred by anybody
+  }
+  recountAffiliate(txApp, referral.getString("affiliate_id"));
+}
+
+/**
+ * Sets the affiliate's total_referrals to its number of referrals with a verified
+ * referred user. A missing affiliate (deleted meanwhile) is ignored.
+ * @param {CoreApp} txApp
+ * @param {string} affiliateId
+ */
+function recountAffiliate(txApp, affiliateId) {
+  /** @type {core.Record} */
+  let affiliate;
+  try {
+    affiliate = txApp.findRecordById("affiliates", affiliateId);
+  } catch (_) {
+    return;
+  }
+  const row = new DynamicModel({ n: 0 });
+  txApp
+    .db()
+    .newQuery(
+      "SELECT COUNT(*) AS n FROM referrals r JOIN users u ON u.id = r.referred_user_id WHERE r.affiliate_id = {:affiliateId} AND u.verified = TRUE",
+    )
+    .bind({ affiliateId })
+    .one(row);
+  if (affiliate.getInt("total_referrals") !== row.n) {
+    affiliate.set("total_referrals", row.n);
+    txApp.save(affiliate);
+  }
+}
+
+/**
  * Applies the mail settings that come from the environment on every start (sender and
- * SMTP; PocketBase has no env vars for them), and SHOP_AUTH_RATE_LIMIT when set. The app
- * URL, trusted proxy and default rate limits are the backend's (app-settings).
+ * SMTP; PocketBase has no env vars for them), SHOP_RATE_LIMIT_SCALE (test harnesses
+ * only) and SHOP_AUTH_RATE_LIMIT when set. The app URL, trusted proxy and default rate
+ * limits are the backend's (app-settings, lib/rate-limits.js).
  * @param {CoreApp} app
  */
 function applyEnvSettings(app) {
   const env = (/** @type {string} */ name) => ($os.getenv(name) || "").trim();
   const settings = app.settings();
+  // SHOP_RATE_LIMIT_SCALE (test harnesses only) first; SHOP_AUTH_RATE_LIMIT wins over it.
+  require(`${__hooks}/lib/rate-limits.js`).applyRateLimitScale(settings);
 
   if (env("MAIL_FROM")) settings.meta.senderAddress = env("MAIL_FROM");
   if (env("MAIL_FROM_NAME")) settings.meta.senderName = env("MAIL_FROM_NAME");
@@ -137,4 +184,4 @@ function applyEnvSettings(app) {
   app.save(settings);
 }
 
-module.exports = { SIGNUP_MARKER, validateSignup, linkReferral, applyEnvSettings };
+module.exports = { SIGNUP_MARKER, validateSignup, linkReferral, recountReferrals, recountAffiliate, applyEnvSettings };

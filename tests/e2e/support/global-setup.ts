@@ -22,6 +22,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     hooksEnv: {
       SHOP_APP_URL: E2E.baseUrl,
       SHOP_DEMO_SEED: "false",
+      // Every browser (and the tests' own clients) reaches PocketBase as 127.0.0.1, and
+      // no address is exempt from the rate limiter: raise all limits for the run
+      // (test-only knob; docs/data-model.md).
+      SHOP_RATE_LIMIT_SCALE: "100",
       ...smtpEnv(mailbox.sink),
     },
   });

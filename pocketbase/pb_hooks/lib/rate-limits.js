@@ -1,0 +1,65 @@
+// @ts-check
+// The rate limiter's default rules (written by 1764000900_app_settings.js) and the
+// test-only SHOP_RATE_LIMIT_SCALE knob. No address is exempt: PocketBase listens on
+// loopback behind the web server, so every real visitor would share an exempt address.
+
+/**
+ * @typedef {{ label: string, audience: string, maxRequests: number, duration: number }} RateLimitRule
+ */
+
+/**
+ * The first matching label wins, so specific labels come before the catch-alls.
+ * @type {ReadonlyArray<Readonly<RateLimitRule>>}
+ */
+const DEFAULT_RULES = [
+  { label: "*:auth", audience: "", maxRequests: 10, duration: 60 },
+  { label: "*:requestOTP", audience: "", maxRequests: 5, duration: 60 },
+  { label: "*:requestPasswordReset", audience: "", maxRequests: 5, duration: 60 },
+  { label: "*:confirmPasswordReset", audience: "", maxRequests: 10, duration: 60 },
+  { label: "*:requestVerification", audience: "", maxRequests: 5, duration: 60 },
+  { label: "*:confirmVerification", audience: "", maxRequests: 10, duration: 60 },
+  { label: "*:requestEmailChange", audience: "", maxRequests: 5, duration: 60 },
+  { label: "*:confirmEmailChange", audience: "", maxRequests: 10, duration: 60 },
+  { label: "contact_messages:create", audience: "", maxRequests: 5, duration: 60 },
+  { label: "POST /api/shop/signup", audience: "", maxRequests: 10, duration: 60 },
+  { label: "*:create", audience: "", maxRequests: 30, duration: 10 },
+  { label: "/api/batch", audience: "", maxRequests: 3, duration: 1 },
+  { label: "/api/", audience: "", maxRequests: 300, duration: 10 },
+];
+
+/** Upper bound for SHOP_RATE_LIMIT_SCALE, so a typo cannot switch the limiter off in effect. */
+const MAX_SCALE = 1000;
+
+/**
+ * The default rules with every maxRequests multiplied by `scale`.
+ * @param {number} scale  whole number >= 1
+ * @returns {RateLimitRule[]}
+ */
+function scaledDefaultRules(scale) {
+  return DEFAULT_RULES.map((rule) => ({
+    label: rule.label,
+    audience: rule.audience,
+    duration: rule.duration,
+    maxRequests: rule.maxRequests * scale,
+  }));
+}
+
+/**
+ * SHOP_RATE_LIMIT_SCALE (TEST HARNESSES ONLY): a whole number 1-1000. When set, the rules
+ * are rewritten to the defaults with every limit multiplied by it (1 = the defaults), so
+ * test runs that sign in many times from one address are not refused. Unset: the stored
+ * rules are left alone. Applied on every start, before SHOP_AUTH_RATE_LIMIT.
+ * @param {ReturnType<CoreApp["settings"]>} settings  saved by the caller
+ */
+function applyRateLimitScale(settings) {
+  const raw = ($os.getenv("SHOP_RATE_LIMIT_SCALE") || "").trim();
+  if (!raw) return;
+  const scale = /^\d+$/.test(raw) ? parseInt(raw, 10) : 0;
+  if (scale < 1 || scale > MAX_SCALE) {
+    throw new Error(`SHOP_RATE_LIMIT_SCALE must be a whole number from 1 to ${MAX_SCALE}, got "${raw}".`);
+  }
+  settings.rateLimits.rules = /** @type {any} */ (scaledDefaultRules(scale));
+  settings.rateLimits.enabled = true;
+}
+
+module.exports = { DEFAULT_RULES, scaledDefaultRules, applyRateLimitScale };

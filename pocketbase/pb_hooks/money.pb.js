@@ -1,0 +1,58 @@
+// @ts-check
+/// <reference path="../types/pocketbase.d.ts" />
+// Money is written by the server only. Balances and the ledger change together through
+// lib/ledger.js (balance = sum of the user's transactions), referral rows and counts by
+// the sign-up and verification hooks (lib/accounts.js). The records API refuses every
+// write to them, superusers (the dashboard) included; request hooks fire only on API
+// requests, so hooks saving with app.save() are unaffected. Balance changes go through
+// POST /api/admin/users/{id}/balance.
+
+// balances and transactions: no API writes at all.
+onRecordCreateRequest(() => {
+  throw new ForbiddenError("Balances and ledger entries are written by the server only; use the admin balance route.");
+}, "balances", "transactions");
+
+onRecordUpdateRequest(() => {
+  throw new ForbiddenError("Balances and ledger entries cannot be changed through the API; use the admin balance route.");
+}, "balances", "transactions");
+
+onRecordDeleteRequest(() => {
+  throw new ForbiddenError("Balances and ledger entries cannot be deleted through the API.");
+}, "balances", "transactions");
+
+// referrals: created at sign-up, deleted with their user; nothing edits them by hand.
+onRecordCreateRequest(() => {
+  throw new ForbiddenError("Referrals are created by the server only.");
+}, "referrals");
+
+onRecordUpdateRequest(() => {
+  throw new ForbiddenError("Referrals cannot be changed through the API.");
+}, "referrals");
+
+onRecordDeleteRequest(() => {
+  throw new ForbiddenError("Referrals cannot be deleted through the API.");
+}, "referrals");
+
+// affiliates: one per user, made when the user is created and deleted with them. A
+// superuser may change the code (the only field without money attached); the owner,
+// the counts and the earnings are the server's.
+onRecordCreateRequest(() => {
+  throw new ForbiddenError("Affiliate accounts are created by the server only.");
+}, "affiliates");
+
+onRecordUpdateRequest((e) => {
+  const record = e.record;
+  if (record) {
+    const stored = record.original();
+    for (const field of ["user_id", "total_referrals", "total_earnings_cents", "pending_earnings_cents"]) {
+      if (String(record.get(field)) !== String(stored.get(field))) {
+        throw new ForbiddenError(`${field} is maintained by the server and cannot be changed through the API.`);
+      }
+    }
+  }
+  e.next();
+}, "affiliates");
+
+onRecordDeleteRequest(() => {
+  throw new ForbiddenError("Affiliate accounts cannot be deleted through the API.");
+}, "affiliates");
