@@ -138,10 +138,8 @@ export interface WebServer {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   process.env["POCKETBASE_URL"] = options.pocketbaseUrl;
   const astro = await loadAstroHandler();
-  const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), options.trustForwardedFor ?? false);
-
-
   const trust = options.trustForwardedFor ?? false;
+  const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), trust);
   const server = http.createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     const url = req.url ?? "/";
