@@ -1,7 +1,6 @@
 // One error path for every island: what to show for a failed PocketBase call.
 import { ClientResponseError } from "pocketbase";
-
-export const UNEXPECTED_ERROR = "An unexpected error occurred";
+import { OFFLINE_MESSAGE, UNEXPECTED_ERROR } from "@/lib/messages";
 
 /** True when the request was cancelled (superseded or the page went away): show nothing. */
 export function isAbort(err: unknown): boolean {
@@ -11,7 +10,7 @@ export function isAbort(err: unknown): boolean {
 /** The server's message for the user, or the generic one for network failures and bugs. */
 export function errorMessage(err: unknown): string {
   if (err instanceof ClientResponseError && !err.isAbort) {
-    if (err.status === 0) return "Cannot reach the server. Check your connection and try again.";
+    if (err.status === 0) return OFFLINE_MESSAGE;
     const message = typeof err.response?.["message"] === "string" ? err.response["message"] : "";
     if (message) return message;
   }

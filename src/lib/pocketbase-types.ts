@@ -14,6 +14,8 @@ export interface UserRecord extends RecordModel {
   is_admin: boolean;
   onboarding_completed: boolean;
   onboarding_completed_at: string;
+  /** False until the user chooses a password (sign-up gives a random secret); server-set. */
+  password_set: boolean;
   created: string;
   updated: string;
 }

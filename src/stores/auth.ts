@@ -2,11 +2,9 @@
 // kept in sync with the `pb_auth` cookie the server-side guards read (src/middleware.ts).
 import { atom } from "nanostores";
 import { ClientResponseError } from "pocketbase";
+import { AUTH_COOKIE } from "@/lib/cookies";
 import { pb } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
-
-/** The cookie the middleware reads; the SDK's own default name. */
-export const AUTH_COOKIE = "pb_auth";
 
 export type AuthStatus = "loading" | "signed-in" | "signed-out";
 

@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { Input, controlClass } from "@/components/ui/input";
 import {
   CONTACT_TYPE_LABELS,
   CONTACT_TYPES,
@@ -17,16 +17,15 @@ import {
   type ContactMessageOutput,
 } from "@/features/contact/schemas";
 import { cn } from "@/lib/cn";
+import { OFFLINE_MESSAGE } from "@/lib/messages";
+import { useHydrated } from "@/lib/use-hydrated";
 
-const OFFLINE_MESSAGE = "Cannot reach the server. Check your connection and try again.";
-
-const controlClass =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-500 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid=true]:border-red-500";
 
 export default function ContactForm() {
   const [sent, setSent] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const successHeading = useRef<HTMLHeadingElement>(null);
+  const hydrated = useHydrated();
   const {
     register,
     handleSubmit,
@@ -155,7 +154,7 @@ export default function ContactForm() {
           {...register("message")}
         />
       </Field>
-      <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={isSubmitting}>
+      <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Sending..." : "Send Message"}
       </Button>
     </form>

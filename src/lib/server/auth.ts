@@ -4,10 +4,8 @@
 // unrevoked token of the users collection). Unverified JWT claims are never trusted.
 import PocketBase from "pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
+import { AUTH_COOKIE, REF_COOKIE } from "@/lib/cookies";
 import { pocketbaseUrl } from "@/lib/server/config";
-
-/** Same name as AUTH_COOKIE in src/stores/auth.ts (the SDK's default). */
-export const AUTH_COOKIE = "pb_auth";
 
 /** The signed-in user for this request's cookie, or null when there is no valid session. */
 export async function verifySession(cookieHeader: string, clientIp?: string): Promise<UserRecord | null> {
@@ -44,7 +42,6 @@ export function guard(pathname: string, search: string, user: UserRecord | null)
 
 // --- affiliate code from ?ref= ----------------------------------------------------------
 
-export const REF_COOKIE = "shop_ref";
 const REF_MAX_AGE = 30 * 24 * 3600;
 
 /** The Set-Cookie value remembering a valid ?ref= code for 30 days, or null. */

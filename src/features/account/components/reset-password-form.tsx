@@ -3,7 +3,7 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
-import { PasswordInput } from "@/features/account/components/password-input";
+import { PasswordInput } from "@/components/ui/password-input";
 import { SetPasswordSchema, type SetPasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

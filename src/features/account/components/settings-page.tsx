@@ -8,10 +8,6 @@ import type { UserRecord } from "@/lib/pocketbase-types";
 
 const TABS = ["Profile", "Security", "API Access"] as const;
 
-function hasOwnPassword(user: UserRecord): boolean {
-  return user["password_set"] === true;
-}
-
 /** /dashboard/settings (spec 2.20). */
 export function SettingsPage() {
   return <AuthGate>{(user) => <Settings user={user} />}</AuthGate>;
@@ -59,9 +55,9 @@ function Settings({ user }: { user: UserRecord }) {
           <TabPanel className="space-y-8">
             <section className="space-y-4">
               <h2 className="flex items-center gap-2 text-lg font-semibold">
-                <KeyRound className="size-5" aria-hidden="true" /> {hasOwnPassword(user) ? "Change Password" : "Set a Password"}
+                <KeyRound className="size-5" aria-hidden="true" /> {user.password_set ? "Change Password" : "Set a Password"}
               </h2>
-              {hasOwnPassword(user) ? <ChangePasswordForm /> : <SetPasswordByEmail email={user.email} />}
+              {user.password_set ? <ChangePasswordForm /> : <SetPasswordByEmail email={user.email} />}
             </section>
             <section className="rounded-md border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
               <h2 className="flex items-center gap-2 font-semibold">

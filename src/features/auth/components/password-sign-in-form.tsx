@@ -1,5 +1,5 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { Eye, EyeOff, Loader2 } from "lucide-react";
+import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
@@ -9,12 +9,12 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { PasswordInput } from "@/components/ui/password-input";
 import { signInWithPassword } from "@/stores/auth";
 
 export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const hydrated = useHydrated();
   const [banner, setBanner] = useState("");
-  const [showPassword, setShowPassword] = useState(false);
   const {
     register,
     handleSubmit,
@@ -41,25 +41,12 @@ export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         <Input id="email" type="email" autoComplete="email" {...register("email")} {...fieldAria("email", errors.email?.message)} />
       </Field>
       <Field id="password" label="Password" error={errors.password?.message}>
-        <div className="relative">
-          <Input
-            id="password"
-            type={showPassword ? "text" : "password"}
-            autoComplete="current-password"
-            className="pr-10"
-            {...register("password")}
-            {...fieldAria("password", errors.password?.message)}
-          />
-          <button
-            type="button"
-            onClick={() => setShowPassword((s) => !s)}
-            className="absolute inset-y-0 right-0 flex items-center px-3 text-slate-500 hover:text-slate-700"
-            aria-label={showPassword ? "Hide password" : "Show password"}
-            aria-pressed={showPassword}
-          >
-            {showPassword ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
-          </button>
-        </div>
+        <PasswordInput
+          id="password"
+          autoComplete="current-password"
+          {...register("password")}
+          {...fieldAria("password", errors.password?.message)}
+        />
       </Field>
       <Button type="submit" size="lg" className="w-full" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? (

@@ -11,9 +11,8 @@ import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { fieldErrors } from "@/lib/api-error";
+import { REF_COOKIE } from "@/lib/cookies";
 import { signUp } from "@/stores/auth";
-
-const REF_COOKIE = "shop_ref";
 
 /** The affiliate code remembered from a ?ref= link (cookie set by the middleware), or the URL's own. */
 function referralCode(): string {
