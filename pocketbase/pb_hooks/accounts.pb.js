@@ -1,7 +1,7 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // @ts-check
-// Accounts: sign-up without a shared password, password_set tracking, e-mail locked,
-// and the environment-driven mail settings. Helpers: lib/accounts.js.
+// Accounts: sign-up without a shared password, password_set tracking, server-side
+// password strength, and the environment-driven mail settings. Helpers: lib/accounts.js.
 
 // Mail settings (SMTP, sender) and SHOP_AUTH_RATE_LIMIT from the environment, on every start.
 onBootstrap((e) => {
@@ -55,7 +55,8 @@ routerAdd("POST", "/api/shop/signup", (e) => {
 
 // password_set: false only for accounts made by sign-up (random secret), true otherwise.
 onRecordCreate((e) => {
-  if (e.record && e.record.get("__shop_signup") !== true) e.record.set("password_set", true);
+  const { SIGNUP_MARKER } = require(`${__hooks}/lib/accounts.js`);
+  if (e.record && e.record.get(SIGNUP_MARKER) !== true) e.record.set("password_set", true);
   e.next();
 }, "users");
 
@@ -63,26 +64,30 @@ onRecordCreate((e) => {
 // sets password_set. Not a model hook: an OTP sign-in of an unverified account
 // randomizes the password (PocketBase's guard against pre-registration), which must
 // not count as "has a password".
+// The new password must pass the forms' strength rules (checked after PocketBase's own
+// token/confirm validation, before anything is saved).
 onRecordConfirmPasswordResetRequest((e) => {
+  require(`${__hooks}/lib/accounts.js`).assertStrongPassword(e.requestInfo().body["password"]);
   if (e.record) e.record.set("password_set", true);
   e.next();
 }, "users");
 
-// The browser may never write password_set or the e-mail (spec: contact support); the
-// e-mail-change request route is closed in users.pb.js.
+// The browser may never write password_set (the update rule does not cover it; e-mail
+// and the other privileged fields are the rule's, see 1764000000_users.js). A new
+// password a user chooses (settings form, with oldPassword) must pass the strength
+// rules; superusers set passwords unchecked.
 onRecordUpdateRequest((e) => {
   const body = e.requestInfo().body;
   const record = e.record;
   if (!record) return e.next();
+  const newPassword = typeof body["password"] === "string" && body["password"] !== "";
   if (!e.hasSuperuserAuth()) {
     if (body["password_set"] !== undefined) {
       throw new ForbiddenError("You are not allowed to change this field.");
     }
-    if (body["email"] !== undefined && String(body["email"]).toLowerCase() !== record.original().getString("email").toLowerCase()) {
-      throw new ForbiddenError("Contact support to change your email address.");
-    }
+    if (newPassword) require(`${__hooks}/lib/accounts.js`).assertStrongPassword(body["password"]);
   }
-  if (typeof body["password"] === "string" && body["password"] !== "") record.set("password_set", true);
+  if (newPassword) record.set("password_set", true);
   e.next();
 }, "users");
 

@@ -14,7 +14,8 @@ onRecordCreate((e) => {
   });
 }, "users");
 
-// Defence in depth behind the update rule: keep privileged fields as stored.
+// Defence in depth only: the update rule (1764000000_users.js) is the real check and
+// answers 404 first; should it ever loosen, privileged fields still keep their stored values.
 onRecordUpdateRequest((e) => {
   if (!e.hasSuperuserAuth() && e.record) {
     const stored = e.record.original();

@@ -2,9 +2,9 @@
 // customer B, admin), asserted against a real PocketBase: status codes, which rows are
 // seen, and that a refused write left the database unchanged.
 import type PocketBase from "pocketbase";
-import { ClientResponseError, type RecordModel } from "pocketbase";
+import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 
 type Who = "anon" | "A" | "B" | "admin";
 type Owner = "A" | "B";
@@ -241,16 +241,6 @@ const SPECS: CollectionSpec[] = [
     delete: { anon: 404, A: 404, B: 404, admin: 204 },
   },
 ];
-
-async function statusOf(run: () => Promise<unknown>): Promise<number> {
-  try {
-    await run();
-    return 200;
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err.status;
-    throw err;
-  }
-}
 
 let ctx: Context;
 let counter = 0;

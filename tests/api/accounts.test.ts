@@ -1,9 +1,8 @@
 // Accounts against a real PocketBase (hooks + migrations of this repo) and a real SMTP sink.
-import { ClientResponseError } from "pocketbase";
+import type { ClientResponseError, RecordModel } from "pocketbase";
 import type PocketBase from "pocketbase";
-import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { errorOf, REAL_RATE_LIMITS, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
 import { codeFrom, linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
 
 const APP_URL = "http://shop.test:4321";
@@ -13,16 +12,6 @@ let su: PocketBase;
 let seq = 0;
 
 const email = (tag: string) => `${tag}-${seq++}@api.test`;
-
-async function failure(promise: Promise<unknown>): Promise<ClientResponseError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err;
-    throw err;
-  }
-  throw new Error("expected the request to fail");
-}
 
 interface AuthResponse {
   token: string;
@@ -69,7 +58,7 @@ describe("POST /api/shop/signup", () => {
     const me = await signedIn(auth).collection("users").authRefresh();
     expect(me.record.id).toBe(auth.record.id);
     for (const guess of ["x", "password", "Password123!", "DefaultPassword123!"]) {
-      expect((await failure(pb.client().collection("users").authWithPassword(address, guess))).status).toBe(400);
+      expect((await errorOf(() => pb.client().collection("users").authWithPassword(address, guess))).status).toBe(400);
     }
   });
 
@@ -80,7 +69,7 @@ describe("POST /api/shop/signup", () => {
     ["country", { country: "Atlantis" }, "Please select your country."],
     ["country", { country: "" }, "Please select your country."],
   ])("rejects an invalid %s", async (field, override, message) => {
-    const err = await failure(signup({ first_name: "Ada", last_name: "Lovelace", email: email("bad"), country: "France", ...override }));
+    const err = await errorOf(() => signup({ first_name: "Ada", last_name: "Lovelace", email: email("bad"), country: "France", ...override }));
     expect(err.status).toBe(400);
     expect(err.response["data"][field]["message"]).toBe(message);
   });
@@ -88,7 +77,7 @@ describe("POST /api/shop/signup", () => {
   it("answers a duplicate e-mail with a clear message", async () => {
     const address = email("dup");
     await signup({ first_name: "Ada", last_name: "Lovelace", email: address, country: "France" });
-    const err = await failure(signup({ first_name: "Bob", last_name: "Builder", email: address.toUpperCase(), country: "Spain" }));
+    const err = await errorOf(() => signup({ first_name: "Bob", last_name: "Builder", email: address.toUpperCase(), country: "Spain" }));
     expect(err.status).toBe(400);
     expect(err.response["message"]).toBe("An account with this email already exists. Please sign in instead.");
   });
@@ -153,16 +142,16 @@ describe("what a signed-in customer can do to accounts", () => {
   it("cannot change its e-mail", async () => {
     await client.collection("users").update(me.record.id, { email: email("hijack") }).catch(() => null);
     expect((await su.collection("users").getOne(me.record.id)).email).toBe(me.record.email);
-    expect((await failure(client.collection("users").requestEmailChange(email("hijack2")))).status).toBe(403);
+    expect((await errorOf(() => client.collection("users").requestEmailChange(email("hijack2")))).status).toBe(403);
   });
 
   it("cannot mark itself as having a password", async () => {
-    expect((await failure(client.collection("users").update(me.record.id, { password_set: true }))).status).toBe(403);
+    expect((await errorOf(() => client.collection("users").update(me.record.id, { password_set: true }))).status).toBe(403);
     expect((await su.collection("users").getOne(me.record.id))["password_set"]).toBe(false);
   });
 
   it("cannot read another user", async () => {
-    expect((await failure(client.collection("users").getOne(other.record.id))).status).toBe(404);
+    expect((await errorOf(() => client.collection("users").getOne(other.record.id))).status).toBe(404);
     const list = await client.collection("users").getFullList();
     expect(list.map((u) => u.id)).toEqual([me.record.id]);
   });
@@ -203,16 +192,72 @@ describe("e-mail: codes and password links through SMTP", () => {
     await client.collection("users").authWithPassword(address, "First#Pass1");
     const oldToken = client.authStore.token;
 
-    expect((await failure(client.collection("users").update(created.id, { password: "Second#Pass2", passwordConfirm: "Second#Pass2" }))).status).toBe(400);
-    const wrong = await failure(client.collection("users").update(created.id, { oldPassword: "Wrong#Pass0", password: "Second#Pass2", passwordConfirm: "Second#Pass2" }));
+    expect((await errorOf(() => client.collection("users").update(created.id, { password: "Second#Pass2", passwordConfirm: "Second#Pass2" }))).status).toBe(400);
+    const wrong = await errorOf(() => client.collection("users").update(created.id, { oldPassword: "Wrong#Pass0", password: "Second#Pass2", passwordConfirm: "Second#Pass2" }));
     expect(wrong.status).toBe(400);
     expect(wrong.response["data"]["oldPassword"]).toBeTruthy();
 
     await client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
     const stale = pb.client();
     stale.authStore.save(oldToken, null);
-    expect((await failure(stale.collection("users").authRefresh())).status).toBe(401);
+    expect((await errorOf(() => stale.collection("users").authRefresh())).status).toBe(401);
     await pb.client().collection("users").authWithPassword(address, "Second#Pass2");
+  });
+});
+
+describe("password strength on the server (the web app's rules)", () => {
+  const WEAK: [string, string][] = [
+    ["Sh#rt1A", "Password must be at least 8 characters"],
+    ["lower#case1", "Password must contain an uppercase letter"],
+    ["No#Digits!", "Password must contain a number"],
+    ["NoSpecial12", "Password must contain a special character"],
+  ];
+
+  it.each(WEAK)("refuses %s as a new password in the settings form: %s", async (weak, message) => {
+    const address = email("weak");
+    const created = await su.collection("users").create({ email: address, password: "First#Pass1", passwordConfirm: "First#Pass1", first_name: "Wea", last_name: "Kling", country: "Italy" });
+    const client = pb.client();
+    await client.collection("users").authWithPassword(address, "First#Pass1");
+    const before = await su.collection("users").getOne(created.id);
+
+    const err = await errorOf(() => client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: weak, passwordConfirm: weak }));
+    expect(err.status).toBe(400);
+    // PocketBase ends every message with a full stop.
+    expect(err.response["message"]).toBe(`${message}.`);
+    expect(err.response["data"]["password"]).toEqual({ code: "weak_password", message: `${message}.` });
+
+    // Nothing changed: the old password still signs in, the new one does not, and the session lives on.
+    expect(await su.collection("users").getOne(created.id)).toEqual(before);
+    expect((await errorOf(() => pb.client().collection("users").authWithPassword(address, weak))).status).toBe(400);
+    await pb.client().collection("users").authWithPassword(address, "First#Pass1");
+    await client.collection("users").authRefresh();
+  });
+
+  it("refuses a weak password from a reset link and takes a strong one with the same link", async () => {
+    const address = email("resetweak");
+    await signup({ first_name: "Res", last_name: "Etter", email: address, country: "Japan" });
+    const client = pb.client();
+    const after = Date.now() - 1000;
+    await client.collection("users").requestPasswordReset(address);
+    const token = new URL(linkFrom(await waitForMail(mailbox.sink, address, /password/i, { after }), "/reset-password?token=")).searchParams.get("token") ?? "";
+
+    const err = await errorOf(() => client.collection("users").confirmPasswordReset(token, "password1", "password1"));
+    expect(err.status).toBe(400);
+    expect(err.response["data"]["password"]).toEqual({ code: "weak_password", message: "Password must contain an uppercase letter." });
+    expect((await errorOf(() => pb.client().collection("users").authWithPassword(address, "password1"))).status).toBe(400);
+    const stored = await su.collection("users").getFirstListItem(su.filter("email = {:address}", { address }));
+    expect(stored).toMatchObject({ password_set: false, verified: false });
+
+    await client.collection("users").confirmPasswordReset(token, "Strong#Pass9", "Strong#Pass9");
+    const auth = await pb.client().collection("users").authWithPassword(address, "Strong#Pass9");
+    expect(auth.record).toMatchObject({ password_set: true, verified: true });
+  });
+
+  it("lets a superuser set any password (not client-chosen)", async () => {
+    const address = email("supw");
+    const created = await su.collection("users").create({ email: address, password: "First#Pass1", passwordConfirm: "First#Pass1", first_name: "Sue", last_name: "Perr", country: "Italy" });
+    await su.collection("users").update(created.id, { password: "plainpassword", passwordConfirm: "plainpassword" });
+    await pb.client().collection("users").authWithPassword(address, "plainpassword");
   });
 });
 
@@ -233,14 +278,14 @@ describe("rate limits", () => {
     const statuses: number[] = [];
     let last: ClientResponseError | null = null;
     for (let i = 0; i < 6; i++) {
-      last = await failure(client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers }));
+      last = await errorOf(() => client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers }));
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 4)).toEqual([400, 400, 400, 400]);
     expect(statuses.slice(4)).toEqual([429, 429]);
     expect(last?.response["message"]).toMatch(/too many requests/i);
     // Another client is not affected.
-    const other = await failure(client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }));
+    const other = await errorOf(() => client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }));
     expect(other.status).toBe(400);
   });
 
@@ -249,7 +294,7 @@ describe("rate limits", () => {
     const client = limited.client();
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      statuses.push(await client.collection("users").requestOTP("nobody@api.test", { headers }).then(() => 200, (e: ClientResponseError) => e.status));
+      statuses.push(await statusOf(() => client.collection("users").requestOTP("nobody@api.test", { headers })));
     }
     expect(statuses).toEqual([200, 200, 429]);
   });

@@ -3,9 +3,9 @@
 // changes are announced on the public_content realtime topic.
 import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
-import { ClientResponseError, type RecordModel } from "pocketbase";
+import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
@@ -36,16 +36,6 @@ async function ledgerOf(userId: string): Promise<{ balance: number; sum: number;
   const balance = await su.collection("balances").getFirstListItem(`user_id = "${userId}"`);
   const rows = await su.collection("transactions").getFullList({ filter: `user_id = "${userId}"`, sort: "created" });
   return { balance: balance["balance_cents"] as number, sum: rows.reduce((s, r) => s + (r["amount_cents"] as number), 0), rows };
-}
-
-async function errorOf(run: () => Promise<unknown>): Promise<ClientResponseError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err;
-    throw err;
-  }
-  throw new Error("expected the request to fail");
 }
 
 describe("new users", () => {

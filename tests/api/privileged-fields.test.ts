@@ -1,9 +1,8 @@
 // Fields only the server may set: a client that tries is refused (or overridden by a
 // hook), and the stored row shows it.
 import type PocketBase from "pocketbase";
-import { ClientResponseError } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFrom, createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { clientFrom, createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 
 let tpb: TestPocketBase;
 let su: PocketBase;
@@ -12,16 +11,6 @@ let bob: TestUser;
 let admin: TestUser;
 let asAlice: PocketBase;
 let asAdmin: PocketBase;
-
-async function statusOf(run: () => Promise<unknown>): Promise<number> {
-  try {
-    await run();
-    return 200;
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err.status;
-    throw err;
-  }
-}
 
 beforeAll(async () => {
   tpb = await startTestPocketBase();

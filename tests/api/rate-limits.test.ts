@@ -4,9 +4,8 @@
 // limits (REAL_RATE_LIMITS), so neither the other files' traffic nor the raised test
 // limits count.
 import type PocketBase from "pocketbase";
-import { ClientResponseError } from "pocketbase";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { clientFrom, createTestUser, REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { clientFrom, createTestUser, REAL_RATE_LIMITS, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 
 let tpb: TestPocketBase;
 let user: TestUser;
@@ -19,16 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await tpb?.stop();
 });
-
-async function statusOf(run: () => Promise<unknown>): Promise<number> {
-  try {
-    await run();
-    return 200;
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err.status;
-    throw err;
-  }
-}
 
 const contact = (pb: PocketBase, n: number) =>
   pb.collection("contact_messages").create({ name: "Burst Sender", email: "burst@example.com", subject: `Burst ${n}`, message: "Sending many messages quickly.", type: "general" });
@@ -60,7 +49,6 @@ it("limits password reset requests", async () => {
 });
 
 it("limits the sign-up route by path", async () => {
-  // The route belongs to the accounts feature; the limit applies whether or not it exists yet.
   const pb = clientFrom(tpb, "203.0.113.40");
   const statuses: number[] = [];
   for (let i = 0; i < 11; i++) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import PocketBase from "pocketbase";
+import PocketBase, { ClientResponseError } from "pocketbase";
 import { startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
 
 export const SUPERUSER = { email: "superuser@test.local", password: "Superuser#Test2026" };
@@ -122,4 +122,28 @@ export async function signIn(tpb: TestPocketBase, user: { email: string; passwor
   const pb = tpb.client();
   await pb.collection("users").authWithPassword(user.email, user.password);
   return pb;
+}
+
+// ---- Outcomes of API calls -------------------------------------------------------
+
+/** The ClientResponseError `run` fails with; throws if it succeeds or fails otherwise. */
+export async function errorOf(run: () => Promise<unknown>): Promise<ClientResponseError> {
+  try {
+    await run();
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err;
+    throw err;
+  }
+  throw new Error("expected the request to fail");
+}
+
+/** The HTTP status of `run`: 200 when it succeeds (whatever 2xx), else the error's status. */
+export async function statusOf(run: () => Promise<unknown>): Promise<number> {
+  try {
+    await run();
+    return 200;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err.status;
+    throw err;
+  }
 }

@@ -7,6 +7,14 @@
 const SIGNUP_MARKER = "__shop_signup";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The password strength rules of the web app's forms (src/features/account/schemas.ts), in its order. */
+const PASSWORD_RULES = [
+  { test: (/** @type {string} */ pw) => pw.length >= 8, message: "Password must be at least 8 characters" },
+  { test: (/** @type {string} */ pw) => /[A-Z]/.test(pw), message: "Password must contain an uppercase letter" },
+  { test: (/** @type {string} */ pw) => /[0-9]/.test(pw), message: "Password must contain a number" },
+  { test: (/** @type {string} */ pw) => /[^A-Za-z0-9]/.test(pw), message: "Password must contain a special character" },
+];
 const REF_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 
 /**
@@ -55,6 +63,22 @@ function validateSignup(body) {
   }
   if (!REF_CODE.test(input.ref)) input.ref = "";
   return input;
+}
+
+/**
+ * Refuses a password a client chose (settings form, reset link) unless it follows the
+ * forms' rules: at least 8 characters, an uppercase letter, a digit and a special
+ * character. Throws a 400 whose data.password carries the first broken rule's message
+ * (code "weak_password"), like the web app's own validation.
+ * @param {unknown} pw
+ */
+function assertStrongPassword(pw) {
+  const value = typeof pw === "string" ? pw : "";
+  for (const rule of PASSWORD_RULES) {
+    if (!rule.test(value)) {
+      throw new BadRequestError(rule.message, { password: new ValidationError("weak_password", rule.message) });
+    }
+  }
 }
 
 /**
@@ -184,4 +208,4 @@ function applyEnvSettings(app) {
   app.save(settings);
 }
 
-module.exports = { SIGNUP_MARKER, validateSignup, linkReferral, recountReferrals, recountAffiliate, applyEnvSettings };
+module.exports = { SIGNUP_MARKER, assertStrongPassword, validateSignup, linkReferral, recountReferrals, recountAffiliate, applyEnvSettings };
