@@ -36,7 +36,7 @@ function str(value) {
  * @returns {SignupInput}
  */
 function validateSignup(body) {
-  const countries = require(`${__hooks}/lib/accounts-countries.js`);
+  const countries = require(`${__hooks}/lib/countries.json`);
   const input = {
     first_name: str(body["first_name"]),
     last_name: str(body["last_name"]),
