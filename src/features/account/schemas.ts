@@ -1,4 +1,5 @@
-// Password forms (spec section 5). PocketBase checks the current password on update.
+// Password forms (spec section 5). The server checks the same rules
+// (pb_hooks/lib/accounts.js assertStrongPassword) and the current password on update.
 import * as v from "valibot";
 
 export const NewPasswordSchema = v.pipe(

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
 import { PasswordInput } from "@/components/ui/password-input";
+import { NewPasswordFields } from "@/features/account/components/new-password-fields";
 import { ChangePasswordSchema, type ChangePasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -37,6 +38,8 @@ export function ChangePasswordForm() {
     } catch (err) {
       const fields = fieldErrors(err);
       if (fields["oldPassword"]) setError("currentPassword", { message: "The current password is incorrect" });
+      // The server's own strength check reports on `password`.
+      if (fields["password"]) setError("newPassword", { message: fields["password"] });
       setOutcome({ tone: "error", text: fields["oldPassword"] ? "The current password is incorrect." : errorMessage(err) });
     }
   });
@@ -52,17 +55,12 @@ export function ChangePasswordForm() {
           {...fieldAria("currentPassword", errors.currentPassword?.message)}
         />
       </Field>
-      <Field id="newPassword" label="New password" error={errors.newPassword?.message}>
-        <PasswordInput id="newPassword" autoComplete="new-password" {...register("newPassword")} {...fieldAria("newPassword", errors.newPassword?.message)} />
-      </Field>
-      <Field id="confirmPassword" label="Confirm new password" error={errors.confirmPassword?.message}>
-        <PasswordInput
-          id="confirmPassword"
-          autoComplete="new-password"
-          {...register("confirmPassword")}
-          {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
-        />
-      </Field>
+      <NewPasswordFields
+        newPassword={register("newPassword")}
+        confirmPassword={register("confirmPassword")}
+        newPasswordError={errors.newPassword?.message}
+        confirmPasswordError={errors.confirmPassword?.message}
+      />
       <Button type="submit" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? (
           <>

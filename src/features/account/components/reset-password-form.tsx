@@ -3,11 +3,10 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
-import { PasswordInput } from "@/components/ui/password-input";
+import { NewPasswordFields } from "@/features/account/components/new-password-fields";
 import { SetPasswordSchema, type SetPasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Field, fieldAria } from "@/components/ui/field";
 import { errorMessage } from "@/lib/api-error";
 import { setPasswordWithToken } from "@/stores/auth";
 
@@ -57,17 +56,12 @@ export function ResetPasswordForm() {
           </div>
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-5">
-            <Field id="newPassword" label="New password" error={errors.newPassword?.message}>
-              <PasswordInput id="newPassword" autoComplete="new-password" {...register("newPassword")} {...fieldAria("newPassword", errors.newPassword?.message)} />
-            </Field>
-            <Field id="confirmPassword" label="Confirm new password" error={errors.confirmPassword?.message}>
-              <PasswordInput
-                id="confirmPassword"
-                autoComplete="new-password"
-                {...register("confirmPassword")}
-                {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
-              />
-            </Field>
+            <NewPasswordFields
+              newPassword={register("newPassword")}
+              confirmPassword={register("confirmPassword")}
+              newPasswordError={errors.newPassword?.message}
+              confirmPasswordError={errors.confirmPassword?.message}
+            />
             <Button type="submit" className="w-full" disabled={!hydrated || isSubmitting || !token}>
               {isSubmitting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : null}
               Set password
