@@ -6,20 +6,20 @@
 onRecordAfterCreateSuccess((e) => {
   /** @type {typeof import("./lib/realtime.js")} */
   const realtime = require(`${__hooks}/lib/realtime.js`);
-  realtime.broadcast(e.app, realtime.PUBLIC_CONTENT_TOPIC, { collection: e.record?.collection().name, action: "create", id: e.record?.id });
+  realtime.announcePublicContent(e, "create");
   e.next();
 }, "settings", "pricing_plans");
 
 onRecordAfterUpdateSuccess((e) => {
   /** @type {typeof import("./lib/realtime.js")} */
   const realtime = require(`${__hooks}/lib/realtime.js`);
-  realtime.broadcast(e.app, realtime.PUBLIC_CONTENT_TOPIC, { collection: e.record?.collection().name, action: "update", id: e.record?.id });
+  realtime.announcePublicContent(e, "update");
   e.next();
 }, "settings", "pricing_plans");
 
 onRecordAfterDeleteSuccess((e) => {
   /** @type {typeof import("./lib/realtime.js")} */
   const realtime = require(`${__hooks}/lib/realtime.js`);
-  realtime.broadcast(e.app, realtime.PUBLIC_CONTENT_TOPIC, { collection: e.record?.collection().name, action: "delete", id: e.record?.id });
+  realtime.announcePublicContent(e, "delete");
   e.next();
 }, "settings", "pricing_plans");

@@ -69,4 +69,32 @@ function isShopAdmin(e) {
   return !!e.auth && e.auth.collection().name === "users" && e.auth.getBool("is_admin");
 }
 
-module.exports = { writeAuditLog, snapshot, diff, isShopAdmin, REDACTED_FIELDS };
+/**
+ * Runs a records-API write (e.next()) and, when a shop admin makes it, logs it in the
+ * same transaction: a failed write leaves no log row, a failed log write undoes it.
+ * @param {core.RecordRequestEvent} e  a create, update or delete request event
+ * @param {"create" | "update" | "delete"} action
+ */
+function auditAdminWrite(e, action) {
+  if (!isShopAdmin(e) || !e.record) return e.next();
+  const record = e.record;
+  const collection = record.collection().name;
+  // Taken before the write: the stored values an update changes, or the deleted row.
+  const before = action === "create" ? {} : snapshot(action === "update" ? record.original() : record);
+  e.app.runInTransaction((txApp) => {
+    e.app = txApp;
+    e.next();
+    writeAuditLog(txApp, {
+      adminId: e.auth?.id ?? "",
+      action: `${collection}.${action}`,
+      targetType: collection,
+      targetId: record.id,
+      details:
+        action === "create" ? { record: snapshot(record) }
+        : action === "update" ? { changes: diff(before, snapshot(record)) }
+        : { record: before },
+    });
+  });
+}
+
+module.exports = { writeAuditLog, auditAdminWrite, isShopAdmin };
