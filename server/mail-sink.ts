@@ -122,7 +122,7 @@ function leaves(part: Part): Part[] {
     .flatMap((chunk) => leaves(splitPart(chunk.replace(/^\n/, ""))));
 }
 
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<a\b[^>]*href="([^"]*)"[^>]*>(.*?)<\/a>/gis, "$2 ($1)")
     .replace(/<br\s*\/?>/gi, "\n")
@@ -138,7 +138,7 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-export function parseMail(raw: string): CapturedMail {
+function parseMail(raw: string): CapturedMail {
   const root = splitPart(raw);
   let text = "";
   let html = "";
@@ -157,9 +157,14 @@ export function parseMail(raw: string): CapturedMail {
   };
 }
 
+/** The one-time sign-in code in a mail's text (the OTP template says "code is …"). */
+export function signInCode(text: string): string | undefined {
+  return /code is:?\s*(\d{4,10})/i.exec(text)?.[1];
+}
+
 /** The one-line summary `npm start` prints: the code or link a person needs. */
 export function mailSummary(mail: CapturedMail): string {
-  const code = /code is:?\s*(\d{4,10})/i.exec(mail.text)?.[1];
+  const code = signInCode(mail.text);
   const link = /(https?:\/\/\S+(?:reset-password|verify)\S*?)(?=[)\s]|$)/i.exec(mail.text)?.[1];
   const detail = code ? `code ${code}` : link ? link : "";
   return `[mail] to ${mail.to.join(", ")}: "${mail.subject}"${detail ? ` — ${detail}` : ""}`;

@@ -3,6 +3,7 @@
 // guards, settings, and every validation message of the two forms.
 import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
+import { createTestUser } from "../support/pocketbase.ts";
 import { codeFrom, linkFrom, waitForMail } from "../support/smtp-sink.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
@@ -16,22 +17,17 @@ const mailbox = (): string => {
 let seq = 0;
 const uniqueEmail = (tag: string): string => `${tag}-${Date.now().toString(36)}-${seq++}@e2e.test`;
 
-async function createUser(options: { password?: string; onboarded?: boolean; admin?: boolean } = {}) {
-  const pb = await superuserClient();
-  const email = uniqueEmail("user");
-  const password = options.password ?? "Customer#2026";
-  const record = await pb.collection("users").create({
-    email,
-    password,
-    passwordConfirm: password,
+/** A signed-up customer (or admin) with a password, onboarded unless told otherwise. */
+async function createUser(options: { onboarded?: boolean; admin?: boolean } = {}) {
+  return createTestUser(await superuserClient(), {
+    email: uniqueEmail("user"),
+    password: "Customer#2026",
     first_name: "Casey",
     last_name: "Customer",
     country: "Germany",
-    verified: true,
     is_admin: options.admin ?? false,
     onboarding_completed: options.onboarded ?? true,
   });
-  return { id: record.id, email, password };
 }
 
 /** Opens a page and waits until its islands have hydrated (Astro drops the ssr attribute). */

@@ -89,11 +89,19 @@ let userCounter = 0;
 /** Creates a users record as the superuser (sign-up has its own route). */
 export async function createTestUser(
   su: PocketBase,
-  fields: { is_admin?: boolean; first_name?: string; last_name?: string; country?: string; email?: string } = {},
+  fields: {
+    is_admin?: boolean;
+    first_name?: string;
+    last_name?: string;
+    country?: string;
+    email?: string;
+    password?: string;
+    onboarding_completed?: boolean;
+  } = {},
 ): Promise<TestUser> {
   userCounter += 1;
   const email = fields.email ?? `user${userCounter}-${Date.now()}@test.local`;
-  const password = `Passw0rd#${userCounter}${Date.now()}`;
+  const password = fields.password ?? `Passw0rd#${userCounter}${Date.now()}`;
   const record = await su.collection("users").create({
     email,
     password,
@@ -103,6 +111,7 @@ export async function createTestUser(
     last_name: fields.last_name ?? "User",
     country: fields.country ?? "Canada",
     is_admin: fields.is_admin ?? false,
+    onboarding_completed: fields.onboarding_completed ?? false,
   });
   return { id: record.id, email, password };
 }

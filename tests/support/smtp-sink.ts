@@ -2,7 +2,7 @@
 // tiny HTTP mailbox (GET /messages) so Playwright workers, which run in other
 // processes, can read what PocketBase sent.
 import http from "node:http";
-import { startMailSink, type CapturedMail, type MailSink } from "../../server/mail-sink.ts";
+import { signInCode, startMailSink, type CapturedMail, type MailSink } from "../../server/mail-sink.ts";
 
 export type { CapturedMail };
 
@@ -71,7 +71,7 @@ export async function waitForMail(
 
 /** The sign-in code in a mail PocketBase sent. */
 export function codeFrom(mail: CapturedMail): string {
-  const code = /code is:?\s*(\d{4,10})/i.exec(mail.text)?.[1];
+  const code = signInCode(mail.text);
   if (!code) throw new Error(`No code in mail: ${mail.text}`);
   return code;
 }

@@ -172,4 +172,4 @@ function unseedDemo(app, accounts) {
   }
 }
 
-module.exports = { seedDemo, unseedDemo, demoAccountsFromEnv, LOCATIONS };
+module.exports = { seedDemo, unseedDemo, demoAccountsFromEnv };

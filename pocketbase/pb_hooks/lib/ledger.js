@@ -100,4 +100,4 @@ function applyLedgerEntry(app, entry) {
   return result;
 }
 
-module.exports = { applyLedgerEntry, formatUsd, LEDGER_SIGN: SIGN };
+module.exports = { applyLedgerEntry };

@@ -31,4 +31,4 @@ function affiliateCode(userId) {
   return userId.slice(0, 8).toUpperCase();
 }
 
-module.exports = { provisionUser, affiliateCode };
+module.exports = { provisionUser };

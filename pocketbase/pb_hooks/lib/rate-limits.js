@@ -62,4 +62,4 @@ function applyRateLimitScale(settings) {
   settings.rateLimits.enabled = true;
 }
 
-module.exports = { DEFAULT_RULES, scaledDefaultRules, applyRateLimitScale };
+module.exports = { scaledDefaultRules, applyRateLimitScale };
