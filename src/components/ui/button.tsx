@@ -1,5 +1,6 @@
 import { cva, type VariantProps } from "class-variance-authority";
-import type { ButtonHTMLAttributes } from "react";
+import { Loader2 } from "lucide-react";
+import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { cn } from "@/lib/cn";
 
 export const buttonVariants = cva(
@@ -22,8 +23,23 @@ export const buttonVariants = cva(
   },
 );
 
-export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & VariantProps<typeof buttonVariants>;
+export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
+  VariantProps<typeof buttonVariants> & {
+    /** Busy: disabled, with a spinner and `pendingText` (or the usual label). */
+    pending?: boolean;
+    pendingText?: ReactNode;
+  };
 
-export function Button({ className, variant, size, type = "button", ...props }: ButtonProps) {
-  return <button type={type} className={cn(buttonVariants({ variant, size }), className)} {...props} />;
+export function Button({ className, variant, size, type = "button", pending = false, pendingText, disabled, children, ...props }: ButtonProps) {
+  return (
+    <button type={type} className={cn(buttonVariants({ variant, size }), className)} disabled={disabled || pending} {...props}>
+      {pending ? (
+        <>
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" /> {pendingText ?? children}
+        </>
+      ) : (
+        children
+      )}
+    </button>
+  );
 }

@@ -154,8 +154,8 @@ export default function ContactForm() {
           {...register("message")}
         />
       </Field>
-      <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={!hydrated || isSubmitting}>
-        {isSubmitting ? "Sending..." : "Send Message"}
+      <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={!hydrated} pending={isSubmitting} pendingText="Sending...">
+        Send Message
       </Button>
     </form>
   );

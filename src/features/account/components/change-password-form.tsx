@@ -1,5 +1,4 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
@@ -61,14 +60,8 @@ export function ChangePasswordForm() {
         newPasswordError={errors.newPassword?.message}
         confirmPasswordError={errors.confirmPassword?.message}
       />
-      <Button type="submit" disabled={!hydrated || isSubmitting}>
-        {isSubmitting ? (
-          <>
-            <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Updating...
-          </>
-        ) : (
-          "Update Password"
-        )}
+      <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Updating...">
+        Update Password
       </Button>
     </form>
   );

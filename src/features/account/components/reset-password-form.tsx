@@ -1,5 +1,4 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
@@ -62,8 +61,7 @@ export function ResetPasswordForm() {
               newPasswordError={errors.newPassword?.message}
               confirmPasswordError={errors.confirmPassword?.message}
             />
-            <Button type="submit" className="w-full" disabled={!hydrated || isSubmitting || !token}>
-              {isSubmitting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : null}
+            <Button type="submit" className="w-full" disabled={!hydrated || !token} pending={isSubmitting}>
               Set password
             </Button>
           </form>

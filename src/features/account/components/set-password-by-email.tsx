@@ -1,4 +1,3 @@
-import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -32,8 +31,7 @@ export function SetPasswordByEmail({ email }: { email: string }) {
         {error ? <Alert tone="error">{error}</Alert> : null}
         {state === "sent" ? <Alert tone="success">We sent a link to set your password to {email}. It is valid for 30 minutes.</Alert> : null}
       </div>
-      <Button onClick={send} disabled={state === "sending"}>
-        {state === "sending" ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : null}
+      <Button onClick={send} pending={state === "sending"}>
         Email me a link to set a password
       </Button>
     </div>

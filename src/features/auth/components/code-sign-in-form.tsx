@@ -1,5 +1,4 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
@@ -68,14 +67,8 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           <Field id="code-email" label="Email address" error={emailError}>
             <Input id="code-email" type="email" autoComplete="email" {...emailForm.register("email")} {...fieldAria("code-email", emailError)} />
           </Field>
-          <Button type="submit" size="lg" className="w-full" disabled={!hydrated || emailForm.formState.isSubmitting}>
-            {emailForm.formState.isSubmitting ? (
-              <>
-                <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Sending code...
-              </>
-            ) : (
-              "Email me a sign-in code"
-            )}
+          <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={emailForm.formState.isSubmitting} pendingText="Sending code...">
+            Email me a sign-in code
           </Button>
         </form>
       ) : (
@@ -90,14 +83,8 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
               {...fieldAria("code", codeError)}
             />
           </Field>
-          <Button type="submit" size="lg" className="w-full" disabled={!hydrated || codeForm.formState.isSubmitting}>
-            {codeForm.formState.isSubmitting ? (
-              <>
-                <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Signing in...
-              </>
-            ) : (
-              "Sign in with code"
-            )}
+          <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={codeForm.formState.isSubmitting} pendingText="Signing in...">
+            Sign in with code
           </Button>
           <button
             type="button"

@@ -1,5 +1,4 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
@@ -48,14 +47,8 @@ export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           {...fieldAria("password", errors.password?.message)}
         />
       </Field>
-      <Button type="submit" size="lg" className="w-full" disabled={!hydrated || isSubmitting}>
-        {isSubmitting ? (
-          <>
-            <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Signing in...
-          </>
-        ) : (
-          "Sign in"
-        )}
+      <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={isSubmitting} pendingText="Signing in...">
+        Sign in
       </Button>
     </form>
   );

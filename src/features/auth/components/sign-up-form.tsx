@@ -2,7 +2,6 @@ import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
-import { Loader2 } from "lucide-react";
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { CountryCombobox } from "@/features/auth/components/country-combobox";
 import { SignUpSchema, type SignUpInput, type SignUpOutput } from "@/features/auth/schemas";
@@ -96,14 +95,8 @@ export function SignUpForm() {
           )}
         />
       </Field>
-      <Button type="submit" size="lg" className="w-full" disabled={!hydrated || isSubmitting}>
-        {isSubmitting ? (
-          <>
-            <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Creating Account...
-          </>
-        ) : (
-          "Create Account"
-        )}
+      <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={isSubmitting} pendingText="Creating Account...">
+        Create Account
       </Button>
       <p className="text-center text-xs text-slate-500">
         By creating an account you agree to our{" "}
