@@ -17,7 +17,11 @@ function newestMtime(p: string): number {
 }
 
 export function ensureBuilt(): void {
-  const sourcesTime = Math.max(...SOURCES.map((s) => path.join(ROOT, s)).filter(existsSync).map(newestMtime));
+  const sourcesTime = Math.max(
+    ...SOURCES.map((s) => path.join(ROOT, s))
+      .filter(existsSync)
+      .map(newestMtime),
+  );
   if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= sourcesTime) return;
   console.log("Building the web app (astro build) ...");
   execFileSync(process.execPath, [path.join(ROOT, "node_modules", "astro", "astro.js"), "build"], {

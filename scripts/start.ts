@@ -78,10 +78,12 @@ const shop = await startShop({
 
 console.log(`
   Proxy shop is running at ${shop.url}
-  ${demo.seed ? `Demo admin:     ${demo.adminEmail} / ${demo.adminPassword}
-  Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}` : "Demo data is off (DEMO_SEED=false, the default when HOST is not loopback)."}${
-    demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""
-  }
+  ${
+    demo.seed
+      ? `Demo admin:     ${demo.adminEmail} / ${demo.adminPassword}
+  Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}`
+      : "Demo data is off (DEMO_SEED=false, the default when HOST is not loopback)."
+  }${demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""}
   PocketBase dashboard: ${shop.url}/_/  (from this machine only; superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
   Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.

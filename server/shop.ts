@@ -50,7 +50,13 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
   }
 
   // Render every public page once so the first visitor is served from the cache.
-  await Promise.all([...PUBLIC_PATHS].map((p) => fetch(web.url + p).then((r) => r.arrayBuffer()).catch(() => {})));
+  await Promise.all(
+    [...PUBLIC_PATHS].map((p) =>
+      fetch(web.url + p)
+        .then((r) => r.arrayBuffer())
+        .catch(() => {}),
+    ),
+  );
 
   return {
     url: web.url,

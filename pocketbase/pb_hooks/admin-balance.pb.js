@@ -4,51 +4,56 @@
 // The console's "credit or debit a user" (update_user_balance_admin in the spec): one
 // ledger entry plus its audit row, in one transaction. Shop admins only.
 
-routerAdd("POST", "/api/admin/users/{id}/balance", (e) => {
-  /** @type {typeof import("./lib/ledger.js")} */
-  const ledger = require(`${__hooks}/lib/ledger.js`);
-  /** @type {typeof import("./lib/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
-  if (!audit.isShopAdmin(e)) throw new ForbiddenError("Only administrators can change balances.");
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/balance",
+  (e) => {
+    /** @type {typeof import("./lib/ledger.js")} */
+    const ledger = require(`${__hooks}/lib/ledger.js`);
+    /** @type {typeof import("./lib/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit.js`);
+    if (!audit.isShopAdmin(e)) throw new ForbiddenError("Only administrators can change balances.");
 
-  const body = new DynamicModel({ transaction_type: "", amount_cents: 0, description: "" });
-  e.bindBody(body);
-  const type = body.transaction_type;
-  const amount = body.amount_cents;
-  const description = String(body.description || "").trim();
-  if (type !== "CREDIT" && type !== "DEBIT") {
-    throw new BadRequestError("transaction_type must be CREDIT or DEBIT.");
-  }
-  if (!Number.isSafeInteger(amount) || amount <= 0) {
-    throw new BadRequestError("amount_cents must be a positive whole number of cents.");
-  }
-  // One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused).
-  const MAX_ADJUSTMENT_CENTS = 100000000;
-  if (amount > MAX_ADJUSTMENT_CENTS) {
-    throw new BadRequestError("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).", {
-      amount_cents: new ValidationError("validation_max_amount", "At most $1,000,000.00 per adjustment."),
-    });
-  }
-  if (!description) throw new BadRequestError("A description is required.");
+    const body = new DynamicModel({ transaction_type: "", amount_cents: 0, description: "" });
+    e.bindBody(body);
+    const type = body.transaction_type;
+    const amount = body.amount_cents;
+    const description = String(body.description || "").trim();
+    if (type !== "CREDIT" && type !== "DEBIT") {
+      throw new BadRequestError("transaction_type must be CREDIT or DEBIT.");
+    }
+    if (!Number.isSafeInteger(amount) || amount <= 0) {
+      throw new BadRequestError("amount_cents must be a positive whole number of cents.");
+    }
+    // One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused).
+    const MAX_ADJUSTMENT_CENTS = 100000000;
+    if (amount > MAX_ADJUSTMENT_CENTS) {
+      throw new BadRequestError("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).", {
+        amount_cents: new ValidationError("validation_max_amount", "At most $1,000,000.00 per adjustment."),
+      });
+    }
+    if (!description) throw new BadRequestError("A description is required.");
 
-  const user = e.app.findRecordById("users", e.request?.pathValue("id") ?? "");
-  /** @type {{ transaction: core.Record, balanceCents: number } | undefined} */
-  let result;
-  e.app.runInTransaction((txApp) => {
-    result = ledger.applyLedgerEntry(txApp, {
-      userId: user.id,
-      type,
-      amountCents: type === "CREDIT" ? amount : -amount,
-      description,
+    const user = e.app.findRecordById("users", e.request?.pathValue("id") ?? "");
+    /** @type {{ transaction: core.Record, balanceCents: number } | undefined} */
+    let result;
+    e.app.runInTransaction((txApp) => {
+      result = ledger.applyLedgerEntry(txApp, {
+        userId: user.id,
+        type,
+        amountCents: type === "CREDIT" ? amount : -amount,
+        description,
+      });
+      audit.writeAuditLog(txApp, {
+        adminId: e.auth?.id ?? "",
+        action: type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
+        targetType: "users",
+        targetId: user.id,
+        details: { amount_cents: amount, description, balance_after_cents: result.balanceCents, transaction_id: result.transaction.id },
+      });
     });
-    audit.writeAuditLog(txApp, {
-      adminId: e.auth?.id ?? "",
-      action: type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
-      targetType: "users",
-      targetId: user.id,
-      details: { amount_cents: amount, description, balance_after_cents: result.balanceCents, transaction_id: result.transaction.id },
-    });
-  });
-  if (!result) throw new Error("balance change did not run");
-  return e.json(200, { balance_cents: result.balanceCents, transaction: result.transaction });
-}, $apis.requireAuth("users"));
+    if (!result) throw new Error("balance change did not run");
+    return e.json(200, { balance_cents: result.balanceCents, transaction: result.transaction });
+  },
+  $apis.requireAuth("users"),
+);

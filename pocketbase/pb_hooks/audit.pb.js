@@ -3,23 +3,44 @@
 // Every write a shop admin makes through the API to the audited collections is logged
 // in the same transaction as the write (lib/audit.js auditAdminWrite).
 
-onRecordCreateRequest((e) => {
-  /** @type {typeof import("./lib/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
-  audit.auditAdminWrite(e, "create");
-}, "settings", "pricing_plans", "proxies", "support_tickets", "contact_messages");
+onRecordCreateRequest(
+  (e) => {
+    /** @type {typeof import("./lib/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit.js`);
+    audit.auditAdminWrite(e, "create");
+  },
+  "settings",
+  "pricing_plans",
+  "proxies",
+  "support_tickets",
+  "contact_messages",
+);
 
-onRecordUpdateRequest((e) => {
-  /** @type {typeof import("./lib/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
-  audit.auditAdminWrite(e, "update");
-}, "settings", "pricing_plans", "proxies", "support_tickets", "contact_messages");
+onRecordUpdateRequest(
+  (e) => {
+    /** @type {typeof import("./lib/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit.js`);
+    audit.auditAdminWrite(e, "update");
+  },
+  "settings",
+  "pricing_plans",
+  "proxies",
+  "support_tickets",
+  "contact_messages",
+);
 
-onRecordDeleteRequest((e) => {
-  /** @type {typeof import("./lib/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
-  audit.auditAdminWrite(e, "delete");
-}, "settings", "pricing_plans", "proxies", "support_tickets", "contact_messages");
+onRecordDeleteRequest(
+  (e) => {
+    /** @type {typeof import("./lib/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit.js`);
+    audit.auditAdminWrite(e, "delete");
+  },
+  "settings",
+  "pricing_plans",
+  "proxies",
+  "support_tickets",
+  "contact_messages",
+);
 
 // The log is append-only: not even a superuser edits it through the API.
 onRecordCreateRequest(() => {

@@ -8,17 +8,29 @@
 // POST /api/admin/users/{id}/balance.
 
 // balances and transactions: no API writes at all.
-onRecordCreateRequest(() => {
-  throw new ForbiddenError("Balances and ledger entries are written by the server only; use the admin balance route.");
-}, "balances", "transactions");
+onRecordCreateRequest(
+  () => {
+    throw new ForbiddenError("Balances and ledger entries are written by the server only; use the admin balance route.");
+  },
+  "balances",
+  "transactions",
+);
 
-onRecordUpdateRequest(() => {
-  throw new ForbiddenError("Balances and ledger entries cannot be changed through the API; use the admin balance route.");
-}, "balances", "transactions");
+onRecordUpdateRequest(
+  () => {
+    throw new ForbiddenError("Balances and ledger entries cannot be changed through the API; use the admin balance route.");
+  },
+  "balances",
+  "transactions",
+);
 
-onRecordDeleteRequest(() => {
-  throw new ForbiddenError("Balances and ledger entries cannot be deleted through the API.");
-}, "balances", "transactions");
+onRecordDeleteRequest(
+  () => {
+    throw new ForbiddenError("Balances and ledger entries cannot be deleted through the API.");
+  },
+  "balances",
+  "transactions",
+);
 
 // referrals: created at sign-up, deleted with their user; nothing edits them by hand.
 onRecordCreateRequest(() => {

@@ -12,6 +12,9 @@ onRecordValidate((e) => {
       features: { code: "validation_invalid_features", message: "Features must be a list of non-empty texts." },
     });
   }
-  record.set("features", features.map((f) => f.trim()));
+  record.set(
+    "features",
+    features.map((f) => f.trim()),
+  );
   e.next();
 }, "pricing_plans");

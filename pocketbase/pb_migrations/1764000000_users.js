@@ -15,7 +15,7 @@ const OWN_PROFILE_UPDATE = [
 // Admins see other users' e-mail addresses (PocketBase shows them only to the owner and
 // to "managers"). The update rule still limits every caller to their own record, and an
 // admin's own password change still needs the old password, hence the id condition.
-const ADMIN_MANAGES_OTHERS = '@request.auth.is_admin = true && id != @request.auth.id';
+const ADMIN_MANAGES_OTHERS = "@request.auth.is_admin = true && id != @request.auth.id";
 
 /** A rule of null: superusers and server code only. */
 const LOCKED = /** @type {string} */ (/** @type {unknown} */ (null));
@@ -49,7 +49,9 @@ migrate(
       users.fields.removeByName(name);
     }
     users.fields.add(new TextField({ name: "name", max: 255 }));
-    users.fields.add(new FileField({ name: "avatar", maxSelect: 1, mimeTypes: ["image/jpeg", "image/png", "image/svg+xml", "image/gif", "image/webp"] }));
+    users.fields.add(
+      new FileField({ name: "avatar", maxSelect: 1, mimeTypes: ["image/jpeg", "image/png", "image/svg+xml", "image/gif", "image/webp"] }),
+    );
     users.removeIndex("idx_users_is_admin");
     const own = "id = @request.auth.id";
     users.listRule = own;

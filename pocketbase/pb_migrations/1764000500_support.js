@@ -13,7 +13,8 @@ migrate(
       name: "support_tickets",
       listRule: '@request.auth.id != "" && (user_id = @request.auth.id || @request.auth.is_admin = true)',
       viewRule: '@request.auth.id != "" && (user_id = @request.auth.id || @request.auth.is_admin = true)',
-      createRule: '@request.auth.id != "" && @request.body.user_id = @request.auth.id && (@request.body.status:isset = false || @request.body.status = "open")',
+      createRule:
+        '@request.auth.id != "" && @request.body.user_id = @request.auth.id && (@request.body.status:isset = false || @request.body.status = "open")',
       updateRule: ADMIN,
       deleteRule: LOCKED,
       fields: /** @type {any} */ ([

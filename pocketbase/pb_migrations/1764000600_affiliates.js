@@ -32,7 +32,14 @@ migrate(
         viewRule: '@request.auth.id != "" && (affiliate_id.user_id = @request.auth.id || @request.auth.is_admin = true)',
         fields: /** @type {any} */ ([
           { name: "affiliate_id", type: "relation", required: true, maxSelect: 1, cascadeDelete: true, collectionId: affiliates.id },
-          { name: "referred_user_id", type: "relation", required: true, maxSelect: 1, cascadeDelete: true, collectionId: "_pb_users_auth_" },
+          {
+            name: "referred_user_id",
+            type: "relation",
+            required: true,
+            maxSelect: 1,
+            cascadeDelete: true,
+            collectionId: "_pb_users_auth_",
+          },
           { name: "commission_cents", type: "number", onlyInt: true, min: 0 },
           { name: "status", type: "select", required: true, maxSelect: 1, values: ["pending", "paid"] },
           { name: "paid_at", type: "date" },

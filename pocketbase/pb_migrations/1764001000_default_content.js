@@ -29,7 +29,13 @@ const PLANS = [
     type: "RESIDENTIAL",
     price_cents: 450,
     popular: true,
-    features: ["Real household IPs", "City-level targeting", "Sticky sessions up to 30 minutes", "99.9% success rate", "24/7 priority support"],
+    features: [
+      "Real household IPs",
+      "City-level targeting",
+      "Sticky sessions up to 30 minutes",
+      "99.9% success rate",
+      "24/7 priority support",
+    ],
   },
   {
     name: "SOCKS5 Private",

@@ -21,7 +21,7 @@ export function errorMessage(err: unknown): string {
 export function fieldErrors(err: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!(err instanceof ClientResponseError)) return out;
-  const data = err.response?.["data"];
+  const data: unknown = err.response?.["data"];
   if (data && typeof data === "object") {
     for (const [field, value] of Object.entries(data as Record<string, unknown>)) {
       const message = (value as { message?: unknown } | null)?.message;

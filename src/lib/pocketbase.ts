@@ -37,7 +37,7 @@ let client: TypedPocketBase | null = null;
 /** The shared browser client (created on first use, so server rendering never touches it). */
 export function pb(): TypedPocketBase {
   if (!client) {
-    client = new PocketBase(typeof window === "undefined" ? "http://127.0.0.1" : window.location.origin) as TypedPocketBase;
+    client = new PocketBase(typeof window === "undefined" ? "http://127.0.0.1" : window.location.origin);
     client.autoCancellation(false);
   }
   return client;

@@ -83,7 +83,13 @@ export function contrastWithWhite(hex: string): number {
 export function accessibleBrand(hex: string): string {
   const [r, g, b] = parseHex(hex);
   const toHex = (f: number) =>
-    `#${[r, g, b].map((c) => Math.round(c * f).toString(16).padStart(2, "0")).join("")}`;
+    `#${[r, g, b]
+      .map((c) =>
+        Math.round(c * f)
+          .toString(16)
+          .padStart(2, "0"),
+      )
+      .join("")}`;
   for (let f = 1; f > 0; f -= 0.02) {
     const candidate = toHex(f);
     if (contrastWithWhite(candidate) >= 5) return candidate;

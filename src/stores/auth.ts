@@ -96,7 +96,9 @@ export async function signUp(data: SignUpData): Promise<void> {
 }
 
 /** Saves changes to the signed-in user's own record and publishes the new record. */
-export async function updateOwnUser(data: Partial<Pick<UserRecord, "first_name" | "last_name" | "country" | "onboarding_completed" | "onboarding_completed_at">>): Promise<UserRecord> {
+export async function updateOwnUser(
+  data: Partial<Pick<UserRecord, "first_name" | "last_name" | "country" | "onboarding_completed" | "onboarding_completed_at">>,
+): Promise<UserRecord> {
   const user = $auth.get().user;
   if (!user) throw new Error("Not signed in");
   const updated = await pb().collection("users").update(user.id, data);

@@ -50,7 +50,13 @@ async function referralFor(ctx: Context, owner: Owner): Promise<string> {
   const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`);
   const auth = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
     method: "POST",
-    body: { first_name: "Referred", last_name: "Customer", email: `referred${ctx.n()}-${Date.now()}@test.local`, country: "Canada", ref: affiliate["code"] },
+    body: {
+      first_name: "Referred",
+      last_name: "Customer",
+      email: `referred${ctx.n()}-${Date.now()}@test.local`,
+      country: "Canada",
+      ref: affiliate["code"],
+    },
   });
   return (await ctx.su.collection("referrals").getFirstListItem(`referred_user_id = "${auth.record.id}"`)).id;
 }
@@ -70,7 +76,12 @@ const SPECS: CollectionSpec[] = [
   {
     name: "users",
     make: async (ctx, owner) => ctx.users[owner].id,
-    createBody: async (_ctx, _who, marker) => ({ email: `${marker}@test.local`, password: "Passw0rd#Matrix1", passwordConfirm: "Passw0rd#Matrix1", first_name: marker }),
+    createBody: async (_ctx, _who, marker) => ({
+      email: `${marker}@test.local`,
+      password: "Passw0rd#Matrix1",
+      passwordConfirm: "Passw0rd#Matrix1",
+      first_name: marker,
+    }),
     markerFilter: (m) => `first_name = "${m}"`,
     updateBody: (m) => ({ first_name: m }),
     list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
@@ -96,7 +107,11 @@ const SPECS: CollectionSpec[] = [
     name: "pricing_plans",
     // A's row is an active plan, B's an inactive one.
     make: async (ctx, owner) =>
-      (await ctx.su.collection("pricing_plans").create({ name: `Plan ${ctx.n()}`, type: "HTTP", price_cents: 100, features: ["x"], popular: false, active: owner === "A" })).id,
+      (
+        await ctx.su
+          .collection("pricing_plans")
+          .create({ name: `Plan ${ctx.n()}`, type: "HTTP", price_cents: 100, features: ["x"], popular: false, active: owner === "A" })
+      ).id,
     createBody: async (_ctx, _who, marker) => ({ name: marker, type: "HTTP", price_cents: 100, features: [], active: true }),
     markerFilter: (m) => `name = "${m}"`,
     updateBody: (m) => ({ name: m }),
@@ -109,7 +124,10 @@ const SPECS: CollectionSpec[] = [
   {
     name: "balances",
     make: async (ctx, owner) => (await ctx.su.collection("balances").getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id,
-    createBody: async (ctx, who, marker) => ({ user_id: ctx.users[who === "anon" ? "A" : who].id, balance_cents: Number(marker.replace(/\D/g, "")) }),
+    createBody: async (ctx, who, marker) => ({
+      user_id: ctx.users[who === "anon" ? "A" : who].id,
+      balance_cents: Number(marker.replace(/\D/g, "")),
+    }),
     markerFilter: (m) => `balance_cents = ${Number(m.replace(/\D/g, ""))}`,
     updateBody: () => ({ balance_cents: 999_999 }),
     list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
@@ -121,7 +139,13 @@ const SPECS: CollectionSpec[] = [
   {
     name: "transactions",
     make: async (ctx, owner) => creditViaAdmin(ctx, ctx.users[owner].id, 100),
-    createBody: async (ctx, who, marker) => ({ user_id: ctx.users[who === "anon" ? "A" : who].id, type: "CREDIT", amount_cents: 100_000, balance_after_cents: 100_000, description: marker }),
+    createBody: async (ctx, who, marker) => ({
+      user_id: ctx.users[who === "anon" ? "A" : who].id,
+      type: "CREDIT",
+      amount_cents: 100_000,
+      balance_after_cents: 100_000,
+      description: marker,
+    }),
     markerFilter: (m) => `description = "${m}"`,
     updateBody: () => ({ amount_cents: 999_999 }),
     list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
@@ -133,13 +157,28 @@ const SPECS: CollectionSpec[] = [
   {
     name: "proxies",
     make: async (ctx, owner) =>
-      (await ctx.su.collection("proxies").create({
-        host: `p${ctx.n()}.test`, port: 8080, username: "u", password: "secret", type: "HTTP", country: "US",
-        status: "ASSIGNED", assigned_to_user_id: ctx.users[owner].id, expires_at: "2099-01-01 00:00:00.000Z",
-      })).id,
+      (
+        await ctx.su.collection("proxies").create({
+          host: `p${ctx.n()}.test`,
+          port: 8080,
+          username: "u",
+          password: "secret",
+          type: "HTTP",
+          country: "US",
+          status: "ASSIGNED",
+          assigned_to_user_id: ctx.users[owner].id,
+          expires_at: "2099-01-01 00:00:00.000Z",
+        })
+      ).id,
     createBody: async (ctx, who, marker) => ({
-      host: `${marker}.test`, port: 8080, username: "u", password: "p", type: "HTTP", country: "US",
-      status: "ASSIGNED", assigned_to_user_id: ctx.users[who === "anon" ? "A" : who].id,
+      host: `${marker}.test`,
+      port: 8080,
+      username: "u",
+      password: "p",
+      type: "HTTP",
+      country: "US",
+      status: "ASSIGNED",
+      assigned_to_user_id: ctx.users[who === "anon" ? "A" : who].id,
     }),
     markerFilter: (m) => `host = "${m}.test"`,
     updateBody: (m) => ({ city: m }),
@@ -152,8 +191,17 @@ const SPECS: CollectionSpec[] = [
   {
     name: "support_tickets",
     make: async (ctx, owner) =>
-      (await ctx.su.collection("support_tickets").create({ user_id: ctx.users[owner].id, subject: `Ticket ${ctx.n()}`, priority: "medium", status: "open" })).id,
-    createBody: async (ctx, who, marker) => ({ user_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id, subject: marker, priority: "high", status: "open" }),
+      (
+        await ctx.su
+          .collection("support_tickets")
+          .create({ user_id: ctx.users[owner].id, subject: `Ticket ${ctx.n()}`, priority: "medium", status: "open" })
+      ).id,
+    createBody: async (ctx, who, marker) => ({
+      user_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id,
+      subject: marker,
+      priority: "high",
+      status: "open",
+    }),
     markerFilter: (m) => `subject = "${m}"`,
     updateBody: (m) => ({ subject: m, status: "pending" }),
     list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
@@ -165,13 +213,23 @@ const SPECS: CollectionSpec[] = [
   {
     name: "chat_messages",
     make: async (ctx, owner) => {
-      const ticket = await ctx.su.collection("support_tickets").create({ user_id: ctx.users[owner].id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
-      return (await ctx.su.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: ctx.users[owner].id, message: "hello" })).id;
+      const ticket = await ctx.su
+        .collection("support_tickets")
+        .create({ user_id: ctx.users[owner].id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+      return (await ctx.su.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: ctx.users[owner].id, message: "hello" }))
+        .id;
     },
     // Everybody tries to write on A's open ticket.
     createBody: async (ctx, who, marker) => {
-      const ticket = await ctx.su.collection("support_tickets").create({ user_id: ctx.users.A.id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
-      return { ticket_id: ticket.id, sender_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id, message: marker, is_admin_message: who === "admin" };
+      const ticket = await ctx.su
+        .collection("support_tickets")
+        .create({ user_id: ctx.users.A.id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+      return {
+        ticket_id: ticket.id,
+        sender_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id,
+        message: marker,
+        is_admin_message: who === "admin",
+      };
     },
     markerFilter: (m) => `message = "${m}"`,
     updateBody: (m) => ({ message: m }),
@@ -184,7 +242,10 @@ const SPECS: CollectionSpec[] = [
   {
     name: "affiliates",
     make: async (ctx, owner) => (await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id,
-    createBody: async (ctx, who, marker) => ({ user_id: ctx.users[who === "anon" ? "A" : who].id, code: marker.toUpperCase().replace(/[^A-Z0-9]/g, "") }),
+    createBody: async (ctx, who, marker) => ({
+      user_id: ctx.users[who === "anon" ? "A" : who].id,
+      code: marker.toUpperCase().replace(/[^A-Z0-9]/g, ""),
+    }),
     markerFilter: (m) => `code = "${m.toUpperCase().replace(/[^A-Z0-9]/g, "")}"`,
     updateBody: () => ({ total_earnings_cents: 999_999, pending_earnings_cents: 999_999 }),
     list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
@@ -218,7 +279,13 @@ const SPECS: CollectionSpec[] = [
       const setting = await admin.collection("settings").create({ key: `audit_${ctx.n()}`, value: "v" });
       return (await ctx.su.collection("audit_logs").getFirstListItem(`target_id = "${setting.id}"`)).id;
     },
-    createBody: async (ctx, who, marker) => ({ admin_id: ctx.users[who === "anon" ? "A" : who].id, action: marker, target_type: "x", target_id: "y", details: {} }),
+    createBody: async (ctx, who, marker) => ({
+      admin_id: ctx.users[who === "anon" ? "A" : who].id,
+      action: marker,
+      target_type: "x",
+      target_id: "y",
+      details: {},
+    }),
     markerFilter: (m) => `action = "${m}"`,
     updateBody: (m) => ({ action: m }),
     list: { anon: [], A: [], B: [], admin: ["A", "B"] },
@@ -230,8 +297,22 @@ const SPECS: CollectionSpec[] = [
   {
     name: "contact_messages",
     make: async (ctx) =>
-      (await ctx.su.collection("contact_messages").create({ name: "Sam Sender", email: "sam@example.com", subject: `Hello ${ctx.n()}`, message: "I would like to know more about your plans.", type: "general" })).id,
-    createBody: async (_ctx, _who, marker) => ({ name: "Sam Sender", email: "sam@example.com", subject: marker, message: "I would like to know more about your plans.", type: "billing" }),
+      (
+        await ctx.su.collection("contact_messages").create({
+          name: "Sam Sender",
+          email: "sam@example.com",
+          subject: `Hello ${ctx.n()}`,
+          message: "I would like to know more about your plans.",
+          type: "general",
+        })
+      ).id,
+    createBody: async (_ctx, _who, marker) => ({
+      name: "Sam Sender",
+      email: "sam@example.com",
+      subject: marker,
+      message: "I would like to know more about your plans.",
+      type: "billing",
+    }),
     markerFilter: (m) => `subject = "${m}"`,
     updateBody: (m) => ({ subject: m }),
     list: { anon: [], A: [], B: [], admin: ["A", "B"] },
@@ -323,7 +404,9 @@ describe.each(SPECS)("$name", (spec) => {
 });
 
 it("unassigned inventory is invisible to anonymous visitors and customers", async () => {
-  const free = await ctx.su.collection("proxies").create({ host: "free.test", port: 1, username: "u", password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
+  const free = await ctx.su
+    .collection("proxies")
+    .create({ host: "free.test", port: 1, username: "u", password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
   for (const who of ["anon", "A", "B"] as const) {
     const pb = await clientFor(who);
     expect((await pb.collection("proxies").getFullList()).map((p) => p.id)).not.toContain(free.id);
@@ -337,14 +420,20 @@ it("unassigned inventory is invisible to anonymous visitors and customers", asyn
 describe("superuser writes to money collections", () => {
   type Action = "create" | "update" | "delete";
   /** The user's own balances or affiliates row (one each per user). */
-  const rowOf = async (name: string, owner: Owner) => (await ctx.su.collection(name).getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id;
+  const rowOf = async (name: string, owner: Owner) =>
+    (await ctx.su.collection(name).getFirstListItem(`user_id = "${ctx.users[owner].id}"`)).id;
   const rows: [string, Action, Record<string, unknown>, (owner: Owner) => Promise<string>][] = [
     // Creates get a fresh user as user_id / referred_user_id (the `find` is unused).
     ["balances", "create", { balance_cents: 999_999 }, async () => ""],
     ["balances", "update", { balance_cents: 999_999 }, (o) => rowOf("balances", o)],
     ["balances", "update", { "balance_cents+": 1 }, (o) => rowOf("balances", o)],
     ["balances", "delete", {}, (o) => rowOf("balances", o)],
-    ["transactions", "create", { type: "CREDIT", amount_cents: 999_999, balance_after_cents: 999_999, description: "su forged" }, async () => ""],
+    [
+      "transactions",
+      "create",
+      { type: "CREDIT", amount_cents: 999_999, balance_after_cents: 999_999, description: "su forged" },
+      async () => "",
+    ],
     ["transactions", "update", { amount_cents: 999_999 }, (o) => creditViaAdmin(ctx, ctx.users[o].id, 100)],
     ["transactions", "delete", {}, (o) => creditViaAdmin(ctx, ctx.users[o].id, 100)],
     ["affiliates", "create", { code: "SUFORGED", total_referrals: 50 }, async () => ""],
@@ -387,7 +476,11 @@ describe("superuser writes to money collections", () => {
   it("an affiliate's code stays editable by a superuser", async () => {
     const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users.B.id}"`);
     const updated = await ctx.su.collection("affiliates").update(affiliate.id, { code: "SUEDITED" });
-    expect(updated).toMatchObject({ code: "SUEDITED", total_referrals: affiliate["total_referrals"], total_earnings_cents: affiliate["total_earnings_cents"] });
+    expect(updated).toMatchObject({
+      code: "SUEDITED",
+      total_referrals: affiliate["total_referrals"],
+      total_earnings_cents: affiliate["total_earnings_cents"],
+    });
     await ctx.su.collection("affiliates").update(affiliate.id, { code: affiliate["code"] });
   });
 });

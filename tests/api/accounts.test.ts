@@ -42,7 +42,14 @@ afterAll(async () => {
 describe("POST /api/shop/signup", () => {
   it("creates the account with its own secret and signs the browser in", async () => {
     const address = email("new");
-    const auth = await signup({ first_name: " Ada ", last_name: "Lovelace", email: address.toUpperCase(), country: "United Kingdom", is_admin: true, password: "x" });
+    const auth = await signup({
+      first_name: " Ada ",
+      last_name: "Lovelace",
+      email: address.toUpperCase(),
+      country: "United Kingdom",
+      is_admin: true,
+      password: "x",
+    });
     expect(auth.token).toBeTruthy();
     expect(auth.record).toMatchObject({
       email: address,
@@ -69,7 +76,9 @@ describe("POST /api/shop/signup", () => {
     ["country", { country: "Atlantis" }, "Please select your country."],
     ["country", { country: "" }, "Please select your country."],
   ])("rejects an invalid %s", async (field, override, message) => {
-    const err = await errorOf(() => signup({ first_name: "Ada", last_name: "Lovelace", email: email("bad"), country: "France", ...override }));
+    const err = await errorOf(() =>
+      signup({ first_name: "Ada", last_name: "Lovelace", email: email("bad"), country: "France", ...override }),
+    );
     expect(err.status).toBe(400);
     expect(err.response["data"][field]["message"]).toBe(message);
   });
@@ -85,12 +94,20 @@ describe("POST /api/shop/signup", () => {
   it("links the new account to the affiliate whose code is in ref; it counts once the e-mail is verified", async () => {
     const referrer = await signup({ first_name: "Ref", last_name: "Errer", email: email("referrer"), country: "Brazil" });
     // Provisioned with the user (pb_hooks/users.pb.js).
-    const affiliate = await su.collection("affiliates").getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
+    const affiliate = await su
+      .collection("affiliates")
+      .getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
     expect(affiliate["total_referrals"]).toBe(0);
     const totalReferrals = async () => (await su.collection("affiliates").getOne(affiliate.id))["total_referrals"];
 
     const address = email("referred");
-    const referred = await signup({ first_name: "New", last_name: "Comer", email: address, country: "Chile", ref: String(affiliate["code"]).toLowerCase() });
+    const referred = await signup({
+      first_name: "New",
+      last_name: "Comer",
+      email: address,
+      country: "Chile",
+      ref: String(affiliate["code"]).toLowerCase(),
+    });
     const referral = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: referred.record.id }));
     expect(referral).toMatchObject({ affiliate_id: affiliate.id, commission_cents: 0, status: "pending" });
     // Unverified sign-ups with someone's code do not inflate the count.
@@ -101,20 +118,36 @@ describe("POST /api/shop/signup", () => {
     for (let i = 0; i < 2; i++) {
       const client = pb.client();
       const after = Date.now(); // the sink runs in this process: same clock, no older code
-      const otpId = await client.collection("users").requestOTP(address).then((r) => r.otpId);
-      const auth = await client.collection("users").authWithOTP(otpId, codeFrom(await waitForMail(mailbox.sink, address, /sign-in code/i, { after })));
+      const otpId = await client
+        .collection("users")
+        .requestOTP(address)
+        .then((r) => r.otpId);
+      const auth = await client
+        .collection("users")
+        .authWithOTP(otpId, codeFrom(await waitForMail(mailbox.sink, address, /sign-in code/i, { after })));
       expect(auth.record["verified"]).toBe(true);
       expect(await totalReferrals()).toBe(1);
     }
 
     const unknown = await signup({ first_name: "No", last_name: "Body", email: email("noref"), country: "Chile", ref: "ZZZZZZZZ" });
-    expect((await su.collection("referrals").getList(1, 1, { filter: su.filter("referred_user_id = {:id}", { id: unknown.record.id }) })).totalItems).toBe(0);
+    expect(
+      (await su.collection("referrals").getList(1, 1, { filter: su.filter("referred_user_id = {:id}", { id: unknown.record.id }) }))
+        .totalItems,
+    ).toBe(0);
   });
 
   it("recounts when a verified referred user is deleted", async () => {
     const referrer = await signup({ first_name: "Ref", last_name: "Two", email: email("referrer2"), country: "Brazil" });
-    const affiliate = await su.collection("affiliates").getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
-    const referred = await signup({ first_name: "Soon", last_name: "Gone", email: email("gone"), country: "Chile", ref: String(affiliate["code"]) });
+    const affiliate = await su
+      .collection("affiliates")
+      .getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
+    const referred = await signup({
+      first_name: "Soon",
+      last_name: "Gone",
+      email: email("gone"),
+      country: "Chile",
+      ref: String(affiliate["code"]),
+    });
     // A superuser marking the e-mail verified counts too.
     await su.collection("users").update(referred.record.id, { verified: true });
     expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(1);
@@ -135,12 +168,18 @@ describe("what a signed-in customer can do to accounts", () => {
   });
 
   it("cannot make itself admin", async () => {
-    await client.collection("users").update(me.record.id, { is_admin: true }).catch(() => null);
+    await client
+      .collection("users")
+      .update(me.record.id, { is_admin: true })
+      .catch(() => null);
     expect((await su.collection("users").getOne(me.record.id))["is_admin"]).toBe(false);
   });
 
   it("cannot change its e-mail", async () => {
-    await client.collection("users").update(me.record.id, { email: email("hijack") }).catch(() => null);
+    await client
+      .collection("users")
+      .update(me.record.id, { email: email("hijack") })
+      .catch(() => null);
     expect((await su.collection("users").getOne(me.record.id)).email).toBe(me.record.email);
     expect((await errorOf(() => client.collection("users").requestEmailChange(email("hijack2")))).status).toBe(403);
   });
@@ -158,7 +197,9 @@ describe("what a signed-in customer can do to accounts", () => {
 
   it("may update its own profile and onboarding flag", async () => {
     const at = new Date().toISOString();
-    const updated = await client.collection("users").update(me.record.id, { first_name: "Mia", onboarding_completed: true, onboarding_completed_at: at });
+    const updated = await client
+      .collection("users")
+      .update(me.record.id, { first_name: "Mia", onboarding_completed: true, onboarding_completed_at: at });
     expect(updated).toMatchObject({ first_name: "Mia", onboarding_completed: true });
   });
 });
@@ -169,7 +210,10 @@ describe("e-mail: codes and password links through SMTP", () => {
     await signup({ first_name: "Otto", last_name: "Code", email: address, country: "Japan" });
     const client = pb.client();
     const after = Date.now() - 1000;
-    const otpId = await client.collection("users").requestOTP(address).then((r) => r.otpId);
+    const otpId = await client
+      .collection("users")
+      .requestOTP(address)
+      .then((r) => r.otpId);
     const mail = await waitForMail(mailbox.sink, address, /sign-in code/i, { after });
     expect(mail.text).toContain(`${APP_URL}/login`);
     const auth = await client.collection("users").authWithOTP(otpId, codeFrom(mail));
@@ -186,18 +230,34 @@ describe("e-mail: codes and password links through SMTP", () => {
 
   it("changing the password checks the current one and ends old sessions", async () => {
     const address = email("pw");
-    const created = await su.collection("users").create({ email: address, password: "First#Pass1", passwordConfirm: "First#Pass1", first_name: "Pat", last_name: "Word", country: "Italy" });
+    const created = await su.collection("users").create({
+      email: address,
+      password: "First#Pass1",
+      passwordConfirm: "First#Pass1",
+      first_name: "Pat",
+      last_name: "Word",
+      country: "Italy",
+    });
     expect(created["password_set"]).toBe(true);
     const client = pb.client();
     await client.collection("users").authWithPassword(address, "First#Pass1");
     const oldToken = client.authStore.token;
 
-    expect((await errorOf(() => client.collection("users").update(created.id, { password: "Second#Pass2", passwordConfirm: "Second#Pass2" }))).status).toBe(400);
-    const wrong = await errorOf(() => client.collection("users").update(created.id, { oldPassword: "Wrong#Pass0", password: "Second#Pass2", passwordConfirm: "Second#Pass2" }));
+    expect(
+      (await errorOf(() => client.collection("users").update(created.id, { password: "Second#Pass2", passwordConfirm: "Second#Pass2" })))
+        .status,
+    ).toBe(400);
+    const wrong = await errorOf(() =>
+      client
+        .collection("users")
+        .update(created.id, { oldPassword: "Wrong#Pass0", password: "Second#Pass2", passwordConfirm: "Second#Pass2" }),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.response["data"]["oldPassword"]).toBeTruthy();
 
-    await client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
+    await client
+      .collection("users")
+      .update(created.id, { oldPassword: "First#Pass1", password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
     const stale = pb.client();
     stale.authStore.save(oldToken, null);
     expect((await errorOf(() => stale.collection("users").authRefresh())).status).toBe(401);
@@ -215,12 +275,21 @@ describe("password strength on the server (the web app's rules)", () => {
 
   it.each(WEAK)("refuses %s as a new password in the settings form: %s", async (weak, message) => {
     const address = email("weak");
-    const created = await su.collection("users").create({ email: address, password: "First#Pass1", passwordConfirm: "First#Pass1", first_name: "Wea", last_name: "Kling", country: "Italy" });
+    const created = await su.collection("users").create({
+      email: address,
+      password: "First#Pass1",
+      passwordConfirm: "First#Pass1",
+      first_name: "Wea",
+      last_name: "Kling",
+      country: "Italy",
+    });
     const client = pb.client();
     await client.collection("users").authWithPassword(address, "First#Pass1");
     const before = await su.collection("users").getOne(created.id);
 
-    const err = await errorOf(() => client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: weak, passwordConfirm: weak }));
+    const err = await errorOf(() =>
+      client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: weak, passwordConfirm: weak }),
+    );
     expect(err.status).toBe(400);
     // PocketBase ends every message with a full stop.
     expect(err.response["message"]).toBe(`${message}.`);
@@ -239,7 +308,10 @@ describe("password strength on the server (the web app's rules)", () => {
     const client = pb.client();
     const after = Date.now() - 1000;
     await client.collection("users").requestPasswordReset(address);
-    const token = new URL(linkFrom(await waitForMail(mailbox.sink, address, /password/i, { after }), "/reset-password?token=")).searchParams.get("token") ?? "";
+    const token =
+      new URL(linkFrom(await waitForMail(mailbox.sink, address, /password/i, { after }), "/reset-password?token=")).searchParams.get(
+        "token",
+      ) ?? "";
 
     const err = await errorOf(() => client.collection("users").confirmPasswordReset(token, "password1", "password1"));
     expect(err.status).toBe(400);
@@ -255,7 +327,14 @@ describe("password strength on the server (the web app's rules)", () => {
 
   it("lets a superuser set any password (not client-chosen)", async () => {
     const address = email("supw");
-    const created = await su.collection("users").create({ email: address, password: "First#Pass1", passwordConfirm: "First#Pass1", first_name: "Sue", last_name: "Perr", country: "Italy" });
+    const created = await su.collection("users").create({
+      email: address,
+      password: "First#Pass1",
+      passwordConfirm: "First#Pass1",
+      first_name: "Sue",
+      last_name: "Perr",
+      country: "Italy",
+    });
     await su.collection("users").update(created.id, { password: "plainpassword", passwordConfirm: "plainpassword" });
     await pb.client().collection("users").authWithPassword(address, "plainpassword");
   });
@@ -266,7 +345,12 @@ describe("rate limits", () => {
   // sign-ins, 2 mails a minute per client).
   let limited: TestPocketBase;
   beforeAll(async () => {
-    limited = await startTestPocketBase({ ...REAL_RATE_LIMITS, SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink), SHOP_AUTH_RATE_LIMIT: "4" });
+    limited = await startTestPocketBase({
+      ...REAL_RATE_LIMITS,
+      SHOP_APP_URL: APP_URL,
+      ...smtpEnv(mailbox.sink),
+      SHOP_AUTH_RATE_LIMIT: "4",
+    });
   });
   afterAll(async () => {
     await limited?.stop();
@@ -285,7 +369,9 @@ describe("rate limits", () => {
     expect(statuses.slice(4)).toEqual([429, 429]);
     expect(last?.response["message"]).toMatch(/too many requests/i);
     // Another client is not affected.
-    const other = await errorOf(() => client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }));
+    const other = await errorOf(() =>
+      client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }),
+    );
     expect(other.status).toBe(400);
   });
 

@@ -44,7 +44,12 @@ describe("new users", () => {
     const balance = await su.collection("balances").getFirstListItem(`user_id = "${user.id}"`);
     expect(balance["balance_cents"]).toBe(0);
     const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${user.id}"`);
-    expect(affiliate).toMatchObject({ code: user.id.slice(0, 8).toUpperCase(), total_referrals: 0, total_earnings_cents: 0, pending_earnings_cents: 0 });
+    expect(affiliate).toMatchObject({
+      code: user.id.slice(0, 8).toUpperCase(),
+      total_referrals: 0,
+      total_earnings_cents: 0,
+      pending_earnings_cents: 0,
+    });
   });
 
   it("is all or nothing: a user whose affiliate code is taken is not created", async () => {
@@ -53,7 +58,9 @@ describe("new users", () => {
     const other = await createTestUser(su);
     const otherAffiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${other.id}"`);
     await su.collection("affiliates").update(otherAffiliate.id, { code: "TAKENCOD" });
-    const err = await errorOf(() => su.collection("users").create({ id, email: "taken@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123" }));
+    const err = await errorOf(() =>
+      su.collection("users").create({ id, email: "taken@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123" }),
+    );
     expect(err.status).toBe(400);
     expect(await su.collection("users").getFullList({ filter: `id = "${id}"` })).toHaveLength(0);
     expect(await su.collection("balances").getFullList({ filter: `user_id = "${id}"` })).toHaveLength(0);
@@ -147,7 +154,9 @@ describe("ledger", () => {
 
 describe("audit log", () => {
   it("records an admin's create, update and delete with the changes", async () => {
-    const plan = await asAdmin.collection("pricing_plans").create({ name: "Audit Plan", type: "SOCKS5", price_cents: 900, features: ["a"], active: true });
+    const plan = await asAdmin
+      .collection("pricing_plans")
+      .create({ name: "Audit Plan", type: "SOCKS5", price_cents: 900, features: ["a"], active: true });
     await asAdmin.collection("pricing_plans").update(plan.id, { price_cents: 950 });
     await asAdmin.collection("pricing_plans").delete(plan.id);
     const logs = await su.collection("audit_logs").getFullList({ filter: `target_id = "${plan.id}"`, sort: "created" });
@@ -158,7 +167,9 @@ describe("audit log", () => {
   });
 
   it("keeps proxy passwords out of the log", async () => {
-    const proxy = await asAdmin.collection("proxies").create({ host: "audit.test", port: 9000, username: "u", password: "s3cret-pass", type: "HTTP", country: "US", status: "AVAILABLE" });
+    const proxy = await asAdmin
+      .collection("proxies")
+      .create({ host: "audit.test", port: 9000, username: "u", password: "s3cret-pass", type: "HTTP", country: "US", status: "AVAILABLE" });
     await asAdmin.collection("proxies").update(proxy.id, { password: "n3w-secret" });
     const logs = await su.collection("audit_logs").getFullList({ filter: `target_id = "${proxy.id}"` });
     expect(logs).toHaveLength(2);
@@ -168,14 +179,28 @@ describe("audit log", () => {
   it("logs ticket status changes and contact message edits, and nothing for failed or non-admin writes", async () => {
     const customer = await createTestUser(su);
     const asCustomer = await signIn(tpb, customer);
-    const ticket = await asCustomer.collection("support_tickets").create({ user_id: customer.id, subject: "Please help", priority: "urgent", status: "open" });
+    const ticket = await asCustomer
+      .collection("support_tickets")
+      .create({ user_id: customer.id, subject: "Please help", priority: "urgent", status: "open" });
     await asAdmin.collection("support_tickets").update(ticket.id, { status: "closed" });
-    const contact = await tpb.client().collection("contact_messages").create({ name: "Jo Doe", email: "jo@example.com", subject: "Question", message: "How do I pay with crypto?", type: "billing" });
+    const contact = await tpb
+      .client()
+      .collection("contact_messages")
+      .create({ name: "Jo Doe", email: "jo@example.com", subject: "Question", message: "How do I pay with crypto?", type: "billing" });
     await asAdmin.collection("contact_messages").delete(contact.id);
     await errorOf(() => asAdmin.collection("settings").create({ key: "Not A Valid Key", value: "x" }));
 
-    const actions = (await su.collection("audit_logs").getFullList({ filter: `target_id = "${ticket.id}" || target_id = "${contact.id}" || action = "settings.create"` })).map((l) => [l["action"], l["target_id"]]);
-    expect(actions).toEqual(expect.arrayContaining([["support_tickets.update", ticket.id], ["contact_messages.delete", contact.id]]));
+    const actions = (
+      await su
+        .collection("audit_logs")
+        .getFullList({ filter: `target_id = "${ticket.id}" || target_id = "${contact.id}" || action = "settings.create"` })
+    ).map((l) => [l["action"], l["target_id"]]);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        ["support_tickets.update", ticket.id],
+        ["contact_messages.delete", contact.id],
+      ]),
+    );
     expect(actions).toHaveLength(2);
   });
 
@@ -208,7 +233,9 @@ describe("public_content topic", () => {
       await asAdmin.collection("settings").update(siteName.id, { value: "Renamed Shop" });
       await expect.poll(() => messages, { timeout: 5000 }).toContainEqual({ collection: "settings", action: "update", id: siteName.id });
 
-      const plan = await su.collection("pricing_plans").create({ name: "Announced", type: "HTTP", price_cents: 5, features: [], active: true });
+      const plan = await su
+        .collection("pricing_plans")
+        .create({ name: "Announced", type: "HTTP", price_cents: 5, features: [], active: true });
       await expect.poll(() => messages, { timeout: 5000 }).toContainEqual({ collection: "pricing_plans", action: "create", id: plan.id });
     } finally {
       await listener.realtime.unsubscribe();

@@ -2,7 +2,15 @@
 // hook), and the stored row shows it.
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFrom, createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import {
+  clientFrom,
+  createTestUser,
+  signIn,
+  startTestPocketBase,
+  statusOf,
+  type TestPocketBase,
+  type TestUser,
+} from "../support/pocketbase.ts";
 
 let tpb: TestPocketBase;
 let su: PocketBase;
@@ -39,7 +47,13 @@ describe("users", () => {
   });
 
   it("a user can change their profile and onboarding fields", async () => {
-    const body = { first_name: "Alicia", last_name: "Smith", country: "Germany", onboarding_completed: true, onboarding_completed_at: "2026-11-22 10:00:00.000Z" };
+    const body = {
+      first_name: "Alicia",
+      last_name: "Smith",
+      country: "Germany",
+      onboarding_completed: true,
+      onboarding_completed_at: "2026-11-22 10:00:00.000Z",
+    };
     await asAlice.collection("users").update(alice.id, body);
     const stored = await su.collection("users").getOne(alice.id);
     expect(stored).toMatchObject({ ...body, is_admin: false });
@@ -50,7 +64,11 @@ describe("users", () => {
     const pb = await signIn(tpb, user);
     const next = "N3w-Passw0rd!x";
     expect(await statusOf(() => pb.collection("users").update(user.id, { password: next, passwordConfirm: next }))).toBe(400);
-    expect(await statusOf(() => pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: "wrong-password" }))).toBe(400);
+    expect(
+      await statusOf(() =>
+        pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: "wrong-password" }),
+      ),
+    ).toBe(400);
     expect(await statusOf(() => tpb.client().collection("users").authWithPassword(user.email, next))).toBe(400);
     await pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: user.password });
     await expect(tpb.client().collection("users").authWithPassword(user.email, next)).resolves.toBeTruthy();
@@ -67,7 +85,10 @@ describe("users", () => {
 
   it("nobody can sign up through the records API, not even as admin", async () => {
     const status = await statusOf(() =>
-      tpb.client().collection("users").create({ email: "x@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123", is_admin: true }),
+      tpb
+        .client()
+        .collection("users")
+        .create({ email: "x@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123", is_admin: true }),
     );
     expect(status).toBe(403);
     expect(await su.collection("users").getFullList({ filter: 'email = "x@test.local"' })).toHaveLength(0);
@@ -92,26 +113,47 @@ describe("money", () => {
     expect(await statusOf(() => su.collection("balances").delete(balance.id))).toBe(403);
     expect(await su.collection("balances").getOne(balance.id)).toEqual(balance);
     expect(
-      await statusOf(() => su.collection("transactions").create({ user_id: alice.id, type: "CREDIT", amount_cents: 999_999, balance_after_cents: 999_999, description: "superuser money" })),
+      await statusOf(() =>
+        su.collection("transactions").create({
+          user_id: alice.id,
+          type: "CREDIT",
+          amount_cents: 999_999,
+          balance_after_cents: 999_999,
+          description: "superuser money",
+        }),
+      ),
     ).toBe(403);
     expect(await su.collection("transactions").getFullList({ filter: 'description = "superuser money"' })).toHaveLength(0);
   });
 
   it("not even the superuser writes affiliate counts or earnings, or referrals", async () => {
     const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${bob.id}"`);
-    for (const body of [{ total_referrals: 99 }, { total_earnings_cents: 500_000 }, { pending_earnings_cents: 500_000 }, { "total_referrals+": 1 }]) {
+    for (const body of [
+      { total_referrals: 99 },
+      { total_earnings_cents: 500_000 },
+      { pending_earnings_cents: 500_000 },
+      { "total_referrals+": 1 },
+    ]) {
       expect(await statusOf(() => su.collection("affiliates").update(affiliate.id, body))).toBe(403);
     }
     expect(await su.collection("affiliates").getOne(affiliate.id)).toEqual(affiliate);
     const carol = await createTestUser(su);
-    expect(await statusOf(() => su.collection("referrals").create({ affiliate_id: affiliate.id, referred_user_id: carol.id, commission_cents: 100_000, status: "paid" }))).toBe(403);
+    expect(
+      await statusOf(() =>
+        su
+          .collection("referrals")
+          .create({ affiliate_id: affiliate.id, referred_user_id: carol.id, commission_cents: 100_000, status: "paid" }),
+      ),
+    ).toBe(403);
     expect(await su.collection("referrals").getFullList({ filter: `referred_user_id = "${carol.id}"` })).toHaveLength(0);
   });
 
   it("nobody but the server writes ledger rows, not even an admin", async () => {
     for (const pb of [asAlice, asAdmin]) {
       const status = await statusOf(() =>
-        pb.collection("transactions").create({ user_id: alice.id, type: "CREDIT", amount_cents: 100_000, balance_after_cents: 100_000, description: "free money" }),
+        pb
+          .collection("transactions")
+          .create({ user_id: alice.id, type: "CREDIT", amount_cents: 100_000, balance_after_cents: 100_000, description: "free money" }),
       );
       expect(status).toBe(403);
     }
@@ -120,15 +162,29 @@ describe("money", () => {
 
   it("affiliate and referral commissions are read-only to their owner", async () => {
     const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${alice.id}"`);
-    expect(await statusOf(() => asAlice.collection("affiliates").update(affiliate.id, { total_earnings_cents: 500_000, pending_earnings_cents: 500_000, code: "MINE" }))).toBe(403);
+    expect(
+      await statusOf(() =>
+        asAlice
+          .collection("affiliates")
+          .update(affiliate.id, { total_earnings_cents: 500_000, pending_earnings_cents: 500_000, code: "MINE" }),
+      ),
+    ).toBe(403);
     expect(await su.collection("affiliates").getOne(affiliate.id)).toEqual(affiliate);
 
     const signup = await tpb.client().send<{ record: { id: string } }>("/api/shop/signup", {
       method: "POST",
-      body: { first_name: "Refd", last_name: "Friend", email: `referred-${Date.now()}@test.local`, country: "Canada", ref: affiliate["code"] },
+      body: {
+        first_name: "Refd",
+        last_name: "Friend",
+        email: `referred-${Date.now()}@test.local`,
+        country: "Canada",
+        ref: affiliate["code"],
+      },
     });
     const referral = await su.collection("referrals").getFirstListItem(`referred_user_id = "${signup.record.id}"`);
-    expect(await statusOf(() => asAlice.collection("referrals").update(referral.id, { commission_cents: 100_000, status: "paid" }))).toBe(403);
+    expect(await statusOf(() => asAlice.collection("referrals").update(referral.id, { commission_cents: 100_000, status: "paid" }))).toBe(
+      403,
+    );
     expect(await su.collection("referrals").getOne(referral.id)).toEqual(referral);
   });
 });
@@ -136,8 +192,15 @@ describe("money", () => {
 describe("proxies", () => {
   it("an owner cannot change a proxy's owner, status or expiry", async () => {
     const proxy = await su.collection("proxies").create({
-      host: "owned.test", port: 3128, username: "u1", password: "p1", type: "HTTP", country: "US",
-      status: "ASSIGNED", assigned_to_user_id: alice.id, expires_at: "2099-01-01 00:00:00.000Z",
+      host: "owned.test",
+      port: 3128,
+      username: "u1",
+      password: "p1",
+      type: "HTTP",
+      country: "US",
+      status: "ASSIGNED",
+      assigned_to_user_id: alice.id,
+      expires_at: "2099-01-01 00:00:00.000Z",
     });
     for (const body of [{ status: "AVAILABLE" }, { assigned_to_user_id: bob.id }, { expires_at: "2199-01-01 00:00:00.000Z" }]) {
       expect(await statusOf(() => asAlice.collection("proxies").update(proxy.id, body))).toBe(404);
@@ -159,39 +222,79 @@ describe("audit log", () => {
 
 describe("support", () => {
   it("a customer cannot change a ticket's status, even on their own ticket", async () => {
-    const ticket = await asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Cannot connect", priority: "high", status: "open" });
+    const ticket = await asAlice
+      .collection("support_tickets")
+      .create({ user_id: alice.id, subject: "Cannot connect", priority: "high", status: "open" });
     expect(await statusOf(() => asAlice.collection("support_tickets").update(ticket.id, { status: "closed" }))).toBe(404);
     expect((await su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
   });
 
   it("a new ticket is open and owned by its author", async () => {
-    expect(await statusOf(() => asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Closed already", priority: "low", status: "closed" }))).toBe(400);
-    expect(await statusOf(() => asAlice.collection("support_tickets").create({ user_id: bob.id, subject: "On behalf of Bob", priority: "low", status: "open" }))).toBe(400);
-    const ticket = await asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "  Default status  ", priority: "low" });
+    expect(
+      await statusOf(() =>
+        asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Closed already", priority: "low", status: "closed" }),
+      ),
+    ).toBe(400);
+    expect(
+      await statusOf(() =>
+        asAlice.collection("support_tickets").create({ user_id: bob.id, subject: "On behalf of Bob", priority: "low", status: "open" }),
+      ),
+    ).toBe(400);
+    const ticket = await asAlice
+      .collection("support_tickets")
+      .create({ user_id: alice.id, subject: "  Default status  ", priority: "low" });
     expect(ticket).toMatchObject({ status: "open", user_id: alice.id, subject: "Default status" });
   });
 
   it("ticket subjects need at least 5 characters", async () => {
-    expect(await statusOf(() => asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Hi", priority: "low", status: "open" }))).toBe(400);
+    expect(
+      await statusOf(() =>
+        asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Hi", priority: "low", status: "open" }),
+      ),
+    ).toBe(400);
   });
 
   it("is_admin_message cannot be spoofed and follows the sender's is_admin", async () => {
-    const ticket = await asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Chat ticket", priority: "medium", status: "open" });
-    expect(await statusOf(() => asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: alice.id, message: "I am staff", is_admin_message: true }))).toBe(400);
-    expect(await statusOf(() => asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: admin.id, message: "I am the admin" }))).toBe(400);
+    const ticket = await asAlice
+      .collection("support_tickets")
+      .create({ user_id: alice.id, subject: "Chat ticket", priority: "medium", status: "open" });
+    expect(
+      await statusOf(() =>
+        asAlice
+          .collection("chat_messages")
+          .create({ ticket_id: ticket.id, sender_id: alice.id, message: "I am staff", is_admin_message: true }),
+      ),
+    ).toBe(400);
+    expect(
+      await statusOf(() =>
+        asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: admin.id, message: "I am the admin" }),
+      ),
+    ).toBe(400);
 
-    const own = await asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: alice.id, message: "  Still broken  ", is_admin_message: false });
+    const own = await asAlice
+      .collection("chat_messages")
+      .create({ ticket_id: ticket.id, sender_id: alice.id, message: "  Still broken  ", is_admin_message: false });
     expect(own).toMatchObject({ is_admin_message: false, sender_id: alice.id, message: "Still broken" });
 
-    const reply = await asAdmin.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: admin.id, message: "Looking into it", is_admin_message: false });
+    const reply = await asAdmin
+      .collection("chat_messages")
+      .create({ ticket_id: ticket.id, sender_id: admin.id, message: "Looking into it", is_admin_message: false });
     expect(reply).toMatchObject({ is_admin_message: true, sender_id: admin.id });
   });
 
   it("a customer cannot write on a closed ticket or on someone else's ticket", async () => {
-    const closed = await su.collection("support_tickets").create({ user_id: alice.id, subject: "Closed ticket", priority: "low", status: "closed" });
-    const bobs = await su.collection("support_tickets").create({ user_id: bob.id, subject: "Bob's ticket", priority: "low", status: "open" });
+    const closed = await su
+      .collection("support_tickets")
+      .create({ user_id: alice.id, subject: "Closed ticket", priority: "low", status: "closed" });
+    const bobs = await su
+      .collection("support_tickets")
+      .create({ user_id: bob.id, subject: "Bob's ticket", priority: "low", status: "open" });
     for (const ticketId of [closed.id, bobs.id]) {
-      expect(await statusOf(() => asAlice.collection("chat_messages").create({ ticket_id: ticketId, sender_id: alice.id, message: "hello there" }))).toBe(400);
+      expect(
+        await statusOf(() =>
+          asAlice.collection("chat_messages").create({ ticket_id: ticketId, sender_id: alice.id, message: "hello there" }),
+        ),
+      ).toBe(400);
     }
     expect(await su.collection("chat_messages").getFullList({ filter: 'message = "hello there"' })).toHaveLength(0);
   });
@@ -201,12 +304,22 @@ describe("contact messages", () => {
   it("stores trimmed values and the sender's IP, never an IP from the body", async () => {
     const pb = clientFrom(tpb, "198.51.100.23");
     const created = await pb.collection("contact_messages").create({
-      name: "  Jo Doe ", email: " jo@example.com ", subject: "  Partnership  ",
-      message: "  We would like to resell your proxies in Europe.  ", type: "partnership", ip: "10.9.8.7",
+      name: "  Jo Doe ",
+      email: " jo@example.com ",
+      subject: "  Partnership  ",
+      message: "  We would like to resell your proxies in Europe.  ",
+      type: "partnership",
+      ip: "10.9.8.7",
     });
     expect(created["ip"]).toBeUndefined();
     const stored = await su.collection("contact_messages").getOne(created.id);
-    expect(stored).toMatchObject({ name: "Jo Doe", email: "jo@example.com", subject: "Partnership", message: "We would like to resell your proxies in Europe.", ip: "198.51.100.23" });
+    expect(stored).toMatchObject({
+      name: "Jo Doe",
+      email: "jo@example.com",
+      subject: "Partnership",
+      message: "We would like to resell your proxies in Europe.",
+      ip: "198.51.100.23",
+    });
   });
 
   it.each([
@@ -216,7 +329,14 @@ describe("contact messages", () => {
     ["a message under 20 characters once trimmed", { message: "   too short        " }],
     ["an unknown type", { type: "sales" }],
   ])("rejects %s", async (_label, override) => {
-    const body = { name: "Jo Doe", email: "jo@example.com", subject: "A question", message: "Please tell me more about pricing.", type: "general", ...override };
+    const body = {
+      name: "Jo Doe",
+      email: "jo@example.com",
+      subject: "A question",
+      message: "Please tell me more about pricing.",
+      type: "general",
+      ...override,
+    };
     expect(await statusOf(() => tpb.client().collection("contact_messages").create(body))).toBe(400);
   });
 });

@@ -5,7 +5,15 @@
 // limits count.
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { clientFrom, createTestUser, REAL_RATE_LIMITS, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import {
+  clientFrom,
+  createTestUser,
+  REAL_RATE_LIMITS,
+  startTestPocketBase,
+  statusOf,
+  type TestPocketBase,
+  type TestUser,
+} from "../support/pocketbase.ts";
 
 let tpb: TestPocketBase;
 let user: TestUser;
@@ -20,7 +28,13 @@ afterAll(async () => {
 });
 
 const contact = (pb: PocketBase, n: number) =>
-  pb.collection("contact_messages").create({ name: "Burst Sender", email: "burst@example.com", subject: `Burst ${n}`, message: "Sending many messages quickly.", type: "general" });
+  pb.collection("contact_messages").create({
+    name: "Burst Sender",
+    email: "burst@example.com",
+    subject: `Burst ${n}`,
+    message: "Sending many messages quickly.",
+    type: "general",
+  });
 
 it("limits contact form submissions to 5 a minute per IP", async () => {
   const pb = clientFrom(tpb, "203.0.113.10");

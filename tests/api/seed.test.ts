@@ -10,8 +10,16 @@ const DEMO = {
 };
 
 const SETTING_KEYS = [
-  "site_name", "site_description", "primary_color", "logo_url", "contact_email", "contact_phone",
-  "contact_address", "default_support_name", "admin_registration_enabled", "demo_mode",
+  "site_name",
+  "site_description",
+  "primary_color",
+  "logo_url",
+  "contact_email",
+  "contact_phone",
+  "contact_address",
+  "default_support_name",
+  "admin_registration_enabled",
+  "demo_mode",
 ];
 
 async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {
@@ -19,7 +27,14 @@ async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {
   const settings = await anon.collection("settings").getFullList({ fields: "key,value" });
   expect(settings.map((s) => s["key"]).sort()).toEqual([...SETTING_KEYS].sort());
   const byKey = Object.fromEntries(settings.map((s) => [s["key"], s["value"]]));
-  expect(byKey).toMatchObject({ site_name: "ProxyShop", primary_color: "#3B82F6", logo_url: "", default_support_name: "Support Team", admin_registration_enabled: "false", demo_mode: "false" });
+  expect(byKey).toMatchObject({
+    site_name: "ProxyShop",
+    primary_color: "#3B82F6",
+    logo_url: "",
+    default_support_name: "Support Team",
+    admin_registration_enabled: "false",
+    demo_mode: "false",
+  });
   const plans = await anon.collection("pricing_plans").getFullList({ filter: "active = true", sort: "price_cents" });
   expect(plans.length).toBeGreaterThanOrEqual(3);
   expect(plans.filter((p) => p["popular"])).toHaveLength(1);
@@ -96,7 +111,9 @@ describe("with SHOP_DEMO_SEED=true", () => {
   it("has AVAILABLE residential and datacenter inventory in all five purchase countries", async () => {
     for (const country of ["US", "CA", "UK", "DE", "FR"]) {
       for (const type of ["RESIDENTIAL", "DATACENTER"]) {
-        const available = await su.collection("proxies").getList(1, 1, { filter: `status = "AVAILABLE" && country = "${country}" && type = "${type}"` });
+        const available = await su
+          .collection("proxies")
+          .getList(1, 1, { filter: `status = "AVAILABLE" && country = "${country}" && type = "${type}"` });
         expect(available.totalItems, `${type} in ${country}`).toBeGreaterThan(0);
       }
     }

@@ -75,7 +75,12 @@ test("while sending, the button reads Sending... and is disabled", async ({ page
     await gate;
     await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ id: "x" }) });
   });
-  await fill(page, { name: "Grace Hopper", email: "grace@example.com", subject: "Quick question", message: "How fast can you deliver 100 proxies?" });
+  await fill(page, {
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    subject: "Quick question",
+    message: "How fast can you deliver 100 proxies?",
+  });
   await page.getByRole("button", { name: "Send Message" }).click();
   await expect(page.getByRole("button", { name: "Sending..." })).toBeDisabled();
   release();
@@ -90,7 +95,12 @@ test("a refused message shows the server's message (rate limit included) and kee
       body: JSON.stringify({ status: 429, message: "Too Many Requests.", data: {} }),
     }),
   );
-  const values = { name: "Grace Hopper", email: "grace@example.com", subject: "Quick question", message: "How fast can you deliver 100 proxies?" };
+  const values = {
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    subject: "Quick question",
+    message: "How fast can you deliver 100 proxies?",
+  };
   await fill(page, values);
   await page.getByRole("button", { name: "Send Message" }).click();
   await expect(page.getByRole("alert")).toHaveText("Too Many Requests.");

@@ -96,7 +96,14 @@ test("home page: hero, why choose, proxy types, plans and closing call to action
 test("use cases page: six cards with feature lists and two calls to action", async ({ page }) => {
   await page.goto("/use-cases");
   const main = page.locator("main");
-  const cases = ["E-commerce", "Social Media Management", "SEO Monitoring", "Market Research", "Brand Protection", "Web Scraping & Crawling"];
+  const cases = [
+    "E-commerce",
+    "Social Media Management",
+    "SEO Monitoring",
+    "Market Research",
+    "Brand Protection",
+    "Web Scraping & Crawling",
+  ];
   for (const name of cases) {
     const card = main.getByRole("article").filter({ has: page.getByRole("heading", { name, exact: true }) });
     await expect(card).toBeVisible();
@@ -129,7 +136,15 @@ test("docs page: quick start, topic groups, API examples, SDKs and support", asy
   for (const group of ["Getting Started", "API Reference", "Proxy Types", "Security"]) {
     await expect(main.getByRole("navigation", { name: group })).toBeVisible();
   }
-  for (const call of ["POST /auth/signup", "GET /auth/token", "POST /proxies/purchase", "GET /proxies", "GET /account/balance", "POST /proxies/{proxy_id}/rotate", "GET /transactions"]) {
+  for (const call of [
+    "POST /auth/signup",
+    "GET /auth/token",
+    "POST /proxies/purchase",
+    "GET /proxies",
+    "GET /account/balance",
+    "POST /proxies/{proxy_id}/rotate",
+    "GET /transactions",
+  ]) {
     await expect(main.getByText(call, { exact: true })).toBeVisible();
   }
   await expect(main.getByText(/limit=50&offset=0/)).toBeVisible();
@@ -138,7 +153,10 @@ test("docs page: quick start, topic groups, API examples, SDKs and support", asy
   }
   await expect(main.getByRole("link", { name: settings.contact_email })).toHaveAttribute("href", `mailto:${settings.contact_email}`);
   // Topic links go somewhere real: an anchor on this page or another page.
-  for (const href of await main.getByRole("navigation").getByRole("link").evaluateAll((els) => els.map((a) => a.getAttribute("href")))) {
+  for (const href of await main
+    .getByRole("navigation")
+    .getByRole("link")
+    .evaluateAll((els) => els.map((a) => a.getAttribute("href")))) {
     if (href?.startsWith("#")) await expect(page.locator(href)).toHaveCount(1);
   }
 });
@@ -159,7 +177,14 @@ test("contact page: e-mail, phone with hours, postal address from settings, form
 test("programs page: six programs with figures, Learn More, how to apply, Apply Now and Contact Us", async ({ page }) => {
   await page.goto("/program");
   const main = page.locator("main");
-  for (const program of ["Reseller Program", "Referral Program", "Affiliate Program", "SDK Partner Program", "Technology Partners", "Academic Partnership"]) {
+  for (const program of [
+    "Reseller Program",
+    "Referral Program",
+    "Affiliate Program",
+    "SDK Partner Program",
+    "Technology Partners",
+    "Academic Partnership",
+  ]) {
     await expect(main.getByRole("heading", { name: program, level: 3 })).toBeVisible();
   }
   for (const figure of ["Up to 40% commission", "20% lifetime commission", "Up to 30% commission"]) {
@@ -178,7 +203,10 @@ test("programs page: six programs with figures, Learn More, how to apply, Apply 
 
 test("Learn More preselects the partnership topic on the contact form", async ({ page }) => {
   await page.goto("/program");
-  await page.getByRole("link", { name: /^Learn More/ }).first().click();
+  await page
+    .getByRole("link", { name: /^Learn More/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/contact\?type=partnership/);
   await expect(page.getByLabel("Topic")).toHaveValue("partnership");
 });
@@ -188,7 +216,15 @@ test("legal pages carry their dates and every figure of the policies", async ({ 
   let main = page.locator("main");
   await expect(main.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();
   await expect(main.getByText("Last updated: January 13, 2025")).toBeVisible();
-  for (const figure of [/12 months from the date of purchase/, /After 3 failed payments/, /30 days' notice of any price change/, /greater of the amounts you paid us in the 12 months before the claim or \$100/, /at least 18 years old/, /at least 24 hours in advance/, /7-day money-back guarantee/]) {
+  for (const figure of [
+    /12 months from the date of purchase/,
+    /After 3 failed payments/,
+    /30 days' notice of any price change/,
+    /greater of the amounts you paid us in the 12 months before the claim or \$100/,
+    /at least 18 years old/,
+    /at least 24 hours in advance/,
+    /7-day money-back guarantee/,
+  ]) {
     await expect(main.getByText(figure).first()).toBeVisible();
   }
 
@@ -196,7 +232,15 @@ test("legal pages carry their dates and every figure of the policies", async ({ 
   main = page.locator("main");
   await expect(main.getByRole("heading", { name: "Privacy Policy", level: 1 })).toBeVisible();
   await expect(main.getByText("Last updated: January 11, 2025")).toBeVisible();
-  for (const figure of [/within 72 hours/, /privacy requests within 30 days/, "Connection logs: up to 30 days.", "Account data: for as long as your account exists, plus 7 years.", /Payment records: 7 years/, "Support communications: 3 years.", "Security logs: 1 year."]) {
+  for (const figure of [
+    /within 72 hours/,
+    /privacy requests within 30 days/,
+    "Connection logs: up to 30 days.",
+    "Account data: for as long as your account exists, plus 7 years.",
+    /Payment records: 7 years/,
+    "Support communications: 3 years.",
+    "Security logs: 1 year.",
+  ]) {
     await expect(main.getByText(figure).first()).toBeVisible();
   }
 });
@@ -244,7 +288,11 @@ test.describe("plans and settings from PocketBase", () => {
       await expect(plans.getByRole("article")).toHaveCount(3);
       await expect(plans.getByText("Most Popular")).toBeVisible();
     } finally {
-      for (const id of made) await pb.collection("pricing_plans").delete(id).catch(() => {});
+      for (const id of made)
+        await pb
+          .collection("pricing_plans")
+          .delete(id)
+          .catch(() => {});
     }
   });
 

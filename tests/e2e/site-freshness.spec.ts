@@ -37,7 +37,10 @@ test("a settings change and a new plan reach the public pages within 15 seconds"
     }).toPass({ timeout: 15_000 });
   } finally {
     await pb.collection("settings").update(siteName.id, { value: original });
-    await pb.collection("pricing_plans").delete(plan.id).catch(() => {});
+    await pb
+      .collection("pricing_plans")
+      .delete(plan.id)
+      .catch(() => {});
   }
 });
 

@@ -60,9 +60,7 @@ export async function waitForMail(
   while (Date.now() < deadline) {
     const all: CapturedMail[] =
       typeof source === "string" ? ((await (await fetch(`${source}/messages`)).json()) as CapturedMail[]) : source.messages;
-    const found = all
-      .filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject) && Date.parse(m.receivedAt) >= after)
-      .pop();
+    const found = all.filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject) && Date.parse(m.receivedAt) >= after).pop();
     if (found) return found;
     await new Promise((r) => setTimeout(r, 150));
   }

@@ -208,4 +208,12 @@ function applyEnvSettings(app) {
   app.save(settings);
 }
 
-module.exports = { SIGNUP_MARKER, assertStrongPassword, validateSignup, linkReferral, recountReferrals, recountAffiliate, applyEnvSettings };
+module.exports = {
+  SIGNUP_MARKER,
+  assertStrongPassword,
+  validateSignup,
+  linkReferral,
+  recountReferrals,
+  recountAffiliate,
+  applyEnvSettings,
+};

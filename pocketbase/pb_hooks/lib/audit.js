@@ -90,9 +90,11 @@ function auditAdminWrite(e, action) {
       targetType: collection,
       targetId: record.id,
       details:
-        action === "create" ? { record: snapshot(record) }
-        : action === "update" ? { changes: diff(before, snapshot(record)) }
-        : { record: before },
+        action === "create"
+          ? { record: snapshot(record) }
+          : action === "update"
+            ? { changes: diff(before, snapshot(record)) }
+            : { record: before },
     });
   });
 }

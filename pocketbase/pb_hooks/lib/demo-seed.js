@@ -78,12 +78,20 @@ function seedDemo(app, accounts) {
   const { applyLedgerEntry } = require(`${__hooks}/lib/ledger.js`);
 
   const admin = createUser(app, {
-    email: accounts.adminEmail, password: accounts.adminPassword,
-    firstName: "Alex", lastName: "Admin", country: "United States", isAdmin: true,
+    email: accounts.adminEmail,
+    password: accounts.adminPassword,
+    firstName: "Alex",
+    lastName: "Admin",
+    country: "United States",
+    isAdmin: true,
   });
   const customer = createUser(app, {
-    email: accounts.customerEmail, password: accounts.customerPassword,
-    firstName: "Casey", lastName: "Customer", country: "Canada", isAdmin: false,
+    email: accounts.customerEmail,
+    password: accounts.customerPassword,
+    firstName: "Casey",
+    lastName: "Customer",
+    country: "Canada",
+    isAdmin: false,
   });
 
   // Inventory: every location, residential and datacenter, PER_CITY proxies each.
@@ -101,7 +109,10 @@ function seedDemo(app, accounts) {
               ...endpoint(type, country, n),
               username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
               password: $security.randomString(16),
-              type, country, state, city,
+              type,
+              country,
+              state,
+              city,
               status: "AVAILABLE",
             });
             app.save(record);
@@ -115,7 +126,10 @@ function seedDemo(app, accounts) {
   // The customer's history, through the ledger only.
   applyLedgerEntry(app, { userId: customer.id, type: "CREDIT", amountCents: 500, description: "Welcome bonus" });
   applyLedgerEntry(app, {
-    userId: customer.id, type: "CREDIT", amountCents: 5000, description: "Credit purchase ($50.00)",
+    userId: customer.id,
+    type: "CREDIT",
+    amountCents: 5000,
+    description: "Credit purchase ($50.00)",
     stripePaymentIntentId: "pi_demo_" + $security.randomStringWithAlphabet(16, "abcdefghijklmnopqrstuvwxyz0123456789"),
   });
   const bought = [
@@ -134,23 +148,36 @@ function seedDemo(app, accounts) {
     totalCents += proxy.getString("type") === "RESIDENTIAL" ? 450 : 150;
   }
   applyLedgerEntry(app, {
-    userId: customer.id, type: "PROXY_PURCHASE", amountCents: -totalCents,
+    userId: customer.id,
+    type: "PROXY_PURCHASE",
+    amountCents: -totalCents,
     description: `Purchased ${bought.length} proxies (30 days)`,
   });
 
   const ticket = new Record(app.findCollectionByNameOrId("support_tickets"), {
-    user_id: customer.id, subject: "Proxy connection timing out", priority: "medium", status: "open",
+    user_id: customer.id,
+    subject: "Proxy connection timing out",
+    priority: "medium",
+    status: "open",
   });
   app.save(ticket);
   const messages = app.findCollectionByNameOrId("chat_messages");
-  app.save(new Record(messages, {
-    ticket_id: ticket.id, sender_id: customer.id, is_admin_message: false,
-    message: "Hi, my UK residential proxy times out on about one request in ten since this morning. Can you take a look?",
-  }));
-  app.save(new Record(messages, {
-    ticket_id: ticket.id, sender_id: admin.id, is_admin_message: true,
-    message: "Thanks for reporting this. We are rotating the exit node behind that gateway; it should be stable within the hour.",
-  }));
+  app.save(
+    new Record(messages, {
+      ticket_id: ticket.id,
+      sender_id: customer.id,
+      is_admin_message: false,
+      message: "Hi, my UK residential proxy times out on about one request in ten since this morning. Can you take a look?",
+    }),
+  );
+  app.save(
+    new Record(messages, {
+      ticket_id: ticket.id,
+      sender_id: admin.id,
+      is_admin_message: true,
+      message: "Thanks for reporting this. We are rotating the exit node behind that gateway; it should be stable within the hour.",
+    }),
+  );
 }
 
 /**

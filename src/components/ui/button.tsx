@@ -30,7 +30,17 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
     pendingText?: ReactNode;
   };
 
-export function Button({ className, variant, size, type = "button", pending = false, pendingText, disabled, children, ...props }: ButtonProps) {
+export function Button({
+  className,
+  variant,
+  size,
+  type = "button",
+  pending = false,
+  pendingText,
+  disabled,
+  children,
+  ...props
+}: ButtonProps) {
   return (
     <button type={type} className={cn(buttonVariants({ variant, size }), className)} disabled={disabled || pending} {...props}>
       {pending ? (

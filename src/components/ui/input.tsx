@@ -8,10 +8,5 @@ export const controlClass =
 export type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
 
 export function Input({ className, ...props }: InputProps) {
-  return (
-    <input
-      className={cn(controlClass, "h-10", className)}
-      {...props}
-    />
-  );
+  return <input className={cn(controlClass, "h-10", className)} {...props} />;
 }

@@ -28,7 +28,9 @@ export async function loadOverview(userId: string, signal?: AbortSignal): Promis
       filter: client.filter('assigned_to_user_id = {:id} && status = "ASSIGNED"', { id: userId }),
       sort: "-created",
     }),
-    client.collection("transactions").getList(1, 5, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), sort: "-created", skipTotal: true }),
+    client
+      .collection("transactions")
+      .getList(1, 5, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), sort: "-created", skipTotal: true }),
     client.collection("affiliates").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
   ]);
   return {

@@ -6,6 +6,7 @@ export const DEFAULT_AFTER_SIGN_IN = "/dashboard";
 export function safeNext(raw: string | null | undefined): string {
   if (!raw || raw.length > 2048) return DEFAULT_AFTER_SIGN_IN;
   // One leading slash, then not another slash or a backslash; no backslashes or control chars anywhere.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (!/^\/(?![/\\])/.test(raw) || /[\\\u0000-\u001f\u007f]/.test(raw)) return DEFAULT_AFTER_SIGN_IN;
   try {
     const base = "http://same.invalid";

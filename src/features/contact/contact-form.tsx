@@ -20,7 +20,6 @@ import { cn } from "@/lib/cn";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
 import { useHydrated } from "@/lib/use-hydrated";
 
-
 export default function ContactForm() {
   const [sent, setSent] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);

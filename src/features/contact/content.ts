@@ -15,7 +15,7 @@ export const CONTACT_FAQ = [
   {
     question: "Can I book a product demo?",
     answer:
-      "Absolutely. Choose \"Partnership\" or \"General inquiry\" above, tell us about your use case, and our sales team will schedule a live demo.",
+      'Absolutely. Choose "Partnership" or "General inquiry" above, tell us about your use case, and our sales team will schedule a live demo.',
   },
   {
     question: "Where can I check the service status?",

@@ -67,7 +67,10 @@ function Tour({ siteName }: { siteName: string }) {
           </Button>
           <div className="flex gap-2" aria-hidden="true">
             {steps.map((s, i) => (
-              <span key={s.id} className={cn("size-2 rounded-full", i === index ? "bg-primary" : i < index ? "bg-primary/40" : "bg-slate-200")} />
+              <span
+                key={s.id}
+                className={cn("size-2 rounded-full", i === index ? "bg-primary" : i < index ? "bg-primary/40" : "bg-slate-200")}
+              />
             ))}
           </div>
           {last ? (

@@ -8,7 +8,16 @@ export interface OnboardingStep {
   body: ReactNode;
 }
 
-export const POPULAR_LOCATIONS = ["United States", "United Kingdom", "Germany", "France", "Canada", "Australia", "Japan", "Brazil"] as const;
+export const POPULAR_LOCATIONS = [
+  "United States",
+  "United Kingdom",
+  "Germany",
+  "France",
+  "Canada",
+  "Australia",
+  "Japan",
+  "Brazil",
+] as const;
 
 /** The six-step tour (spec 2.12). */
 export function onboardingSteps(siteName: string): OnboardingStep[] {
@@ -19,8 +28,8 @@ export function onboardingSteps(siteName: string): OnboardingStep[] {
       icon: Sparkles,
       body: (
         <p>
-          Let's take a quick tour of your dashboard. In a minute you'll know how to add credits, get proxies in the locations you need
-          and where to find help.
+          Let's take a quick tour of your dashboard. In a minute you'll know how to add credits, get proxies in the locations you need and
+          where to find help.
         </p>
       ),
     },
@@ -44,8 +53,8 @@ export function onboardingSteps(siteName: string): OnboardingStep[] {
       body: (
         <ul className="space-y-3">
           <li>
-            <strong>Residential proxies</strong> use real household IPs: the best success rates, city-level targeting and sticky sessions for
-            scraping and account management.
+            <strong>Residential proxies</strong> use real household IPs: the best success rates, city-level targeting and sticky sessions
+            for scraping and account management.
           </li>
           <li>
             <strong>Datacenter proxies</strong> are ultra-fast with unlimited bandwidth and multiple protocols, ideal for high-volume tasks

@@ -29,11 +29,7 @@ export function isCacheablePath(pathname: string): boolean {
   return PUBLIC_PATHS.has(pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname);
 }
 
-export async function servePublicPage(
-  pathname: string,
-  version: number,
-  render: () => Promise<Response>,
-): Promise<Response> {
+export async function servePublicPage(pathname: string, version: number, render: () => Promise<Response>): Promise<Response> {
   const key = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
   let page = pages.get(key);
   if (!page || page.version !== version) {

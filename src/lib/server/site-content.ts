@@ -56,9 +56,11 @@ function start(): Promise<void> {
   const firstLoad = reload(pb);
   // PB_CONNECT fires on the first connect and on every reconnect.
   void pb.realtime.subscribe("PB_CONNECT", () => void scheduleReload(pb)).catch(() => {});
-  void pb.realtime.subscribe(PUBLIC_CONTENT_TOPIC, () => void scheduleReload(pb)).catch((err: unknown) => {
-    console.error("[site-content] realtime subscription failed; changes will show after a restart:", err);
-  });
+  void pb.realtime
+    .subscribe(PUBLIC_CONTENT_TOPIC, () => void scheduleReload(pb))
+    .catch((err: unknown) => {
+      console.error("[site-content] realtime subscription failed; changes will show after a restart:", err);
+    });
   return firstLoad;
 }
 

@@ -27,7 +27,11 @@ function Card({ label, value, loading }: { label: string; value: string; loading
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <p className="text-sm text-slate-500">{label}</p>
-      {loading ? <div className="mt-2 h-7 w-24 animate-pulse rounded bg-slate-200" /> : <p className="mt-1 text-2xl font-bold text-slate-900">{value}</p>}
+      {loading ? (
+        <div className="mt-2 h-7 w-24 animate-pulse rounded bg-slate-200" />
+      ) : (
+        <p className="mt-1 text-2xl font-bold text-slate-900">{value}</p>
+      )}
     </div>
   );
 }

@@ -17,7 +17,12 @@ export function NewPasswordFields({ newPassword, confirmPassword, newPasswordErr
         <PasswordInput id="newPassword" autoComplete="new-password" {...newPassword} {...fieldAria("newPassword", newPasswordError)} />
       </Field>
       <Field id="confirmPassword" label="Confirm new password" error={confirmPasswordError}>
-        <PasswordInput id="confirmPassword" autoComplete="new-password" {...confirmPassword} {...fieldAria("confirmPassword", confirmPasswordError)} />
+        <PasswordInput
+          id="confirmPassword"
+          autoComplete="new-password"
+          {...confirmPassword}
+          {...fieldAria("confirmPassword", confirmPasswordError)}
+        />
       </Field>
     </>
   );

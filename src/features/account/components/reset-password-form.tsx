@@ -1,7 +1,8 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
+import { useSearchParam } from "@/lib/use-search-param";
 import { NewPasswordFields } from "@/features/account/components/new-password-fields";
 import { SetPasswordSchema, type SetPasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
@@ -12,7 +13,7 @@ import { setPasswordWithToken } from "@/stores/auth";
 /** /reset-password?token=…: sets the password from an e-mailed link. */
 export function ResetPasswordForm() {
   const hydrated = useHydrated();
-  const [token, setToken] = useState<string | null>(null);
+  const token = useSearchParam("token");
   const [done, setDone] = useState(false);
   const [error, setErrorText] = useState("");
   const {
@@ -25,8 +26,6 @@ export function ResetPasswordForm() {
     criteriaMode: "all",
     defaultValues: { newPassword: "", confirmPassword: "" },
   });
-
-  useEffect(() => setToken(new URLSearchParams(window.location.search).get("token") ?? ""), []);
 
   const onSubmit = handleSubmit(async ({ newPassword }) => {
     setErrorText("");

@@ -24,12 +24,14 @@ export function SetPasswordByEmail({ email }: { email: string }) {
   return (
     <div className="max-w-md space-y-4">
       <p className="text-sm text-slate-600">
-        Your account has no password yet: you sign in with a code we email you. To sign in with a password as well, we'll email you a
-        link to set one.
+        Your account has no password yet: you sign in with a code we email you. To sign in with a password as well, we'll email you a link
+        to set one.
       </p>
       <div aria-live="polite">
         {error ? <Alert tone="error">{error}</Alert> : null}
-        {state === "sent" ? <Alert tone="success">We sent a link to set your password to {email}. It is valid for 30 minutes.</Alert> : null}
+        {state === "sent" ? (
+          <Alert tone="success">We sent a link to set your password to {email}. It is valid for 30 minutes.</Alert>
+        ) : null}
       </div>
       <Button onClick={send} pending={state === "sending"}>
         Email me a link to set a password

@@ -3,12 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useHydrated } from "@/lib/use-hydrated";
 import { authErrorMessage } from "@/features/auth/auth-error";
-import {
-  SignInCodeRequestSchema,
-  SignInCodeSchema,
-  type SignInCodeInput,
-  type SignInCodeRequestInput,
-} from "@/features/auth/schemas";
+import { SignInCodeRequestSchema, SignInCodeSchema, type SignInCodeInput, type SignInCodeRequestInput } from "@/features/auth/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
@@ -65,9 +60,22 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
       {!sent ? (
         <form onSubmit={requestCode} noValidate className="space-y-5">
           <Field id="code-email" label="Email address" error={emailError}>
-            <Input id="code-email" type="email" autoComplete="email" {...emailForm.register("email")} {...fieldAria("code-email", emailError)} />
+            <Input
+              id="code-email"
+              type="email"
+              autoComplete="email"
+              {...emailForm.register("email")}
+              {...fieldAria("code-email", emailError)}
+            />
           </Field>
-          <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={emailForm.formState.isSubmitting} pendingText="Sending code...">
+          <Button
+            type="submit"
+            size="lg"
+            className="w-full"
+            disabled={!hydrated}
+            pending={emailForm.formState.isSubmitting}
+            pendingText="Sending code..."
+          >
             Email me a sign-in code
           </Button>
         </form>
@@ -83,7 +91,14 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
               {...fieldAria("code", codeError)}
             />
           </Field>
-          <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={codeForm.formState.isSubmitting} pendingText="Signing in...">
+          <Button
+            type="submit"
+            size="lg"
+            className="w-full"
+            disabled={!hydrated}
+            pending={codeForm.formState.isSubmitting}
+            pendingText="Signing in..."
+          >
             Sign in with code
           </Button>
           <button

@@ -70,7 +70,12 @@ export function SignUpForm() {
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="firstName" label="First name" error={errors.firstName?.message}>
-          <Input id="firstName" autoComplete="given-name" {...register("firstName")} {...fieldAria("firstName", errors.firstName?.message)} />
+          <Input
+            id="firstName"
+            autoComplete="given-name"
+            {...register("firstName")}
+            {...fieldAria("firstName", errors.firstName?.message)}
+          />
         </Field>
         <Field id="lastName" label="Last name" error={errors.lastName?.message}>
           <Input id="lastName" autoComplete="family-name" {...register("lastName")} {...fieldAria("lastName", errors.lastName?.message)} />

@@ -16,7 +16,12 @@ export const PROXY_PRODUCTS = [
     title: "Residential Proxies",
     highlight: "99.9% success rate",
     text: "Real household IP addresses from internet service providers, trusted by the sites you work with and ideal for data collection that must not be blocked.",
-    features: ["99.9% success rate", "City-level targeting in 100+ countries", "Sticky sessions or rotation on every request", "Static residential (ISP) IPs available"],
+    features: [
+      "99.9% success rate",
+      "City-level targeting in 100+ countries",
+      "Sticky sessions or rotation on every request",
+      "Static residential (ISP) IPs available",
+    ],
   },
   {
     icon: Server,

@@ -6,7 +6,12 @@ export const USE_CASES = [
     icon: ShoppingCart,
     title: "E-commerce",
     text: "Track competitor prices, stock levels and promotions across marketplaces and regions without being blocked or served misleading data.",
-    features: ["Price and stock monitoring", "Regional storefront checks", "Sneaker and limited-drop purchasing", "Marketplace seller research"],
+    features: [
+      "Price and stock monitoring",
+      "Regional storefront checks",
+      "Sneaker and limited-drop purchasing",
+      "Marketplace seller research",
+    ],
   },
   {
     icon: Share2,
@@ -36,6 +41,11 @@ export const USE_CASES = [
     icon: Bug,
     title: "Web Scraping & Crawling",
     text: "Scale crawlers from hundreds to millions of requests a day with automatic rotation, retries and every protocol your tools speak.",
-    features: ["Automatic IP rotation", "HTTP/HTTPS and SOCKS5", "Unlimited concurrent sessions", "Works with Scrapy, Puppeteer, Playwright"],
+    features: [
+      "Automatic IP rotation",
+      "HTTP/HTTPS and SOCKS5",
+      "Unlimited concurrent sessions",
+      "Works with Scrapy, Puppeteer, Playwright",
+    ],
   },
 ] as const;
