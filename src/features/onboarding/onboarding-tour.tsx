@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { AuthGate } from "@/features/app-shell/auth-gate";
+import { AuthGate } from "@/components/session/auth-gate";
 import { onboardingSteps } from "@/features/onboarding/steps";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";

@@ -1,6 +1,6 @@
 import { format } from "date-fns";
 import { useEffect, useState } from "react";
-import { AuthGate } from "@/features/app-shell/auth-gate";
+import { AuthGate } from "@/components/session/auth-gate";
 import { loadOverview, type OverviewData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
 import { errorMessage, isAbort } from "@/lib/api-error";

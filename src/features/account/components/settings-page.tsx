@@ -1,6 +1,6 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { KeyRound, ShieldAlert, User } from "lucide-react";
-import { AuthGate } from "@/features/app-shell/auth-gate";
+import { AuthGate } from "@/components/session/auth-gate";
 import { ChangePasswordForm } from "@/features/account/components/change-password-form";
 import { SetPasswordByEmail } from "@/features/account/components/set-password-by-email";
 import { Input } from "@/components/ui/input";

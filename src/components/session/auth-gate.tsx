@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { LoadingScreen } from "@/features/app-shell/loading-screen";
-import { useSession } from "@/features/app-shell/use-session";
+import { LoadingScreen } from "@/components/session/loading-screen";
+import { useSession } from "@/components/session/use-session";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
 /** Renders its content for the signed-in user, the loading screen until then. */
