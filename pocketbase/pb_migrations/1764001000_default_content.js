@@ -1,20 +1,7 @@
 // @ts-check
 // The content every installation starts with (production and tests alike): the site
-// settings the public pages read (matching DEFAULT_SETTINGS in src/lib/site.ts) and a
+// settings (pb_hooks/lib/default-settings.json, also the web app's defaults) and a
 // starting set of plans. Admins change them in the console afterwards.
-
-const SETTINGS = {
-  site_name: "ProxyShop",
-  site_description: "Fast, reliable residential and datacenter proxies for developers and businesses.",
-  primary_color: "#3B82F6",
-  logo_url: "",
-  contact_email: "support@proxyshop.example",
-  contact_phone: "+1 (555) 010-0199",
-  contact_address: "100 Market Street, Suite 300, San Francisco, CA 94105",
-  default_support_name: "Support Team",
-  admin_registration_enabled: "false",
-  demo_mode: "false",
-};
 
 const PLANS = [
   {
@@ -55,6 +42,8 @@ const PLANS = [
 
 migrate(
   (app) => {
+    /** @type {Record<string, string>} */
+    const SETTINGS = require(`${__hooks}/lib/default-settings.json`);
     const settings = app.findCollectionByNameOrId("settings");
     for (const [key, value] of Object.entries(SETTINGS)) {
       app.save(new Record(settings, { key, value }));
@@ -65,6 +54,8 @@ migrate(
     }
   },
   (app) => {
+    /** @type {Record<string, string>} */
+    const SETTINGS = require(`${__hooks}/lib/default-settings.json`);
     for (const key of Object.keys(SETTINGS)) {
       const rows = app.findRecordsByFilter("settings", "key = {:key}", "", 1, 0, { key });
       for (const row of rows) if (row) app.delete(row);

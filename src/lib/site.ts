@@ -1,4 +1,5 @@
 // What every public page is rendered from: the site settings and the active plans.
+import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json";
 
 export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
@@ -13,16 +14,11 @@ export interface PricingPlan {
   active: boolean;
 }
 
-export interface SiteSettings {
-  site_name: string;
-  site_description: string;
-  primary_color: string;
-  logo_url: string;
-  contact_email: string;
-  contact_phone: string;
-  contact_address: string;
-  default_support_name: string;
-}
+/**
+ * Every settings key with its default value (text, booleans as "true"/"false"). The list
+ * lives beside the hooks: the default-content migration writes exactly these rows.
+ */
+export type SiteSettings = typeof defaultSettings;
 
 export interface SiteContent {
   settings: SiteSettings;
@@ -30,16 +26,7 @@ export interface SiteContent {
   plans: PricingPlan[];
 }
 
-export const DEFAULT_SETTINGS: SiteSettings = {
-  site_name: "ProxyShop",
-  site_description: "Fast, reliable residential and datacenter proxies for developers and businesses.",
-  primary_color: "#3B82F6",
-  logo_url: "",
-  contact_email: "support@proxyshop.example",
-  contact_phone: "+1 (555) 010-0199",
-  contact_address: "100 Market Street, Suite 300, San Francisco, CA 94105",
-  default_support_name: "Support Team",
-};
+export const DEFAULT_SETTINGS: SiteSettings = defaultSettings;
 
 export const DEFAULT_CONTENT: SiteContent = { settings: DEFAULT_SETTINGS, plans: [] };
 
