@@ -8,13 +8,6 @@ const SIGNUP_MARKER = "__shop_signup";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The password strength rules of the web app's forms (src/features/account/schemas.ts), in its order. */
-const PASSWORD_RULES = [
-  { test: (/** @type {string} */ pw) => pw.length >= 8, message: "Password must be at least 8 characters" },
-  { test: (/** @type {string} */ pw) => /[A-Z]/.test(pw), message: "Password must contain an uppercase letter" },
-  { test: (/** @type {string} */ pw) => /[0-9]/.test(pw), message: "Password must contain a number" },
-  { test: (/** @type {string} */ pw) => /[^A-Za-z0-9]/.test(pw), message: "Password must contain a special character" },
-];
 const REF_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 
 /**
@@ -73,9 +66,11 @@ function validateSignup(body) {
  * @param {unknown} pw
  */
 function assertStrongPassword(pw) {
+  /** @type {{ pattern: string, message: string }[]} */
+  const rules = require(`${__hooks}/lib/password-rules.json`);
   const value = typeof pw === "string" ? pw : "";
-  for (const rule of PASSWORD_RULES) {
-    if (!rule.test(value)) {
+  for (const rule of rules) {
+    if (!new RegExp(rule.pattern).test(value)) {
       throw new BadRequestError(rule.message, { password: new ValidationError("weak_password", rule.message) });
     }
   }

@@ -1,13 +1,18 @@
-// Password forms (spec section 5). The server checks the same rules
-// (pb_hooks/lib/accounts.js assertStrongPassword) and the current password on update.
+// Password forms (spec section 5). The strength rules live beside the hooks, so the
+// server (pb_hooks/lib/accounts.js assertStrongPassword) checks exactly these; it also
+// checks the current password on update.
 import * as v from "valibot";
+import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
 
+const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
+
+/** Every strength rule the password breaks, each with its own message, in the rules' order. */
 export const NewPasswordSchema = v.pipe(
   v.string(),
-  v.minLength(8, "Password must be at least 8 characters"),
-  v.regex(/[A-Z]/, "Password must contain an uppercase letter"),
-  v.regex(/[0-9]/, "Password must contain a number"),
-  v.regex(/[^A-Za-z0-9]/, "Password must contain a special character"),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const rule of RULES) if (!rule.test.test(dataset.value)) addIssue({ message: rule.message });
+  }),
 );
 
 const MISMATCH = "Passwords don't match";
