@@ -45,7 +45,8 @@ function validateEntry(entry) {
 }
 
 /**
- * Finds the user's balance row, creating it at 0 when missing.
+ * Finds the user's balance row, creating it at 0 when missing (the one place a balance
+ * row is made: new users get theirs through lib/new-user.js).
  * @param {CoreApp} txApp
  * @param {string} userId
  * @returns {core.Record}
@@ -100,4 +101,4 @@ function applyLedgerEntry(app, entry) {
   return result;
 }
 
-module.exports = { applyLedgerEntry };
+module.exports = { applyLedgerEntry, balanceRecord };

@@ -7,13 +7,9 @@
  * @param {string} userId
  */
 function provisionUser(txApp, userId) {
-  const hasBalance = txApp.countRecords("balances", $dbx.hashExp({ user_id: userId })) > 0;
-  if (!hasBalance) {
-    const balance = new Record(txApp.findCollectionByNameOrId("balances"));
-    balance.set("user_id", userId);
-    balance.set("balance_cents", 0);
-    txApp.save(balance);
-  }
+  /** @type {typeof import("./ledger.js")} */
+  const { balanceRecord } = require(`${__hooks}/lib/ledger.js`);
+  balanceRecord(txApp, userId);
   const hasAffiliate = txApp.countRecords("affiliates", $dbx.hashExp({ user_id: userId })) > 0;
   if (!hasAffiliate) {
     const affiliate = new Record(txApp.findCollectionByNameOrId("affiliates"));
