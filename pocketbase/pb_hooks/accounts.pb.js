@@ -1,7 +1,8 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // @ts-check
-// Accounts: sign-up without a shared password, password_set tracking, server-side
-// password strength, and the environment-driven mail settings. Helpers: lib/accounts.js.
+// Accounts: sign-up without a shared password, the environment-driven mail settings and
+// referral counts. The users collection's own hooks are in users.pb.js. Helpers:
+// lib/accounts.js.
 
 // Mail settings (SMTP, sender) and SHOP_AUTH_RATE_LIMIT from the environment, on every start.
 onBootstrap((e) => {
@@ -52,61 +53,6 @@ routerAdd("POST", "/api/shop/signup", (e) => {
 
   return $apis.recordAuthResponse(e, record, "", null);
 });
-
-// password_set: false only for accounts made by sign-up (random secret), true otherwise.
-onRecordCreate((e) => {
-  const { SIGNUP_MARKER } = require(`${__hooks}/lib/accounts.js`);
-  if (e.record && e.record.get(SIGNUP_MARKER) !== true) e.record.set("password_set", true);
-  e.next();
-}, "users");
-
-// A password the person chose (settings form with oldPassword, reset link, superuser)
-// sets password_set. Not a model hook: an OTP sign-in of an unverified account
-// randomizes the password (PocketBase's guard against pre-registration), which must
-// not count as "has a password".
-// The new password must pass the forms' strength rules (checked after PocketBase's own
-// token/confirm validation, before anything is saved).
-onRecordConfirmPasswordResetRequest((e) => {
-  require(`${__hooks}/lib/accounts.js`).assertStrongPassword(e.requestInfo().body["password"]);
-  if (e.record) e.record.set("password_set", true);
-  e.next();
-}, "users");
-
-// The browser may never write password_set (the update rule does not cover it; e-mail
-// and the other privileged fields are the rule's, see 1764000000_users.js). A new
-// password a user chooses (settings form, with oldPassword) must pass the strength
-// rules; superusers set passwords unchecked.
-onRecordUpdateRequest((e) => {
-  const body = e.requestInfo().body;
-  const record = e.record;
-  if (!record) return e.next();
-  const newPassword = typeof body["password"] === "string" && body["password"] !== "";
-  if (!e.hasSuperuserAuth()) {
-    if (body["password_set"] !== undefined) {
-      throw new ForbiddenError("You are not allowed to change this field.");
-    }
-    if (newPassword) require(`${__hooks}/lib/accounts.js`).assertStrongPassword(body["password"]);
-  }
-  if (newPassword) record.set("password_set", true);
-  e.next();
-}, "users");
-
-// affiliates.total_referrals counts only referred users who verified their e-mail
-// (first successful e-mailed-code sign-in, or the verification link), so unverified
-// sign-ups with someone's code do not inflate it. Recounted in the save's transaction
-// whenever `verified` changes.
-onRecordUpdate((e) => {
-  const record = e.record;
-  if (!record) return e.next();
-  const wasVerified = record.original().getBool("verified");
-  e.app.runInTransaction((txApp) => {
-    e.app = txApp;
-    e.next();
-    if (record.getBool("verified") !== wasVerified) {
-      require(`${__hooks}/lib/accounts.js`).recountReferrals(txApp, record.id);
-    }
-  });
-}, "users");
 
 // A referral that goes away (its user deleted) no longer counts. After the commit, so a
 // cascade that also deletes the affiliate finds nothing to update.

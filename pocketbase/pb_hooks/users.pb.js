@@ -1,29 +1,57 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// Users: every new user (sign-up route, dashboard, seed) gets its balance and affiliate
-// rows in the same transaction; a user can never raise their own rights or change
-// their e-mail through the API.
+// Every hook on the users collection. New users (sign-up route, dashboard, seed) get their
+// balance and affiliate rows in the transaction that creates them; a user can never raise
+// their own rights or change their e-mail through the API; passwords a person chooses
+// must be strong and mark password_set; referral counts follow e-mail verification.
+// Helpers: lib/new-user.js, lib/accounts.js.
 
+// Provisioning, and password_set: false only for accounts made by sign-up (their secret is
+// random and nobody knows it), true for every other way of creating a user.
 onRecordCreate((e) => {
   /** @type {typeof import("./lib/new-user.js")} */
   const { provisionUser } = require(`${__hooks}/lib/new-user.js`);
+  const { SIGNUP_MARKER } = require(`${__hooks}/lib/accounts.js`);
+  const record = e.record;
+  if (record && record.get(SIGNUP_MARKER) !== true) record.set("password_set", true);
   e.app.runInTransaction((txApp) => {
     e.app = txApp;
     e.next();
-    provisionUser(txApp, e.record?.id ?? "");
+    provisionUser(txApp, record?.id ?? "");
   });
 }, "users");
 
-// Defence in depth only: the update rule (1764000000_users.js) is the real check and
-// answers 404 first; should it ever loosen, privileged fields still keep their stored values.
+// Privileged fields keep their stored values (defence in depth: the update rule in
+// 1764000000_users.js answers 404 first). The browser may never write password_set; a new
+// password a user chooses (settings form, with oldPassword) must pass the strength rules
+// and sets password_set. Superusers set passwords unchecked.
 onRecordUpdateRequest((e) => {
-  if (!e.hasSuperuserAuth() && e.record) {
-    const stored = e.record.original();
-    for (const field of ["is_admin", "verified", "emailVisibility"]) {
-      e.record.set(field, stored.get(field));
+  const record = e.record;
+  if (!record) return e.next();
+  const body = e.requestInfo().body;
+  const newPassword = typeof body["password"] === "string" && body["password"] !== "";
+  if (!e.hasSuperuserAuth()) {
+    if (body["password_set"] !== undefined) {
+      throw new ForbiddenError("You are not allowed to change this field.");
     }
-    e.record.setEmail(stored.email());
+    const stored = record.original();
+    for (const field of ["is_admin", "verified", "emailVisibility"]) {
+      record.set(field, stored.get(field));
+    }
+    record.setEmail(stored.email());
+    if (newPassword) require(`${__hooks}/lib/accounts.js`).assertStrongPassword(body["password"]);
   }
+  if (newPassword) record.set("password_set", true);
+  e.next();
+}, "users");
+
+// A password set through an e-mailed link must be strong too (checked after PocketBase's
+// own token/confirm validation, before anything is saved), and counts as chosen. Not a
+// model hook: an OTP sign-in of an unverified account randomizes the password
+// (PocketBase's guard against pre-registration), which must not count as "has a password".
+onRecordConfirmPasswordResetRequest((e) => {
+  require(`${__hooks}/lib/accounts.js`).assertStrongPassword(e.requestInfo().body["password"]);
+  if (e.record) e.record.set("password_set", true);
   e.next();
 }, "users");
 
@@ -32,4 +60,21 @@ onRecordRequestEmailChangeRequest((e) => {
     throw new ForbiddenError("Contact support to change your email address.");
   }
   e.next();
+}, "users");
+
+// affiliates.total_referrals counts only referred users who verified their e-mail
+// (first successful e-mailed-code sign-in, or the verification link), so unverified
+// sign-ups with someone's code do not inflate it. Recounted in the save's transaction
+// whenever `verified` changes.
+onRecordUpdate((e) => {
+  const record = e.record;
+  if (!record) return e.next();
+  const wasVerified = record.original().getBool("verified");
+  e.app.runInTransaction((txApp) => {
+    e.app = txApp;
+    e.next();
+    if (record.getBool("verified") !== wasVerified) {
+      require(`${__hooks}/lib/accounts.js`).recountReferrals(txApp, record.id);
+    }
+  });
 }, "users");
