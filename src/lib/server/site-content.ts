@@ -5,6 +5,7 @@
 import PocketBase from "pocketbase";
 import { EventSource } from "eventsource";
 import { DEFAULT_CONTENT, settingsFromRows, type PricingPlan, type SiteContent } from "@/lib/site";
+import { coalesce } from "@/lib/server/coalesce";
 import { pocketbaseUrl } from "@/lib/server/config";
 
 export const PUBLIC_CONTENT_TOPIC = "public_content";
@@ -17,7 +18,6 @@ interface Snapshot {
 
 let snapshot: Snapshot = { content: DEFAULT_CONTENT, version: 0 };
 let started: Promise<void> | null = null;
-let reloadQueued: Promise<void> | null = null;
 
 async function fetchContent(pb: PocketBase): Promise<SiteContent> {
   const [rows, plans] = await Promise.all([
@@ -40,24 +40,17 @@ async function reload(pb: PocketBase): Promise<void> {
   }
 }
 
-/** Coalesces bursts of change notifications into one reload at a time. */
-function scheduleReload(pb: PocketBase): Promise<void> {
-  reloadQueued ??= Promise.resolve().then(async () => {
-    reloadQueued = null;
-    await reload(pb);
-  });
-  return reloadQueued;
-}
-
 function start(): Promise<void> {
   (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
   const pb = new PocketBase(pocketbaseUrl());
   pb.autoCancellation(false);
-  const firstLoad = reload(pb);
+  // One reload at a time; a change announced during a reload gets one more after it.
+  const requestReload = coalesce(() => reload(pb));
+  const firstLoad = requestReload();
   // PB_CONNECT fires on the first connect and on every reconnect.
-  void pb.realtime.subscribe("PB_CONNECT", () => void scheduleReload(pb)).catch(() => {});
+  void pb.realtime.subscribe("PB_CONNECT", () => void requestReload()).catch(() => {});
   void pb.realtime
-    .subscribe(PUBLIC_CONTENT_TOPIC, () => void scheduleReload(pb))
+    .subscribe(PUBLIC_CONTENT_TOPIC, () => void requestReload())
     .catch((err: unknown) => {
       console.error("[site-content] realtime subscription failed; changes will show after a restart:", err);
     });
