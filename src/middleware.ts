@@ -1,5 +1,5 @@
 import { defineMiddleware } from "astro:middleware";
-import { guard, isAppPath, referralCookie, verifySession } from "@/lib/server/auth";
+import { guard, isAppPath, referralCookie, SessionCheckUnavailable, verifySession } from "@/lib/server/auth";
 import { isCacheablePath, servePublicPage } from "@/lib/server/page-cache";
 import { getSiteSnapshot } from "@/lib/server/site-content";
 
@@ -13,6 +13,14 @@ function withHeader(response: Response, name: string, value: string, mode: "set"
   if (mode === "set") headers.set(name, value);
   else headers.append(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The page saying the session could not be checked, as a 503 the browser may retry. */
+function sessionUnavailable(page: Response): Response {
+  const headers = new Headers(page.headers);
+  headers.set("Cache-Control", "no-store");
+  headers.set("Retry-After", "5");
+  return new Response(page.body, { status: 503, headers });
 }
 
 function clientIp(context: { clientAddress: string }): string | undefined {
@@ -31,7 +39,14 @@ export const onRequest = defineMiddleware(async (context, next) => {
   let response: Response;
   if (isAppPath(pathname)) {
     // Guards run before any HTML: PocketBase verifies the session cookie.
-    const user = await verifySession(context.request.headers.get("cookie") ?? "", clientIp(context));
+    let user;
+    try {
+      user = await verifySession(context.request.headers.get("cookie") ?? "", clientIp(context));
+    } catch (err) {
+      if (!(err instanceof SessionCheckUnavailable)) throw err;
+      context.locals.retryPath = pathname + search;
+      return sessionUnavailable(await next("/session-unavailable"));
+    }
     const decision = guard(pathname, search, user);
     if ("redirect" in decision) return redirect(decision.redirect);
     context.locals.user = user;

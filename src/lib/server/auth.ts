@@ -2,12 +2,28 @@
 // `pb_auth` cookie in sync with its PocketBase authStore (src/stores/auth.ts); here the
 // token in it is verified by PocketBase itself (auth-refresh answers only for a valid,
 // unrevoked token of the users collection). Unverified JWT claims are never trusted.
-import PocketBase from "pocketbase";
+import PocketBase, { ClientResponseError } from "pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { AUTH_COOKIE, REF_COOKIE } from "@/lib/cookies";
 import { pocketbaseUrl } from "@/lib/server/config";
 
-/** The signed-in user for this request's cookie, or null when there is no valid session. */
+/**
+ * PocketBase could not answer whether the session is valid (rate limited, down, erroring).
+ * The visitor is not signed out for that: the middleware shows an error page instead.
+ */
+export class SessionCheckUnavailable extends Error {
+  constructor(readonly status: number) {
+    super(`The session check failed with status ${status}`);
+  }
+}
+
+/** Answers that mean "this token is not a valid session" (bad, expired, revoked, user gone). */
+const SIGNED_OUT_STATUSES = new Set([400, 401, 403, 404]);
+
+/**
+ * The signed-in user for this request's cookie, or null when there is no valid session.
+ * Throws SessionCheckUnavailable when PocketBase cannot tell (429, 5xx, unreachable).
+ */
 export async function verifySession(cookieHeader: string, clientIp?: string): Promise<UserRecord | null> {
   if (!cookieHeader.includes(`${AUTH_COOKIE}=`)) return null;
   const pb = new PocketBase(pocketbaseUrl());
@@ -20,8 +36,9 @@ export async function verifySession(cookieHeader: string, clientIp?: string): Pr
       ...(clientIp ? { headers: { "X-Forwarded-For": clientIp } } : {}),
     });
     return record;
-  } catch {
-    return null;
+  } catch (err) {
+    if (err instanceof ClientResponseError && SIGNED_OUT_STATUSES.has(err.status)) return null;
+    throw new SessionCheckUnavailable(err instanceof ClientResponseError ? err.status : 0);
   }
 }
 
