@@ -1,7 +1,9 @@
-import net from "node:net";
+import http from "node:http";
+import net, { type AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { EventSource } from "eventsource";
 import PocketBase from "pocketbase";
+import { startWebServer } from "../../server/web-server.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
@@ -64,4 +66,38 @@ test("a body on a GET-like request cannot smuggle a second request to PocketBase
   const pb = await superuserClient();
   const rows = await pb.collection("contact_messages").getFullList({ filter: pb.filter("subject = {:s}", { s: marker }) });
   expect(rows).toHaveLength(0);
+});
+
+test("a session check PocketBase cannot answer shows a retry page and keeps the visitor signed in", async ({ request }) => {
+  // A second web server in front of a stand-in backend that answers auth-refresh with a
+  // chosen status (the real one is hard to push into 429 or 5xx on purpose).
+  let refreshStatus = 429;
+  const backend = http.createServer((req, res) => {
+    req.resume();
+    const status = req.url?.startsWith("/api/collections/users/auth-refresh") ? refreshStatus : 503;
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ status, message: "stand-in", data: {} }));
+  });
+  await new Promise<void>((r) => backend.listen(0, "127.0.0.1", () => r()));
+  const web = await startWebServer({ port: 0, pocketbaseUrl: `http://127.0.0.1:${(backend.address() as AddressInfo).port}` });
+  const payload = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600, type: "auth" })).toString("base64url");
+  const cookie = `pb_auth=${encodeURIComponent(JSON.stringify({ token: `x.${payload}.y`, record: { id: "u1", collectionName: "users" } }))}`;
+  try {
+    for (const status of [429, 500, 503]) {
+      refreshStatus = status;
+      const res = await request.get(`${web.url}/dashboard/proxies?page=2`, { headers: { cookie }, maxRedirects: 0 });
+      expect(res.status()).toBe(503);
+      expect(res.headers()["retry-after"]).toBe("5");
+      expect(res.headers()["set-cookie"]).toBeUndefined();
+      const html = await res.text();
+      expect(html).toContain("We could not load your account just now");
+      expect(html).toContain('href="/dashboard/proxies?page=2"');
+    }
+    refreshStatus = 401;
+    const res = await request.get(`${web.url}/dashboard`, { headers: { cookie }, maxRedirects: 0 });
+    expect(res.status()).toBe(302);
+    expect(res.headers()["location"]).toBe("/login?next=%2Fdashboard");
+  } finally {
+    await web.stop();
+    backend.close();
+  }
 });
