@@ -249,6 +249,32 @@ test.describe("sign-in", () => {
   });
 });
 
+test("forgot your password: a link mailed from the sign-in page sets a new password", async ({ page }) => {
+  const user = await createUser();
+  await open(page, "/login");
+  await page.getByRole("button", { name: "Forgot your password?" }).click();
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByText("Invalid email address")).toBeVisible();
+  const after = Date.now() - 1000;
+  await page.getByLabel("Email address").fill(user.email);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByText(`If an account exists for ${user.email}, we have emailed it a link`)).toBeVisible();
+
+  const mail = await waitForMail(mailbox(), user.email, /password/i, { after });
+  const link = new URL(linkFrom(mail, "/reset-password?token="));
+  await open(page, link.pathname + link.search);
+  await page.getByLabel("New password", { exact: true }).fill("Recovered#Pass7");
+  await page.getByLabel("Confirm new password").fill("Recovered#Pass7");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByText("Your password is set.")).toBeVisible();
+
+  await open(page, "/login");
+  await signIn(page, user.email, user.password);
+  await expect(page.getByRole("alert")).toBeVisible();
+  await signIn(page, user.email, "Recovered#Pass7");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
 test.describe("guards", () => {
   test("anonymous visitors go to /login with next", async ({ page }) => {
     for (const path of ["/dashboard", "/onboarding", "/console", "/dashboard/proxies?type=RESIDENTIAL"]) {

@@ -1,6 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { CodeSignInForm } from "@/features/auth/components/code-sign-in-form";
+import { ForgotPasswordForm } from "@/features/auth/components/forgot-password-form";
 import { PasswordSignInForm } from "@/features/auth/components/password-sign-in-form";
 import { safeNext } from "@/features/auth/safe-next";
 import { Alert } from "@/components/ui/alert";
@@ -21,7 +22,7 @@ interface LoginPageProps {
 
 /** /login (spec 2.10): welcome column, then password or e-mailed-code sign-in. */
 export function LoginPage({ siteName, siteDescription }: LoginPageProps) {
-  const [mode, setMode] = useState<"password" | "code">("password");
+  const [mode, setMode] = useState<"password" | "code" | "reset">("password");
   const [verifyNotice, setVerifyNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null);
 
   useEffect(() => {
@@ -68,7 +69,13 @@ export function LoginPage({ siteName, siteDescription }: LoginPageProps) {
         <div aria-live="polite" className="mb-4 empty:hidden">
           {verifyNotice ? <Alert tone={verifyNotice.tone}>{verifyNotice.text}</Alert> : null}
         </div>
-        {mode === "password" ? <PasswordSignInForm onSignedIn={onSignedIn} /> : <CodeSignInForm onSignedIn={onSignedIn} />}
+        {mode === "password" ? (
+          <PasswordSignInForm onSignedIn={onSignedIn} onForgotPassword={() => setMode("reset")} />
+        ) : mode === "code" ? (
+          <CodeSignInForm onSignedIn={onSignedIn} />
+        ) : (
+          <ForgotPasswordForm />
+        )}
         <div className="mt-6 border-t border-slate-200 pt-4 text-center text-sm">
           {mode === "password" ? (
             <button type="button" className="text-primary hover:underline" onClick={() => setMode("code")}>

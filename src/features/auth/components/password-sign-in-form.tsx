@@ -11,7 +11,7 @@ import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { signInWithPassword } from "@/stores/auth";
 
-export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+export function PasswordSignInForm({ onSignedIn, onForgotPassword }: { onSignedIn: () => void; onForgotPassword: () => void }) {
   const hydrated = useHydrated();
   const [banner, setBanner] = useState("");
   const {
@@ -47,6 +47,11 @@ export function PasswordSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           {...fieldAria("password", errors.password?.message)}
         />
       </Field>
+      <div className="-mt-3 text-right text-sm">
+        <button type="button" className="text-primary hover:underline" onClick={onForgotPassword}>
+          Forgot your password?
+        </button>
+      </div>
       <Button type="submit" size="lg" className="w-full" disabled={!hydrated} pending={isSubmitting} pendingText="Signing in...">
         Sign in
       </Button>
