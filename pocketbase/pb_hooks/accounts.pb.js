@@ -51,6 +51,14 @@ routerAdd("POST", "/api/shop/signup", (e) => {
     throw err;
   }
 
+  // Buying needs a verified address: the verification mail goes out at once (outside the
+  // transaction; a mail failure is logged and the link can be asked for again).
+  try {
+    $mails.sendRecordVerification(e.app, record);
+  } catch (err) {
+    e.app.logger().error("Sending the verification mail failed", "user", record.id, "error", String(err));
+  }
+
   return $apis.recordAuthResponse(e, record, "", null);
 });
 

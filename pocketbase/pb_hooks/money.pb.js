@@ -68,3 +68,35 @@ onRecordUpdateRequest((e) => {
 onRecordDeleteRequest(() => {
   throw new ForbiddenError("Affiliate accounts cannot be deleted through the API.");
 }, "affiliates");
+
+// Payments, orders, commissions and idempotency records are written by the purchase and
+// payment routes only (lib/payments.js, lib/proxies.js, lib/affiliate.js).
+onRecordCreateRequest(
+  () => {
+    throw new ForbiddenError("Payments, orders and commissions are written by the server only.");
+  },
+  "payments",
+  "proxy_orders",
+  "commissions",
+  "idempotency_keys",
+);
+
+onRecordUpdateRequest(
+  () => {
+    throw new ForbiddenError("Payments, orders and commissions cannot be changed through the API.");
+  },
+  "payments",
+  "proxy_orders",
+  "commissions",
+  "idempotency_keys",
+);
+
+onRecordDeleteRequest(
+  () => {
+    throw new ForbiddenError("Payments, orders and commissions cannot be deleted through the API.");
+  },
+  "payments",
+  "proxy_orders",
+  "commissions",
+  "idempotency_keys",
+);

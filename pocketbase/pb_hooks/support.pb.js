@@ -22,3 +22,74 @@ onRecordCreateRequest((e) => {
   if (e.record) e.record.set("message", e.record.getString("message").trim());
   e.next();
 }, "chat_messages");
+
+// POST /api/v1/support/tickets {subject, priority?, message} -> {ticket, message}
+// A new ticket and its first message in one transaction (spec 4: "insert ticket, insert
+// first message"), so a ticket never exists without what the customer wrote.
+routerAdd(
+  "POST",
+  "/api/v1/support/tickets",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    const user = api.customer(e);
+    const body = api.jsonBody(e);
+    const subject = api.text(body["subject"]);
+    const text = api.text(body["message"]);
+    const priority = api.text(body["priority"]) || "medium";
+    /** @type {Record<string, ValidationError>} */
+    const errors = {};
+    if (subject.length < 5)
+      errors["subject"] = new ValidationError("validation_min_text_constraint", "Subject must be at least 5 characters");
+    if (subject.length > 200)
+      errors["subject"] = new ValidationError("validation_max_text_constraint", "Subject must be at most 200 characters");
+    if (text.length < 10)
+      errors["message"] = new ValidationError("validation_min_text_constraint", "Message must be at least 10 characters");
+    if (text.length > 5000)
+      errors["message"] = new ValidationError("validation_max_text_constraint", "Message must be at most 5000 characters");
+    if (["low", "medium", "high", "urgent"].indexOf(priority) < 0) {
+      errors["priority"] = new ValidationError("validation_invalid_value", "Priority must be low, medium, high or urgent");
+    }
+    if (Object.keys(errors).length > 0) throw new BadRequestError("Please check the highlighted fields.", errors);
+
+    /** @type {{ ticket: core.Record, message: core.Record } | undefined} */
+    let created;
+    e.app.runInTransaction((txApp) => {
+      const ticket = new Record(txApp.findCollectionByNameOrId("support_tickets"), { user_id: user.id, subject, priority, status: "open" });
+      txApp.save(ticket);
+      const message = new Record(txApp.findCollectionByNameOrId("chat_messages"), {
+        ticket_id: ticket.id,
+        sender_id: user.id,
+        message: text,
+        is_admin_message: false,
+      });
+      txApp.save(message);
+      created = { ticket, message };
+    });
+    return e.json(200, created);
+  },
+  $apis.requireAuth("users"),
+);
+
+// A staff reply is also mailed to the ticket's owner (after the commit, outside any
+// transaction), with a link back to the conversation.
+onRecordAfterCreateSuccess((e) => {
+  e.next();
+  const record = e.record;
+  if (!record || !record.getBool("is_admin_message")) return;
+  /** @type {typeof import("./lib/mail.js")} */
+  const mail = require(`${__hooks}/lib/mail.js`);
+  const ticket = e.app.findRecordById("support_tickets", record.getString("ticket_id"));
+  const owner = e.app.findRecordById("users", ticket.getString("user_id"));
+  const number = ticket.id.slice(0, 8);
+  const link = `${mail.appUrl(e.app)}/dashboard/support?ticket=${ticket.id}`;
+  const site = mail.siteName(e.app);
+  const subject = ticket.getString("subject");
+  const text = record.getString("message");
+  mail.sendMail(e.app, {
+    to: owner.email(),
+    subject: `New reply to your ticket #${number}: ${subject}`,
+    text: `Hello ${owner.getString("first_name") || ""},\n\nOur support team replied to your ticket #${number} "${subject}":\n\n${text}\n\nReply in your dashboard: ${link}\n\n${site}`,
+    html: `<p>Hello ${mail.escapeHtml(owner.getString("first_name"))},</p><p>Our support team replied to your ticket #${number} “${mail.escapeHtml(subject)}”:</p><blockquote style="white-space:pre-wrap">${mail.escapeHtml(text)}</blockquote><p><a href="${mail.escapeHtml(link)}">Reply in your dashboard</a></p><p>${mail.escapeHtml(site)}</p>`,
+  });
+}, "chat_messages");

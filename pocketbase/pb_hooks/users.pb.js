@@ -62,10 +62,10 @@ onRecordRequestEmailChangeRequest((e) => {
   e.next();
 }, "users");
 
-// affiliates.total_referrals counts only referred users who verified their e-mail
-// (first successful e-mailed-code sign-in, or the verification link), so unverified
-// sign-ups with someone's code do not inflate it. Recounted in the save's transaction
-// whenever `verified` changes.
+// When `verified` changes (first successful e-mailed-code sign-in, the verification link,
+// a superuser), in the save's transaction: affiliates.total_referrals is recounted (only
+// verified referred users count, so unverified sign-ups with someone's code do not
+// inflate it), and an account verifying for the first time gets the welcome credit.
 onRecordUpdate((e) => {
   const record = e.record;
   if (!record) return e.next();
@@ -74,7 +74,10 @@ onRecordUpdate((e) => {
     e.app = txApp;
     e.next();
     if (record.getBool("verified") !== wasVerified) {
-      require(`${__hooks}/lib/accounts.js`).recountReferrals(txApp, record.id);
+      /** @type {typeof import("./lib/accounts.js")} */
+      const accounts = require(`${__hooks}/lib/accounts.js`);
+      accounts.recountReferrals(txApp, record.id);
+      if (record.getBool("verified")) accounts.grantWelcomeCredit(txApp, record.id);
     }
   });
 }, "users");

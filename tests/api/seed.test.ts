@@ -20,6 +20,7 @@ const SETTING_KEYS = [
   "default_support_name",
   "admin_registration_enabled",
   "demo_mode",
+  "welcome_credit_cents",
 ];
 
 async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {

@@ -150,6 +150,36 @@ function recountAffiliate(txApp, affiliateId) {
   }
 }
 
+/** The largest welcome credit the setting may grant ($100), so a typo cannot give away more. */
+const MAX_WELCOME_CREDIT_CENTS = 10000;
+
+/**
+ * The welcome credit in cents from the welcome_credit_cents setting (0 = off).
+ * @param {CoreApp} app
+ */
+function welcomeCreditCents(app) {
+  try {
+    const value = parseInt(app.findFirstRecordByData("settings", "key", "welcome_credit_cents").getString("value"), 10);
+    return value > 0 ? Math.min(value, MAX_WELCOME_CREDIT_CENTS) : 0;
+  } catch (_) {
+    return 0;
+  }
+}
+
+/**
+ * Grants the welcome credit once per account (a CREDIT ledger row with the reference
+ * "welcome"), inside the transaction that verifies the account's e-mail.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ */
+function grantWelcomeCredit(txApp, userId) {
+  /** @type {typeof import("./ledger.js")} */
+  const ledger = require(`${__hooks}/lib/ledger.js`);
+  const cents = welcomeCreditCents(txApp);
+  if (cents === 0 || ledger.hasReference(txApp, userId, "welcome")) return;
+  ledger.applyLedgerEntry(txApp, { userId, type: "CREDIT", amountCents: cents, description: "Welcome credit", reference: "welcome" });
+}
+
 /**
  * Applies the mail settings that come from the environment on every start (sender and
  * SMTP; PocketBase has no env vars for them), SHOP_RATE_LIMIT_SCALE (test harnesses
@@ -210,5 +240,6 @@ module.exports = {
   linkReferral,
   recountReferrals,
   recountAffiliate,
+  grantWelcomeCredit,
   applyEnvSettings,
 };

@@ -1,6 +1,6 @@
 // @ts-check
 // Demo data for the embedded default (SHOP_DEMO_SEED=true): an admin, a customer whose
-// balance is built only through ledger entries, their proxies, a support ticket with a
+// history is made by the shop's own purchase and payment code, a support ticket with a
 // staff reply, and AVAILABLE inventory across the purchase locations.
 
 /** Purchase locations: country code -> state -> cities. */
@@ -14,7 +14,6 @@ const LOCATIONS = {
 
 /** Inventory rows per city and type. */
 const PER_CITY = 5;
-const DAY_MS = 24 * 60 * 60 * 1000;
 const DEMO_USERNAME_PREFIX = "psdemo_";
 
 /**
@@ -74,9 +73,6 @@ function endpoint(type, country, n) {
  * @param {DemoAccounts} accounts
  */
 function seedDemo(app, accounts) {
-  /** @type {typeof import("./ledger.js")} */
-  const { applyLedgerEntry } = require(`${__hooks}/lib/ledger.js`);
-
   const admin = createUser(app, {
     email: accounts.adminEmail,
     password: accounts.adminPassword,
@@ -95,9 +91,7 @@ function seedDemo(app, accounts) {
   });
 
   // Inventory: every location, residential and datacenter, PER_CITY proxies each.
-  const proxies = app.findCollectionByNameOrId("proxies");
-  /** @type {core.Record[]} */
-  const created = [];
+  const inventory = app.findCollectionByNameOrId("proxies");
   let n = 0;
   for (const [country, states] of Object.entries(LOCATIONS)) {
     for (const [state, cities] of Object.entries(states)) {
@@ -105,7 +99,7 @@ function seedDemo(app, accounts) {
         for (const type of ["RESIDENTIAL", "DATACENTER"]) {
           for (let i = 0; i < PER_CITY; i++) {
             n++;
-            const record = new Record(proxies, {
+            const record = new Record(inventory, {
               ...endpoint(type, country, n),
               username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
               password: $security.randomString(16),
@@ -116,43 +110,38 @@ function seedDemo(app, accounts) {
               status: "AVAILABLE",
             });
             app.save(record);
-            created.push(record);
           }
         }
       }
     }
   }
 
-  // The customer's history, through the ledger only.
-  applyLedgerEntry(app, { userId: customer.id, type: "CREDIT", amountCents: 500, description: "Welcome bonus" });
-  applyLedgerEntry(app, {
-    userId: customer.id,
-    type: "CREDIT",
-    amountCents: 5000,
-    description: "Credit purchase ($50.00)",
-    stripePaymentIntentId: "pi_demo_" + $security.randomStringWithAlphabet(16, "abcdefghijklmnopqrstuvwxyz0123456789"),
+  // The customer's history, through the shop's own code: the admin referred them, the
+  // welcome credit, a test-provider credit purchase (earning the admin a commission) and
+  // two proxy orders.
+  /** @type {typeof import("./accounts.js")} */
+  const accountsLib = require(`${__hooks}/lib/accounts.js`);
+  /** @type {typeof import("./payments.js")} */
+  const payments = require(`${__hooks}/lib/payments.js`);
+  /** @type {typeof import("./proxies.js")} */
+  const proxiesLib = require(`${__hooks}/lib/proxies.js`);
+  accountsLib.linkReferral(app, customer, admin.id.slice(0, 8));
+  accountsLib.grantWelcomeCredit(app, customer.id);
+  const pkg = payments.findPackage("package-50");
+  const payment = new Record(app.findCollectionByNameOrId("payments"), {
+    user_id: customer.id,
+    package_id: pkg.id,
+    amount_cents: pkg.price_cents,
+    currency: "usd",
+    credits_cents: pkg.credits_cents,
+    bonus_cents: pkg.bonus_cents,
+    provider: "test",
+    status: "pending",
   });
-  const bought = [
-    created.find((p) => p.getString("type") === "RESIDENTIAL" && p.getString("country") === "US"),
-    created.find((p) => p.getString("type") === "RESIDENTIAL" && p.getString("country") === "UK"),
-    created.find((p) => p.getString("type") === "DATACENTER" && p.getString("country") === "DE"),
-  ];
-  const expiresAt = new Date(Date.now() + 30 * DAY_MS).toISOString();
-  let totalCents = 0;
-  for (const proxy of bought) {
-    if (!proxy) continue;
-    proxy.set("status", "ASSIGNED");
-    proxy.set("assigned_to_user_id", customer.id);
-    proxy.set("expires_at", expiresAt);
-    app.save(proxy);
-    totalCents += proxy.getString("type") === "RESIDENTIAL" ? 450 : 150;
-  }
-  applyLedgerEntry(app, {
-    userId: customer.id,
-    type: "PROXY_PURCHASE",
-    amountCents: -totalCents,
-    description: `Purchased ${bought.length} proxies (30 days)`,
-  });
+  app.save(payment);
+  payments.completePayment(app, payment.id, { providerPaymentId: `test_${payment.id}`, amountCents: pkg.price_cents, currency: "usd" });
+  proxiesLib.purchase(app, customer.id, { type: "RESIDENTIAL", country: "US", state: "", city: "", quantity: 2 });
+  proxiesLib.purchase(app, customer.id, { type: "DATACENTER", country: "DE", state: "", city: "", quantity: 1 });
 
   const ticket = new Record(app.findCollectionByNameOrId("support_tickets"), {
     user_id: customer.id,

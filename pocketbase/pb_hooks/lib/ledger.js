@@ -12,16 +12,22 @@
  * @property {number} amountCents  integer cents; > 0 for CREDIT/REFUND, < 0 for DEBIT/PROXY_PURCHASE
  * @property {string} description
  * @property {string} [stripePaymentIntentId]
+ * @property {string} [reference]  what the entry is for ("order:<id>", "payment:<id>", "welcome" ...);
+ *   unique per user, so the same action can never move money twice
  */
 
 /** @type {Record<LedgerType, 1 | -1>} */
 const SIGN = { CREDIT: 1, REFUND: 1, DEBIT: -1, PROXY_PURCHASE: -1 };
 
-/** @param {number} cents */
+/**
+ * Dollars with two decimals and thousands separators: 123456 -> "$1,234.56".
+ * @param {number} cents
+ */
 function formatUsd(cents) {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(cents);
-  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 
 /**
@@ -64,6 +70,16 @@ function balanceRecord(txApp, userId) {
 }
 
 /**
+ * True when the user already has a ledger entry with this reference.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} reference
+ */
+function hasReference(app, userId, reference) {
+  return app.countRecords("transactions", $dbx.hashExp({ user_id: userId, reference })) > 0;
+}
+
+/**
  * Applies one ledger entry atomically. Nested in the caller's transaction when called
  * with a txApp; refuses (throws) when the balance would go below zero.
  * @param {CoreApp} app
@@ -94,6 +110,7 @@ function applyLedgerEntry(app, entry) {
     transaction.set("balance_after_cents", after);
     transaction.set("description", entry.description || "");
     transaction.set("stripe_payment_intent_id", entry.stripePaymentIntentId || "");
+    transaction.set("reference", entry.reference || "");
     txApp.save(transaction);
     result = { transaction, balanceCents: after };
   });
@@ -101,4 +118,4 @@ function applyLedgerEntry(app, entry) {
   return result;
 }
 
-module.exports = { applyLedgerEntry, balanceRecord };
+module.exports = { applyLedgerEntry, balanceRecord, hasReference, formatUsd };

@@ -1,0 +1,111 @@
+// @ts-check
+// The affiliate programme: 20% of the money a referred customer pays for credits (never of
+// bonus credits), earned by the affiliate whose code they signed up with, as a pending
+// commission. One `commissions` row per payment; the referral's commission_cents and the
+// affiliate's earnings are kept as their sums.
+
+const COMMISSION_PERCENT = 20;
+const PROGRAM = {
+  commission_percent: COMMISSION_PERCENT,
+  cookie_days: 30,
+  minimum_payout_cents: 5000,
+  payout_schedule: "monthly",
+};
+
+/**
+ * Books the commission a paid payment earns, inside the payment's transaction. No-op when
+ * the payer was not referred, or would earn from their own purchase.
+ * @param {CoreApp} txApp
+ * @param {core.Record} payment  status paid
+ */
+function recordCommission(txApp, payment) {
+  const userId = payment.getString("user_id");
+  /** @type {core.Record} */
+  let referral;
+  try {
+    referral = txApp.findFirstRecordByFilter("referrals", "referred_user_id = {:userId}", { userId });
+  } catch (_) {
+    return; // not referred
+  }
+  const affiliate = txApp.findRecordById("affiliates", referral.getString("affiliate_id"));
+  if (affiliate.getString("user_id") === userId) return;
+  const amount = Math.floor((payment.getInt("amount_cents") * COMMISSION_PERCENT) / 100);
+  if (amount < 1) return;
+
+  const commission = new Record(txApp.findCollectionByNameOrId("commissions"));
+  commission.set("affiliate_id", affiliate.id);
+  commission.set("referral_id", referral.id);
+  commission.set("payment_id", payment.id);
+  commission.set("amount_cents", amount);
+  commission.set("status", "pending");
+  txApp.save(commission);
+
+  referral.set("commission_cents", referral.getInt("commission_cents") + amount);
+  referral.set("status", "pending");
+  txApp.save(referral);
+  affiliate.set("pending_earnings_cents", affiliate.getInt("pending_earnings_cents") + amount);
+  affiliate.set("total_earnings_cents", affiliate.getInt("total_earnings_cents") + amount);
+  txApp.save(affiliate);
+}
+
+/**
+ * "j***@example.com": enough for an affiliate to recognise a referral, not to contact them.
+ * @param {string} email
+ */
+function maskEmail(email) {
+  const at = email.indexOf("@");
+  if (at < 1) return "***";
+  return `${email.charAt(0)}***${email.slice(at)}`;
+}
+
+/**
+ * The affiliate page's figures for `userId`: code, counts, earnings (total, pending, paid,
+ * this month's), the programme's terms and the five latest referrals that count (verified).
+ * @param {CoreApp} app
+ * @param {string} userId
+ */
+function summary(app, userId) {
+  /** @type {typeof import("./sql.js")} */
+  const sql = require(`${__hooks}/lib/sql.js`);
+  const affiliate = app.findFirstRecordByFilter("affiliates", "user_id = {:userId}", { userId });
+  const monthStart = new DateTime().string().slice(0, 8) + "01 00:00:00.000Z";
+  const month = new DynamicModel({ cents: 0 });
+  app
+    .db()
+    .newQuery("SELECT COALESCE(SUM(amount_cents), 0) AS cents FROM commissions WHERE affiliate_id = {:id} AND created >= {:monthStart}")
+    .bind({ id: affiliate.id, monthStart })
+    .one(month);
+
+  const rows = sql.rowsLike({ id: "", created: "", commission_cents: 0, status: "", first_name: "", last_name: "", email: "" });
+  app
+    .db()
+    .newQuery(
+      `SELECT r.id, r.created, r.commission_cents, r.status, u.first_name, u.last_name, u.email
+       FROM referrals r JOIN users u ON u.id = r.referred_user_id
+       WHERE r.affiliate_id = {:id} AND u.verified = TRUE ORDER BY r.created DESC LIMIT 5`,
+    )
+    .bind({ id: affiliate.id })
+    .all(rows);
+
+  const total = affiliate.getInt("total_earnings_cents");
+  const pending = affiliate.getInt("pending_earnings_cents");
+  return {
+    code: affiliate.getString("code"),
+    total_referrals: affiliate.getInt("total_referrals"),
+    total_earnings_cents: total,
+    pending_earnings_cents: pending,
+    paid_earnings_cents: total - pending,
+    this_month_earnings_cents: month.cents,
+    program: PROGRAM,
+    recent_referrals: rows.map((r) => ({
+      id: r.id,
+      created: r.created,
+      name: [r.first_name, r.last_name ? `${r.last_name.charAt(0)}.` : ""].filter(Boolean).join(" "),
+      email: maskEmail(r.email),
+      commission_cents: r.commission_cents,
+      status: r.status === "paid" ? "paid" : "pending",
+    })),
+  };
+}
+
+module.exports = { recordCommission, summary, COMMISSION_PERCENT };

@@ -1,0 +1,91 @@
+// @ts-check
+// Helpers for the customer routes under /api/v1/ (the future public API): reading the
+// JSON body, the Idempotency-Key header, who may buy, and errors that name the field.
+
+/** What an Idempotency-Key may look like: 1-255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The request's JSON body as a plain object ({} when there is none).
+ * @param {core.RequestEvent} e
+ * @returns {Record<string, unknown>}
+ */
+function jsonBody(e) {
+  const body = e.requestInfo().body;
+  return body && typeof body === "object" && !Array.isArray(body) ? /** @type {Record<string, unknown>} */ (body) : {};
+}
+
+/**
+ * The Idempotency-Key header, required on every route that moves money.
+ * @param {core.RequestEvent} e
+ * @returns {string}
+ */
+function idempotencyKey(e) {
+  const key = (e.request?.header.get("Idempotency-Key") ?? "").trim();
+  if (!key) {
+    throw new BadRequestError(
+      "An Idempotency-Key header is required: send a new random value (a UUID) with each purchase, and the same value when you retry it.",
+    );
+  }
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new BadRequestError("The Idempotency-Key header must be 1-255 visible ASCII characters (a UUID works).");
+  }
+  return key;
+}
+
+/**
+ * A 400 whose data names the field, for forms to show under it.
+ * @param {string} field
+ * @param {string} message
+ * @param {string} [code]
+ */
+function fieldError(field, message, code = "validation_invalid_value") {
+  return new BadRequestError(message, { [field]: new ValidationError(code, message) });
+}
+
+/**
+ * The signed-in customer (any users record), or a 401.
+ * @param {core.RequestEvent} e
+ * @returns {core.Record}
+ */
+function customer(e) {
+  const auth = e.auth;
+  if (!auth || auth.collection().name !== "users") {
+    throw new UnauthorizedError("Sign in to your account to do this.");
+  }
+  return auth;
+}
+
+/**
+ * The signed-in customer with a verified e-mail address: buying credits or proxies needs one.
+ * @param {core.RequestEvent} e
+ * @returns {core.Record}
+ */
+function verifiedCustomer(e) {
+  const user = customer(e);
+  if (!user.getBool("verified")) {
+    throw new ForbiddenError(
+      "Please verify your email address before buying: open the link we emailed you, or ask for a new one on the Buy Credits page.",
+      { email: new ValidationError("email_not_verified", "Email address not verified") },
+    );
+  }
+  return user;
+}
+
+/**
+ * A whole number from a JSON value, or NaN.
+ * @param {unknown} value
+ */
+function wholeNumber(value) {
+  return typeof value === "number" && Number.isSafeInteger(value) ? value : NaN;
+}
+
+/**
+ * A trimmed string from a JSON value ("" for anything else).
+ * @param {unknown} value
+ */
+function text(value) {
+  return typeof value === "string" ? value.trim() : "";
+}
+
+module.exports = { jsonBody, idempotencyKey, fieldError, customer, verifiedCustomer, wholeNumber, text };

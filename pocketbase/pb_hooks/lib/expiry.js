@@ -1,0 +1,222 @@
+// @ts-check
+// The proxy expiry job (pb_hooks/proxy-expiry.pb.js runs it every minute):
+// 1. proxies due with auto-renew on are renewed, one order per customer, when the balance
+//    covers it; otherwise they expire and the customer gets a mail saying why;
+// 2. every other proxy past its expiry becomes EXPIRED (and leaves "active" everywhere);
+// 3. proxies expired for over GRACE_DAYS go back to stock with a new password;
+// 4. customers get one reminder mail listing their proxies that expire within 3 days;
+// 5. old idempotency keys and abandoned checkouts are cleaned up.
+// Each step is safe to run again: a crash between steps loses nothing.
+
+/** @type {typeof import("./proxies.js")} */
+const proxies = require(`${__hooks}/lib/proxies.js`);
+/** @type {typeof import("./mail.js")} */
+const mail = require(`${__hooks}/lib/mail.js`);
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
+/** Pending checkouts older than this are marked failed (Stripe sessions last 24 hours). */
+const ABANDONED_CHECKOUT_DAYS = 2;
+
+/**
+ * @template {{ user_id: string }} T
+ * @param {T[]} rows
+ * @returns {Map<string, T[]>}
+ */
+function byUser(rows) {
+  /** @type {Map<string, T[]>} */
+  const groups = new Map();
+  for (const row of rows) {
+    const list = groups.get(row.user_id) ?? [];
+    list.push(row);
+    groups.set(row.user_id, list);
+  }
+  return groups;
+}
+
+/** @param {string} date  PocketBase date text */
+function day(date) {
+  return date.slice(0, 10);
+}
+
+/**
+ * @param {{ host: string, port: number, type: string, country: string, expires_at: string }} p
+ */
+function proxyLine(p) {
+  return `${p.host}:${p.port} (${proxies.typeLabel(p.type)}, ${p.country}), expires ${day(p.expires_at)}`;
+}
+
+/**
+ * Mails `userId` (if the account still exists).
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} subject
+ * @param {string[]} paragraphs  plain text; escaped for the HTML part
+ * @param {string[]} lines  the proxies, one per line
+ */
+function mailUser(app, userId, subject, paragraphs, lines) {
+  /** @type {core.Record} */
+  let user;
+  try {
+    user = app.findRecordById("users", userId);
+  } catch (_) {
+    return false;
+  }
+  const site = mail.siteName(app);
+  const hello = `Hello ${user.getString("first_name") || ""},`.replace(" ,", ",");
+  return mail.sendMail(app, {
+    to: user.email(),
+    subject: `${site}: ${subject}`,
+    text: [hello, ...paragraphs, lines.map((l) => `- ${l}`).join("\n"), site].join("\n\n"),
+    html:
+      `<p>${mail.escapeHtml(hello)}</p>` +
+      paragraphs.map((p) => `<p>${mail.escapeHtml(p)}</p>`).join("") +
+      `<ul>${lines.map((l) => `<li>${mail.escapeHtml(l)}</li>`).join("")}</ul><p>${mail.escapeHtml(site)}</p>`,
+  });
+}
+
+/**
+ * Step 1: auto-renewals. Returns how many proxies were renewed and the customers whose
+ * renewal failed (their proxies expire in step 2).
+ * @param {CoreApp} app
+ * @param {string} now
+ */
+function autoRenew(app, now) {
+  const due = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "" });
+  app
+    .db()
+    .newQuery(
+      `SELECT id, assigned_to_user_id AS user_id, host, port, type, country, expires_at FROM proxies
+       WHERE status = 'ASSIGNED' AND auto_renew = TRUE AND expires_at != '' AND expires_at <= {:now}
+       ORDER BY assigned_to_user_id, id`,
+    )
+    .bind({ now })
+    .all(due);
+  let renewed = 0;
+  /** @type {{ userId: string, reason: string, proxies: typeof due }[]} */
+  const failed = [];
+  for (const [userId, rows] of byUser(due)) {
+    const ids = rows.map((r) => r.id);
+    try {
+      app.runInTransaction((txApp) => {
+        proxies.renew(txApp, userId, ids, "automatic");
+      });
+      renewed += ids.length;
+    } catch (err) {
+      failed.push({ userId, reason: String(/** @type {any} */ (err)?.message ?? err), proxies: rows });
+    }
+  }
+  return { renewed, failed };
+}
+
+/**
+ * Step 4: one reminder per customer for proxies expiring within REMINDER_DAYS.
+ * @param {CoreApp} app
+ * @param {DateTime} now
+ */
+function remind(app, now) {
+  const soon = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "", auto_renew: false });
+  app
+    .db()
+    .newQuery(
+      `SELECT id, assigned_to_user_id AS user_id, host, port, type, country, expires_at, auto_renew FROM proxies
+       WHERE status = 'ASSIGNED' AND expiry_notice_sent_at = '' AND expires_at != '' AND expires_at > {:now} AND expires_at <= {:soon}
+       ORDER BY assigned_to_user_id, expires_at`,
+    )
+    .bind({ now: now.string(), soon: now.addDate(0, 0, proxies.REMINDER_DAYS).string() })
+    .all(soon);
+  let reminded = 0;
+  for (const [userId, rows] of byUser(soon)) {
+    const sent = mailUser(
+      app,
+      userId,
+      `${proxies.proxiesLabel(rows.length)} ${rows.length === 1 ? "expires" : "expire"} soon`,
+      [
+        `These proxies expire within ${proxies.REMINDER_DAYS} days. Renew them in your dashboard (My Proxies) to keep them for another ${proxies.TERM_DAYS} days; those marked "auto-renews" are renewed automatically if your balance covers them.`,
+        `${mail.appUrl(app)}/dashboard/proxies`,
+      ],
+      rows.map((r) => `${proxyLine(r)}${r.auto_renew ? " - auto-renews" : ""}`),
+    );
+    if (!sent) continue; // tried again next run
+    const list = sql.inList(
+      "id",
+      rows.map((r) => r.id),
+    );
+    app
+      .db()
+      .newQuery(`UPDATE proxies SET expiry_notice_sent_at = {:now} WHERE ${list.sql}`)
+      .bind({ ...list.params, now: now.string() })
+      .execute();
+    reminded += rows.length;
+  }
+  return reminded;
+}
+
+/**
+ * Runs every step once; returns what it did.
+ * @param {CoreApp} app
+ */
+function runExpiryJob(app) {
+  const now = new DateTime();
+  const nowText = now.string();
+
+  const { renewed, failed } = autoRenew(app, nowText);
+
+  const expired = app
+    .db()
+    .newQuery(
+      "UPDATE proxies SET status = 'EXPIRED', updated = {:now} WHERE status = 'ASSIGNED' AND expires_at != '' AND expires_at <= {:now}",
+    )
+    .bind({ now: nowText })
+    .execute()
+    .rowsAffected();
+
+  for (const failure of failed) {
+    mailUser(
+      app,
+      failure.userId,
+      `automatic renewal failed for ${proxies.proxiesLabel(failure.proxies.length)}`,
+      [
+        `We could not renew these proxies automatically, so they have expired: ${failure.reason}`,
+        `Add credits and renew them in your dashboard within ${proxies.GRACE_DAYS} days to keep them: ${mail.appUrl(app)}/dashboard/proxies`,
+      ],
+      failure.proxies.map(proxyLine),
+    );
+  }
+
+  // Step 3: back to stock after the grace period, with a new password each.
+  const stale = sql.rowsLike({ id: "" });
+  app
+    .db()
+    .newQuery("SELECT id FROM proxies WHERE status = 'EXPIRED' AND expires_at != '' AND expires_at <= {:cutoff}")
+    .bind({ cutoff: now.addDate(0, 0, -proxies.GRACE_DAYS).string() })
+    .all(stale);
+  app.runInTransaction((txApp) => {
+    for (const row of stale) {
+      txApp
+        .db()
+        .newQuery(
+          `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password = {:password}, expires_at = '',
+           auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND status = 'EXPIRED'`,
+        )
+        .bind({ id: row.id, password: proxies.newPassword(), now: nowText })
+        .execute();
+    }
+  });
+
+  const reminded = remind(app, now);
+
+  require(`${__hooks}/lib/idempotency.js`).pruneKeys(app);
+  const abandoned = app
+    .db()
+    .newQuery(
+      "UPDATE payments SET status = 'failed', failure_reason = 'The checkout was abandoned.', updated = {:now} WHERE status = 'pending' AND created <= {:cutoff}",
+    )
+    .bind({ now: nowText, cutoff: now.addDate(0, 0, -ABANDONED_CHECKOUT_DAYS).string() })
+    .execute()
+    .rowsAffected();
+
+  return { renewed, renewal_failures: failed.length, expired, released: stale.length, reminded, abandoned_checkouts: abandoned };
+}
+
+module.exports = { runExpiryJob };

@@ -1,0 +1,482 @@
+// @ts-check
+// Buying and keeping proxies: prices, stock, purchases, renewals, credentials and the
+// expiry job. Every money move goes through lib/ledger.js inside the caller's transaction;
+// the inventory rows move with plain SQL in that same transaction (no hooks or realtime
+// needed for them), so a purchase either happens whole or not at all.
+
+/** @type {typeof import("./api.js")} */
+const api = require(`${__hooks}/lib/api.js`);
+/** @type {typeof import("./ledger.js")} */
+const ledger = require(`${__hooks}/lib/ledger.js`);
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
+const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
+
+/** Prices when no active plan of the type exists (spec section 3). */
+const FALLBACK_PRICE_CENTS = /** @type {Record<string, number>} */ ({ RESIDENTIAL: 200, DATACENTER: 100 });
+
+const MAX_QUANTITY = 100;
+/** Days a purchase or a renewal buys. */
+const TERM_DAYS = 30;
+/** Expired proxies stay with their owner (renewable) this long, then go back to stock. */
+const GRACE_DAYS = 7;
+/** Reminder mails go out this many days before expiry. */
+const REMINDER_DAYS = 3;
+
+const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+const PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+
+/** A new record id (PocketBase's own shape: 15 lower-case letters and digits). */
+function newId() {
+  return $security.randomStringWithAlphabet(15, ID_ALPHABET);
+}
+
+/** A new proxy password: 20 characters from a cryptographic source. */
+function newPassword() {
+  return $security.randomStringWithAlphabet(20, PASSWORD_ALPHABET);
+}
+
+/** @param {string} type */
+function typeLabel(type) {
+  return type.charAt(0) + type.slice(1).toLowerCase();
+}
+
+/**
+ * "5 Residential proxies", "1 Datacenter proxy".
+ * @param {number} n
+ * @param {string} [type]
+ */
+function proxiesLabel(n, type) {
+  return `${n} ${type ? `${typeLabel(type)} ` : ""}${n === 1 ? "proxy" : "proxies"}`;
+}
+
+/** @param {{ country: string, state: string, city: string }} where */
+function placeLabel(where) {
+  return [where.country, where.state, where.city].filter(Boolean).join(" / ");
+}
+
+/**
+ * The short order number customers see: the first 8 characters of its id, upper case.
+ * @param {string} id
+ */
+function orderNumber(id) {
+  return id.slice(0, 8).toUpperCase();
+}
+
+/**
+ * The price of one proxy of `type` for 30 days: the cheapest active plan of that type,
+ * else the built-in price; 0 when the type is not for sale.
+ * @param {CoreApp} app
+ * @param {string} type
+ */
+function unitPriceCents(app, type) {
+  const row = new DynamicModel({ price: 0 });
+  app
+    .db()
+    .newQuery("SELECT COALESCE(MIN(price_cents), 0) AS price FROM pricing_plans WHERE active = TRUE AND type = {:type} AND price_cents > 0")
+    .bind({ type })
+    .one(row);
+  return row.price > 0 ? row.price : (FALLBACK_PRICE_CENTS[type] ?? 0);
+}
+
+/**
+ * The current unit price of every type that is for sale.
+ * @param {CoreApp} app
+ * @returns {Record<string, number>}
+ */
+function priceList(app) {
+  /** @type {Record<string, number>} */
+  const prices = {};
+  for (const type of PROXY_TYPES) {
+    const price = unitPriceCents(app, type);
+    if (price > 0) prices[type] = price;
+  }
+  return prices;
+}
+
+/**
+ * @typedef {{ type: string, country: string, state: string, city: string, quantity: number }} PurchaseInput
+ */
+
+/**
+ * Checks a purchase body like the Buy Proxies form (spec section 5); every broken rule is
+ * reported under its field in one 400.
+ * @param {Record<string, unknown>} body
+ * @returns {PurchaseInput}
+ */
+function validatePurchase(body) {
+  const input = {
+    type: api.text(body["type"]).toUpperCase(),
+    country: api.text(body["country"]),
+    state: api.text(body["state"]),
+    city: api.text(body["city"]),
+    quantity: api.wholeNumber(body["quantity"]),
+  };
+  /** @type {[string, string, string][]} field, code, message */
+  const problems = [];
+  if (PROXY_TYPES.indexOf(input.type) < 0) {
+    problems.push(["type", "validation_invalid_type", `Proxy type must be one of ${PROXY_TYPES.join(", ")}`]);
+  }
+  if (!input.country) problems.push(["country", "validation_required", "Country is required"]);
+  for (const field of /** @type {const} */ (["country", "state", "city"])) {
+    if (input[field].length > 100) problems.push([field, "validation_max_length", `${field} must be at most 100 characters`]);
+  }
+  if (input.city && !input.state) problems.push(["state", "validation_required", "Choose a state before a city"]);
+  if (Number.isNaN(input.quantity)) {
+    problems.push(["quantity", "validation_invalid_number", "Quantity must be a whole number"]);
+  } else if (input.quantity < 1) {
+    problems.push(["quantity", "validation_min_number", "Quantity must be at least 1"]);
+  } else if (input.quantity > MAX_QUANTITY) {
+    problems.push(["quantity", "validation_max_number", "Maximum 100 proxies per purchase"]);
+  }
+  if (problems.length > 0) {
+    /** @type {Record<string, ValidationError>} */
+    const errors = {};
+    for (const [field, code, message] of problems) errors[field] ??= new ValidationError(code, message);
+    throw new BadRequestError(problems[0]?.[2] ?? "", errors);
+  }
+  return input;
+}
+
+/**
+ * Refuses (400) when the user's balance does not cover `cents`, naming the shortfall.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {number} cents
+ * @param {string} what  e.g. "5 Residential proxies cost"
+ * @param {string} field
+ */
+function assertBalanceCovers(txApp, userId, cents, what, field) {
+  const balance = ledger.balanceRecord(txApp, userId).getInt("balance_cents");
+  if (balance >= cents) return;
+  const message = `Insufficient balance: ${what} ${ledger.formatUsd(cents)} and your balance is ${ledger.formatUsd(balance)}. Add ${ledger.formatUsd(cents - balance)} in credits and try again.`;
+  throw new BadRequestError(message, { [field]: new ValidationError("insufficient_balance", message) });
+}
+
+/**
+ * Ids of up to `limit` AVAILABLE proxies of the type and place.
+ * @param {CoreApp} txApp
+ * @param {PurchaseInput} input
+ * @param {number} limit
+ * @returns {string[]}
+ */
+function availableProxyIds(txApp, input, limit) {
+  let query = "SELECT id FROM proxies WHERE status = 'AVAILABLE' AND type = {:type} AND country = {:country}";
+  if (input.state) query += " AND state = {:state}";
+  if (input.city) query += " AND city = {:city}";
+  const rows = sql.rowsLike({ id: "" });
+  txApp
+    .db()
+    .newQuery(`${query} LIMIT {:limit}`)
+    .bind({ type: input.type, country: input.country, state: input.state, city: input.city, limit })
+    .all(rows);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Buys `input.quantity` proxies for the user, inside the caller's transaction: prices on
+ * the server, checks stock and balance, assigns the proxies for 30 days, writes one
+ * PROXY_PURCHASE ledger row naming the order. Throws (changing nothing) when stock or
+ * balance is short.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {PurchaseInput} input
+ * @returns {{ order_id: string, balance_cents: number }}
+ */
+function purchase(txApp, userId, input) {
+  const unit = unitPriceCents(txApp, input.type);
+  if (!unit) {
+    throw new BadRequestError(`${typeLabel(input.type)} proxies are not for sale right now.`, {
+      type: new ValidationError("not_for_sale", "Not for sale right now"),
+    });
+  }
+  const ids = availableProxyIds(txApp, input, input.quantity);
+  if (ids.length < input.quantity) {
+    const have = ids.length === 0 ? "no" : `only ${ids.length}`;
+    const message = `Not enough stock: ${have} ${typeLabel(input.type)} proxies available in ${placeLabel(input)}; you asked for ${input.quantity}. Choose fewer proxies or another location.`;
+    throw new ApiError(409, message, { quantity: new ValidationError("insufficient_stock", message) });
+  }
+  const total = unit * input.quantity;
+  assertBalanceCovers(txApp, userId, total, `${proxiesLabel(input.quantity, input.type)} cost`, "quantity");
+
+  const orderId = newId();
+  const { transaction, balanceCents } = ledger.applyLedgerEntry(txApp, {
+    userId,
+    type: "PROXY_PURCHASE",
+    amountCents: -total,
+    description: `Purchased ${proxiesLabel(input.quantity, input.type)} in ${placeLabel(input)} for ${TERM_DAYS} days (order ${orderNumber(orderId)})`,
+    reference: `order:${orderId}`,
+  });
+
+  const now = new DateTime().string();
+  const list = sql.inList("id", ids);
+  const assigned = txApp
+    .db()
+    .newQuery(
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE status = 'AVAILABLE' AND ${list.sql}`,
+    )
+    .bind({ ...list.params, userId, expires: new DateTime().addDate(0, 0, TERM_DAYS).string(), now })
+    .execute()
+    .rowsAffected();
+  if (assigned !== ids.length) throw new Error(`assigned ${assigned} of ${ids.length} proxies`); // cannot happen inside the transaction
+
+  const order = new Record(txApp.findCollectionByNameOrId("proxy_orders"));
+  order.set("id", orderId);
+  order.set("user_id", userId);
+  order.set("kind", "purchase");
+  order.set("proxy_type", input.type);
+  order.set("country", input.country);
+  order.set("state", input.state);
+  order.set("city", input.city);
+  order.set("quantity", input.quantity);
+  order.set("total_cents", total);
+  order.set(
+    "items",
+    ids.map((id) => ({ id, unit_price_cents: unit })),
+  );
+  order.set("transaction_id", transaction.id);
+  order.set("status", "completed");
+  txApp.save(order);
+  return { order_id: orderId, balance_cents: balanceCents };
+}
+
+/**
+ * Checks a renewal body: {proxy_ids: 1-100 distinct ids}.
+ * @param {Record<string, unknown>} body
+ * @returns {string[]}
+ */
+function validateRenewal(body) {
+  const raw = body["proxy_ids"];
+  const ids = Array.isArray(raw) ? raw.filter((id) => typeof id === "string" && /^[a-z0-9]{1,30}$/.test(id)) : [];
+  if (!Array.isArray(raw) || ids.length !== raw.length || ids.length === 0) {
+    throw new BadRequestError("proxy_ids must list the ids of the proxies to renew.", {
+      proxy_ids: new ValidationError("validation_required", "Choose at least one proxy to renew"),
+    });
+  }
+  if (ids.length > MAX_QUANTITY) {
+    throw new BadRequestError("At most 100 proxies can be renewed at once.", {
+      proxy_ids: new ValidationError("validation_max_items", "At most 100 proxies at once"),
+    });
+  }
+  return ids.filter((id, i) => ids.indexOf(id) === i).sort();
+}
+
+/**
+ * The user's proxies among `ids` that can be renewed (assigned or expired, still theirs).
+ * Throws 404 naming the first id that is not one of them.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {string[]} ids
+ * @returns {{ id: string, type: string, expires_at: string }[]}
+ */
+function renewableProxies(txApp, userId, ids) {
+  const list = sql.inList("id", ids);
+  const rows = sql.rowsLike({ id: "", type: "", status: "", assigned_to_user_id: "", expires_at: "" });
+  txApp
+    .db()
+    .newQuery(`SELECT id, type, status, assigned_to_user_id, expires_at FROM proxies WHERE ${list.sql}`)
+    .bind(list.params)
+    .all(rows);
+  for (const id of ids) {
+    const row = rows.find((r) => r.id === id);
+    if (!row || row.assigned_to_user_id !== userId || (row.status !== "ASSIGNED" && row.status !== "EXPIRED")) {
+      throw new NotFoundError(`Proxy ${id} is not one of your proxies that can be renewed.`, {
+        proxy_ids: new ValidationError("not_renewable", "Not one of your renewable proxies"),
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Renews the user's proxies `ids` for another 30 days at today's prices, inside the
+ * caller's transaction: one PROXY_PURCHASE ledger row, one renewal order. Each proxy's
+ * new expiry is 30 days after its current expiry, or after now if it has passed.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {string[]} ids  distinct, sorted
+ * @param {string} [how]  "" for the customer, "automatic" for the expiry job (in the description)
+ * @returns {{ order_id: string, balance_cents: number }}
+ */
+function renew(txApp, userId, ids, how = "") {
+  const proxies = renewableProxies(txApp, userId, ids);
+  /** @type {Record<string, number>} */
+  const prices = {};
+  for (const proxy of proxies) {
+    prices[proxy.type] ??= unitPriceCents(txApp, proxy.type);
+    if (!prices[proxy.type]) {
+      throw new BadRequestError(`${typeLabel(proxy.type)} proxies are not for sale right now, so they cannot be renewed.`);
+    }
+  }
+  const total = proxies.reduce((sum, p) => sum + (prices[p.type] ?? 0), 0);
+  assertBalanceCovers(txApp, userId, total, `renewing ${proxiesLabel(proxies.length)} costs`, "proxy_ids");
+
+  const orderId = newId();
+  const { transaction, balanceCents } = ledger.applyLedgerEntry(txApp, {
+    userId,
+    type: "PROXY_PURCHASE",
+    amountCents: -total,
+    description: `${how === "automatic" ? "Automatic renewal of" : "Renewed"} ${proxiesLabel(proxies.length)} for ${TERM_DAYS} days (order ${orderNumber(orderId)})`,
+    reference: `order:${orderId}`,
+  });
+
+  const now = new DateTime();
+  for (const proxy of proxies) {
+    const current = proxy.expires_at ? new DateTime(proxy.expires_at) : now;
+    const base = current.after(now) ? current : now;
+    txApp
+      .db()
+      .newQuery(
+        "UPDATE proxies SET status = 'ASSIGNED', expires_at = {:expires}, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND assigned_to_user_id = {:userId}",
+      )
+      .bind({ id: proxy.id, userId, expires: base.addDate(0, 0, TERM_DAYS).string(), now: now.string() })
+      .execute();
+  }
+
+  const order = new Record(txApp.findCollectionByNameOrId("proxy_orders"));
+  order.set("id", orderId);
+  order.set("user_id", userId);
+  order.set("kind", "renewal");
+  const types = Object.keys(prices);
+  if (types.length === 1) order.set("proxy_type", types[0]);
+  order.set("quantity", proxies.length);
+  order.set("total_cents", total);
+  order.set(
+    "items",
+    proxies.map((p) => ({ id: p.id, unit_price_cents: prices[p.type] })),
+  );
+  order.set("transaction_id", transaction.id);
+  order.set("status", "completed");
+  txApp.save(order);
+  return { order_id: orderId, balance_cents: balanceCents };
+}
+
+/**
+ * The user's proxy `id`, or a 404 (another customer's proxy looks exactly like a missing one).
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} id
+ */
+function ownProxy(app, userId, id) {
+  /** @type {core.Record | undefined} */
+  let proxy;
+  try {
+    proxy = app.findRecordById("proxies", id);
+  } catch (_) {
+    proxy = undefined;
+  }
+  if (!proxy || proxy.getString("assigned_to_user_id") !== userId) {
+    throw new NotFoundError("No proxy with this id is assigned to you.");
+  }
+  return proxy;
+}
+
+/**
+ * Issues a new random password for the user's active proxy and returns the proxy.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} id
+ */
+function regenerateCredentials(app, userId, id) {
+  const proxy = ownProxy(app, userId, id);
+  if (proxy.getString("status") !== "ASSIGNED") {
+    throw new BadRequestError("Only active proxies get new credentials; renew this proxy first.");
+  }
+  proxy.set("password", newPassword());
+  app.save(proxy);
+  return proxy;
+}
+
+/**
+ * Turns automatic renewal of the user's proxy on or off and returns the proxy.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} id
+ * @param {boolean} enabled
+ */
+function setAutoRenew(app, userId, id, enabled) {
+  const proxy = ownProxy(app, userId, id);
+  const status = proxy.getString("status");
+  if (status !== "ASSIGNED" && status !== "EXPIRED") {
+    throw new BadRequestError("This proxy is no longer yours to renew.");
+  }
+  if (proxy.getBool("auto_renew") !== enabled) {
+    proxy.set("auto_renew", enabled);
+    app.save(proxy);
+  }
+  return proxy;
+}
+
+/**
+ * What is in stock for `type`: one row per place with its count, and the unit price.
+ * @param {CoreApp} app
+ * @param {string} type
+ */
+function stock(app, type) {
+  const rows = sql.rowsLike({ country: "", state: "", city: "", available: 0 });
+  app
+    .db()
+    .newQuery(
+      "SELECT country, state, city, COUNT(*) AS available FROM proxies WHERE status = 'AVAILABLE' AND type = {:type} GROUP BY country, state, city ORDER BY country, state, city",
+    )
+    .bind({ type })
+    .all(rows);
+  return {
+    type,
+    unit_price_cents: unitPriceCents(app, type),
+    locations: rows.map((r) => ({ country: r.country, state: r.state, city: r.city, available: r.available })),
+  };
+}
+
+/**
+ * The distinct countries of the user's proxies (the My Proxies country filter).
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @returns {string[]}
+ */
+function ownCountries(app, userId) {
+  const rows = sql.rowsLike({ country: "" });
+  app
+    .db()
+    .newQuery("SELECT DISTINCT country FROM proxies WHERE assigned_to_user_id = {:userId} ORDER BY country")
+    .bind({ userId })
+    .all(rows);
+  return rows.map((r) => r.country).filter(Boolean);
+}
+
+/**
+ * An order with its proxies, as the purchase and renewal routes answer.
+ * @param {CoreApp} app
+ * @param {{ order_id: string, balance_cents: number }} result
+ */
+function orderResponse(app, result) {
+  const order = app.findRecordById("proxy_orders", result.order_id);
+  /** @type {{ id: string }[]} */
+  const items = JSON.parse(order.getString("items") || "[]");
+  const ids = items.map((item) => item.id);
+  const proxies = app.findRecordsByIds("proxies", ids);
+  proxies.sort((a, b) => ids.indexOf(a?.id ?? "") - ids.indexOf(b?.id ?? ""));
+  return { order, proxies, balance_cents: result.balance_cents };
+}
+
+module.exports = {
+  PROXY_TYPES,
+  TERM_DAYS,
+  GRACE_DAYS,
+  REMINDER_DAYS,
+  newPassword,
+  proxiesLabel,
+  typeLabel,
+  unitPriceCents,
+  priceList,
+  validatePurchase,
+  purchase,
+  validateRenewal,
+  renew,
+  regenerateCredentials,
+  setAutoRenew,
+  stock,
+  ownCountries,
+  orderResponse,
+};

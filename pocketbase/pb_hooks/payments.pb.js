@@ -1,0 +1,72 @@
+// @ts-check
+/// <reference path="../types/pocketbase.d.ts" />
+// Buying credits (lib/payments.js): the packages, the checkout, and Stripe's webhook,
+// the only way a Stripe payment credits a balance.
+
+// GET /api/v1/credits/packages -> {provider: "stripe"|"test", currency, packages: [...]}
+routerAdd(
+  "GET",
+  "/api/v1/credits/packages",
+  (e) => {
+    require(`${__hooks}/lib/api.js`).customer(e);
+    /** @type {typeof import("./lib/payments.js")} */
+    const payments = require(`${__hooks}/lib/payments.js`);
+    return e.json(200, { provider: payments.providerName(), currency: "usd", packages: payments.PACKAGES });
+  },
+  $apis.requireAuth("users"),
+);
+
+// POST /api/v1/credits/checkout {package_id}  Idempotency-Key
+// -> {payment, checkout_url (Stripe; null for the test provider), balance_cents}
+// The price comes from the server's package list, never from the browser.
+routerAdd(
+  "POST",
+  "/api/v1/credits/checkout",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/payments.js")} */
+    const payments = require(`${__hooks}/lib/payments.js`);
+    /** @type {typeof import("./lib/idempotency.js")} */
+    const idempotency = require(`${__hooks}/lib/idempotency.js`);
+    const user = api.verifiedCustomer(e);
+    const key = api.idempotencyKey(e);
+    const pkg = payments.findPackage(api.jsonBody(e)["package_id"]);
+    const { result, replayed } = idempotency.runOnce(
+      e.app,
+      { userId: user.id, key, route: "POST /api/v1/credits/checkout", input: { package_id: pkg.id } },
+      (txApp) => payments.createPayment(txApp, user, pkg),
+    );
+    const payment = e.app.findRecordById("payments", result.payment_id);
+    if (payment.getString("provider") === "stripe" && payment.getString("status") === "pending" && !payment.getString("checkout_url")) {
+      payments.openStripeCheckout(e.app, payment, user);
+    }
+    e.response.header().set("Idempotent-Replayed", String(replayed));
+    return e.json(200, payments.checkoutResponse(e.app, payment.id));
+  },
+  $apis.requireAuth("users"),
+);
+
+// POST /api/v1/payments/stripe/webhook  (Stripe calls this; the Stripe-Signature header is
+// the only credential). Bad signatures and stale timestamps get a 400 and change nothing.
+routerAdd(
+  "POST",
+  "/api/v1/payments/stripe/webhook",
+  (e) => {
+    /** @type {typeof import("./lib/payments.js")} */
+    const payments = require(`${__hooks}/lib/payments.js`);
+    if (payments.providerName() !== "stripe") throw new NotFoundError("Stripe payments are not configured on this shop.");
+    const raw = toString(e.request?.body, 1024 * 1024);
+    payments.verifyStripeSignature(e.request?.header.get("Stripe-Signature") ?? "", raw);
+    /** @type {any} */
+    let event;
+    try {
+      event = JSON.parse(raw);
+    } catch (_) {
+      throw new BadRequestError("The webhook body is not JSON.");
+    }
+    const outcome = payments.handleStripeEvent(e.app, event);
+    return e.json(200, { received: true, outcome });
+  },
+  $apis.bodyLimit(1024 * 1024),
+);

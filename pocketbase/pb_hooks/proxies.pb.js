@@ -1,0 +1,128 @@
+// @ts-check
+/// <reference path="../types/pocketbase.d.ts" />
+// Customer proxy routes (the public API's /api/v1/proxies): buy, renew, auto-renew,
+// new credentials, stock and prices. Money moves only inside lib/proxies.js through
+// lib/ledger.js; every route that moves money takes an Idempotency-Key (lib/idempotency.js).
+// Customers read their own proxies and orders through the records API (rules scope them).
+
+// POST /api/v1/proxies/purchase  {type, country, state?, city?, quantity}  Idempotency-Key
+// -> {order, proxies, balance_cents}
+routerAdd(
+  "POST",
+  "/api/v1/proxies/purchase",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies.js`);
+    /** @type {typeof import("./lib/idempotency.js")} */
+    const idempotency = require(`${__hooks}/lib/idempotency.js`);
+    const user = api.verifiedCustomer(e);
+    const key = api.idempotencyKey(e);
+    const input = proxies.validatePurchase(api.jsonBody(e));
+    const { result, replayed } = idempotency.runOnce(
+      e.app,
+      { userId: user.id, key, route: "POST /api/v1/proxies/purchase", input },
+      (txApp) => proxies.purchase(txApp, user.id, input),
+    );
+    e.response.header().set("Idempotent-Replayed", String(replayed));
+    return e.json(200, proxies.orderResponse(e.app, result));
+  },
+  $apis.requireAuth("users"),
+);
+
+// POST /api/v1/proxies/renew  {proxy_ids: [...]}  Idempotency-Key -> {order, proxies, balance_cents}
+routerAdd(
+  "POST",
+  "/api/v1/proxies/renew",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies.js`);
+    /** @type {typeof import("./lib/idempotency.js")} */
+    const idempotency = require(`${__hooks}/lib/idempotency.js`);
+    const user = api.verifiedCustomer(e);
+    const key = api.idempotencyKey(e);
+    const ids = proxies.validateRenewal(api.jsonBody(e));
+    const { result, replayed } = idempotency.runOnce(
+      e.app,
+      { userId: user.id, key, route: "POST /api/v1/proxies/renew", input: ids },
+      (txApp) => proxies.renew(txApp, user.id, ids),
+    );
+    e.response.header().set("Idempotent-Replayed", String(replayed));
+    return e.json(200, proxies.orderResponse(e.app, result));
+  },
+  $apis.requireAuth("users"),
+);
+
+// PATCH /api/v1/proxies/{id}  {auto_renew: boolean} -> the proxy
+routerAdd(
+  "PATCH",
+  "/api/v1/proxies/{id}",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies.js`);
+    const user = api.customer(e);
+    const body = api.jsonBody(e);
+    if (typeof body["auto_renew"] !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
+    return e.json(200, proxies.setAutoRenew(e.app, user.id, e.request?.pathValue("id") ?? "", body["auto_renew"]));
+  },
+  $apis.requireAuth("users"),
+);
+
+// POST /api/v1/proxies/{id}/regenerate-credentials -> the proxy with its new password
+routerAdd(
+  "POST",
+  "/api/v1/proxies/{id}/regenerate-credentials",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies.js`);
+    const user = api.customer(e);
+    return e.json(200, proxies.regenerateCredentials(e.app, user.id, e.request?.pathValue("id") ?? ""));
+  },
+  $apis.requireAuth("users"),
+);
+
+// GET /api/v1/proxies/stock?type=RESIDENTIAL -> {type, unit_price_cents, locations: [{country, state, city, available}]}
+routerAdd(
+  "GET",
+  "/api/v1/proxies/stock",
+  (e) => {
+    /** @type {typeof import("./lib/api.js")} */
+    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies.js`);
+    api.customer(e);
+    const type = String(e.request?.url?.query().get("type") ?? "").toUpperCase();
+    if (proxies.PROXY_TYPES.indexOf(type) < 0) throw api.fieldError("type", `type must be one of ${proxies.PROXY_TYPES.join(", ")}.`);
+    return e.json(200, proxies.stock(e.app, type));
+  },
+  $apis.requireAuth("users"),
+);
+
+// GET /api/v1/proxies/prices -> {RESIDENTIAL: 200, ...} (unit price for 30 days, types for sale)
+routerAdd(
+  "GET",
+  "/api/v1/proxies/prices",
+  (e) => {
+    require(`${__hooks}/lib/api.js`).customer(e);
+    return e.json(200, require(`${__hooks}/lib/proxies.js`).priceList(e.app));
+  },
+  $apis.requireAuth("users"),
+);
+
+// GET /api/v1/proxies/countries -> ["DE", "US"] (the countries of my proxies)
+routerAdd(
+  "GET",
+  "/api/v1/proxies/countries",
+  (e) => {
+    const user = require(`${__hooks}/lib/api.js`).customer(e);
+    return e.json(200, require(`${__hooks}/lib/proxies.js`).ownCountries(e.app, user.id));
+  },
+  $apis.requireAuth("users"),
+);
