@@ -39,6 +39,8 @@ export interface TransactionRecord extends RecordModel {
   balance_after_cents: number;
   description: string;
   stripe_payment_intent_id: string;
+  /** What the entry is for ("order:<id>", "payment:<id>", "welcome" ...); server-set. */
+  reference: string;
   created: string;
 }
 
@@ -56,6 +58,57 @@ export interface ProxyRecord extends RecordModel {
   status: ProxyStatus;
   assigned_to_user_id: string;
   expires_at: string;
+  /** Renewed by the expiry job at expiry when the balance covers it. */
+  auto_renew: boolean;
+  expiry_notice_sent_at: string;
+  created: string;
+}
+
+/** A proxy purchase or renewal (server-written; the ledger row is transaction_id). */
+export interface ProxyOrderRecord extends RecordModel {
+  user_id: string;
+  kind: "purchase" | "renewal";
+  proxy_type: ProxyType | "";
+  country: string;
+  state: string;
+  city: string;
+  quantity: number;
+  total_cents: number;
+  items: { id: string; unit_price_cents: number }[];
+  transaction_id: string;
+  status: "completed" | "refunded";
+  refunded_at: string;
+  created: string;
+}
+
+export type PaymentStatus = "pending" | "paid" | "failed";
+
+/** One credit checkout attempt; amount_cents is the money paid (without the bonus). */
+export interface PaymentRecord extends RecordModel {
+  user_id: string;
+  package_id: string;
+  amount_cents: number;
+  currency: string;
+  credits_cents: number;
+  bonus_cents: number;
+  provider: "stripe" | "test";
+  provider_session_id: string;
+  provider_payment_id: string;
+  checkout_url: string;
+  status: PaymentStatus;
+  paid_at: string;
+  failure_reason: string;
+  created: string;
+}
+
+/** 20% of a referred customer's paid credit purchase, owed to their affiliate. */
+export interface CommissionRecord extends RecordModel {
+  affiliate_id: string;
+  referral_id: string;
+  payment_id: string;
+  amount_cents: number;
+  status: "pending" | "paid";
+  paid_at: string;
   created: string;
 }
 
@@ -75,6 +128,8 @@ export interface ChatMessageRecord extends RecordModel {
   sender_id: string;
   message: string;
   is_admin_message: boolean;
+  /** Protected file names (images, PDFs); open them with a file token. */
+  attachments: string[];
   created: string;
 }
 

@@ -6,8 +6,11 @@ import type {
   AuditLogRecord,
   BalanceRecord,
   ChatMessageRecord,
+  CommissionRecord,
   ContactMessageRecord,
+  PaymentRecord,
   PricingPlan,
+  ProxyOrderRecord,
   ProxyRecord,
   ReferralRecord,
   SettingRecord,
@@ -30,6 +33,9 @@ export interface TypedPocketBase extends PocketBase {
   collection(idOrName: "referrals"): RecordService<ReferralRecord>;
   collection(idOrName: "audit_logs"): RecordService<AuditLogRecord>;
   collection(idOrName: "contact_messages"): RecordService<ContactMessageRecord>;
+  collection(idOrName: "payments"): RecordService<PaymentRecord>;
+  collection(idOrName: "proxy_orders"): RecordService<ProxyOrderRecord>;
+  collection(idOrName: "commissions"): RecordService<CommissionRecord>;
 }
 
 let client: TypedPocketBase | null = null;

@@ -63,6 +63,17 @@ export function startAuth(): void {
   }
 }
 
+/** Reloads the signed-in user from PocketBase (e.g. after the e-mail was verified in another tab). */
+export async function refreshSession(): Promise<void> {
+  const client = pb();
+  if (client.authStore.isValid) await client.collection("users").authRefresh({ requestKey: null });
+}
+
+/** Mails a new e-mail verification link (it lands on /login?verify=…). */
+export async function requestVerificationMail(email: string): Promise<void> {
+  await pb().collection("users").requestVerification(email);
+}
+
 export async function signInWithPassword(email: string, password: string): Promise<void> {
   await pb().collection("users").authWithPassword(email.trim().toLowerCase(), password);
 }

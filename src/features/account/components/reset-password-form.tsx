@@ -43,7 +43,9 @@ export function ResetPasswordForm() {
         <h1 className="mb-6 text-2xl font-bold text-slate-900">Set your password</h1>
         <div aria-live="polite" className="mb-4 empty:hidden">
           {error ? <Alert tone="error">{error}</Alert> : null}
-          {token === "" ? <Alert tone="error">This link is incomplete. Request a new one from the sign-in page ("Forgot your password?").</Alert> : null}
+          {token === "" ? (
+            <Alert tone="error">This link is incomplete. Request a new one from the sign-in page ("Forgot your password?").</Alert>
+          ) : null}
         </div>
         {done ? (
           <div className="space-y-4">

@@ -7,7 +7,7 @@ import { safeNext } from "@/features/auth/safe-next";
 import { Alert } from "@/components/ui/alert";
 import { errorMessage } from "@/lib/api-error";
 import { pb } from "@/lib/pocketbase";
-import { startAuth } from "@/stores/auth";
+import { refreshSession, startAuth } from "@/stores/auth";
 
 const SELLING_POINTS = [
   "Residential and datacenter proxies in 100+ countries",
@@ -33,7 +33,11 @@ export function LoginPage({ siteName, siteDescription }: LoginPageProps) {
       pb()
         .collection("users")
         .confirmVerification(token)
-        .then(() => setVerifyNotice({ tone: "success", text: "Your email address is verified." }))
+        .then(() => {
+          setVerifyNotice({ tone: "success", text: "Your email address is verified." });
+          // A signed-in visitor's session now carries verified = true (buying needs it).
+          return refreshSession().catch(() => {});
+        })
         .catch((err: unknown) => setVerifyNotice({ tone: "error", text: errorMessage(err) }));
     }
   }, []);

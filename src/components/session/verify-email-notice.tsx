@@ -1,0 +1,60 @@
+import { MailWarning } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { errorMessage } from "@/lib/api-error";
+import { refreshSession, requestVerificationMail } from "@/stores/auth";
+
+/**
+ * Shown instead of the buy forms until the account's e-mail is verified (the server
+ * refuses purchases too). Offers a new link, and notices a verification done in another
+ * tab when this one gets the focus back.
+ */
+export function VerifyEmailNotice({ email }: { email: string }) {
+  const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    const onFocus = () => void refreshSession().catch(() => {});
+    window.addEventListener("focus", onFocus);
+    return () => window.removeEventListener("focus", onFocus);
+  }, []);
+
+  const resend = async () => {
+    setState("sending");
+    setError("");
+    try {
+      await requestVerificationMail(email);
+      setState("sent");
+    } catch (err) {
+      setError(errorMessage(err));
+      setState("idle");
+    }
+  };
+
+  return (
+    <div className="rounded-xl border border-amber-200 bg-amber-50 p-5" data-testid="verify-email-notice">
+      <div className="flex items-start gap-3">
+        <MailWarning className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
+        <div className="space-y-3">
+          <p className="font-semibold text-amber-900">Please verify your email address</p>
+          <p className="text-sm text-amber-900">
+            To buy credits and proxies, confirm that {email} is yours: open the link we emailed you when you signed up.
+          </p>
+          <div aria-live="polite">
+            {error ? <Alert tone="error">{error}</Alert> : null}
+            {state === "sent" ? <Alert tone="success">We sent a new verification link to {email}.</Alert> : null}
+          </div>
+          <div className="flex flex-wrap gap-3">
+            <Button variant="secondary" size="sm" onClick={() => void resend()} pending={state === "sending"} pendingText="Sending...">
+              Resend verification email
+            </Button>
+            <Button variant="ghost" size="sm" onClick={() => void refreshSession().catch(() => {})}>
+              I have verified it
+            </Button>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

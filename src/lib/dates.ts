@@ -1,0 +1,33 @@
+// Dates as the spec shows them. PocketBase dates look like "2026-01-02 03:04:05.678Z" (UTC).
+import { format } from "date-fns";
+
+/** A PocketBase date (or ISO text) as a Date; null when empty or unreadable. */
+export function parseDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value.includes("T") ? value : value.replace(" ", "T"));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** 'MMM dd, yyyy HH:mm' in the viewer's time zone (spec 2.17): "Jan 02, 2026 03:04". */
+export function formatDateTime(value: string | null | undefined): string {
+  const date = parseDate(value);
+  return date ? format(date, "MMM dd, yyyy HH:mm") : "";
+}
+
+/** 'MMM dd, yyyy': "Jan 02, 2026". */
+export function formatDate(value: string | null | undefined): string {
+  const date = parseDate(value);
+  return date ? format(date, "MMM dd, yyyy") : "";
+}
+
+/** Whole days from now until `value` (negative once past; 0 on the day itself). */
+export function daysUntil(value: string | null | undefined, now: Date = new Date()): number | null {
+  const date = parseDate(value);
+  if (!date) return null;
+  return Math.floor((date.getTime() - now.getTime()) / 86_400_000);
+}
+
+/** "yyyy-MM-dd" of today, for file names. */
+export function todayStamp(now: Date = new Date()): string {
+  return format(now, "yyyy-MM-dd");
+}

@@ -1,0 +1,90 @@
+// The signed-in customer's balance, live: loaded once, then kept current by a realtime
+// subscription to their own `balances` row (PocketBase checks the row's view rule per
+// event), and reloaded after every reconnect so nothing is missed while offline.
+// Any island that shows the balance uses $balance; it starts with the first subscriber.
+import { atom, onMount } from "nanostores";
+import { errorMessage } from "@/lib/api-error";
+import { pb } from "@/lib/pocketbase";
+import type { BalanceRecord } from "@/lib/pocketbase-types";
+import { $auth } from "@/stores/auth";
+
+export interface BalanceState {
+  status: "loading" | "ready" | "error";
+  cents: number;
+  error: string;
+}
+
+export const $balance = atom<BalanceState>({ status: "loading", cents: 0, error: "" });
+
+/** Shows a balance a purchase or payment answered with (the realtime event follows). */
+export function setBalance(cents: number): void {
+  $balance.set({ status: "ready", cents, error: "" });
+}
+
+async function load(userId: string): Promise<BalanceRecord | null> {
+  const list = await pb()
+    .collection("balances")
+    .getList(1, 1, { filter: pb().filter("user_id = {:id}", { id: userId }), skipTotal: true, requestKey: null });
+  return list.items[0] ?? null;
+}
+
+/** Follows one user's balance until the returned function is called. */
+function follow(userId: string): () => void {
+  let stopped = false;
+  let unsubscribe: (() => Promise<void>) | null = null;
+
+  const refresh = async () => {
+    try {
+      const row = await load(userId);
+      if (!stopped) setBalance(row?.balance_cents ?? 0);
+      return row;
+    } catch (err) {
+      if (!stopped)
+        $balance.set({ ...$balance.get(), status: $balance.get().status === "ready" ? "ready" : "error", error: errorMessage(err) });
+      return null;
+    }
+  };
+
+  void (async () => {
+    const row = await refresh();
+    if (stopped || !row) return;
+    const offRecord = await pb()
+      .collection("balances")
+      .subscribe(row.id, (event) => {
+        if (!stopped && event.action !== "delete") setBalance(event.record.balance_cents);
+      });
+    // PB_CONNECT fires again after a reconnect: catch up on what happened meanwhile.
+    let connected = false;
+    const offConnect = await pb().realtime.subscribe("PB_CONNECT", () => {
+      if (connected) void refresh();
+      connected = true;
+    });
+    unsubscribe = async () => {
+      await offRecord();
+      await offConnect();
+    };
+    if (stopped) void unsubscribe();
+  })();
+
+  return () => {
+    stopped = true;
+    void unsubscribe?.();
+  };
+}
+
+onMount($balance, () => {
+  let stop: (() => void) | null = null;
+  let userId: string | null = null;
+  const unbind = $auth.subscribe(({ user }) => {
+    if ((user?.id ?? null) === userId) return;
+    stop?.();
+    stop = null;
+    userId = user?.id ?? null;
+    $balance.set({ status: "loading", cents: 0, error: "" });
+    if (userId) stop = follow(userId);
+  });
+  return () => {
+    unbind();
+    stop?.();
+  };
+});
