@@ -8,13 +8,13 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
 /** A cell value a spreadsheet shows as text, never evaluates. */
-export function neutralizeCell(value: unknown): string {
+export function neutralizeCell(value: string | number | boolean | null | undefined): string {
   const text = value === null || value === undefined ? "" : String(value);
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
 /** CSV text with a header row; every value quoted and neutralised. */
-export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null | undefined>>): string {
   return Papa.unparse(
     { fields: header.map(neutralizeCell), data: rows.map((row) => row.map(neutralizeCell)) },
     { quotes: true, newline: "\r\n" },
