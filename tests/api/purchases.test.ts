@@ -1,0 +1,330 @@
+// Buying and keeping proxies against a real PocketBase: server prices, stock and balance
+// checks that change nothing when they refuse, Idempotency-Key replays, concurrency,
+// renewals, auto-renew, new credentials and the read routes. Every test ends with each
+// balance equal to the sum of its ledger.
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { errorOf, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
+import {
+  addStock,
+  customer,
+  expectEveryBalanceMatchesItsLedger,
+  ledgerOf,
+  post,
+  purchase,
+  shopClients,
+  type OrderResponse,
+  type Shop,
+} from "../support/shop.ts";
+
+let tpb: TestPocketBase;
+let shop: Shop;
+
+beforeAll(async () => {
+  tpb = await startTestPocketBase();
+  shop = await shopClients(tpb);
+  // Prices: the default plans make RESIDENTIAL 450 and DATACENTER 150 (cheapest active plan).
+});
+
+afterAll(async () => {
+  await tpb?.stop();
+});
+
+afterEach(async () => {
+  await expectEveryBalanceMatchesItsLedger(shop);
+});
+
+const DAY = 86_400_000;
+const parse = (date: unknown) => Date.parse(String(date).replace(" ", "T"));
+
+describe("POST /api/v1/proxies/purchase", () => {
+  it("assigns stock, debits the server's price in one ledger row and answers the order", async () => {
+    const country = "PT";
+    await addStock(shop, { type: "RESIDENTIAL", country, state: "Lisbon", city: "Lisbon", count: 3 });
+    await addStock(shop, { type: "RESIDENTIAL", country, state: "Porto", count: 2 });
+    const buyer = await customer(shop, 5000);
+    const before = Date.now();
+
+    const res = await purchase(buyer.pb, {
+      type: "residential",
+      country,
+      state: "Lisbon",
+      quantity: 2,
+      price_cents: 1,
+      unit_price_cents: 1,
+    });
+
+    expect(res.balance_cents).toBe(5000 - 2 * 450);
+    expect(res.order).toMatchObject({
+      user_id: buyer.id,
+      kind: "purchase",
+      proxy_type: "RESIDENTIAL",
+      quantity: 2,
+      total_cents: 900,
+      status: "completed",
+    });
+    expect(res.proxies).toHaveLength(2);
+    for (const proxy of res.proxies) {
+      expect(proxy).toMatchObject({ status: "ASSIGNED", assigned_to_user_id: buyer.id, country, state: "Lisbon", auto_renew: false });
+      expect(proxy["password"]).toBeTruthy();
+      const expires = parse(proxy["expires_at"]);
+      expect(expires).toBeGreaterThanOrEqual(before + 30 * DAY - 5000);
+      expect(expires).toBeLessThanOrEqual(Date.now() + 30 * DAY + 5000);
+    }
+    const { rows } = await ledgerOf(shop, buyer.id);
+    const spend = rows.filter((r) => r["type"] === "PROXY_PURCHASE");
+    expect(spend).toHaveLength(1);
+    expect(spend[0]).toMatchObject({ amount_cents: -900, reference: `order:${res.order.id}`, balance_after_cents: 4100 });
+    expect(spend[0]!["description"]).toContain(`order ${res.order.id.slice(0, 8).toUpperCase()}`);
+    expect(res.order["transaction_id"]).toBe(spend[0]!.id);
+    // The customer sees them as theirs; stock went down by two.
+    expect(await buyer.pb.collection("proxies").getFullList()).toHaveLength(2);
+    expect(
+      (await shop.su.collection("proxies").getList(1, 1, { filter: `country = "${country}" && status = "AVAILABLE"` })).totalItems,
+    ).toBe(3);
+  });
+
+  it("charges the cheapest active plan of the type, else the built-in price", async () => {
+    await addStock(shop, { type: "DATACENTER", country: "NO", count: 2 });
+    const buyer = await customer(shop, 1000);
+    const cheap = await shop.admin
+      .collection("pricing_plans")
+      .create({ name: "Cheap DC", type: "DATACENTER", price_cents: 90, features: ["x"], active: true });
+    expect((await purchase(buyer.pb, { type: "DATACENTER", country: "NO", quantity: 1 })).order["total_cents"]).toBe(90);
+    // No active datacenter plan at all: the built-in 100 cents.
+    const plans = await shop.su.collection("pricing_plans").getFullList({ filter: 'type = "DATACENTER" && active = true' });
+    for (const plan of plans) await shop.su.collection("pricing_plans").update(plan.id, { active: false });
+    try {
+      expect((await purchase(buyer.pb, { type: "DATACENTER", country: "NO", quantity: 1 })).order["total_cents"]).toBe(100);
+    } finally {
+      for (const plan of plans) if (plan.id !== cheap.id) await shop.su.collection("pricing_plans").update(plan.id, { active: true });
+      await shop.su.collection("pricing_plans").delete(cheap.id);
+    }
+  });
+
+  it.each([
+    [{ country: "US", quantity: 1 }, "type", "Proxy type must be one of RESIDENTIAL, DATACENTER, SOCKS5, HTTP, HTTPS."],
+    [{ type: "RESIDENTIAL", quantity: 1 }, "country", "Country is required."],
+    [{ type: "RESIDENTIAL", country: "US", quantity: 0 }, "quantity", "Quantity must be at least 1."],
+    [{ type: "RESIDENTIAL", country: "US", quantity: 101 }, "quantity", "Maximum 100 proxies per purchase."],
+    [{ type: "RESIDENTIAL", country: "US", quantity: 1.5 }, "quantity", "Quantity must be a whole number."],
+    [{ type: "RESIDENTIAL", country: "US", quantity: "3" }, "quantity", "Quantity must be a whole number."],
+  ])("refuses %j with the field's message and changes nothing", async (body, field, message) => {
+    const buyer = await customer(shop, 1000);
+    const err = await errorOf(() => purchase(buyer.pb, body));
+    expect(err.status).toBe(400);
+    expect(err.response["data"][field]["message"]).toBe(message);
+    expect((await ledgerOf(shop, buyer.id)).balance).toBe(1000);
+    expect(await shop.su.collection("proxy_orders").getFullList({ filter: `user_id = "${buyer.id}"` })).toHaveLength(0);
+  });
+
+  it("needs an Idempotency-Key, a signed-in customer and a verified e-mail", async () => {
+    await addStock(shop, { country: "IE", count: 1 });
+    const buyer = await customer(shop, 1000);
+    const body = { type: "RESIDENTIAL", country: "IE", quantity: 1 };
+    expect((await errorOf(() => purchase(buyer.pb, body, null))).message).toMatch(/Idempotency-Key header is required/);
+    expect(await statusOf(() => purchase(buyer.pb, body, "bad key with spaces"))).toBe(400);
+    expect(await statusOf(() => purchase(tpb.client(), body))).toBe(401);
+    const unverified = await customer(shop, 1000, { verified: false });
+    const err = await errorOf(() => purchase(unverified.pb, body));
+    expect(err.status).toBe(403);
+    expect(err.message).toMatch(/verify your email address/);
+    expect((await shop.su.collection("proxies").getList(1, 1, { filter: 'country = "IE" && status = "AVAILABLE"' })).totalItems).toBe(1);
+    expect((await ledgerOf(shop, unverified.id)).balance).toBe(1000);
+  });
+
+  it("refuses a purchase the balance does not cover, naming the shortfall, and charges nothing", async () => {
+    await addStock(shop, { country: "BE", count: 3 });
+    const buyer = await customer(shop, 1000);
+    const err = await errorOf(() => purchase(buyer.pb, { type: "RESIDENTIAL", country: "BE", quantity: 3 }));
+    expect(err.status).toBe(400);
+    expect(err.message).toBe(
+      "Insufficient balance: 3 Residential proxies cost $13.50 and your balance is $10.00. Add $3.50 in credits and try again.",
+    );
+    expect(err.response["data"]["quantity"]["code"]).toBe("insufficient_balance");
+    expect((await shop.su.collection("proxies").getList(1, 1, { filter: 'country = "BE" && status = "AVAILABLE"' })).totalItems).toBe(3);
+    expect((await ledgerOf(shop, buyer.id)).rows).toHaveLength(1);
+  });
+
+  it("refuses a purchase the stock does not cover, naming what is there, and charges nothing", async () => {
+    await addStock(shop, { country: "AT", state: "Vienna", count: 2 });
+    await addStock(shop, { country: "AT", state: "Tyrol", count: 5 });
+    const buyer = await customer(shop, 10_000);
+    const err = await errorOf(() => purchase(buyer.pb, { type: "RESIDENTIAL", country: "AT", state: "Vienna", quantity: 3 }));
+    expect(err.status).toBe(409);
+    expect(err.message).toBe(
+      "Not enough stock: only 2 Residential proxies available in AT / Vienna; you asked for 3. Choose fewer proxies or another location.",
+    );
+    const none = await errorOf(() => purchase(buyer.pb, { type: "DATACENTER", country: "AT", quantity: 1 }));
+    expect(none.message).toMatch(/^Not enough stock: no Datacenter proxies available in AT;/);
+    expect((await ledgerOf(shop, buyer.id)).balance).toBe(10_000);
+    expect((await shop.su.collection("proxies").getList(1, 1, { filter: 'country = "AT" && status = "AVAILABLE"' })).totalItems).toBe(7);
+  });
+
+  it("answers a retry with the same key with the first order and buys once; another body with that key is refused", async () => {
+    await addStock(shop, { country: "DK", count: 4 });
+    const buyer = await customer(shop, 5000);
+    const key = randomUUID();
+    const body = { type: "RESIDENTIAL", country: "DK", quantity: 2 };
+    const first = await purchase(buyer.pb, body, key);
+    const again = await purchase(buyer.pb, { quantity: 2, country: "DK", type: "RESIDENTIAL" }, key);
+    expect(again.order.id).toBe(first.order.id);
+    expect(again.proxies.map((p) => p.id)).toEqual(first.proxies.map((p) => p.id));
+    expect(again.balance_cents).toBe(first.balance_cents);
+
+    const err = await errorOf(() => purchase(buyer.pb, { ...body, quantity: 1 }, key));
+    expect(err.status).toBe(422);
+    expect(err.message).toMatch(/Idempotency-Key was already used for a different request/);
+    // The key belongs to this customer: another customer's same key is their own purchase.
+    const other = await customer(shop, 5000);
+    expect((await purchase(other.pb, body, key)).order.id).not.toBe(first.order.id);
+
+    expect(await shop.su.collection("proxy_orders").getFullList({ filter: `user_id = "${buyer.id}"` })).toHaveLength(1);
+    expect((await ledgerOf(shop, buyer.id)).balance).toBe(5000 - 900);
+  });
+
+  it("buys once when 100 concurrent requests replay one key", async () => {
+    await addStock(shop, { country: "FI", count: 10 });
+    const buyer = await customer(shop, 50_000);
+    const key = randomUUID();
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, () => purchase(buyer.pb, { type: "RESIDENTIAL", country: "FI", quantity: 2 }, key)),
+    );
+    const answers = results.filter((r): r is PromiseFulfilledResult<OrderResponse> => r.status === "fulfilled").map((r) => r.value);
+    expect(answers).toHaveLength(100);
+    expect(new Set(answers.map((a) => a.order.id)).size).toBe(1);
+    expect(await shop.su.collection("proxy_orders").getFullList({ filter: `user_id = "${buyer.id}"` })).toHaveLength(1);
+    expect((await ledgerOf(shop, buyer.id)).balance).toBe(50_000 - 900);
+    expect((await shop.su.collection("proxies").getList(1, 1, { filter: 'country = "FI" && status = "AVAILABLE"' })).totalItems).toBe(8);
+  });
+
+  it("never overspends or assigns a proxy twice under 50 concurrent purchases of one customer", async () => {
+    const ids = await addStock(shop, { country: "SE", count: 60 });
+    // Enough balance for 25 purchases of 2 (2 x 450 each), enough stock for 30.
+    const buyer = await customer(shop, 25 * 900 + 100);
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => purchase(buyer.pb, { type: "RESIDENTIAL", country: "SE", quantity: 2 })),
+    );
+    const ok = results.filter((r) => r.status === "fulfilled");
+    expect(ok).toHaveLength(25);
+    for (const r of results) {
+      if (r.status === "rejected") expect((r.reason as { message: string }).message).toMatch(/^Insufficient balance/);
+    }
+    const { balance, rows } = await ledgerOf(shop, buyer.id);
+    expect(balance).toBe(100);
+    expect(rows.filter((r) => r["type"] === "PROXY_PURCHASE")).toHaveLength(25);
+    const mine = await shop.su.collection("proxies").getFullList({ filter: `assigned_to_user_id = "${buyer.id}"` });
+    expect(mine).toHaveLength(50);
+    const orders = await shop.su.collection("proxy_orders").getFullList({ filter: `user_id = "${buyer.id}"` });
+    const assigned = orders.flatMap((o) => (o["items"] as { id: string }[]).map((i) => i.id));
+    expect(new Set(assigned).size).toBe(50);
+    expect(assigned.every((id) => ids.includes(id))).toBe(true);
+  });
+});
+
+describe("renewals", () => {
+  it("renews one proxy or a selection for 30 more days at today's price in one ledger row", async () => {
+    await addStock(shop, { country: "LU", count: 2 });
+    await addStock(shop, { type: "DATACENTER", country: "LU", count: 1 });
+    const buyer = await customer(shop, 5000);
+    const res = await purchase(buyer.pb, { type: "RESIDENTIAL", country: "LU", quantity: 2 });
+    const dc = await purchase(buyer.pb, { type: "DATACENTER", country: "LU", quantity: 1 });
+    const [a, b] = res.proxies;
+    const oldExpiry = parse(a!["expires_at"]);
+
+    const one = await post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [a!.id] });
+    expect(one.order).toMatchObject({ kind: "renewal", quantity: 1, total_cents: 450 });
+    expect(parse(one.proxies[0]!["expires_at"]) - oldExpiry).toBe(30 * DAY);
+
+    const both = await post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [b!.id, dc.proxies[0]!.id, b!.id] });
+    expect(both.order).toMatchObject({ quantity: 2, total_cents: 450 + 150 });
+    const { rows, balance } = await ledgerOf(shop, buyer.id);
+    expect(rows.filter((r) => String(r["description"]).startsWith("Renewed"))).toHaveLength(2);
+    expect(balance).toBe(5000 - 900 - 150 - 450 - 600);
+  });
+
+  it("renews an expired proxy of the customer from now, and refuses proxies that are not theirs", async () => {
+    await addStock(shop, { country: "IS", count: 2 });
+    const buyer = await customer(shop, 5000);
+    const res = await purchase(buyer.pb, { type: "RESIDENTIAL", country: "IS", quantity: 1 });
+    const proxy = res.proxies[0]!;
+    await shop.su.collection("proxies").update(proxy.id, { status: "EXPIRED", expires_at: "2020-01-01 00:00:00.000Z" });
+    const renewed = await post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [proxy.id] });
+    expect(renewed.proxies[0]).toMatchObject({ status: "ASSIGNED" });
+    expect(Math.abs(parse(renewed.proxies[0]!["expires_at"]) - (Date.now() + 30 * DAY))).toBeLessThan(10_000);
+
+    const stranger = await customer(shop, 5000);
+    const err = await errorOf(() => post(stranger.pb, "/api/v1/proxies/renew", { proxy_ids: [proxy.id] }));
+    expect(err.status).toBe(404);
+    const stock = (await shop.su.collection("proxies").getFullList({ filter: 'country = "IS" && status = "AVAILABLE"' }))[0]!;
+    expect(await statusOf(() => post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [stock.id] }))).toBe(404);
+    expect(await statusOf(() => post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [] }))).toBe(400);
+    expect(await statusOf(() => post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: "x" }))).toBe(400);
+    expect((await ledgerOf(shop, stranger.id)).balance).toBe(5000);
+  });
+
+  it("refuses a renewal the balance does not cover and changes nothing", async () => {
+    await addStock(shop, { country: "MT", count: 1 });
+    const buyer = await customer(shop, 450);
+    const res = await purchase(buyer.pb, { type: "RESIDENTIAL", country: "MT", quantity: 1 });
+    const err = await errorOf(() => post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [res.proxies[0]!.id] }));
+    expect(err.message).toBe(
+      "Insufficient balance: renewing 1 proxy costs $4.50 and your balance is $0.00. Add $4.50 in credits and try again.",
+    );
+    const proxy = await shop.su.collection("proxies").getOne(res.proxies[0]!.id);
+    expect(proxy["expires_at"]).toBe(res.proxies[0]!["expires_at"]);
+  });
+});
+
+describe("a customer's own proxies", () => {
+  it("turns auto-renew on and off, for their own proxies only", async () => {
+    await addStock(shop, { country: "CY", count: 1 });
+    const buyer = await customer(shop, 1000);
+    const proxy = (await purchase(buyer.pb, { type: "RESIDENTIAL", country: "CY", quantity: 1 })).proxies[0]!;
+    const patch = (pb: typeof buyer.pb, body: unknown) => pb.send(`/api/v1/proxies/${proxy.id}`, { method: "PATCH", body });
+    expect(await patch(buyer.pb, { auto_renew: true })).toMatchObject({ auto_renew: true });
+    expect((await shop.su.collection("proxies").getOne(proxy.id))["auto_renew"]).toBe(true);
+    expect(await statusOf(() => patch(buyer.pb, { auto_renew: "yes" }))).toBe(400);
+    const stranger = await customer(shop);
+    expect(await statusOf(() => patch(stranger.pb, { auto_renew: false }))).toBe(404);
+    expect((await shop.su.collection("proxies").getOne(proxy.id))["auto_renew"]).toBe(true);
+    // Customers still cannot edit proxies through the records API.
+    expect(await statusOf(() => buyer.pb.collection("proxies").update(proxy.id, { auto_renew: false, status: "AVAILABLE" }))).toBe(404);
+  });
+
+  it("regenerates a proxy's password, for their own active proxies only", async () => {
+    await addStock(shop, { country: "EE", count: 1 });
+    const buyer = await customer(shop, 1000);
+    const proxy = (await purchase(buyer.pb, { type: "RESIDENTIAL", country: "EE", quantity: 1 })).proxies[0]!;
+    const fresh = await buyer.pb.send(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" });
+    expect(fresh["password"]).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(fresh["password"]).not.toBe(proxy["password"]);
+    expect((await shop.su.collection("proxies").getOne(proxy.id))["password"]).toBe(fresh["password"]);
+
+    const stranger = await customer(shop);
+    expect(await statusOf(() => stranger.pb.send(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" }))).toBe(404);
+    expect(await statusOf(() => tpb.client().send(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" }))).toBe(401);
+    expect((await shop.su.collection("proxies").getOne(proxy.id))["password"]).toBe(fresh["password"]);
+  });
+
+  it("lists stock by place with counts, current prices, and the countries of my proxies", async () => {
+    await addStock(shop, { type: "DATACENTER", country: "ZA", state: "Gauteng", city: "Johannesburg", count: 2 });
+    await addStock(shop, { type: "DATACENTER", country: "ZA", state: "Gauteng", city: "Pretoria", count: 1 });
+    const buyer = await customer(shop, 1000);
+    const stock = await buyer.pb.send<{
+      unit_price_cents: number;
+      locations: { country: string; state: string; city: string; available: number }[];
+    }>("/api/v1/proxies/stock?type=DATACENTER", {});
+    expect(stock.unit_price_cents).toBe(150);
+    expect(stock.locations.filter((l) => l.country === "ZA")).toEqual([
+      { country: "ZA", state: "Gauteng", city: "Johannesburg", available: 2 },
+      { country: "ZA", state: "Gauteng", city: "Pretoria", available: 1 },
+    ]);
+    expect(await statusOf(() => buyer.pb.send("/api/v1/proxies/stock?type=NOPE", {}))).toBe(400);
+    expect(await statusOf(() => tpb.client().send("/api/v1/proxies/stock?type=DATACENTER", {}))).toBe(401);
+    expect(await buyer.pb.send("/api/v1/proxies/prices", {})).toMatchObject({ RESIDENTIAL: 450, DATACENTER: 150, SOCKS5: 300, HTTPS: 600 });
+
+    await purchase(buyer.pb, { type: "DATACENTER", country: "ZA", state: "Gauteng", city: "Pretoria", quantity: 1 });
+    expect(await buyer.pb.send("/api/v1/proxies/countries", {})).toEqual(["ZA"]);
+  });
+});

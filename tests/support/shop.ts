@@ -1,0 +1,104 @@
+// Arranging shop data for API tests: customers funded through the ledger, stock, calls to
+// the money routes, and the invariant every test ends with (balance = sum of ledger).
+import { randomUUID } from "node:crypto";
+import type PocketBase from "pocketbase";
+import type { RecordModel } from "pocketbase";
+import { expect } from "vitest";
+import { createTestUser, signIn, type TestPocketBase, type TestUser } from "./pocketbase.ts";
+
+export interface Shop {
+  tpb: TestPocketBase;
+  su: PocketBase;
+  admin: PocketBase;
+}
+
+let seq = 0;
+
+/** The superuser and a signed-in shop admin of `tpb`. */
+export async function shopClients(tpb: TestPocketBase): Promise<Shop> {
+  const su = await tpb.superuser();
+  const adminUser = await createTestUser(su, { is_admin: true, email: `admin-${Date.now()}-${seq++}@api.test` });
+  return { tpb, su, admin: await signIn(tpb, adminUser) };
+}
+
+export interface Customer extends TestUser {
+  pb: PocketBase;
+}
+
+/** A verified customer (unless told otherwise), signed in, funded with `cents` through the admin route. */
+export async function customer(shop: Shop, cents = 0, options: { verified?: boolean } = {}): Promise<Customer> {
+  const user = await createTestUser(shop.su, { email: `customer-${Date.now()}-${seq++}@api.test` });
+  if (options.verified === false) await shop.su.collection("users").update(user.id, { verified: false });
+  if (cents > 0) await credit(shop, user.id, cents);
+  return { ...user, pb: await signIn(shop.tpb, user) };
+}
+
+export async function credit(shop: Shop, userId: string, cents: number): Promise<void> {
+  await shop.admin.send(`/api/admin/users/${userId}/balance`, {
+    method: "POST",
+    body: { transaction_type: "CREDIT", amount_cents: cents, description: "test funding" },
+  });
+}
+
+export interface StockOptions {
+  type?: string;
+  country?: string;
+  state?: string;
+  city?: string;
+  count: number;
+}
+
+/** `count` AVAILABLE proxies (created as the superuser); returns their ids. */
+export async function addStock(shop: Shop, options: StockOptions): Promise<string[]> {
+  const tag = `${Date.now().toString(36)}${seq++}`;
+  const ids: string[] = [];
+  for (let i = 0; i < options.count; i++) {
+    const record = await shop.su.collection("proxies").create({
+      host: `stock-${tag}.test`,
+      port: 1000 + i,
+      username: `u-${tag}-${i}`,
+      password: `p-${tag}-${i}`,
+      type: options.type ?? "RESIDENTIAL",
+      country: options.country ?? "US",
+      state: options.state ?? "",
+      city: options.city ?? "",
+      status: "AVAILABLE",
+    });
+    ids.push(record.id);
+  }
+  return ids;
+}
+
+export interface OrderResponse {
+  order: RecordModel;
+  proxies: RecordModel[];
+  balance_cents: number;
+}
+
+/** POST a money route with an Idempotency-Key (a new one unless given). */
+export function post<T = OrderResponse>(pb: PocketBase, path: string, body: unknown, key: string | null = randomUUID()): Promise<T> {
+  return pb.send<T>(path, { method: "POST", body, headers: key === null ? {} : { "Idempotency-Key": key } });
+}
+
+export const purchase = (pb: PocketBase, body: unknown, key?: string | null) => post(pb, "/api/v1/proxies/purchase", body, key);
+
+/** Balance, ledger sum and ledger rows of one user, read as the superuser. */
+export async function ledgerOf(shop: Shop, userId: string): Promise<{ balance: number; sum: number; rows: RecordModel[] }> {
+  const balance = await shop.su.collection("balances").getFirstListItem(shop.su.filter("user_id = {:id}", { id: userId }));
+  const rows = await shop.su
+    .collection("transactions")
+    .getFullList({ filter: shop.su.filter("user_id = {:id}", { id: userId }), sort: "created" });
+  return { balance: balance["balance_cents"] as number, sum: rows.reduce((s, r) => s + (r["amount_cents"] as number), 0), rows };
+}
+
+/** The ledger invariant over every user: balance = sum of ledger rows, never negative. */
+export async function expectEveryBalanceMatchesItsLedger(shop: Shop): Promise<void> {
+  const balances = await shop.su.collection("balances").getFullList({ fields: "user_id,balance_cents" });
+  const rows = await shop.su.collection("transactions").getFullList({ fields: "user_id,amount_cents" });
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(row["user_id"] as string, (sums.get(row["user_id"] as string) ?? 0) + (row["amount_cents"] as number));
+  for (const balance of balances) {
+    expect(balance["balance_cents"], `balance of ${balance["user_id"]}`).toBe(sums.get(balance["user_id"] as string) ?? 0);
+    expect(balance["balance_cents"] as number).toBeGreaterThanOrEqual(0);
+  }
+}
