@@ -1,7 +1,8 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // Every minute: auto-renewals, expiries, returns to stock, reminder mails and clean-up
-// (lib/expiry.js). Superusers can run it at once with POST /api/crons/proxy_expiry.
+// (lib/expiry.js). Superusers can run it at once and get its report with
+// POST /api/admin/jobs/proxy-expiry.
 
 cronAdd("proxy_expiry", "* * * * *", () => {
   /** @type {typeof import("./lib/expiry.js")} */
@@ -9,3 +10,16 @@ cronAdd("proxy_expiry", "* * * * *", () => {
   const report = expiry.runExpiryJob($app);
   if (Object.values(report).some((n) => n > 0)) $app.logger().info("Proxy expiry job", "report", JSON.stringify(report));
 });
+
+// POST /api/admin/jobs/proxy-expiry: runs the job now and answers its report (superusers
+// only; PocketBase's own POST /api/crons/{id} starts it without waiting for the result).
+routerAdd(
+  "POST",
+  "/api/admin/jobs/proxy-expiry",
+  (e) => {
+    /** @type {typeof import("./lib/expiry.js")} */
+    const expiry = require(`${__hooks}/lib/expiry.js`);
+    return e.json(200, expiry.runExpiryJob(e.app));
+  },
+  $apis.requireSuperuserAuth(),
+);

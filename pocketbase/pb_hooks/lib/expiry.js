@@ -96,12 +96,27 @@ function autoRenew(app, now) {
   /** @type {{ userId: string, reason: string, proxies: typeof due }[]} */
   const failed = [];
   for (const [userId, rows] of byUser(due)) {
-    const ids = rows.map((r) => r.id);
     try {
       app.runInTransaction((txApp) => {
-        proxies.renew(txApp, userId, ids, "automatic");
+        // Still due inside the transaction: a run beside this one may have renewed them.
+        const still = sql.rowsLike({ id: "" });
+        txApp
+          .db()
+          .newQuery(
+            `SELECT id FROM proxies WHERE assigned_to_user_id = {:userId} AND status = 'ASSIGNED' AND auto_renew = TRUE
+             AND expires_at != '' AND expires_at <= {:now} ORDER BY id`,
+          )
+          .bind({ userId, now })
+          .all(still);
+        if (still.length === 0) return;
+        proxies.renew(
+          txApp,
+          userId,
+          still.map((r) => r.id),
+          "automatic",
+        );
+        renewed += still.length;
       });
-      renewed += ids.length;
     } catch (err) {
       failed.push({ userId, reason: String(/** @type {any} */ (err)?.message ?? err), proxies: rows });
     }
