@@ -61,6 +61,57 @@ async function referralFor(ctx: Context, owner: Owner): Promise<string> {
   return (await ctx.su.collection("referrals").getFirstListItem(`referred_user_id = "${auth.record.id}"`)).id;
 }
 
+/** A paid test-provider credit purchase of `owner`; returns the payment id. */
+async function paymentFor(ctx: Context, owner: Owner): Promise<string> {
+  const pb = await signInCached(ctx.users[owner]);
+  const res = await pb.send<{ payment: RecordModel }>("/api/v1/credits/checkout", {
+    method: "POST",
+    headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
+    body: { package_id: "package-10" },
+  });
+  return res.payment.id;
+}
+
+/** A proxy order of `owner` (stock made here, funded through the admin route); returns the order id. */
+async function orderFor(ctx: Context, owner: Owner): Promise<string> {
+  const country = `M${ctx.n()}`;
+  await ctx.su
+    .collection("proxies")
+    .create({ host: `order${ctx.n()}.test`, port: 1, username: "u", password: "p", type: "HTTP", country, status: "AVAILABLE" });
+  await creditViaAdmin(ctx, ctx.users[owner].id, 1000);
+  const pb = await signInCached(ctx.users[owner]);
+  const res = await pb.send<{ order: RecordModel }>("/api/v1/proxies/purchase", {
+    method: "POST",
+    headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
+    body: { type: "HTTP", country, quantity: 1 },
+  });
+  return res.order.id;
+}
+
+/** A commission `owner` earns: a customer signs up with their code and buys credits. */
+async function commissionFor(ctx: Context, owner: Owner): Promise<string> {
+  const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`);
+  const auth = await tpb.client().send<{ token: string; record: RecordModel }>("/api/shop/signup", {
+    method: "POST",
+    body: {
+      first_name: "Paying",
+      last_name: "Referral",
+      email: `paying${ctx.n()}-${Date.now()}@test.local`,
+      country: "Canada",
+      ref: affiliate["code"],
+    },
+  });
+  await ctx.su.collection("users").update(auth.record.id, { verified: true });
+  const pb = tpb.client();
+  pb.authStore.save(auth.token, auth.record);
+  const res = await pb.send<{ payment: RecordModel }>("/api/v1/credits/checkout", {
+    method: "POST",
+    headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
+    body: { package_id: "package-10" },
+  });
+  return (await ctx.su.collection("commissions").getFirstListItem(`payment_id = "${res.payment.id}"`)).id;
+}
+
 let tpb: TestPocketBase;
 const sessions = new Map<string, PocketBase>();
 async function signInCached(user: TestUser): Promise<PocketBase> {
@@ -272,6 +323,60 @@ const SPECS: CollectionSpec[] = [
     delete: ALL(403),
   },
   {
+    name: "payments",
+    make: (ctx, owner) => paymentFor(ctx, owner),
+    createBody: async (ctx, who, marker) => ({
+      user_id: ctx.users[who === "anon" ? "A" : who].id,
+      package_id: marker,
+      amount_cents: 1,
+      currency: "usd",
+      credits_cents: 100_000,
+      provider: "test",
+      status: "paid",
+    }),
+    markerFilter: (m) => `package_id = "${m}"`,
+    updateBody: () => ({ status: "failed", credits_cents: 999_999 }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "proxy_orders",
+    make: (ctx, owner) => orderFor(ctx, owner),
+    createBody: async (ctx, who, marker) => ({
+      user_id: ctx.users[who === "anon" ? "A" : who].id,
+      kind: "purchase",
+      country: marker,
+      quantity: 1,
+      total_cents: 1,
+      status: "completed",
+    }),
+    markerFilter: (m) => `country = "${m}"`,
+    updateBody: () => ({ status: "refunded", total_cents: 1 }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
+    name: "commissions",
+    make: (ctx, owner) => commissionFor(ctx, owner),
+    createBody: async (ctx, who, marker) => {
+      const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[who === "anon" ? "A" : who].id}"`);
+      return { affiliate_id: affiliate.id, referral_id: marker, payment_id: marker, amount_cents: 100_000, status: "pending" };
+    },
+    markerFilter: (m) => `amount_cents = 100000 && referral_id = "${m}"`,
+    updateBody: () => ({ amount_cents: 999_999, status: "paid" }),
+    list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+    view: { anon: 404, A: 200, B: 404, admin: 200 },
+    create: ALL(403),
+    update: ALL(403),
+    delete: ALL(403),
+  },
+  {
     name: "audit_logs",
     // An admin's settings change writes the row.
     make: async (ctx) => {
@@ -403,6 +508,22 @@ describe.each(SPECS)("$name", (spec) => {
   });
 });
 
+it("idempotency records are the server's alone: no list, view or write for anyone but superusers", async () => {
+  await orderFor(ctx, "A");
+  const [row] = await ctx.su.collection("idempotency_keys").getFullList();
+  expect(row).toBeDefined();
+  for (const who of WHO) {
+    const pb = await clientFor(who);
+    expect(await statusOf(() => pb.collection("idempotency_keys").getList(1, 10))).toBe(403);
+    expect(await statusOf(() => pb.collection("idempotency_keys").getOne(row!.id))).toBe(403);
+    expect(await statusOf(() => pb.collection("idempotency_keys").update(row!.id, { request_hash: "x" }))).toBe(403);
+    expect(await statusOf(() => pb.collection("idempotency_keys").delete(row!.id))).toBe(403);
+  }
+  // Not even a superuser rewrites a remembered answer through the API.
+  expect(await statusOf(() => ctx.su.collection("idempotency_keys").update(row!.id, { request_hash: "x" }))).toBe(403);
+  expect(await ctx.su.collection("idempotency_keys").getOne(row!.id)).toEqual(row);
+});
+
 it("unassigned inventory is invisible to anonymous visitors and customers", async () => {
   const free = await ctx.su
     .collection("proxies")
@@ -446,6 +567,12 @@ describe("superuser writes to money collections", () => {
     ["referrals", "update", { commission_cents: 999_999 }, (o) => referralFor(ctx, o)],
     ["referrals", "update", { status: "paid" }, (o) => referralFor(ctx, o)],
     ["referrals", "delete", {}, (o) => referralFor(ctx, o)],
+    ["payments", "update", { status: "pending", credits_cents: 999_999 }, (o) => paymentFor(ctx, o)],
+    ["payments", "delete", {}, (o) => paymentFor(ctx, o)],
+    ["proxy_orders", "update", { status: "refunded" }, (o) => orderFor(ctx, o)],
+    ["proxy_orders", "delete", {}, (o) => orderFor(ctx, o)],
+    ["commissions", "update", { amount_cents: 999_999, status: "paid" }, (o) => commissionFor(ctx, o)],
+    ["commissions", "delete", {}, (o) => commissionFor(ctx, o)],
   ];
 
   it.each(rows)("%s %s %j is refused (403) and changes nothing", async (name, action, body, find) => {
