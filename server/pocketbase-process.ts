@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const POCKETBASE_BIN = path.join(ROOT, "pocketbase", "bin", "pocketbase");
-const HOOKS_DIR = path.join(ROOT, "pocketbase", "pb_hooks");
+export const HOOKS_DIR = path.join(ROOT, "pocketbase", "pb_hooks");
 const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
 
 export interface PocketBaseOptions {
@@ -18,6 +18,8 @@ export interface PocketBaseOptions {
   env?: Record<string, string>;
   /** Print PocketBase's own output. */
   verbose?: boolean;
+  /** Another hooks directory (benchmarks add a seeding route to a copy of pb_hooks). */
+  hooksDir?: string;
 }
 
 export interface PocketBaseProcess {
@@ -28,7 +30,7 @@ export interface PocketBaseProcess {
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<PocketBaseProcess> {
   mkdirSync(options.dataDir, { recursive: true });
-  const common = [`--dir=${options.dataDir}`, `--hooksDir=${HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`];
+  const common = [`--dir=${options.dataDir}`, `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`];
   const env = { ...process.env, ...options.env };
 
   // Applies the migrations and creates (or resets) the superuser before serving.

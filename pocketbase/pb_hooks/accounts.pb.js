@@ -30,7 +30,7 @@ routerAdd("POST", "/api/shop/signup", (e) => {
   }
   if (existing) throw duplicate();
 
-  const users = e.app.findCollectionByNameOrId("users");
+  const users = e.app.findCachedCollectionByNameOrId("users");
   const record = new Record(users);
   try {
     e.app.runInTransaction((txApp) => {

@@ -55,9 +55,14 @@ routerAdd(
     /** @type {{ ticket: core.Record, message: core.Record } | undefined} */
     let created;
     e.app.runInTransaction((txApp) => {
-      const ticket = new Record(txApp.findCollectionByNameOrId("support_tickets"), { user_id: user.id, subject, priority, status: "open" });
+      const ticket = new Record(txApp.findCachedCollectionByNameOrId("support_tickets"), {
+        user_id: user.id,
+        subject,
+        priority,
+        status: "open",
+      });
       txApp.save(ticket);
-      const message = new Record(txApp.findCollectionByNameOrId("chat_messages"), {
+      const message = new Record(txApp.findCachedCollectionByNameOrId("chat_messages"), {
         ticket_id: ticket.id,
         sender_id: user.id,
         message: text,

@@ -47,12 +47,18 @@ migrate(
     const proxies = app.findCollectionByNameOrId("proxies");
     proxies.fields.add(new BoolField({ name: "auto_renew" }));
     proxies.fields.add(new DateField({ name: "expiry_notice_sent_at" }));
+    // The stock query groups AVAILABLE proxies of a type by country, state and city: with
+    // city in the index it is answered from the index alone.
+    proxies.removeIndex("idx_proxies_inventory");
+    proxies.addIndex("idx_proxies_inventory", false, "status, type, country, state, city", "");
     app.save(proxies);
   },
   (app) => {
     const proxies = app.findCollectionByNameOrId("proxies");
     proxies.fields.removeByName("auto_renew");
     proxies.fields.removeByName("expiry_notice_sent_at");
+    proxies.removeIndex("idx_proxies_inventory");
+    proxies.addIndex("idx_proxies_inventory", false, "status, type, country, state", "");
     app.save(proxies);
     app.delete(app.findCollectionByNameOrId("proxy_orders"));
   },

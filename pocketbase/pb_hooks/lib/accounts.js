@@ -95,7 +95,7 @@ function linkReferral(txApp, user, code) {
   } catch (_) {
     return false;
   }
-  const referral = new Record(txApp.findCollectionByNameOrId("referrals"));
+  const referral = new Record(txApp.findCachedCollectionByNameOrId("referrals"));
   referral.set("affiliate_id", affiliate.id);
   referral.set("referred_user_id", user.id);
   referral.set("commission_cents", 0);

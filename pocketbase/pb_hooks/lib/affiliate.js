@@ -32,7 +32,7 @@ function recordCommission(txApp, payment) {
   const amount = Math.floor((payment.getInt("amount_cents") * COMMISSION_PERCENT) / 100);
   if (amount < 1) return;
 
-  const commission = new Record(txApp.findCollectionByNameOrId("commissions"));
+  const commission = new Record(txApp.findCachedCollectionByNameOrId("commissions"));
   commission.set("affiliate_id", affiliate.id);
   commission.set("referral_id", referral.id);
   commission.set("payment_id", payment.id);

@@ -20,7 +20,7 @@ const REDACTED_FIELDS = ["password", "tokenKey"];
  * @returns {core.Record}
  */
 function writeAuditLog(txApp, entry) {
-  const record = new Record(txApp.findCollectionByNameOrId("audit_logs"));
+  const record = new Record(txApp.findCachedCollectionByNameOrId("audit_logs"));
   record.set("admin_id", entry.adminId);
   record.set("action", entry.action);
   record.set("target_type", entry.targetType);

@@ -41,7 +41,7 @@ function demoAccountsFromEnv() {
 function createUser(app, user) {
   /** @type {typeof import("./new-user.js")} */
   const { provisionUser } = require(`${__hooks}/lib/new-user.js`);
-  const record = new Record(app.findCollectionByNameOrId("users"));
+  const record = new Record(app.findCachedCollectionByNameOrId("users"));
   record.setEmail(user.email);
   record.setPassword(user.password);
   record.setVerified(true);
@@ -91,7 +91,7 @@ function seedDemo(app, accounts) {
   });
 
   // Inventory: every location, residential and datacenter, PER_CITY proxies each.
-  const inventory = app.findCollectionByNameOrId("proxies");
+  const inventory = app.findCachedCollectionByNameOrId("proxies");
   let n = 0;
   for (const [country, states] of Object.entries(LOCATIONS)) {
     for (const [state, cities] of Object.entries(states)) {
@@ -128,7 +128,7 @@ function seedDemo(app, accounts) {
   accountsLib.linkReferral(app, customer, admin.id.slice(0, 8));
   accountsLib.grantWelcomeCredit(app, customer.id);
   const pkg = payments.findPackage("package-50");
-  const payment = new Record(app.findCollectionByNameOrId("payments"), {
+  const payment = new Record(app.findCachedCollectionByNameOrId("payments"), {
     user_id: customer.id,
     package_id: pkg.id,
     amount_cents: pkg.price_cents,
@@ -143,14 +143,14 @@ function seedDemo(app, accounts) {
   proxiesLib.purchase(app, customer.id, { type: "RESIDENTIAL", country: "US", state: "", city: "", quantity: 2 });
   proxiesLib.purchase(app, customer.id, { type: "DATACENTER", country: "DE", state: "", city: "", quantity: 1 });
 
-  const ticket = new Record(app.findCollectionByNameOrId("support_tickets"), {
+  const ticket = new Record(app.findCachedCollectionByNameOrId("support_tickets"), {
     user_id: customer.id,
     subject: "Proxy connection timing out",
     priority: "medium",
     status: "open",
   });
   app.save(ticket);
-  const messages = app.findCollectionByNameOrId("chat_messages");
+  const messages = app.findCachedCollectionByNameOrId("chat_messages");
   app.save(
     new Record(messages, {
       ticket_id: ticket.id,

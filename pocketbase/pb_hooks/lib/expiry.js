@@ -212,7 +212,7 @@ function runExpiryJob(app) {
         .db()
         .newQuery(
           `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password = {:password}, expires_at = '',
-           auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND status = 'EXPIRED'`,
+           auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +status = 'EXPIRED'`,
         )
         .bind({ id: row.id, password: proxies.newPassword(), now: nowText })
         .execute();

@@ -12,7 +12,7 @@ function provisionUser(txApp, userId) {
   balanceRecord(txApp, userId);
   const hasAffiliate = txApp.countRecords("affiliates", $dbx.hashExp({ user_id: userId })) > 0;
   if (!hasAffiliate) {
-    const affiliate = new Record(txApp.findCollectionByNameOrId("affiliates"));
+    const affiliate = new Record(txApp.findCachedCollectionByNameOrId("affiliates"));
     affiliate.set("user_id", userId);
     affiliate.set("code", affiliateCode(userId));
     affiliate.set("total_referrals", 0);

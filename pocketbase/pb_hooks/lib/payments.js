@@ -58,7 +58,7 @@ function findPackage(id) {
  */
 function createPayment(txApp, user, pkg) {
   const provider = providerName();
-  const payment = new Record(txApp.findCollectionByNameOrId("payments"));
+  const payment = new Record(txApp.findCachedCollectionByNameOrId("payments"));
   payment.set("user_id", user.id);
   payment.set("package_id", pkg.id);
   payment.set("amount_cents", pkg.price_cents);

@@ -214,31 +214,62 @@ function purchase(txApp, userId, input) {
   const assigned = txApp
     .db()
     .newQuery(
-      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE status = 'AVAILABLE' AND ${list.sql}`,
+      // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
+      // whole AVAILABLE range of the status index.
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
     )
     .bind({ ...list.params, userId, expires: new DateTime().addDate(0, 0, TERM_DAYS).string(), now })
     .execute()
     .rowsAffected();
   if (assigned !== ids.length) throw new Error(`assigned ${assigned} of ${ids.length} proxies`); // cannot happen inside the transaction
 
-  const order = new Record(txApp.findCollectionByNameOrId("proxy_orders"));
-  order.set("id", orderId);
-  order.set("user_id", userId);
-  order.set("kind", "purchase");
-  order.set("proxy_type", input.type);
-  order.set("country", input.country);
-  order.set("state", input.state);
-  order.set("city", input.city);
-  order.set("quantity", input.quantity);
-  order.set("total_cents", total);
-  order.set(
-    "items",
-    ids.map((id) => ({ id, unit_price_cents: unit })),
-  );
-  order.set("transaction_id", transaction.id);
-  order.set("status", "completed");
-  txApp.save(order);
+  insertOrder(txApp, {
+    id: orderId,
+    user_id: userId,
+    kind: "purchase",
+    proxy_type: input.type,
+    country: input.country,
+    state: input.state,
+    city: input.city,
+    quantity: input.quantity,
+    total_cents: total,
+    items: ids.map((id) => ({ id, unit_price_cents: unit })),
+    transaction_id: transaction.id,
+  });
   return { order_id: orderId, balance_cents: balanceCents };
+}
+
+/**
+ * @typedef {object} OrderRow
+ * @property {string} id
+ * @property {string} user_id
+ * @property {"purchase" | "renewal"} kind
+ * @property {string} proxy_type  "" for a renewal of several types
+ * @property {string} country
+ * @property {string} state
+ * @property {string} city
+ * @property {number} quantity
+ * @property {number} total_cents
+ * @property {{ id: string, unit_price_cents: number }[]} items
+ * @property {string} transaction_id
+ */
+
+/**
+ * Writes a completed order. By SQL, like the ledger row: every value comes from the code
+ * above, and a record save would cost several times more on the purchase hot path.
+ * @param {CoreApp} txApp
+ * @param {OrderRow} order
+ */
+function insertOrder(txApp, order) {
+  const now = new DateTime().string();
+  txApp
+    .db()
+    .newQuery(
+      `INSERT INTO proxy_orders (id, user_id, kind, proxy_type, country, state, city, quantity, total_cents, items, transaction_id, status, refunded_at, created, updated)
+       VALUES ({:id}, {:user_id}, {:kind}, {:proxy_type}, {:country}, {:state}, {:city}, {:quantity}, {:total_cents}, {:items}, {:transaction_id}, 'completed', '', {:now}, {:now})`,
+    )
+    .bind({ ...order, items: JSON.stringify(order.items), now })
+    .execute();
 }
 
 /**
@@ -328,27 +359,26 @@ function renew(txApp, userId, ids, how = "") {
     txApp
       .db()
       .newQuery(
-        "UPDATE proxies SET status = 'ASSIGNED', expires_at = {:expires}, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND assigned_to_user_id = {:userId}",
+        "UPDATE proxies SET status = 'ASSIGNED', expires_at = {:expires}, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +assigned_to_user_id = {:userId}",
       )
       .bind({ id: proxy.id, userId, expires: base.addDate(0, 0, TERM_DAYS).string(), now: now.string() })
       .execute();
   }
 
-  const order = new Record(txApp.findCollectionByNameOrId("proxy_orders"));
-  order.set("id", orderId);
-  order.set("user_id", userId);
-  order.set("kind", "renewal");
   const types = Object.keys(prices);
-  if (types.length === 1) order.set("proxy_type", types[0]);
-  order.set("quantity", proxies.length);
-  order.set("total_cents", total);
-  order.set(
-    "items",
-    proxies.map((p) => ({ id: p.id, unit_price_cents: prices[p.type] })),
-  );
-  order.set("transaction_id", transaction.id);
-  order.set("status", "completed");
-  txApp.save(order);
+  insertOrder(txApp, {
+    id: orderId,
+    user_id: userId,
+    kind: "renewal",
+    proxy_type: types.length === 1 ? (types[0] ?? "") : "",
+    country: "",
+    state: "",
+    city: "",
+    quantity: proxies.length,
+    total_cents: total,
+    items: proxies.map((p) => ({ id: p.id, unit_price_cents: prices[p.type] ?? 0 })),
+    transaction_id: transaction.id,
+  });
   return { order_id: orderId, balance_cents: balanceCents };
 }
 

@@ -1,0 +1,244 @@
+// `npm run bench:purchase`: purchases per second and p50/p95 latency of
+// POST /api/v1/proxies/purchase (5 proxies each, a new Idempotency-Key each) at 10 and at
+// 50 concurrent buyers, next to the raw PocketBase record-create rate measured in the same
+// run on the same PocketBase. On 2 cores PocketBase is pinned to core 0 and this load
+// generator to core 1. Goals (issue #6): >= 0.15 of the raw create rate, p95 < 50 ms at
+// 10 buyers and < 150 ms at 50, no 5xx. Afterwards the money invariants are checked.
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import PocketBase from "pocketbase";
+import { HOOKS_DIR, startPocketBase } from "../server/pocketbase-process.ts";
+import { freePort } from "../tests/support/pocketbase.ts";
+
+const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5);
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
+const PER_PURCHASE = 5;
+const LEVELS = [10, 50];
+const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench2026" };
+
+interface Result {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  status: Map<number, number>;
+}
+
+/** `concurrency` loops, each sending its next request when the last one answered. */
+async function load(
+  url: string,
+  concurrency: number,
+  seconds: number,
+  request: (worker: number) => { path: string; headers: Record<string, string>; body: string },
+): Promise<Result> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  const latencies: number[] = [];
+  const status = new Map<number, number>();
+  const end = Date.now() + seconds * 1000;
+  const send = (worker: number) =>
+    new Promise<number>((resolve) => {
+      const { path: reqPath, headers, body } = request(worker);
+      const req = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: "POST",
+          path: reqPath,
+          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", () => resolve(0));
+      req.end(body);
+    });
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        const code = await send(worker);
+        latencies.push(performance.now() - t0);
+        status.set(code, (status.get(code) ?? 0) + 1);
+      }
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p95: at(0.95), status };
+}
+
+function median(results: Result[]): Result {
+  return [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)]!;
+}
+
+const fmt = (r: Result) =>
+  `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  statuses ${[...r.status].map(([k, v]) => `${k}x${v}`).join(" ")}`;
+
+function pin(pid: number, core: number): boolean {
+  if (os.cpus().length < 2) return false;
+  try {
+    execFileSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A copy of pb_hooks with one bench-only route that fills the inventory in one SQL
+// transaction (tens of thousands of rows through the records API would take minutes).
+const hooksDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-bench-hooks-"));
+cpSync(HOOKS_DIR, hooksDir, { recursive: true });
+writeFileSync(
+  path.join(hooksDir, "zz-bench-seed.pb.js"),
+  `routerAdd("POST", "/api/bench/stock", (e) => {
+    const n = e.requestInfo().body["count"];
+    const now = new DateTime().string();
+    e.app.runInTransaction((tx) => {
+      for (let i = 0; i < n; i++) {
+        tx.db().newQuery("INSERT INTO proxies (id, host, port, username, password, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated) VALUES ({:id}, {:host}, {:port}, {:user}, 'benchpass', 'RESIDENTIAL', 'US', 'Bench', '', 'AVAILABLE', '', '', FALSE, '', {:now}, {:now})")
+          .bind({ id: $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789"), host: "bench" + Math.floor(i / 50000) + ".test", port: 1 + (i % 50000), user: "u" + i, now })
+          .execute();
+      }
+    });
+    return e.json(200, { created: n });
+  }, $apis.requireSuperuserAuth());`,
+);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-bench-purchase-"));
+const pbProcess = await startPocketBase({
+  dataDir,
+  port: await freePort(),
+  superuserEmail: SUPERUSER.email,
+  superuserPassword: SUPERUSER.password,
+  hooksDir,
+  // Load from one address: lift the rate limiter for the run (test-only knob).
+  env: { SHOP_RATE_LIMIT_SCALE: "1000" },
+});
+const pinned = pin(pbProcess.child.pid!, 0) && pin(process.pid, 1);
+
+try {
+  const su = new PocketBase(pbProcess.url);
+  su.autoCancellation(false);
+  await su.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
+
+  // The reference: a plain collection anyone may create in.
+  await su.collections.create({ name: "bench_raw", type: "base", createRule: "", fields: [{ name: "title", type: "text" }] });
+
+  // Buyers: 50 verified customers with plenty of balance (funded through the admin route).
+  const adminEmail = "admin@bench.local";
+  await su
+    .collection("users")
+    .create({
+      email: adminEmail,
+      password: "Admin#Bench2026",
+      passwordConfirm: "Admin#Bench2026",
+      verified: true,
+      is_admin: true,
+      first_name: "Ben",
+      last_name: "Admin",
+    });
+  const admin = new PocketBase(pbProcess.url);
+  admin.autoCancellation(false);
+  await admin.collection("users").authWithPassword(adminEmail, "Admin#Bench2026");
+  const tokens: string[] = [];
+  for (let i = 0; i < Math.max(...LEVELS); i++) {
+    const email = `buyer${i}@bench.local`;
+    const user = await su
+      .collection("users")
+      .create({
+        email,
+        password: "Buyer#Bench2026",
+        passwordConfirm: "Buyer#Bench2026",
+        verified: true,
+        first_name: "Bea",
+        last_name: "Buyer",
+      });
+    await admin.send(`/api/admin/users/${user.id}/balance`, {
+      method: "POST",
+      body: { transaction_type: "CREDIT", amount_cents: 100_000_000, description: "bench funding" },
+    });
+    const pb = new PocketBase(pbProcess.url);
+    await pb.collection("users").authWithPassword(email, "Buyer#Bench2026");
+    tokens.push(pb.authStore.token);
+  }
+
+  // Inventory for every purchase of the run (with a margin).
+  const stock = Number(process.env["BENCH_STOCK"] ?? 200_000);
+  await su.send("/api/bench/stock", { method: "POST", body: { count: stock } });
+
+  const raw = (concurrency: number) =>
+    load(pbProcess.url, concurrency, SECONDS, () => ({
+      path: "/api/collections/bench_raw/records",
+      headers: {},
+      body: JSON.stringify({ title: "x" }),
+    }));
+  const buy = (concurrency: number) =>
+    load(pbProcess.url, concurrency, SECONDS, (worker) => ({
+      path: "/api/v1/proxies/purchase",
+      headers: { authorization: tokens[worker]!, "idempotency-key": randomUUID() },
+      body: JSON.stringify({ type: "RESIDENTIAL", country: "US", quantity: PER_PURCHASE }),
+    }));
+
+  console.log(
+    `PocketBase ${pinned ? "pinned to core 0, load on core 1" : "not pinned (taskset missing or 1 core)"}; ${SECONDS} s per run, median of ${RUNS} runs\n`,
+  );
+  await raw(10);
+  await buy(10); // warm-up (JS VM pool, caches)
+
+  let worstRatio = Infinity;
+  const goals: string[] = [];
+  for (const concurrency of LEVELS) {
+    const refRuns: Result[] = [];
+    const buyRuns: Result[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      refRuns.push(await raw(concurrency));
+      buyRuns.push(await buy(concurrency));
+    }
+    const ref = median(refRuns);
+    const result = median(buyRuns);
+    const ratio = result.perSecond / ref.perSecond;
+    worstRatio = Math.min(worstRatio, ratio);
+    const p95Goal = concurrency === 10 ? 50 : 150;
+    const fivexx = buyRuns.reduce((n, r) => n + [...r.status].filter(([k]) => k >= 500 || k === 0).reduce((s, [, v]) => s + v, 0), 0);
+    console.log(`${String(concurrency).padStart(2)} concurrent  raw record create  ${fmt(ref)}`);
+    console.log(`${String(concurrency).padStart(2)} concurrent  purchase of ${PER_PURCHASE}      ${fmt(result)}`);
+    console.log(
+      `              ratio ${ratio.toFixed(2)} of the raw create rate (goal >= 0.15); p95 goal < ${p95Goal} ms; 5xx/failed ${fivexx}\n`,
+    );
+    goals.push(
+      `${concurrency} buyers: ratio ${ratio >= 0.15 ? "met" : "NOT met"}, p95 ${result.p95 < p95Goal ? "met" : "NOT met"}, no 5xx ${fivexx === 0 ? "met" : "NOT met"}`,
+    );
+  }
+
+  // The money invariants after the load.
+  const balances = await su.collection("balances").getFullList({ fields: "user_id,balance_cents" });
+  const sums = new Map<string, number>();
+  for (let page = 1; ; page++) {
+    const rows = await su.collection("transactions").getList(page, 1000, { fields: "user_id,amount_cents", skipTotal: true });
+    for (const row of rows.items)
+      sums.set(row["user_id"] as string, (sums.get(row["user_id"] as string) ?? 0) + (row["amount_cents"] as number));
+    if (rows.items.length < 1000) break;
+  }
+  const mismatched = balances.filter((b) => b["balance_cents"] !== (sums.get(b["user_id"] as string) ?? 0)).length;
+  const assigned = (await su.collection("proxies").getList(1, 1, { filter: 'status = "ASSIGNED"' })).totalItems;
+  const orders = await su.collection("proxy_orders").getList(1, 1);
+  console.log(
+    `after the run: ${orders.totalItems} orders, ${assigned} proxies assigned (${orders.totalItems * PER_PURCHASE} expected), ${mismatched} balances differing from their ledger`,
+  );
+  console.log(goals.join("\n"));
+} finally {
+  await pbProcess.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(hooksDir, { recursive: true, force: true });
+}
