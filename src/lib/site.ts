@@ -1,5 +1,5 @@
 // What every public page is rendered from: the site settings and the active plans.
-import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json";
+import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json" with { type: "json" };
 
 export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
@@ -27,6 +27,19 @@ export interface SiteContent {
 }
 
 export const DEFAULT_SETTINGS: SiteSettings = defaultSettings;
+
+/** The largest welcome credit the server grants ($100; pb_hooks/lib/accounts.js). */
+const MAX_WELCOME_CREDIT_CENTS = 10000;
+
+/**
+ * The welcome credit new accounts get on verifying their e-mail, as the public pages word
+ * it ("$5", "$2.50"), or null when the welcome_credit_cents setting turns it off.
+ */
+export function welcomeCredit(settings: SiteSettings): string | null {
+  const cents = Math.min(Number.parseInt(settings.welcome_credit_cents, 10), MAX_WELCOME_CREDIT_CENTS);
+  if (!(cents > 0)) return null;
+  return cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`;
+}
 
 export const DEFAULT_CONTENT: SiteContent = { settings: DEFAULT_SETTINGS, plans: [] };
 

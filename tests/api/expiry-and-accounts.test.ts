@@ -126,12 +126,10 @@ describe("accounts and money", () => {
   it("sign-up mails a verification link; the first verification grants the welcome credit once", async () => {
     const email = `welcome-${randomUUID()}@api.test`;
     const after = Date.now() - 1000;
-    const auth = await tpb
-      .client()
-      .send<{ record: RecordModel }>("/api/shop/signup", {
-        method: "POST",
-        body: { first_name: "Wendy", last_name: "Welcome", email, country: "Chile" },
-      });
+    const auth = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
+      method: "POST",
+      body: { first_name: "Wendy", last_name: "Welcome", email, country: "Chile" },
+    });
     const mail = await waitForMail(mailbox.sink, email, /verify/i, { after });
     expect(mail.text).toContain(`${APP_URL}/login?verify=`);
     expect((await ledgerOf(shop, auth.record.id)).rows).toHaveLength(0);

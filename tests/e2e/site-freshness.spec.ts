@@ -49,3 +49,32 @@ test("an unknown path redirects to the home page", async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("link", { name: "Start Free Trial" }).first()).toBeVisible();
 });
+
+test("the welcome credit claim follows welcome_credit_cents, and 0 removes it from every public page", async ({ page }) => {
+  const pb = await superuserClient();
+  const setting = await pb.collection("settings").getFirstListItem('key = "welcome_credit_cents"');
+  const claimPages = ["/", "/pricing", "/docs", "/use-cases"];
+  try {
+    for (const path of claimPages) {
+      await page.goto(path);
+      await expect(page.getByText("$5 in free credits").first()).toBeVisible();
+    }
+    await pb.collection("settings").update(setting.id, { value: "250" });
+    await expect(async () => {
+      await page.goto("/");
+      await expect(page.getByText("New users get $2.50 in free credits")).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+
+    await pb.collection("settings").update(setting.id, { value: "0" });
+    await expect(async () => {
+      await page.goto("/");
+      await expect(page.getByText(/in free credits/)).toHaveCount(0, { timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+    for (const path of claimPages) {
+      await page.goto(path);
+      await expect(page.getByText(/free credits/), path).toHaveCount(0);
+    }
+  } finally {
+    await pb.collection("settings").update(setting.id, { value: "500" });
+  }
+});

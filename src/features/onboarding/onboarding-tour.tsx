@@ -9,12 +9,18 @@ import { updateOwnUser } from "@/stores/auth";
  * /onboarding: the tour. Finishing or skipping stores onboarding_completed(_at) on the
  * server and goes to /dashboard, also when saving fails (spec 2.12, section 8).
  */
-export function OnboardingTour({ siteName }: { siteName: string }) {
-  return <AuthGate>{() => <Tour siteName={siteName} />}</AuthGate>;
+interface TourProps {
+  siteName: string;
+  /** The welcome credit as worded on the public pages ("$5"), or null when it is off. */
+  welcomeCredit: string | null;
 }
 
-function Tour({ siteName }: { siteName: string }) {
-  const steps = onboardingSteps(siteName);
+export function OnboardingTour(props: TourProps) {
+  return <AuthGate>{() => <Tour {...props} />}</AuthGate>;
+}
+
+function Tour({ siteName, welcomeCredit }: TourProps) {
+  const steps = onboardingSteps(siteName, welcomeCredit);
   const [index, setIndex] = useState(0);
   const [finishing, setFinishing] = useState(false);
   const step = steps[index] ?? steps[0]!;

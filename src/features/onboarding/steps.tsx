@@ -20,7 +20,7 @@ export const POPULAR_LOCATIONS = [
 ] as const;
 
 /** The six-step tour (spec 2.12). */
-export function onboardingSteps(siteName: string): OnboardingStep[] {
+export function onboardingSteps(siteName: string, welcome: string | null): OnboardingStep[] {
   return [
     {
       id: "welcome",
@@ -40,9 +40,11 @@ export function onboardingSteps(siteName: string): OnboardingStep[] {
       body: (
         <>
           <p>Your account runs on prepaid credits. Top up from Buy Credits and spend them on proxies whenever you need them.</p>
-          <p className="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800">
-            Tip: new accounts get <strong>$5 in free credits</strong> to try the service.
-          </p>
+          {welcome ? (
+            <p className="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800">
+              Tip: new accounts get <strong>{welcome} in free credits</strong> to try the service once their email address is verified.
+            </p>
+          ) : null}
         </>
       ),
     },

@@ -3,42 +3,43 @@
 
 export const API_BASE = "https://api.example.com/v1";
 
-export const QUICK_START = [
-  {
-    id: "create-account",
-    title: "Create your account",
-    text: "Sign up with your e-mail address. New accounts receive $5 in free credits to test the network.",
-    label: "POST /auth/signup",
-    code: `curl -X POST ${API_BASE}/auth/signup \\
+export const quickStart = (welcome: string | null) =>
+  [
+    {
+      id: "create-account",
+      title: "Create your account",
+      text: `Sign up with your e-mail address.${welcome ? ` New accounts receive ${welcome} in free credits to test the network once the address is verified.` : ""}`,
+      label: "POST /auth/signup",
+      code: `curl -X POST ${API_BASE}/auth/signup \\
   -H "Content-Type: application/json" \\
   -d '{"email": "you@example.com", "password": "a-strong-password"}'`,
-  },
-  {
-    id: "get-api-key",
-    title: "Get your API key",
-    text: "Exchange your credentials for a bearer token and send it in the Authorization header of every request.",
-    label: "GET /auth/token",
-    code: `curl ${API_BASE}/auth/token \\
+    },
+    {
+      id: "get-api-key",
+      title: "Get your API key",
+      text: "Exchange your credentials for a bearer token and send it in the Authorization header of every request.",
+      label: "GET /auth/token",
+      code: `curl ${API_BASE}/auth/token \\
   -H "Authorization: Bearer YOUR_API_KEY"`,
-  },
-  {
-    id: "purchase-proxies",
-    title: "Purchase proxies",
-    text: "Choose a proxy type, a country and a quantity. The cost is taken from your prepaid credit balance.",
-    label: "POST /proxies/purchase",
-    code: `curl -X POST ${API_BASE}/proxies/purchase \\
+    },
+    {
+      id: "purchase-proxies",
+      title: "Purchase proxies",
+      text: "Choose a proxy type, a country and a quantity. The cost is taken from your prepaid credit balance.",
+      label: "POST /proxies/purchase",
+      code: `curl -X POST ${API_BASE}/proxies/purchase \\
   -H "Authorization: Bearer YOUR_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"type": "RESIDENTIAL", "country": "US", "quantity": 10}'`,
-  },
-  {
-    id: "use-proxies",
-    title: "Use your proxies",
-    text: "Point any HTTP client at the host and port of a proxy, authenticating with its username and password.",
-    label: "Your first proxied request",
-    code: `curl -x http://USERNAME:PASSWORD@PROXY_HOST:PORT https://httpbin.org/ip`,
-  },
-] as const;
+    },
+    {
+      id: "use-proxies",
+      title: "Use your proxies",
+      text: "Point any HTTP client at the host and port of a proxy, authenticating with its username and password.",
+      label: "Your first proxied request",
+      code: `curl -x http://USERNAME:PASSWORD@PROXY_HOST:PORT https://httpbin.org/ip`,
+    },
+  ] as const;
 
 export const TOPIC_GROUPS = [
   {

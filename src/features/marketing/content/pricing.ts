@@ -1,17 +1,17 @@
 // Copy of the Pricing page (spec 2.4 and the marketing claims of section 1).
 
-export const PRICING_HIGHLIGHTS = [
-  "$5 in free credits for new users",
+/** The highlights; the welcome credit line only while the setting grants one. */
+export const pricingHighlights = (welcome: string | null): string[] => [
+  ...(welcome ? [`${welcome} in free credits for new users`] : []),
   "Prepaid credits that never expire",
   "7-day money-back guarantee",
   "No contracts, no hidden fees",
-] as const;
+];
 
-export const PRICING_FAQ = [
+export const pricingFaq = (welcome: string | null) => [
   {
     question: "How does the prepaid credit balance work?",
-    answer:
-      "You top up your account with credits and spend them on proxies whenever you need them. New users get $5 in free credits to try the service, and credits never expire, so there is no monthly commitment.",
+    answer: `You top up your account with credits and spend them on proxies whenever you need them.${welcome ? ` New users get ${welcome} in free credits to try the service.` : ""} Credits never expire, so there is no monthly commitment.`,
   },
   {
     question: "Can I change plans at any time?",
@@ -28,4 +28,4 @@ export const PRICING_FAQ = [
     answer:
       "Yes. Every purchase is covered by our 7-day money-back guarantee: if the service does not work for you, contact support within 7 days for a full refund.",
   },
-] as const;
+];
