@@ -80,3 +80,37 @@ it("limits loopback clients like any other address", async () => {
   for (let i = 0; i < 7; i++) statuses.push(await statusOf(() => contact(pb, 100 + i)));
   expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
 });
+
+it("limits purchases to 30 per 10 seconds per IP; refused ones buy nothing", async () => {
+  const su = await tpb.superuser();
+  const buyer = await createTestUser(su);
+  const pb = clientFrom(tpb, "203.0.113.50");
+  await pb.collection("users").authWithPassword(buyer.email, buyer.password);
+  const statuses: number[] = [];
+  // No balance and no stock: every purchase the limiter lets through is refused by the route
+  // itself (409), the rest get 429 before the route runs.
+  for (let i = 0; i < 32; i++) {
+    statuses.push(
+      await statusOf(() =>
+        pb.send("/api/v1/proxies/purchase", {
+          method: "POST",
+          headers: { "Idempotency-Key": `burst-${i}` },
+          body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 },
+        }),
+      ),
+    );
+  }
+  expect(statuses.slice(0, 30).every((s) => s === 409)).toBe(true);
+  expect(statuses.slice(30)).toEqual([429, 429]);
+  const other = clientFrom(tpb, "203.0.113.51");
+  other.authStore.save(pb.authStore.token, pb.authStore.record);
+  expect(
+    await statusOf(() =>
+      other.send("/api/v1/proxies/purchase", {
+        method: "POST",
+        headers: { "Idempotency-Key": "other" },
+        body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 },
+      }),
+    ),
+  ).toBe(409);
+});

@@ -22,6 +22,11 @@ const DEFAULT_RULES = [
   { label: "*:confirmEmailChange", audience: "", maxRequests: 10, duration: 60 },
   { label: "contact_messages:create", audience: "", maxRequests: 5, duration: 60 },
   { label: "POST /api/shop/signup", audience: "", maxRequests: 10, duration: 60 },
+  // Money routes: generous for a person or a script, a wall for a flood.
+  { label: "POST /api/v1/proxies/purchase", audience: "", maxRequests: 30, duration: 10 },
+  { label: "POST /api/v1/proxies/renew", audience: "", maxRequests: 30, duration: 10 },
+  { label: "POST /api/v1/credits/checkout", audience: "", maxRequests: 10, duration: 60 },
+  { label: "POST /api/v1/support/tickets", audience: "", maxRequests: 10, duration: 60 },
   { label: "*:create", audience: "", maxRequests: 30, duration: 10 },
   { label: "/api/batch", audience: "", maxRequests: 3, duration: 1 },
   { label: "/api/", audience: "", maxRequests: 300, duration: 10 },
@@ -62,4 +67,4 @@ function applyRateLimitScale(settings) {
   settings.rateLimits.enabled = true;
 }
 
-module.exports = { scaledDefaultRules, applyRateLimitScale };
+module.exports = { DEFAULT_RULES, scaledDefaultRules, applyRateLimitScale };
