@@ -5,6 +5,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { expectEveryBalanceMatchesItsLedger } from "../support/shop.ts";
 
 type Who = "anon" | "A" | "B" | "admin";
 type Owner = "A" | "B";
@@ -446,6 +447,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Whatever the cells above allowed or refused, every balance still equals its ledger.
+  if (ctx) await expectEveryBalanceMatchesItsLedger(ctx.su);
   await tpb?.stop();
 });
 

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  await expectEveryBalanceMatchesItsLedger(shop);
+  await expectEveryBalanceMatchesItsLedger(shop.su);
 });
 
 const DAY = 86_400_000;

@@ -4,8 +4,9 @@
 import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, errorOf, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import { expectEveryBalanceMatchesItsLedger } from "../support/shop.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
@@ -19,6 +20,10 @@ beforeAll(async () => {
   su = await tpb.superuser();
   admin = await createTestUser(su, { is_admin: true });
   asAdmin = await signIn(tpb, admin);
+});
+
+afterEach(async () => {
+  await expectEveryBalanceMatchesItsLedger(su);
 });
 
 afterAll(async () => {

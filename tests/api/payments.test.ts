@@ -43,7 +43,7 @@ describe("the test provider (no Stripe keys)", () => {
     await tpb?.stop();
   });
   afterEach(async () => {
-    await expectEveryBalanceMatchesItsLedger(shop);
+    await expectEveryBalanceMatchesItsLedger(shop.su);
   });
 
   it("lists the packages and says which provider is used", async () => {
@@ -185,7 +185,7 @@ describe("Stripe Checkout (stripe-mock on loopback)", () => {
     await stripe?.stop();
   });
   afterEach(async () => {
-    await expectEveryBalanceMatchesItsLedger(shop);
+    await expectEveryBalanceMatchesItsLedger(shop.su);
   });
 
   function sessionEvent(payment: RecordModel, overrides: Record<string, unknown> = {}, type = "checkout.session.completed") {

@@ -92,9 +92,9 @@ export async function ledgerOf(shop: Shop, userId: string): Promise<{ balance: n
 }
 
 /** The ledger invariant over every user: balance = sum of ledger rows, never negative. */
-export async function expectEveryBalanceMatchesItsLedger(shop: Shop): Promise<void> {
-  const balances = await shop.su.collection("balances").getFullList({ fields: "user_id,balance_cents" });
-  const rows = await shop.su.collection("transactions").getFullList({ fields: "user_id,amount_cents" });
+export async function expectEveryBalanceMatchesItsLedger(su: PocketBase): Promise<void> {
+  const balances = await su.collection("balances").getFullList({ fields: "user_id,balance_cents" });
+  const rows = await su.collection("transactions").getFullList({ fields: "user_id,amount_cents" });
   const sums = new Map<string, number>();
   for (const row of rows) sums.set(row["user_id"] as string, (sums.get(row["user_id"] as string) ?? 0) + (row["amount_cents"] as number));
   for (const balance of balances) {
