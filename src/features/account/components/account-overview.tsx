@@ -110,7 +110,7 @@ function Overview({ user }: { user: UserRecord }) {
         <Card label="Total Spent" value={formatCents(data?.totalSpentCents ?? 0)} loading={loading} />
         <Card label="Account Status" value="Active" loading={false} />
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-tx">
           <SectionHeading id="recent-tx" title="Recent Transactions" href="/dashboard/transactions" />
           {loading ? (
@@ -148,8 +148,8 @@ function Overview({ user }: { user: UserRecord }) {
             <>
               <ul className="divide-y divide-slate-100">
                 {data.activeProxies.slice(0, 5).map((p) => (
-                  <li key={p.id} className="flex items-center justify-between py-2 text-sm">
-                    <span className="font-mono text-slate-900">
+                  <li key={p.id} className="flex flex-wrap items-center justify-between gap-x-3 py-2 text-sm">
+                    <span className="min-w-0 font-mono break-all text-slate-900">
                       {p.host}:{p.port}
                     </span>
                     <span className="text-slate-500">
@@ -173,7 +173,7 @@ function Overview({ user }: { user: UserRecord }) {
           )}
         </section>
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="use-cases">
           <h2 id="use-cases" className="mb-4 text-lg font-semibold">
             Popular Use Cases

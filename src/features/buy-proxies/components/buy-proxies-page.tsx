@@ -106,6 +106,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
   const [serverFields, setServerFields] = useState<Partial<Record<PurchaseField, string>>>({});
   const [result, setResult] = useState<PurchaseResult | null>(null);
   const busy = useRef(false);
+  const receipt = useRef<HTMLDivElement>(null);
   const attempt = useRef<Attempt | null>(null);
 
   const stockState = stocks[type];
@@ -162,6 +163,11 @@ function BuyProxies({ user }: { user: UserRecord }) {
       setBalance(bought.balance_cents);
       setSubmitted(false);
       reload(true);
+      // The receipt sits above the form: bring it into view (small screens) and to the reader.
+      window.requestAnimationFrame(() => {
+        receipt.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+        receipt.current?.focus({ preventScroll: true });
+      });
     } catch (err) {
       const status = err instanceof ClientResponseError ? err.status : 0;
       setRefusal({ message: errorMessage(err), uncharged: status >= 400 && status < 500 });
@@ -197,6 +203,10 @@ function BuyProxies({ user }: { user: UserRecord }) {
           </a>
         </div>
       ) : null}
+
+      <div aria-live="polite" ref={receipt} tabIndex={-1} className="scroll-mt-4 outline-none">
+        {result ? <PurchaseReceipt result={result} /> : null}
+      </div>
 
       <form className="grid gap-6 lg:grid-cols-3" onSubmit={(e) => void onPurchase(e)} noValidate>
         <div className="space-y-6 lg:col-span-2">
@@ -267,7 +277,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
                 </Alert>
               ) : null}
             </div>
-            <div className="grid gap-4 sm:grid-cols-3">
+            <div className="grid gap-4 sm:grid-cols-2">
               <Field id={id("country")} label="Country" error={errors.country}>
                 <Select
                   id={id("country")}
@@ -391,6 +401,14 @@ function BuyProxies({ user }: { user: UserRecord }) {
               ) : null}
               {balance.status === "error" ? <p className="text-red-700">Could not load your balance: {balance.error}</p> : null}
             </div>
+            <div aria-live="polite" className="mt-3">
+              {refusal ? (
+                <Alert tone="error">
+                  <p>{refusal.message}</p>
+                  {refusal.uncharged ? <p className="mt-1">Nothing was charged.</p> : null}
+                </Alert>
+              ) : null}
+            </div>
             <div className="mt-4">
               {user.verified ? (
                 <Button type="submit" className="w-full" disabled={!summary.canPurchase} pending={processing} pendingText="Processing...">
@@ -402,16 +420,6 @@ function BuyProxies({ user }: { user: UserRecord }) {
           {user.verified ? null : <VerifyEmailNotice email={user.email} />}
         </div>
       </form>
-
-      <div aria-live="polite" className="space-y-4">
-        {refusal ? (
-          <Alert tone="error">
-            <p>{refusal.message}</p>
-            {refusal.uncharged ? <p className="mt-1">Nothing was charged.</p> : null}
-          </Alert>
-        ) : null}
-        {result ? <PurchaseReceipt result={result} /> : null}
-      </div>
     </div>
   );
 }

@@ -128,13 +128,13 @@ function BuyCredits({ user }: { user: UserRecord }) {
         <div className="flex items-center gap-3">
           <Wallet className="size-8 shrink-0" aria-hidden="true" />
           <div>
-            <p className="text-sm opacity-90">Current Balance</p>
+            <p className="text-sm font-medium">Current Balance</p>
             <p className="text-3xl font-bold" data-testid="balance" aria-live="polite">
               {balance.status === "ready" ? formatCents(balance.cents) : balance.status === "loading" ? "Loading..." : "Unavailable"}
             </p>
           </div>
         </div>
-        <p className="flex items-center gap-2 text-sm opacity-95">
+        <p className="flex items-center gap-2 text-sm font-medium">
           <Zap className="size-4 shrink-0" aria-hidden="true" /> Credits are delivered instantly and never expire.
         </p>
       </section>
