@@ -10,6 +10,10 @@ import { E2E } from "./support/env.ts";
 import { addStock, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
+// Each journey signs in through /login and arranges data over HTTP: on the shared 2-core
+// machine that can take longer than the default 30 s.
+test.describe.configure({ timeout: 60_000 });
+
 let seq = 0;
 /** A country code no other test (or spec) stocks, so counts are exact. */
 const uniqueCountry = (): string => `X${Date.now().toString(36).slice(-5).toUpperCase()}${seq++}`;
