@@ -3,8 +3,8 @@
 import { pb } from "@/lib/pocketbase";
 import type { ProxyRecord, TransactionRecord } from "@/lib/pocketbase-types";
 
+/** The balance is not here: the overview shows the live `$balance` store. */
 export interface OverviewData {
-  balanceCents: number;
   activeProxies: ProxyRecord[];
   activeProxyCount: number;
   recentTransactions: TransactionRecord[];
@@ -21,8 +21,7 @@ export interface OverviewData {
 export async function loadOverview(userId: string, signal?: AbortSignal): Promise<OverviewData> {
   const client = pb();
   const opts = { requestKey: null, ...(signal ? { signal } : {}) };
-  const [balances, proxies, transactions, affiliates] = await Promise.all([
-    client.collection("balances").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
+  const [proxies, transactions, affiliates] = await Promise.all([
     client.collection("proxies").getList(1, 10, {
       ...opts,
       filter: client.filter('assigned_to_user_id = {:id} && status = "ASSIGNED"', { id: userId }),
@@ -34,7 +33,6 @@ export async function loadOverview(userId: string, signal?: AbortSignal): Promis
     client.collection("affiliates").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
   ]);
   return {
-    balanceCents: balances.items[0]?.balance_cents ?? 0,
     activeProxies: proxies.items,
     activeProxyCount: proxies.totalItems,
     recentTransactions: transactions.items,

@@ -1,11 +1,13 @@
-import { format } from "date-fns";
-import { useEffect, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { loadOverview, type OverviewData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { formatDateTime } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
+import { $balance } from "@/stores/balance";
 
 const USE_CASES = [
   "Web scraping and data collection",
@@ -23,15 +25,30 @@ export function AccountOverview() {
   return <AuthGate>{(user) => <Overview user={user} />}</AuthGate>;
 }
 
-function Card({ label, value, loading }: { label: string; value: string; loading: boolean }) {
+function Card({ label, value, loading, testId }: { label: string; value: string; loading: boolean; testId?: string }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <p className="text-sm text-slate-500">{label}</p>
       {loading ? (
         <div className="mt-2 h-7 w-24 animate-pulse rounded bg-slate-200" />
       ) : (
-        <p className="mt-1 text-2xl font-bold text-slate-900">{value}</p>
+        <p className="mt-1 text-2xl font-bold text-slate-900" data-testid={testId}>
+          {value}
+        </p>
       )}
+    </div>
+  );
+}
+
+function SectionHeading({ id, title, href }: { id: string; title: string; href: string }) {
+  return (
+    <div className="mb-4 flex items-center justify-between gap-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <a href={href} className="text-sm font-medium text-primary hover:underline" aria-label={`View all: ${title}`}>
+        View all
+      </a>
     </div>
   );
 }
@@ -39,16 +56,38 @@ function Card({ label, value, loading }: { label: string; value: string; loading
 function Overview({ user }: { user: UserRecord }) {
   const [data, setData] = useState<OverviewData | null>(null);
   const [error, setError] = useState("");
+  // The balance is live ($balance follows the balances row by realtime).
+  const balance = useStore($balance);
+  const controller = useRef<AbortController | null>(null);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    loadOverview(user.id, controller.signal)
-      .then(setData)
+  const load = useCallback(() => {
+    controller.current?.abort();
+    const current = new AbortController();
+    controller.current = current;
+    loadOverview(user.id, current.signal)
+      .then((next) => {
+        setData(next);
+        setError("");
+      })
       .catch((err: unknown) => {
         if (!isAbort(err)) setError(errorMessage(err));
       });
-    return () => controller.abort();
   }, [user.id]);
+
+  useEffect(() => {
+    load();
+    return () => controller.current?.abort();
+  }, [load]);
+
+  // A balance change means a new ledger row (a purchase, a payment, an admin credit):
+  // reload the lists behind it too, keeping the current ones on screen meanwhile.
+  const seenCents = useRef<number | null>(null);
+  const liveCents = balance.status === "ready" ? balance.cents : null;
+  useEffect(() => {
+    if (liveCents === null) return;
+    if (seenCents.current !== null && seenCents.current !== liveCents) load();
+    seenCents.current = liveCents;
+  }, [liveCents, load]);
 
   const loading = !data && !error;
   const name = user.first_name || user.email;
@@ -61,16 +100,19 @@ function Overview({ user }: { user: UserRecord }) {
       </div>
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Card label="Current Balance" value={formatCents(data?.balanceCents ?? 0)} loading={loading} />
+        <Card
+          label="Current Balance"
+          value={balance.status === "error" ? "Unavailable" : formatCents(balance.cents)}
+          loading={balance.status === "loading"}
+          testId="overview-balance"
+        />
         <Card label="Active Proxies" value={String(data?.activeProxyCount ?? 0)} loading={loading} />
         <Card label="Total Spent" value={formatCents(data?.totalSpentCents ?? 0)} loading={loading} />
         <Card label="Account Status" value="Active" loading={false} />
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-tx">
-          <h2 id="recent-tx" className="mb-4 text-lg font-semibold">
-            Recent Transactions
-          </h2>
+          <SectionHeading id="recent-tx" title="Recent Transactions" href="/dashboard/transactions" />
           {loading ? (
             <p className="text-sm text-slate-500">Loading...</p>
           ) : data && data.recentTransactions.length > 0 ? (
@@ -79,7 +121,7 @@ function Overview({ user }: { user: UserRecord }) {
                 <li key={t.id} className="flex items-center justify-between py-2 text-sm">
                   <div>
                     <p className="font-medium text-slate-900">{t.description || t.type}</p>
-                    <p className="text-xs text-slate-500">{format(new Date(t.created), "MMM d, yyyy HH:mm")}</p>
+                    <p className="text-xs text-slate-500">{formatDateTime(t.created)}</p>
                   </div>
                   <span className={t.amount_cents >= 0 ? "font-medium text-green-700" : "font-medium text-red-700"}>
                     {t.amount_cents >= 0 ? "+" : "-"}
@@ -99,17 +141,15 @@ function Overview({ user }: { user: UserRecord }) {
           )}
         </section>
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="active-px">
-          <h2 id="active-px" className="mb-4 text-lg font-semibold">
-            Active Proxies
-          </h2>
+          <SectionHeading id="active-px" title="Active Proxies" href="/dashboard/proxies" />
           {loading ? (
             <p className="text-sm text-slate-500">Loading...</p>
           ) : data && data.activeProxies.length > 0 ? (
             <>
               <ul className="divide-y divide-slate-100">
                 {data.activeProxies.slice(0, 5).map((p) => (
-                  <li key={p.id} className="flex items-center justify-between py-2 text-sm">
-                    <span className="font-mono text-slate-900">
+                  <li key={p.id} className="flex flex-wrap items-center justify-between gap-x-3 py-2 text-sm">
+                    <span className="min-w-0 font-mono break-all text-slate-900">
                       {p.host}:{p.port}
                     </span>
                     <span className="text-slate-500">
@@ -133,7 +173,7 @@ function Overview({ user }: { user: UserRecord }) {
           )}
         </section>
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="use-cases">
           <h2 id="use-cases" className="mb-4 text-lg font-semibold">
             Popular Use Cases

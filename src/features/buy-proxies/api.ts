@@ -1,0 +1,34 @@
+// The Buy Proxies calls: live stock per type and the purchase (one Idempotency-Key per attempt).
+import type { Stock } from "@/features/buy-proxies/locations";
+import type { ProxyPurchaseOutput, PurchaseType } from "@/features/buy-proxies/schemas";
+import { pb } from "@/lib/pocketbase";
+import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
+
+/** GET /api/v1/proxies/stock?type=...: the unit price and the places with AVAILABLE proxies. */
+export async function loadStock(type: PurchaseType, signal?: AbortSignal): Promise<Stock> {
+  return pb().send<Stock>("/api/v1/proxies/stock", {
+    method: "GET",
+    query: { type },
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export interface PurchaseResult {
+  order: ProxyOrderRecord;
+  proxies: ProxyRecord[];
+  balance_cents: number;
+}
+
+/** POST /api/v1/proxies/purchase; `key` is the attempt's Idempotency-Key (reused on retries). */
+export async function purchaseProxies(input: ProxyPurchaseOutput, key: string): Promise<PurchaseResult> {
+  const body: Record<string, unknown> = { type: input.type, country: input.country, quantity: input.quantity };
+  if (input.state) body["state"] = input.state;
+  if (input.state && input.city) body["city"] = input.city;
+  return pb().send<PurchaseResult>("/api/v1/proxies/purchase", {
+    method: "POST",
+    body,
+    headers: { "Idempotency-Key": key },
+    requestKey: null,
+  });
+}

@@ -1,0 +1,86 @@
+// Where proxies can be bought: the choices of the country, state and city selects, built
+// only from live stock (GET /api/v1/proxies/stock), each with how many are available.
+
+export interface StockLocation {
+  country: string;
+  state: string;
+  city: string;
+  available: number;
+}
+
+export interface Stock {
+  type: string;
+  unit_price_cents: number;
+  locations: StockLocation[];
+}
+
+export interface Place {
+  country: string;
+  state: string;
+  city: string;
+}
+
+export interface LocationOption {
+  value: string;
+  available: number;
+}
+
+export const EMPTY_PLACE: Place = { country: "", state: "", city: "" };
+
+function tally(values: Iterable<[string, number]>): LocationOption[] {
+  const counts = new Map<string, number>();
+  for (const [value, n] of values) {
+    if (!value || n <= 0) continue;
+    counts.set(value, (counts.get(value) ?? 0) + n);
+  }
+  return [...counts.entries()].map(([value, available]) => ({ value, available })).sort((a, b) => a.value.localeCompare(b.value));
+}
+
+/** Countries with stock, each with its total count. */
+export function countryOptions(locations: readonly StockLocation[]): LocationOption[] {
+  return tally(locations.map((l) => [l.country, l.available]));
+}
+
+/** States of `country` with stock (places without a state count for the country only). */
+export function stateOptions(locations: readonly StockLocation[], country: string): LocationOption[] {
+  if (!country) return [];
+  return tally(locations.filter((l) => l.country === country).map((l) => [l.state, l.available]));
+}
+
+/** Cities of `country`/`state` with stock. */
+export function cityOptions(locations: readonly StockLocation[], country: string, state: string): LocationOption[] {
+  if (!country || !state) return [];
+  return tally(locations.filter((l) => l.country === country && l.state === state).map((l) => [l.city, l.available]));
+}
+
+/** How many proxies the place offers (what the server would find for it); 0 without a country. */
+export function availableAt(locations: readonly StockLocation[], place: Place): number {
+  if (!place.country) return 0;
+  return locations
+    .filter(
+      (l) =>
+        l.country === place.country && (!place.state || l.state === place.state) && (!place.city || (place.state && l.city === place.city)),
+    )
+    .reduce((sum, l) => sum + Math.max(0, l.available), 0);
+}
+
+/** Keeps as much of `place` as the stock still offers (after a reload or a type change). */
+export function reconcilePlace(locations: readonly StockLocation[], place: Place): Place {
+  if (!countryOptions(locations).some((o) => o.value === place.country)) return EMPTY_PLACE;
+  if (!place.state) return { country: place.country, state: "", city: "" };
+  if (!stateOptions(locations, place.country).some((o) => o.value === place.state)) return { country: place.country, state: "", city: "" };
+  if (!place.city || !cityOptions(locations, place.country, place.state).some((o) => o.value === place.city)) {
+    return { ...place, city: "" };
+  }
+  return place;
+}
+
+/** "US (27 available)". */
+export function optionLabel(option: LocationOption): string {
+  return `${option.value} (${option.available} available)`;
+}
+
+/** "US / California / Los Angeles". */
+export function placeLabel(place: Place): string {
+  return [place.country, place.state, place.city].filter(Boolean).join(" / ");
+}

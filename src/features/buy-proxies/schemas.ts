@@ -1,0 +1,56 @@
+// The Buy Proxies form (spec section 5). Mirrors validatePurchase in
+// pocketbase/pb_hooks/lib/proxies.js, which stays the server's truth.
+import * as v from "valibot";
+
+export const PURCHASE_TYPES = ["RESIDENTIAL", "DATACENTER"] as const;
+export type PurchaseType = (typeof PURCHASE_TYPES)[number];
+
+export const PURCHASE_TYPE_LABELS: Record<PurchaseType, string> = {
+  RESIDENTIAL: "Residential",
+  DATACENTER: "Datacenter",
+};
+
+export const MAX_QUANTITY = 100;
+
+export const QuantitySchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty("Quantity must be at least 1"),
+  v.transform(Number),
+  v.number("Quantity must be a whole number"),
+  v.integer("Quantity must be a whole number"),
+  v.minValue(1, "Quantity must be at least 1"),
+  v.maxValue(MAX_QUANTITY, "Maximum 100 proxies per purchase"),
+);
+
+/** The form's values as typed (quantity is the text of its input). */
+export const ProxyPurchaseSchema = v.object({
+  type: v.picklist(PURCHASE_TYPES, "Choose Residential or Datacenter"),
+  country: v.pipe(v.string(), v.trim(), v.nonEmpty("Country is required")),
+  state: v.pipe(v.string(), v.trim()),
+  city: v.pipe(v.string(), v.trim()),
+  quantity: QuantitySchema,
+});
+
+export type ProxyPurchaseInput = v.InferInput<typeof ProxyPurchaseSchema>;
+export type ProxyPurchaseOutput = v.InferOutput<typeof ProxyPurchaseSchema>;
+
+export type PurchaseField = "type" | "country" | "state" | "city" | "quantity";
+
+/** The first message per field, as the form shows them under each control. */
+export function purchaseErrors(input: ProxyPurchaseInput): Partial<Record<PurchaseField, string>> {
+  const result = v.safeParse(ProxyPurchaseSchema, input);
+  if (result.success) return {};
+  const nested = v.flatten<typeof ProxyPurchaseSchema>(result.issues).nested ?? {};
+  const out: Partial<Record<PurchaseField, string>> = {};
+  for (const [field, list] of Object.entries(nested)) {
+    if (list?.[0]) out[field as PurchaseField] = list[0];
+  }
+  return out;
+}
+
+/** The quantity as a whole number, or null when it is not a valid one (1-100). */
+export function parseQuantity(text: string): number | null {
+  const result = v.safeParse(QuantitySchema, text);
+  return result.success ? result.output : null;
+}
