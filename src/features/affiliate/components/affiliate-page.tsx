@@ -1,7 +1,7 @@
 // /dashboard/affiliate (spec 2.19): the user's real referral figures, code and link, the
 // programme's terms, recent referrals. Marketing materials don't exist yet: "Coming soon".
 import { DollarSign, Clock, CalendarDays, Users, Share2, Megaphone, Mail, LayoutTemplate, Image } from "lucide-react";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -36,10 +36,13 @@ export function AffiliatePage({ siteName }: { siteName: string }) {
 }
 
 function Stat({ label, value, icon, loading }: { label: string; value: string; icon: ReactNode; loading: boolean }) {
+  const id = useId();
   return (
-    <Card className="flex items-start justify-between gap-3">
+    <Card role="group" aria-labelledby={id} className="flex items-start justify-between gap-3">
       <div className="min-w-0">
-        <p className="text-sm text-slate-500">{label}</p>
+        <p id={id} className="text-sm text-slate-500">
+          {label}
+        </p>
         {loading ? <Skeleton className="mt-2 h-7 w-20" /> : <p className="mt-1 text-2xl font-bold text-slate-900">{value}</p>}
       </div>
       <span className="rounded-lg bg-primary/10 p-2 text-primary">{icon}</span>

@@ -58,7 +58,7 @@ export function Conversation({ userId, headingRef }: { userId: string; headingRe
             tabIndex={-1}
             className="min-w-0 text-lg font-semibold break-words text-slate-900 focus:outline-none"
           >
-            {ticket?.subject ?? "Loading ticket..."}
+            {ticket?.subject ?? (conversation.status === "error" ? "Ticket unavailable" : "Loading ticket...")}
           </h2>
           {ticket ? (
             <Badge tone={STATUS_TONES[ticket.status]} className="shrink-0" data-testid="ticket-status">
@@ -108,7 +108,7 @@ export function Conversation({ userId, headingRef }: { userId: string; headingRe
                       <span className="font-semibold text-slate-700" data-testid="chat-sender">
                         {senderLabel(message, userId, staff)}
                       </span>
-                      <span className="text-slate-500">{formatDateTime(message.created)}</span>
+                      <span className="text-slate-600">{formatDateTime(message.created)}</span>
                     </p>
                     <p className="mt-1 break-words whitespace-pre-wrap">{message.message}</p>
                     <Attachments message={message} />

@@ -64,7 +64,7 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
                       {STATUS_LABELS[ticket.status]}
                     </Badge>
                   </span>
-                  <span className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-500">
+                  <span className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600">
                     <span className="font-mono">#{ticketNumber(ticket.id)}</span>
                     <span>Priority: {PRIORITY_LABELS[ticket.priority]}</span>
                     <span>{formatDate(ticket.created)}</span>
