@@ -188,7 +188,8 @@ export const $conversation = atom<ConversationState>(IDLE);
 function followConversation(ticketId: string): () => void {
   const subs = subscriptions();
   const request = new AbortController();
-  const known = $tickets.get().items.find((t) => t.id === ticketId) ?? null;
+  // `.value`, not get(): reading must not start the tickets list's own subscriptions.
+  const known = $tickets.value?.items.find((t) => t.id === ticketId) ?? null;
   $conversation.set({ ticketId, ticket: known, status: "loading", messages: [], error: "" });
   const patch = (change: (state: ConversationState) => ConversationState) => {
     if (!subs.stopped && $conversation.get().ticketId === ticketId) $conversation.set(change($conversation.get()));
