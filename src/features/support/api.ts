@@ -1,0 +1,106 @@
+// The support page's calls. PocketBase's rules scope tickets and messages to their owner
+// (admins see all, so every query also names the user); the hooks force a new ticket open
+// and a message's sender.
+import type { RecordSubscription, UnsubscribeFunc } from "pocketbase";
+import { pb } from "@/lib/pocketbase";
+import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
+import type { NewTicketOutput } from "@/features/support/schemas";
+
+export const TICKETS_PER_PAGE = 20;
+
+const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });
+
+/** The default_support_name setting ("" when unset). */
+export async function loadSupportNameSetting(signal?: AbortSignal): Promise<string> {
+  const rows = await pb()
+    .collection("settings")
+    .getList(1, 1, { ...withSignal(signal), filter: pb().filter("key = {:key}", { key: "default_support_name" }), skipTotal: true });
+  return rows.items[0]?.value ?? "";
+}
+
+/** One page of the user's tickets, newest first. */
+export async function listTickets(userId: string, page: number, signal?: AbortSignal) {
+  return pb()
+    .collection("support_tickets")
+    .getList(page, TICKETS_PER_PAGE, {
+      ...withSignal(signal),
+      filter: pb().filter("user_id = {:userId}", { userId }),
+      sort: "-created,-id",
+    });
+}
+
+export async function getTicket(id: string, signal?: AbortSignal): Promise<SupportTicketRecord> {
+  return pb().collection("support_tickets").getOne(id, withSignal(signal));
+}
+
+/** Every message of a ticket, oldest first. */
+export async function listMessages(ticketId: string, signal?: AbortSignal): Promise<ChatMessageRecord[]> {
+  return pb()
+    .collection("chat_messages")
+    .getFullList({ ...withSignal(signal), batch: 200, filter: pb().filter("ticket_id = {:ticketId}", { ticketId }), sort: "created,id" });
+}
+
+/** POST /api/v1/support/tickets: the ticket and its first message, in one transaction. */
+export async function createTicket(input: NewTicketOutput): Promise<{ ticket: SupportTicketRecord; message: ChatMessageRecord }> {
+  return pb().send("/api/v1/support/tickets", { method: "POST", body: input, requestKey: null });
+}
+
+/** A reply on a ticket; with files it goes as multipart FormData. */
+export async function sendMessage(ticketId: string, senderId: string, message: string, files: readonly File[]): Promise<ChatMessageRecord> {
+  const messages = pb().collection("chat_messages");
+  if (files.length === 0) return messages.create({ ticket_id: ticketId, sender_id: senderId, message }, { requestKey: null });
+  const form = new FormData();
+  form.append("ticket_id", ticketId);
+  form.append("sender_id", senderId);
+  form.append("message", message);
+  for (const file of files) form.append("attachments", file);
+  return messages.create(form, { requestKey: null });
+}
+
+/** Live messages of one ticket (PocketBase checks the view rule for every event). */
+export async function subscribeMessages(
+  ticketId: string,
+  onEvent: (e: RecordSubscription<ChatMessageRecord>) => void,
+): Promise<UnsubscribeFunc> {
+  return pb()
+    .collection("chat_messages")
+    .subscribe("*", onEvent, { filter: pb().filter("ticket_id = {:ticketId}", { ticketId }) });
+}
+
+/** Live changes of the user's tickets. */
+export async function subscribeTickets(
+  userId: string,
+  onEvent: (e: RecordSubscription<SupportTicketRecord>) => void,
+): Promise<UnsubscribeFunc> {
+  return pb()
+    .collection("support_tickets")
+    .subscribe("*", onEvent, { filter: pb().filter("user_id = {:userId}", { userId }) });
+}
+
+/** Live changes of one ticket (its status). */
+export async function subscribeTicket(
+  ticketId: string,
+  onEvent: (e: RecordSubscription<SupportTicketRecord>) => void,
+): Promise<UnsubscribeFunc> {
+  return pb().collection("support_tickets").subscribe(ticketId, onEvent);
+}
+
+/** Runs `onReconnect` whenever the realtime connection comes back after a drop. */
+export async function onRealtimeReconnect(onReconnect: () => void): Promise<UnsubscribeFunc> {
+  // Already connected: every PB_CONNECT from now on is a reconnect. Otherwise this
+  // subscription opens the connection, and its first PB_CONNECT is not one.
+  let connected = pb().realtime.isConnected;
+  return pb().realtime.subscribe("PB_CONNECT", () => {
+    if (connected) onReconnect();
+    connected = true;
+  });
+}
+
+/** A short-lived (3 minutes) token that opens protected files the user may view. */
+export async function fileToken(): Promise<string> {
+  return pb().files.getToken({ requestKey: null });
+}
+
+export function attachmentUrl(message: ChatMessageRecord, fileName: string, token: string, thumb?: string): string {
+  return pb().files.getURL(message, fileName, { token, ...(thumb ? { thumb } : {}) });
+}

@@ -1,0 +1,124 @@
+// The New Ticket form (spec 4, 5): subject, priority (medium by default) and the first
+// message, checked on submit, sent as one call; the server's messages land on the fields.
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Field, fieldAria } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import {
+  EMPTY_TICKET,
+  NewTicketSchema,
+  PRIORITY_LABELS,
+  TICKET_PRIORITIES,
+  type NewTicketInput,
+  type NewTicketOutput,
+} from "@/features/support/schemas";
+import { openTicket } from "@/features/support/stores";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { useHydrated } from "@/lib/use-hydrated";
+
+interface NewTicketFormProps {
+  onDone: () => void;
+  onCancel: () => void;
+}
+
+export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
+  const hydrated = useHydrated();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<NewTicketInput, unknown, NewTicketOutput>({
+    resolver: valibotResolver(NewTicketSchema),
+    defaultValues: EMPTY_TICKET,
+    mode: "onSubmit",
+  });
+
+  useEffect(() => setFocus("subject"), [setFocus]);
+
+  const onSubmit = async (values: NewTicketOutput) => {
+    setServerError(null);
+    try {
+      await openTicket(values);
+      reset(EMPTY_TICKET);
+      onDone();
+    } catch (err) {
+      for (const [field, message] of Object.entries(fieldErrors(err))) {
+        if (field in EMPTY_TICKET) setError(field as keyof NewTicketInput, { message });
+      }
+      setServerError(errorMessage(err));
+    }
+  };
+
+  return (
+    <Card>
+      <h2 id="new-ticket-heading" className="mb-4 text-lg font-semibold text-slate-900">
+        New Ticket
+      </h2>
+      <form
+        noValidate
+        aria-labelledby="new-ticket-heading"
+        onSubmit={handleSubmit(onSubmit)}
+        className="space-y-4"
+        aria-busy={isSubmitting}
+      >
+        <div aria-live="polite">{serverError ? <Alert tone="error">{serverError}</Alert> : null}</div>
+        <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+          <Field id="ticket-subject" label="Subject" error={errors.subject?.message}>
+            <Input
+              id="ticket-subject"
+              placeholder="Brief description of your issue"
+              maxLength={200}
+              {...fieldAria("ticket-subject", errors.subject?.message)}
+              {...register("subject")}
+            />
+          </Field>
+          <Field id="ticket-priority" label="Priority" error={errors.priority?.message}>
+            <Select id="ticket-priority" {...fieldAria("ticket-priority", errors.priority?.message)} {...register("priority")}>
+              {TICKET_PRIORITIES.map((priority) => (
+                <option key={priority} value={priority}>
+                  {PRIORITY_LABELS[priority]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </div>
+        <Field id="ticket-message" label="Message" error={errors.message?.message}>
+          <Textarea
+            id="ticket-message"
+            rows={5}
+            maxLength={5000}
+            placeholder="Describe your issue in detail"
+            {...fieldAria("ticket-message", errors.message?.message)}
+            {...register("message")}
+          />
+        </Field>
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Creating...">
+            Create Ticket
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={isSubmitting}
+            onClick={() => {
+              reset(EMPTY_TICKET);
+              setServerError(null);
+              onCancel();
+            }}
+          >
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

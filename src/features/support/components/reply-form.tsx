@@ -1,0 +1,149 @@
+// The reply box: Enter sends, Shift+Enter makes a new line; images and PDFs can be
+// attached (checked here, and again by PocketBase's file field).
+import { Paperclip, Send, X } from "lucide-react";
+import { useId, useRef, useState, type KeyboardEvent, type SubmitEvent } from "react";
+import * as v from "valibot";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/textarea";
+import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS, ReplySchema, addAttachments } from "@/features/support/schemas";
+import { sendReply } from "@/features/support/stores";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+export function ReplyForm() {
+  const id = useId();
+  const [text, setText] = useState("");
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [sending, setSending] = useState(false);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const send = async () => {
+    if (sending) return;
+    const parsed = v.safeParse(ReplySchema, text);
+    if (!parsed.success) {
+      setErrors([parsed.issues[0].message]);
+      return;
+    }
+    setErrors([]);
+    setSending(true);
+    try {
+      await sendReply(parsed.output, files);
+      setText("");
+      setFiles([]);
+      textarea.current?.focus();
+    } catch (err) {
+      const fields = fieldErrors(err);
+      setErrors([fields["attachments"] ?? fields["message"] ?? errorMessage(err)]);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void send();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  const onPick = (picked: FileList | null) => {
+    const result = addAttachments(files, Array.from(picked ?? []));
+    setFiles(result.files);
+    setErrors(result.errors);
+    if (fileInput.current) fileInput.current.value = "";
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-2 border-t border-slate-200 p-4" aria-label="Reply">
+      <div aria-live="polite">
+        {errors.length > 0 ? (
+          <Alert tone="error">
+            {errors.length === 1 ? (
+              errors[0]
+            ) : (
+              <ul className="list-disc pl-4">
+                {errors.map((e) => (
+                  <li key={e}>{e}</li>
+                ))}
+              </ul>
+            )}
+          </Alert>
+        ) : null}
+      </div>
+      <label htmlFor={`${id}-text`} className="sr-only">
+        Your message
+      </label>
+      <Textarea
+        ref={textarea}
+        id={`${id}-text`}
+        rows={3}
+        maxLength={5000}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        placeholder="Type your message..."
+        aria-describedby={`${id}-hint`}
+      />
+      <p id={`${id}-hint`} className="text-xs text-slate-500">
+        Enter to send, Shift+Enter for a new line. Attach up to {MAX_ATTACHMENTS} images or PDFs, 5 MB each.
+      </p>
+      {files.length > 0 ? (
+        <ul className="flex flex-wrap gap-2" aria-label="Files to send">
+          {files.map((file, index) => (
+            <li
+              key={`${file.name}-${index}`}
+              className="inline-flex max-w-full items-center gap-1 rounded-full bg-slate-100 py-1 pr-1 pl-3 text-xs text-slate-700"
+            >
+              <span className="min-w-0 truncate">{file.name}</span>
+              <span className="shrink-0 text-slate-500">({formatSize(file.size)})</span>
+              <button
+                type="button"
+                onClick={() => setFiles(files.filter((_, i) => i !== index))}
+                className="rounded-full p-1 hover:bg-slate-200"
+                aria-label={`Remove ${file.name}`}
+              >
+                <X className="size-3" aria-hidden="true" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="flex items-center justify-between gap-2">
+        <div>
+          <input
+            ref={fileInput}
+            id={`${id}-files`}
+            type="file"
+            multiple
+            accept={ATTACHMENT_ACCEPT}
+            className="peer sr-only"
+            onChange={(e) => onPick(e.target.files)}
+            disabled={sending}
+          />
+          <label
+            htmlFor={`${id}-files`}
+            className="inline-flex h-10 cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium text-slate-900 peer-focus-visible:ring-2 peer-focus-visible:ring-primary/40 hover:bg-slate-50"
+          >
+            <Paperclip className="size-4" aria-hidden="true" />
+            Attach files
+          </label>
+        </div>
+        <Button type="submit" pending={sending} pendingText="Sending...">
+          <Send className="size-4" aria-hidden="true" />
+          Send
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,87 @@
+// Your Tickets: the user's tickets, newest first, live (spec 2.18).
+import { useStore } from "@nanostores/react";
+import { Inbox } from "lucide-react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Skeleton } from "@/components/ui/skeleton";
+import { STATUS_LABELS, STATUS_TONES, ticketNumber } from "@/features/support/format";
+import { PRIORITY_LABELS } from "@/features/support/schemas";
+import { $selectedTicketId, $tickets, loadMoreTickets, refreshTickets } from "@/features/support/stores";
+import { cn } from "@/lib/cn";
+import { formatDate } from "@/lib/dates";
+
+export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
+  const tickets = useStore($tickets);
+  const selected = useStore($selectedTicketId);
+
+  return (
+    <section aria-labelledby="tickets-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white shadow-sm">
+      <h2 id="tickets-heading" className="border-b border-slate-200 px-4 py-3 text-lg font-semibold text-slate-900">
+        Your Tickets
+      </h2>
+      <div aria-live="polite">
+        {tickets.error ? (
+          <div className="space-y-2 p-4">
+            <Alert tone="error">{tickets.error}</Alert>
+            <Button variant="secondary" size="sm" onClick={() => void refreshTickets()}>
+              Retry
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      {tickets.status === "loading" ? (
+        <div className="space-y-3 p-4" aria-busy="true">
+          <span className="sr-only">Loading tickets...</span>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-14 w-full" />
+          ))}
+        </div>
+      ) : tickets.status === "ready" && tickets.items.length === 0 ? (
+        <div className="p-4">
+          <EmptyState icon={Inbox} title="No tickets yet" text="Open a ticket and our team will get back to you." />
+        </div>
+      ) : (
+        <ul className="max-h-[32rem] divide-y divide-slate-100 overflow-y-auto" aria-label="Tickets">
+          {tickets.items.map((ticket) => {
+            const active = ticket.id === selected;
+            return (
+              <li key={ticket.id}>
+                <button
+                  type="button"
+                  onClick={() => onSelect(ticket.id)}
+                  aria-current={active ? "true" : undefined}
+                  data-testid="ticket-item"
+                  className={cn(
+                    "block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none focus-visible:ring-inset",
+                    active && "bg-primary/5 hover:bg-primary/10",
+                  )}
+                >
+                  <span className="flex items-start justify-between gap-2">
+                    <span className="min-w-0 font-medium break-words text-slate-900">{ticket.subject}</span>
+                    <Badge tone={STATUS_TONES[ticket.status]} className="shrink-0">
+                      {STATUS_LABELS[ticket.status]}
+                    </Badge>
+                  </span>
+                  <span className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600">
+                    <span className="font-mono">#{ticketNumber(ticket.id)}</span>
+                    <span>Priority: {PRIORITY_LABELS[ticket.priority]}</span>
+                    <span>{formatDate(ticket.created)}</span>
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {tickets.hasMore ? (
+        <div className="border-t border-slate-200 p-3">
+          <Button variant="secondary" size="sm" className="w-full" pending={tickets.loadingMore} onClick={() => void loadMoreTickets()}>
+            Show older tickets
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+// Affiliate (spec 2.19, 9) end to end: customer A's code used by B at sign-up; once B is
+// verified and pays for package-25, A's page shows B with a 20% commission of the money
+// paid ($24.00 -> $4.80; the bonus earns nothing), and the code and link copy.
+import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
+import { E2E } from "./support/env.ts";
+import { superuserClient } from "./support/pocketbase.ts";
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+test.describe.configure({ timeout: 60_000 });
+
+async function api<T>(path: string, init: { token?: string; body: unknown; headers?: Record<string, string> }): Promise<T> {
+  const res = await fetch(`${E2E.baseUrl}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(init.token ? { Authorization: init.token } : {}), ...init.headers },
+    body: JSON.stringify(init.body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+test("a referred customer's purchase shows on the affiliate page with a 20% commission", async ({ page }) => {
+  const a = await createCustomer({ firstName: "Avery" });
+  const su = await superuserClient();
+  const code = a.id.slice(0, 8).toUpperCase();
+  const affiliate = await su.collection("affiliates").getFirstListItem(su.filter("user_id = {:id}", { id: a.id }));
+  expect(affiliate["code"]).toBe(code);
+
+  // B signs up with A's code; unverified, B does not count yet.
+  const bEmail = uniqueEmail("buyer");
+  const signup = await api<{ token: string; record: { id: string } }>("/api/shop/signup", {
+    body: { first_name: "Blake", last_name: "Buyer", email: bEmail, country: "Germany", ref: code },
+  });
+
+  await signInAs(page, a, "/dashboard/affiliate");
+  const stat = (name: string) => page.getByRole("group", { name });
+  await expect(stat("Total Referrals")).toContainText("0");
+  await expect(page.getByText("No referrals yet")).toBeVisible();
+
+  await su.collection("users").update(signup.record.id, { verified: true });
+  const checkout = await api<{ payment: { status: string; amount_cents: number } }>("/api/v1/credits/checkout", {
+    token: signup.token,
+    headers: { "Idempotency-Key": randomUUID() },
+    body: { package_id: "package-25" },
+  });
+  expect(checkout.payment).toMatchObject({ status: "paid", amount_cents: 2400 });
+  const commissions = await su.collection("commissions").getFullList({ filter: su.filter("affiliate_id = {:id}", { id: affiliate.id }) });
+  expect(commissions.map((c) => [c["amount_cents"], c["status"]])).toEqual([[480, "pending"]]);
+
+  await page.reload();
+  await expect(stat("Total Referrals")).toHaveText(/Total Referrals\s*1$/);
+  await expect(stat("Total Earnings")).toContainText("$4.80");
+  await expect(stat("Pending Earnings")).toContainText("$4.80");
+  await expect(stat("This Month")).toContainText("$4.80");
+
+  const row = page.getByTestId("referral-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("cell")).toHaveText(["Blake B.", `b***@e2e.test`, /\w{3} \d{2}, \d{4}/, "$4.80", "Pending"]);
+  await expect(page.getByText("No referrals yet")).toHaveCount(0);
+
+  // Programme terms from the server.
+  const details = page.getByTestId("program-details");
+  await expect(details).toContainText("20%");
+  await expect(details).toContainText("30 days");
+  await expect(details).toContainText("$50.00");
+  await expect(details).toContainText("Monthly");
+
+  // Code and link, each copied.
+  const link = `${E2E.baseUrl}/signup?ref=${code}`;
+  await expect(page.getByRole("textbox", { name: "Referral code" })).toHaveValue(code);
+  await expect(page.getByRole("textbox", { name: "Referral link" })).toHaveValue(link);
+  await page.getByRole("button", { name: "Copy referral code" }).click();
+  await expect(page.getByRole("button", { name: "Copy referral code" })).toContainText("Copied!");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+  await page.getByRole("button", { name: "Copy referral link" }).click();
+  await expect(page.getByRole("button", { name: "Copy referral link" })).toContainText("Copied!");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  // Share intents for three sites, in a new tab.
+  for (const site of ["X", "Facebook", "LinkedIn"]) {
+    const share = page.getByRole("link", { name: new RegExp(`^Share on ${site}`) });
+    await expect(share).toHaveAttribute("target", "_blank");
+    await expect(share).toHaveAttribute("href", new RegExp(encodeURIComponent(link).replace(/[.?]/g, "\\$&")));
+  }
+
+  // Nothing stands behind the marketing materials yet.
+  const soon = page.getByRole("button", { name: /coming soon/i });
+  await expect(soon).toHaveCount(3);
+  for (const button of await soon.all()) await expect(button).toBeDisabled();
+  await expect(page.getByRole("heading", { name: "How It Works" })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"]).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+
+  // It fits a 360 px screen without scrolling sideways.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
