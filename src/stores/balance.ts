@@ -53,8 +53,9 @@ function follow(userId: string): () => void {
       .subscribe(row.id, (event) => {
         if (!stopped && event.action !== "delete") setBalance(event.record.balance_cents);
       });
-    // PB_CONNECT fires again after a reconnect: catch up on what happened meanwhile.
-    let connected = false;
+    // PB_CONNECT fires again after a reconnect: catch up on what happened meanwhile. The
+    // record subscription above has usually connected already; only later connects count.
+    let connected = pb().realtime.isConnected;
     const offConnect = await pb().realtime.subscribe("PB_CONNECT", () => {
       if (connected) void refresh();
       connected = true;

@@ -16,7 +16,7 @@ export function Sidebar({ pathname }: { pathname: string }) {
                   aria-current={active ? "page" : undefined}
                   className={cn(
                     "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium",
-                    active ? "bg-primary/10 text-primary" : "text-slate-700 hover:bg-slate-100",
+                    active ? "bg-primary/10 font-semibold text-slate-900" : "text-slate-700 hover:bg-slate-100",
                   )}
                 >
                   <Icon className="size-4" aria-hidden="true" />
