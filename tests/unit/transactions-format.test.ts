@@ -3,7 +3,8 @@ import Papa from "papaparse";
 import PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { showPager, transactionFilter } from "@/features/transactions/filters";
-import { amountClass, csvAmount, signedAmount, transactionsCsv, transactionsFileName } from "@/features/transactions/format";
+import { csvAmount, transactionsCsv, transactionsFileName } from "@/features/transactions/export";
+import { amountClass, signedAmount } from "@/features/transactions/format";
 import { formatDateTime } from "@/lib/dates";
 
 const client = new PocketBase("http://127.0.0.1");

@@ -1,26 +1,12 @@
 // The My Proxies exports: a CSV of every matching proxy (spec 9: every value quoted,
-// formulas neutralised by toCsv) and two plain lists that proxy tools read.
+// formulas neutralised by toCsv) and two plain lists that proxy tools read. Loaded with
+// papaparse on the first export, not with the page.
 import { toCsv } from "@/lib/csv";
 import { todayStamp } from "@/lib/dates";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
 
 export const PROXY_CSV_HEADER = ["Host", "Port", "Username", "Password", "Type", "Country", "State", "City", "Status"] as const;
-
-export type ProxyExportFormat = "csv" | "colon" | "url";
-
-export const EXPORT_FORMATS: Record<ProxyExportFormat, { label: string; mime: string; fileName: (stamp: string) => string }> = {
-  csv: { label: "Export CSV", mime: "text/csv;charset=utf-8", fileName: (stamp) => `proxies-${stamp}.csv` },
-  colon: {
-    label: "Export host:port:username:password",
-    mime: "text/plain;charset=utf-8",
-    fileName: (stamp) => `proxies-${stamp}.txt`,
-  },
-  url: {
-    label: "Export username:password@host:port",
-    mime: "text/plain;charset=utf-8",
-    fileName: (stamp) => `proxies-auth-${stamp}.txt`,
-  },
-};
 
 type Exported = Pick<ProxyRecord, "host" | "port" | "username" | "password" | "type" | "country" | "state" | "city" | "status">;
 

@@ -4,7 +4,6 @@
 // it supersedes.
 import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import { downloadText } from "@/lib/csv";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
@@ -19,7 +18,7 @@ import {
   renewProxies,
   updateAutoRenew,
 } from "@/features/proxies/api";
-import { proxyExport, type ProxyExportFormat } from "@/features/proxies/export";
+import type { ProxyExportFormat } from "@/features/proxies/export-formats";
 import { NO_CRITERIA, type ProxyCriteria } from "@/features/proxies/filters";
 import { isRenewable } from "@/features/proxies/format";
 import { MAX_RENEWAL, proxyCount, type PriceList } from "@/features/proxies/renewal";
@@ -301,7 +300,12 @@ export async function exportProxies(format: ProxyExportFormat): Promise<void> {
   $exporting.set(format);
   $notice.set(null);
   try {
-    const proxies = await fetchAllProxies(userId, $proxyQuery.get().criteria);
+    // The CSV writer (papaparse) loads on the first export, not with the page.
+    const [proxies, { proxyExport }, { downloadText }] = await Promise.all([
+      fetchAllProxies(userId, $proxyQuery.get().criteria),
+      import("@/features/proxies/export"),
+      import("@/lib/csv"),
+    ]);
     const file = proxyExport(format, proxies);
     downloadText(file.fileName, file.content, file.mime);
   } catch (err) {

@@ -2,12 +2,10 @@
 // A new query aborts the request it supersedes.
 import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import { downloadText } from "@/lib/csv";
 import type { TransactionRecord, TransactionType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
 import { fetchAllTransactions, fetchTransactionPage } from "@/features/transactions/api";
 import { NO_CRITERIA, type TransactionCriteria } from "@/features/transactions/filters";
-import { transactionsCsv, transactionsFileName } from "@/features/transactions/format";
 
 export const SEARCH_DELAY_MS = 300;
 
@@ -107,7 +105,12 @@ export async function exportTransactions(): Promise<void> {
   if (!userId || $transactionExport.get().pending) return;
   $transactionExport.set({ pending: true, error: "" });
   try {
-    const rows = await fetchAllTransactions(userId, $transactionQuery.get().criteria);
+    // The CSV writer (papaparse) loads on the first export, not with the page.
+    const [rows, { transactionsCsv, transactionsFileName }, { downloadText }] = await Promise.all([
+      fetchAllTransactions(userId, $transactionQuery.get().criteria),
+      import("@/features/transactions/export"),
+      import("@/lib/csv"),
+    ]);
     downloadText(transactionsFileName(), transactionsCsv(rows));
     $transactionExport.set({ pending: false, error: "" });
   } catch (err) {

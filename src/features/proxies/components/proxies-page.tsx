@@ -1,4 +1,5 @@
 import { useStore } from "@nanostores/react";
+import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert } from "@/components/ui/alert";
@@ -10,18 +11,18 @@ import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { UserRecord } from "@/lib/pocketbase-types";
-import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export";
+import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
 import { isProxyType, PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
 import { countryLabel, isRenewable } from "@/features/proxies/format";
 import { proxyCount } from "@/features/proxies/renewal";
 import { ProxyCard } from "@/features/proxies/components/proxy-card";
-import { RenewDialog } from "@/features/proxies/components/renew-dialog";
 import {
   $countries,
   $exporting,
   $notice,
   $proxyList,
   $proxyQuery,
+  $renewal,
   $searchText,
   $selected,
   clearFilters,
@@ -43,9 +44,13 @@ export function ProxiesPage() {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+// Headless UI's dialog loads when a renewal starts, not with the page.
+const RenewDialog = lazy(() => import("@/features/proxies/components/renew-dialog").then((m) => ({ default: m.RenewDialog })));
+
 function MyProxies({ user }: { user: UserRecord }) {
   const list = useStore($proxyList);
   const notice = useStore($notice);
+  const renewing = useStore($renewal).open;
   const firstLoad = list.status === "loading" && list.items.length === 0 && list.total === 0;
 
   return (
@@ -72,7 +77,11 @@ function MyProxies({ user }: { user: UserRecord }) {
       </div>
 
       <ProxyList />
-      <RenewDialog user={user} />
+      {renewing ? (
+        <Suspense fallback={null}>
+          <RenewDialog user={user} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,11 +1,10 @@
 import { Eye, EyeOff } from "lucide-react";
-import { useId, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/api-error";
 import { cn } from "@/lib/cn";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
@@ -14,6 +13,11 @@ import { endpoint, expiryText, isRenewable, locationLabel, STATUS_BADGES } from 
 import { openRenewal, regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
 
 const MASK = "••••••••••";
+
+// Headless UI's dialog loads on the first confirmation, not with the page.
+const RegenerateDialog = lazy(() =>
+  import("@/features/proxies/components/regenerate-dialog").then((m) => ({ default: m.RegenerateDialog })),
+);
 
 /** One proxy: where it is, until when, its credentials, and what can be done with it. */
 export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: boolean }) {
@@ -174,22 +178,17 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
         {!active && renewable ? <p className="text-xs text-slate-500">Renew this proxy to use it again.</p> : null}
       </article>
 
-      <Dialog
-        open={confirming}
-        onClose={() => !regenPending && setConfirming(false)}
-        title="Regenerate credentials?"
-        description={`${address} gets a new password. The current password stops working at once, so update every tool that uses this proxy.`}
-      >
-        <div aria-live="polite">{regenError ? <Alert tone="error">{regenError}</Alert> : null}</div>
-        <div className="mt-4 flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" disabled={regenPending} onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-          <Button pending={regenPending} pendingText="Regenerating..." onClick={() => void confirmRegenerate()}>
-            Regenerate
-          </Button>
-        </div>
-      </Dialog>
+      {confirming ? (
+        <Suspense fallback={null}>
+          <RegenerateDialog
+            address={address}
+            pending={regenPending}
+            error={regenError}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => void confirmRegenerate()}
+          />
+        </Suspense>
+      ) : null}
     </Card>
   );
 }

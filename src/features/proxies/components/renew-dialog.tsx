@@ -13,7 +13,7 @@ import { $renewal, closeRenewal, confirmRenewal, retryRenewalPrices } from "@/fe
 
 const LISTED = 5;
 
-/** Renewing one proxy or a selection: the cost at today's prices against the live balance. */
+/** Renewing one proxy or a selection: the cost at today's prices against the live balance. Loaded on first use. */
 export function RenewDialog({ user }: { user: UserRecord }) {
   const state = useStore($renewal);
   const balance = useStore($balance);
