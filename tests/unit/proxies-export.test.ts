@@ -4,27 +4,26 @@ import { describe, expect, it } from "vitest";
 import { colonList, PROXY_CSV_HEADER, proxyExport, urlList } from "@/features/proxies/export";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 
-const proxy = (over: Partial<ProxyRecord>): ProxyRecord =>
-  ({
-    id: "p1",
-    collectionId: "c",
-    collectionName: "proxies",
-    host: "h1.example",
-    port: 8080,
-    username: "user1",
-    password: "Secret1",
-    type: "RESIDENTIAL",
-    country: "US",
-    state: "California",
-    city: "Los Angeles",
-    status: "ASSIGNED",
-    assigned_to_user_id: "u1",
-    expires_at: "",
-    auto_renew: false,
-    expiry_notice_sent_at: "",
-    created: "",
-    ...over,
-  }) as ProxyRecord;
+const proxy = (over: Partial<ProxyRecord>): ProxyRecord => ({
+  id: "p1",
+  collectionId: "c",
+  collectionName: "proxies",
+  host: "h1.example",
+  port: 8080,
+  username: "user1",
+  password: "Secret1",
+  type: "RESIDENTIAL",
+  country: "US",
+  state: "California",
+  city: "Los Angeles",
+  status: "ASSIGNED",
+  assigned_to_user_id: "u1",
+  expires_at: "",
+  auto_renew: false,
+  expiry_notice_sent_at: "",
+  created: "",
+  ...over,
+});
 
 const rows = [
   proxy({}),
