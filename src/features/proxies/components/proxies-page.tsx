@@ -165,7 +165,7 @@ function ProxyList() {
   }
   if (list.status === "loading" && list.items.length === 0) {
     return (
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy="true" aria-label="Loading proxies">
+      <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3" aria-busy="true" aria-label="Loading proxies">
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} className="h-72 rounded-xl" />
         ))}
@@ -225,7 +225,7 @@ function ProxyList() {
       </div>
       <div
         className={
-          list.status === "loading" ? "grid gap-4 opacity-60 md:grid-cols-2 xl:grid-cols-3" : "grid gap-4 md:grid-cols-2 xl:grid-cols-3"
+          list.status === "loading" ? "grid gap-4 opacity-60 md:grid-cols-2 2xl:grid-cols-3" : "grid gap-4 md:grid-cols-2 2xl:grid-cols-3"
         }
         aria-busy={list.status === "loading"}
       >

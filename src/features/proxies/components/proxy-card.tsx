@@ -12,7 +12,7 @@ import { PROXY_TYPE_LABELS } from "@/features/proxies/filters";
 import { endpoint, expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/features/proxies/format";
 import { openRenewal, regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
 
-const MASK = "••••••••••";
+const MASK = "••••••••";
 
 // Headless UI's dialog loads on the first confirmation, not with the page.
 const RegenerateDialog = lazy(() =>
@@ -95,9 +95,9 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
         <dl className="space-y-2 rounded-md bg-slate-50 p-3 text-sm">
           <CredentialRow label="Host:port" value={address} copyLabel="Copy host and port" />
           <CredentialRow label="Username" value={proxy.username} copyLabel="Copy username" />
-          <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <dt className="w-20 shrink-0 text-slate-500">Password</dt>
-            <dd className="flex min-w-0 flex-1 items-center gap-1">
+          <div>
+            <dt className="text-xs font-medium text-slate-500">Password</dt>
+            <dd className="mt-0.5 flex items-center gap-1">
               <code className="min-w-0 flex-1 font-mono break-all text-slate-900" data-testid="proxy-password">
                 {revealed ? (
                   proxy.password
@@ -195,9 +195,9 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
 
 function CredentialRow({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
   return (
-    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-      <dt className="w-20 shrink-0 text-slate-500">{label}</dt>
-      <dd className="flex min-w-0 flex-1 items-center gap-1">
+    <div>
+      <dt className="text-xs font-medium text-slate-500">{label}</dt>
+      <dd className="mt-0.5 flex items-center gap-1">
         <code className="min-w-0 flex-1 font-mono break-all text-slate-900">{value}</code>
         <CopyButton value={value} label={copyLabel} />
       </dd>
