@@ -1,0 +1,95 @@
+// The My Proxies calls: the records API for reading (rules scope rows to the user) and
+// the /api/v1/proxies routes for every change.
+import { pb } from "@/lib/pocketbase";
+import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
+import { EXPORT_BATCH, hasCriteria, PROXIES_PER_PAGE, PROXY_SORT, proxyFilter, type ProxyCriteria } from "@/features/proxies/filters";
+import type { PriceList } from "@/features/proxies/renewal";
+
+const signalOption = (signal?: AbortSignal) => (signal ? { signal } : {});
+
+export interface ProxyPage {
+  items: ProxyRecord[];
+  page: number;
+  totalPages: number;
+  /** Proxies matching the criteria (the x of 'x of y proxies'). */
+  matching: number;
+  /** All of the user's proxies (the y). */
+  total: number;
+}
+
+/** One page of the user's proxies matching `criteria`, with both counts. */
+export async function fetchProxyPage(userId: string, criteria: ProxyCriteria, page: number, signal?: AbortSignal): Promise<ProxyPage> {
+  const client = pb();
+  const opts = { requestKey: null, ...signalOption(signal) };
+  const [list, all] = await Promise.all([
+    client
+      .collection("proxies")
+      .getList(page, PROXIES_PER_PAGE, { ...opts, filter: proxyFilter(client, userId, criteria), sort: PROXY_SORT }),
+    // Without criteria the list's own total is "all of mine"; else count them (one id row).
+    hasCriteria(criteria)
+      ? client.collection("proxies").getList(1, 1, { ...opts, filter: proxyFilter(client, userId), fields: "id" })
+      : null,
+  ]);
+  return {
+    items: list.items,
+    page: list.page,
+    totalPages: list.totalPages,
+    matching: list.totalItems,
+    total: all ? all.totalItems : list.totalItems,
+  };
+}
+
+/** Every proxy of the user matching `criteria`, read in batches (for the exports). */
+export function fetchAllProxies(userId: string, criteria: ProxyCriteria, signal?: AbortSignal): Promise<ProxyRecord[]> {
+  const client = pb();
+  return client.collection("proxies").getFullList({
+    batch: EXPORT_BATCH,
+    filter: proxyFilter(client, userId, criteria),
+    sort: PROXY_SORT,
+    requestKey: null,
+    ...signalOption(signal),
+  });
+}
+
+/** GET /api/v1/proxies/countries: the distinct countries of my proxies. */
+export function fetchOwnCountries(signal?: AbortSignal): Promise<string[]> {
+  return pb().send<string[]>("/api/v1/proxies/countries", { requestKey: null, ...signalOption(signal) });
+}
+
+/** GET /api/v1/proxies/prices: today's unit price per 30 days of each type for sale. */
+export function fetchPrices(signal?: AbortSignal): Promise<PriceList> {
+  return pb().send<PriceList>("/api/v1/proxies/prices", { requestKey: null, ...signalOption(signal) });
+}
+
+export interface RenewalResult {
+  order: ProxyOrderRecord;
+  proxies: ProxyRecord[];
+  balance_cents: number;
+}
+
+/** POST /api/v1/proxies/renew; `key` is the attempt's Idempotency-Key (same for its retries). */
+export function renewProxies(ids: readonly string[], key: string): Promise<RenewalResult> {
+  return pb().send<RenewalResult>("/api/v1/proxies/renew", {
+    method: "POST",
+    headers: { "Idempotency-Key": key },
+    body: { proxy_ids: ids },
+    requestKey: null,
+  });
+}
+
+/** PATCH /api/v1/proxies/{id} {auto_renew}. */
+export function updateAutoRenew(id: string, enabled: boolean): Promise<ProxyRecord> {
+  return pb().send<ProxyRecord>(`/api/v1/proxies/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    body: { auto_renew: enabled },
+    requestKey: null,
+  });
+}
+
+/** POST /api/v1/proxies/{id}/regenerate-credentials: the proxy with its new password. */
+export function regenerateCredentials(id: string): Promise<ProxyRecord> {
+  return pb().send<ProxyRecord>(`/api/v1/proxies/${encodeURIComponent(id)}/regenerate-credentials`, {
+    method: "POST",
+    requestKey: null,
+  });
+}

@@ -1,0 +1,244 @@
+import { useStore } from "@nanostores/react";
+import { lazy, Suspense } from "react";
+import { Download, RefreshCw, SearchX, Server } from "lucide-react";
+import { AuthGate } from "@/components/session/auth-gate";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Pager } from "@/components/ui/pager";
+import { Select } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import type { UserRecord } from "@/lib/pocketbase-types";
+import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
+import { isProxyType, PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
+import { countryLabel, isRenewable } from "@/features/proxies/format";
+import { proxyCount } from "@/features/proxies/renewal";
+import { ProxyCard } from "@/features/proxies/components/proxy-card";
+import {
+  $countries,
+  $exporting,
+  $notice,
+  $proxyList,
+  $proxyQuery,
+  $renewal,
+  $searchText,
+  $selected,
+  clearFilters,
+  clearSelection,
+  exportProxies,
+  goToPage,
+  refreshProxies,
+  renewSelection,
+  selectPage,
+  setCountryFilter,
+  setSearchText,
+  setTypeFilter,
+} from "@/features/proxies/stores";
+
+/** /dashboard/proxies (spec 2.16): the customer's proxies, searchable, exportable, renewable. */
+export function ProxiesPage() {
+  return <AuthGate>{(user) => <MyProxies user={user} />}</AuthGate>;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+// Headless UI's dialog loads when a renewal starts, not with the page.
+const RenewDialog = lazy(() => import("@/features/proxies/components/renew-dialog").then((m) => ({ default: m.RenewDialog })));
+
+function MyProxies({ user }: { user: UserRecord }) {
+  const list = useStore($proxyList);
+  const notice = useStore($notice);
+  const renewing = useStore($renewal).open;
+  const firstLoad = list.status === "loading" && list.items.length === 0 && list.total === 0;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">My Proxies</h1>
+          <p className="text-sm text-slate-600" aria-live="polite" data-testid="proxy-count">
+            {firstLoad ? "Loading your proxies..." : `${count(list.matching)} of ${count(list.total)} proxies`}
+          </p>
+        </div>
+        <Button variant="secondary" onClick={refreshProxies} disabled={list.status === "loading"}>
+          <RefreshCw className={list.status === "loading" ? "size-4 animate-spin" : "size-4"} aria-hidden="true" />
+          Refresh
+        </Button>
+      </div>
+
+      <Filters />
+      <Exports disabled={list.matching === 0} />
+
+      <div aria-live="polite" className="empty:hidden">
+        {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+        {list.status === "error" && list.items.length > 0 ? <Alert tone="error">{list.error}</Alert> : null}
+      </div>
+
+      <ProxyList />
+      {renewing ? (
+        <Suspense fallback={null}>
+          <RenewDialog user={user} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+function Filters() {
+  const searchText = useStore($searchText);
+  const { criteria } = useStore($proxyQuery);
+  const countries = useStore($countries);
+  const options = criteria.country && !countries.includes(criteria.country) ? [...countries, criteria.country] : countries;
+  return (
+    <div role="search" aria-label="Filter proxies" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_12rem]">
+      <Field id="proxy-search" label="Search">
+        <Input
+          id="proxy-search"
+          type="search"
+          placeholder="Host, username, country, state or city"
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          autoComplete="off"
+        />
+      </Field>
+      <Field id="proxy-type" label="Type">
+        <Select id="proxy-type" value={criteria.type} onChange={(e) => setTypeFilter(isProxyType(e.target.value) ? e.target.value : "")}>
+          <option value="">All types</option>
+          {PROXY_TYPE_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field id="proxy-country" label="Country">
+        <Select id="proxy-country" value={criteria.country} onChange={(e) => setCountryFilter(e.target.value)}>
+          <option value="">All countries</option>
+          {options.map((code) => (
+            <option key={code} value={code}>
+              {countryLabel(code)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    </div>
+  );
+}
+
+function Exports({ disabled }: { disabled: boolean }) {
+  const exporting = useStore($exporting);
+  return (
+    <div className="flex flex-wrap gap-2" role="group" aria-label="Export the proxies matching the filters">
+      {(Object.keys(EXPORT_FORMATS) as ProxyExportFormat[]).map((format) => (
+        <Button
+          key={format}
+          variant="secondary"
+          size="sm"
+          disabled={disabled || (exporting !== null && exporting !== format)}
+          pending={exporting === format}
+          pendingText="Exporting..."
+          onClick={() => void exportProxies(format)}
+        >
+          <Download className="size-4" aria-hidden="true" />
+          {EXPORT_FORMATS[format].label}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
+function ProxyList() {
+  const list = useStore($proxyList);
+  const selected = useStore($selected);
+
+  if (list.status === "error" && list.items.length === 0) {
+    return (
+      <Alert tone="error">
+        <p>{list.error}</p>
+        <Button variant="secondary" size="sm" className="mt-2" onClick={refreshProxies}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  if (list.status === "loading" && list.items.length === 0) {
+    return (
+      <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3" aria-busy="true" aria-label="Loading proxies">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-72 rounded-xl" />
+        ))}
+      </div>
+    );
+  }
+  if (list.total === 0) {
+    return (
+      <EmptyState icon={Server} title="No proxies yet" text="Purchase your first proxy to get started">
+        <a
+          href="/dashboard/buy-proxies"
+          className="inline-flex h-10 items-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:brightness-110"
+        >
+          Buy Proxies
+        </a>
+      </EmptyState>
+    );
+  }
+  if (list.matching === 0) {
+    return (
+      <EmptyState icon={SearchX} title="No matching proxies" text="Try adjusting your search or filter criteria">
+        <Button variant="secondary" size="sm" onClick={clearFilters}>
+          Clear filters
+        </Button>
+      </EmptyState>
+    );
+  }
+
+  const renewableOnPage = list.items.filter(isRenewable);
+  const pageSelected = renewableOnPage.length > 0 && renewableOnPage.every((p) => selected.has(p.id));
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <label className="inline-flex items-center gap-2 text-slate-700">
+          <input
+            type="checkbox"
+            className="size-4 accent-primary"
+            checked={pageSelected}
+            disabled={renewableOnPage.length === 0}
+            onChange={(e) => selectPage(e.target.checked)}
+          />
+          Select all on this page
+        </label>
+        {selected.size > 0 ? (
+          <>
+            <span className="font-medium text-slate-900" aria-live="polite">
+              {proxyCount(selected.size)} selected
+            </span>
+            <Button size="sm" onClick={renewSelection}>
+              Renew selected
+            </Button>
+            <Button size="sm" variant="ghost" onClick={clearSelection}>
+              Clear selection
+            </Button>
+          </>
+        ) : null}
+      </div>
+      <div
+        className={
+          list.status === "loading" ? "grid gap-4 opacity-60 md:grid-cols-2 2xl:grid-cols-3" : "grid gap-4 md:grid-cols-2 2xl:grid-cols-3"
+        }
+        aria-busy={list.status === "loading"}
+      >
+        {list.items.map((proxy) => (
+          <ProxyCard key={proxy.id} proxy={proxy} selected={selected.has(proxy.id)} />
+        ))}
+      </div>
+      {list.totalPages > 1 ? (
+        <div className="space-y-1">
+          <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToPage} disabled={list.status === "loading"} />
+          <p className="text-center text-xs text-slate-500">{count(list.totalPages)} pages in all</p>
+        </div>
+      ) : null}
+    </div>
+  );
+}

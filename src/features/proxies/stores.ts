@@ -1,0 +1,316 @@
+// My Proxies state (spec 2.16): the query (search, type, country, page), the page of
+// proxies it answers, the country filter's options, the selection, the renewal dialog
+// and exports. Loads start with the first subscriber; a new query aborts the request
+// it supersedes.
+import { atom, onMount } from "nanostores";
+import { errorMessage, isAbort } from "@/lib/api-error";
+import { newIdempotencyKey } from "@/lib/idempotency";
+import { formatCents } from "@/lib/money";
+import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
+import { $auth } from "@/stores/auth";
+import { setBalance } from "@/stores/balance";
+import {
+  fetchAllProxies,
+  fetchOwnCountries,
+  fetchPrices,
+  fetchProxyPage,
+  regenerateCredentials,
+  renewProxies,
+  updateAutoRenew,
+} from "@/features/proxies/api";
+import type { ProxyExportFormat } from "@/features/proxies/export-formats";
+import { NO_CRITERIA, type ProxyCriteria } from "@/features/proxies/filters";
+import { isRenewable } from "@/features/proxies/format";
+import { MAX_RENEWAL, proxyCount, type PriceList } from "@/features/proxies/renewal";
+
+/** Milliseconds of quiet typing before the search goes to the server. */
+export const SEARCH_DELAY_MS = 300;
+
+export interface ProxyQuery {
+  criteria: ProxyCriteria;
+  page: number;
+}
+
+export interface ProxyListState {
+  status: "loading" | "ready" | "error";
+  items: ProxyRecord[];
+  page: number;
+  totalPages: number;
+  matching: number;
+  total: number;
+  error: string;
+}
+
+export interface Notice {
+  tone: "success" | "error";
+  text: string;
+}
+
+export interface RenewalState {
+  open: boolean;
+  proxies: ProxyRecord[];
+  /** The attempt's Idempotency-Key: made when the dialog opens, reused for its retries. */
+  key: string;
+  prices: PriceList | null;
+  pricesError: string;
+  pending: boolean;
+  error: string;
+  /** The renewal covers the whole selection (cleared once it succeeds). */
+  fromSelection: boolean;
+}
+
+export const $proxyQuery = atom<ProxyQuery>({ criteria: NO_CRITERIA, page: 1 });
+/** What the search box shows (the query's search follows it after SEARCH_DELAY_MS). */
+export const $searchText = atom("");
+export const $proxyList = atom<ProxyListState>({ status: "loading", items: [], page: 1, totalPages: 0, matching: 0, total: 0, error: "" });
+export const $countries = atom<string[]>([]);
+export const $selected = atom<ReadonlyMap<string, ProxyRecord>>(new Map());
+export const $notice = atom<Notice | null>(null);
+export const $exporting = atom<ProxyExportFormat | null>(null);
+const CLOSED_RENEWAL: RenewalState = {
+  open: false,
+  proxies: [],
+  key: "",
+  prices: null,
+  pricesError: "",
+  pending: false,
+  error: "",
+  fromSelection: false,
+};
+export const $renewal = atom<RenewalState>(CLOSED_RENEWAL);
+
+/** Bumped by Refresh: every loader reloads. */
+const $reloads = atom(0);
+
+function currentUserId(): string {
+  return $auth.get().user?.id ?? "";
+}
+
+/** Runs `load` now, again whenever one of `triggers` changes or the user changes, aborting the one before. */
+function follow(triggers: Array<{ listen: (cb: () => void) => () => void }>, load: (userId: string, signal: AbortSignal) => void) {
+  let controller: AbortController | null = null;
+  let userId = "";
+  const run = () => {
+    userId = currentUserId();
+    controller?.abort();
+    controller = new AbortController();
+    if (userId) load(userId, controller.signal);
+  };
+  const offs = triggers.map((store) => store.listen(run));
+  offs.push($auth.listen(({ user }) => (user?.id ?? "") !== userId && run()));
+  run();
+  return () => {
+    for (const off of offs) off();
+    controller?.abort();
+  };
+}
+
+onMount($proxyList, () =>
+  follow([$proxyQuery, $reloads], (userId, signal) => {
+    const { criteria, page } = $proxyQuery.get();
+    $proxyList.set({ ...$proxyList.get(), status: "loading", error: "" });
+    fetchProxyPage(userId, criteria, page, signal).then(
+      (result) => {
+        if (signal.aborted) return;
+        // The last page went away (proxies returned to stock meanwhile): show the new last one.
+        if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
+          $proxyQuery.set({ criteria, page: result.totalPages });
+          return;
+        }
+        $proxyList.set({ status: "ready", error: "", ...result });
+      },
+      (err: unknown) => {
+        if (signal.aborted || isAbort(err)) return;
+        $proxyList.set({ ...$proxyList.get(), status: "error", error: errorMessage(err) });
+      },
+    );
+  }),
+);
+
+onMount($countries, () =>
+  follow([$reloads], (_userId, signal) => {
+    fetchOwnCountries(signal).then(
+      (countries) => {
+        if (!signal.aborted) $countries.set(countries);
+      },
+      (err: unknown) => {
+        // The filter keeps the countries it had; the list shows its own errors.
+        if (!isAbort(err)) console.error("Loading the countries of your proxies failed", err);
+      },
+    );
+  }),
+);
+
+// ---- the query
+
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+function setCriteria(change: Partial<ProxyCriteria>): void {
+  const { criteria } = $proxyQuery.get();
+  $proxyQuery.set({ criteria: { ...criteria, ...change }, page: 1 });
+}
+
+/** The search box changed: the list follows once typing pauses. */
+export function setSearchText(text: string): void {
+  $searchText.set(text);
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => {
+    if ($proxyQuery.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() });
+  }, SEARCH_DELAY_MS);
+}
+
+export function setTypeFilter(type: ProxyType | ""): void {
+  setCriteria({ type });
+}
+
+export function setCountryFilter(country: string): void {
+  setCriteria({ country });
+}
+
+export function clearFilters(): void {
+  clearTimeout(searchTimer);
+  $searchText.set("");
+  $proxyQuery.set({ criteria: NO_CRITERIA, page: 1 });
+}
+
+export function goToPage(page: number): void {
+  $proxyQuery.set({ ...$proxyQuery.get(), page: Math.max(1, page) });
+}
+
+/** Refresh: reloads the page, the counts and the countries. */
+export function refreshProxies(): void {
+  $notice.set(null);
+  $reloads.set($reloads.get() + 1);
+}
+
+/** Puts changed proxies (an answer of the API) into the page and the selection. */
+function replaceProxies(records: readonly ProxyRecord[]): void {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const list = $proxyList.get();
+  $proxyList.set({ ...list, items: list.items.map((p) => byId.get(p.id) ?? p) });
+  const selected = $selected.get();
+  if (records.some((r) => selected.has(r.id))) {
+    $selected.set(new Map([...selected].map(([id, p]) => [id, byId.get(id) ?? p])));
+  }
+}
+
+// ---- selection
+
+export function toggleSelected(proxy: ProxyRecord, on: boolean): void {
+  const next = new Map($selected.get());
+  if (on && isRenewable(proxy)) next.set(proxy.id, proxy);
+  else next.delete(proxy.id);
+  $selected.set(next);
+}
+
+/** Selects (or unselects) every renewable proxy of the page shown. */
+export function selectPage(on: boolean): void {
+  const next = new Map($selected.get());
+  for (const proxy of $proxyList.get().items) {
+    if (on && isRenewable(proxy)) next.set(proxy.id, proxy);
+    else next.delete(proxy.id);
+  }
+  $selected.set(next);
+}
+
+export function clearSelection(): void {
+  $selected.set(new Map());
+}
+
+// ---- card actions
+
+/** PATCH auto_renew; the card shows the answer (or the error thrown). */
+export async function setAutoRenew(proxy: ProxyRecord, enabled: boolean): Promise<void> {
+  replaceProxies([await updateAutoRenew(proxy.id, enabled)]);
+}
+
+/** New credentials for the proxy; returns it with its new password. */
+export async function regenerate(proxy: ProxyRecord): Promise<ProxyRecord> {
+  const updated = await regenerateCredentials(proxy.id);
+  replaceProxies([updated]);
+  return updated;
+}
+
+// ---- renewal
+
+function loadRenewalPrices(): void {
+  fetchPrices().then(
+    (prices) => {
+      if ($renewal.get().open) $renewal.set({ ...$renewal.get(), prices, pricesError: "" });
+    },
+    (err: unknown) => {
+      if ($renewal.get().open) $renewal.set({ ...$renewal.get(), pricesError: errorMessage(err) });
+    },
+  );
+}
+
+/** Opens the renewal dialog for `proxies` (a new attempt: a new Idempotency-Key). */
+export function openRenewal(proxies: readonly ProxyRecord[], fromSelection = false): void {
+  $notice.set(null);
+  $renewal.set({ ...CLOSED_RENEWAL, open: true, proxies: proxies.filter(isRenewable), key: newIdempotencyKey(), fromSelection });
+  loadRenewalPrices();
+}
+
+export function renewSelection(): void {
+  openRenewal([...$selected.get().values()], true);
+}
+
+export function retryRenewalPrices(): void {
+  $renewal.set({ ...$renewal.get(), pricesError: "" });
+  loadRenewalPrices();
+}
+
+export function closeRenewal(): void {
+  if (!$renewal.get().pending) $renewal.set(CLOSED_RENEWAL);
+}
+
+/** Renews the dialog's proxies with the attempt's key (a retry sends the same key). */
+export async function confirmRenewal(): Promise<void> {
+  const state = $renewal.get();
+  if (!state.open || state.pending || state.proxies.length === 0) return;
+  if (state.proxies.length > MAX_RENEWAL) {
+    $renewal.set({ ...state, error: `At most ${MAX_RENEWAL} proxies can be renewed at once.` });
+    return;
+  }
+  $renewal.set({ ...state, pending: true, error: "" });
+  try {
+    const result = await renewProxies(
+      state.proxies.map((p) => p.id),
+      state.key,
+    );
+    setBalance(result.balance_cents);
+    replaceProxies(result.proxies);
+    if (state.fromSelection) clearSelection();
+    $renewal.set(CLOSED_RENEWAL);
+    $notice.set({
+      tone: "success",
+      text: `Renewed ${proxyCount(result.proxies.length)} for 30 days. Your balance is now ${formatCents(result.balance_cents)}.`,
+    });
+  } catch (err) {
+    $renewal.set({ ...$renewal.get(), pending: false, error: errorMessage(err) });
+  }
+}
+
+// ---- exports
+
+/** Downloads every proxy matching the current filters (read in batches) as `format`. */
+export async function exportProxies(format: ProxyExportFormat): Promise<void> {
+  const userId = currentUserId();
+  if (!userId || $exporting.get()) return;
+  $exporting.set(format);
+  $notice.set(null);
+  try {
+    // The CSV writer (papaparse) loads on the first export, not with the page.
+    const [proxies, { proxyExport }, { downloadText }] = await Promise.all([
+      fetchAllProxies(userId, $proxyQuery.get().criteria),
+      import("@/features/proxies/export"),
+      import("@/lib/csv"),
+    ]);
+    const file = proxyExport(format, proxies);
+    downloadText(file.fileName, file.content, file.mime);
+  } catch (err) {
+    $notice.set({ tone: "error", text: errorMessage(err) });
+  } finally {
+    $exporting.set(null);
+  }
+}

@@ -1,0 +1,43 @@
+// Transaction History reads: the user's own ledger rows through the records API.
+import { pb } from "@/lib/pocketbase";
+import type { TransactionRecord } from "@/lib/pocketbase-types";
+import {
+  EXPORT_BATCH,
+  TRANSACTION_SORT,
+  TRANSACTIONS_PER_PAGE,
+  transactionFilter,
+  type TransactionCriteria,
+} from "@/features/transactions/filters";
+
+export interface TransactionPage {
+  items: TransactionRecord[];
+  page: number;
+  totalPages: number;
+}
+
+export async function fetchTransactionPage(
+  userId: string,
+  criteria: TransactionCriteria,
+  page: number,
+  signal?: AbortSignal,
+): Promise<TransactionPage> {
+  const client = pb();
+  const list = await client.collection("transactions").getList(page, TRANSACTIONS_PER_PAGE, {
+    filter: transactionFilter(client, userId, criteria),
+    sort: TRANSACTION_SORT,
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
+  return { items: list.items, page: list.page, totalPages: list.totalPages };
+}
+
+/** Every matching row, read in batches (for the CSV export). */
+export function fetchAllTransactions(userId: string, criteria: TransactionCriteria): Promise<TransactionRecord[]> {
+  const client = pb();
+  return client.collection("transactions").getFullList({
+    batch: EXPORT_BATCH,
+    filter: transactionFilter(client, userId, criteria),
+    sort: TRANSACTION_SORT,
+    requestKey: null,
+  });
+}

@@ -1,0 +1,166 @@
+import { useStore } from "@nanostores/react";
+import { Download, Receipt, SearchX } from "lucide-react";
+import { AuthGate } from "@/components/session/auth-gate";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Pager } from "@/components/ui/pager";
+import { Select } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { cn } from "@/lib/cn";
+import { formatDateTime } from "@/lib/dates";
+import { hasCriteria, isTransactionType, showPager, TYPE_FILTERS, TYPE_LABELS } from "@/features/transactions/filters";
+import { amountClass, isIncoming, signedAmount } from "@/features/transactions/format";
+import {
+  $transactionExport,
+  $transactionQuery,
+  $transactions,
+  $transactionSearchText,
+  clearTransactionFilters,
+  exportTransactions,
+  goToTransactionPage,
+  reloadTransactions,
+  setTransactionSearch,
+  setTransactionType,
+} from "@/features/transactions/stores";
+
+/** /dashboard/transactions (spec 2.17): the customer's ledger, searchable and exportable. */
+export function TransactionsPage() {
+  return <AuthGate>{() => <TransactionHistory />}</AuthGate>;
+}
+
+function TransactionHistory() {
+  const exporting = useStore($transactionExport);
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">Transaction History</h1>
+          <p className="text-sm text-slate-600">Credits added, proxy purchases, debits and refunds on your balance.</p>
+        </div>
+        <Button variant="secondary" onClick={() => void exportTransactions()} pending={exporting.pending} pendingText="Exporting...">
+          <Download className="size-4" aria-hidden="true" />
+          Export CSV
+        </Button>
+      </div>
+      <Filters />
+      <div aria-live="polite" className="empty:hidden">
+        {exporting.error ? <Alert tone="error">{exporting.error}</Alert> : null}
+      </div>
+      <TransactionList />
+    </div>
+  );
+}
+
+function Filters() {
+  const text = useStore($transactionSearchText);
+  const { criteria } = useStore($transactionQuery);
+  return (
+    <div role="search" aria-label="Filter transactions" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_12rem]">
+      <Field id="transaction-search" label="Search">
+        <Input
+          id="transaction-search"
+          type="search"
+          placeholder="Search descriptions"
+          value={text}
+          onChange={(e) => setTransactionSearch(e.target.value)}
+          autoComplete="off"
+        />
+      </Field>
+      <Field id="transaction-type" label="Type">
+        <Select
+          id="transaction-type"
+          value={criteria.type}
+          onChange={(e) => setTransactionType(isTransactionType(e.target.value) ? e.target.value : "")}
+        >
+          <option value="">All</option>
+          {TYPE_FILTERS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    </div>
+  );
+}
+
+function TransactionList() {
+  const list = useStore($transactions);
+
+  if (list.status === "error" && list.items.length === 0) {
+    return (
+      <Alert tone="error">
+        <p>{list.error}</p>
+        <Button variant="secondary" size="sm" className="mt-2" onClick={reloadTransactions}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  if (list.status === "loading" && list.items.length === 0) {
+    return (
+      <div className="space-y-2" aria-busy="true" aria-label="Loading transactions">
+        {[0, 1, 2, 3, 4].map((i) => (
+          <Skeleton key={i} className="h-16 rounded-lg" />
+        ))}
+      </div>
+    );
+  }
+  if (list.items.length === 0) {
+    const filtered = hasCriteria(list.criteria);
+    return (
+      <EmptyState
+        icon={filtered ? SearchX : Receipt}
+        title="No transactions found"
+        text={filtered ? "Try adjusting your search or filter criteria" : "Your transaction history will appear here"}
+      >
+        {filtered ? (
+          <Button variant="secondary" size="sm" onClick={clearTransactionFilters}>
+            Clear filters
+          </Button>
+        ) : null}
+      </EmptyState>
+    );
+  }
+
+  return (
+    <div className="space-y-4">
+      {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
+      <ul
+        aria-label="Transactions"
+        aria-busy={list.status === "loading"}
+        className={cn(
+          "divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm",
+          list.status === "loading" && "opacity-60",
+        )}
+      >
+        {list.items.map((row) => (
+          <li key={row.id} className="flex items-start justify-between gap-3 px-4 py-3" data-testid="transaction-row">
+            <div className="min-w-0 space-y-1">
+              <p className="text-sm font-medium break-words text-slate-900">{row.description || TYPE_LABELS[row.type]}</p>
+              <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+                <time dateTime={row.created} data-testid="transaction-date">
+                  {formatDateTime(row.created)}
+                </time>
+                <Badge tone={isIncoming(row.type) ? "success" : "danger"}>{TYPE_LABELS[row.type]}</Badge>
+              </p>
+              {row.stripe_payment_intent_id ? (
+                <p className="font-mono text-xs break-all text-slate-500">Payment {row.stripe_payment_intent_id}</p>
+              ) : null}
+            </div>
+            <span className={cn("shrink-0 text-sm font-semibold tabular-nums", amountClass(row.type))} data-testid="transaction-amount">
+              {signedAmount(row)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {showPager(list.page, list.items.length) ? (
+        <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToTransactionPage} disabled={list.status === "loading"} />
+      ) : null}
+    </div>
+  );
+}
