@@ -20,11 +20,15 @@ export function formatDate(value: string | null | undefined): string {
   return date ? format(date, "MMM dd, yyyy") : "";
 }
 
-/** Whole days from now until `value` (negative once past; 0 on the day itself). */
+/**
+ * Days from now until `value`, counting a started day as a day: a proxy bought a moment ago
+ * for 30 days has 30 days left, one expiring in 3 hours 1 day. Negative once past.
+ */
 export function daysUntil(value: string | null | undefined, now: Date = new Date()): number | null {
   const date = parseDate(value);
   if (!date) return null;
-  return Math.floor((date.getTime() - now.getTime()) / 86_400_000);
+  const days = (date.getTime() - now.getTime()) / 86_400_000;
+  return days > 0 ? Math.ceil(days) : Math.floor(days);
 }
 
 /** "yyyy-MM-dd" of today, for file names. */

@@ -47,7 +47,9 @@ describe("card texts", () => {
   });
   it("counts the days left, or says expired", () => {
     expect(expiryText({ status: "ASSIGNED", expires_at: "2026-01-31 12:00:00.000Z" }, now)).toBe("Expires Jan 31, 2026 · 30 days left");
-    expect(expiryText({ status: "ASSIGNED", expires_at: "2026-01-02 13:00:00.000Z" }, now)).toBe("Expires Jan 02, 2026 · 1 day left");
+    // A started day counts: 25 hours are 2 days, 3 hours 1 day.
+    expect(expiryText({ status: "ASSIGNED", expires_at: "2026-01-02 13:00:00.000Z" }, now)).toBe("Expires Jan 02, 2026 · 2 days left");
+    expect(expiryText({ status: "ASSIGNED", expires_at: "2026-01-01 15:00:00.000Z" }, now)).toBe("Expires Jan 01, 2026 · 1 day left");
     expect(expiryText({ status: "EXPIRED", expires_at: "2025-12-30 12:00:00.000Z" }, now)).toBe("Expired Dec 30, 2025");
     expect(expiryText({ status: "ASSIGNED", expires_at: "" }, now)).toBe("");
   });
