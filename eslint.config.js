@@ -13,6 +13,7 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   {
     ignores: [
+      ".tmp/",
       "dist/",
       ".astro/",
       "node_modules/",
