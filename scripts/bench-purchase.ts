@@ -137,33 +137,29 @@ try {
 
   // Buyers: 50 verified customers with plenty of balance (funded through the admin route).
   const adminEmail = "admin@bench.local";
-  await su
-    .collection("users")
-    .create({
-      email: adminEmail,
-      password: "Admin#Bench2026",
-      passwordConfirm: "Admin#Bench2026",
-      verified: true,
-      is_admin: true,
-      first_name: "Ben",
-      last_name: "Admin",
-    });
+  await su.collection("users").create({
+    email: adminEmail,
+    password: "Admin#Bench2026",
+    passwordConfirm: "Admin#Bench2026",
+    verified: true,
+    is_admin: true,
+    first_name: "Ben",
+    last_name: "Admin",
+  });
   const admin = new PocketBase(pbProcess.url);
   admin.autoCancellation(false);
   await admin.collection("users").authWithPassword(adminEmail, "Admin#Bench2026");
   const tokens: string[] = [];
   for (let i = 0; i < Math.max(...LEVELS); i++) {
     const email = `buyer${i}@bench.local`;
-    const user = await su
-      .collection("users")
-      .create({
-        email,
-        password: "Buyer#Bench2026",
-        passwordConfirm: "Buyer#Bench2026",
-        verified: true,
-        first_name: "Bea",
-        last_name: "Buyer",
-      });
+    const user = await su.collection("users").create({
+      email,
+      password: "Buyer#Bench2026",
+      passwordConfirm: "Buyer#Bench2026",
+      verified: true,
+      first_name: "Bea",
+      last_name: "Buyer",
+    });
     await admin.send(`/api/admin/users/${user.id}/balance`, {
       method: "POST",
       body: { transaction_type: "CREDIT", amount_cents: 100_000_000, description: "bench funding" },
