@@ -35,7 +35,7 @@ routerAdd(
     if (!description) throw new BadRequestError("A description is required.");
 
     const user = e.app.findRecordById("users", e.request?.pathValue("id") ?? "");
-    /** @type {{ transaction: core.Record, balanceCents: number } | undefined} */
+    /** @type {ReturnType<typeof ledger.applyLedgerEntry> | undefined} */
     let result;
     e.app.runInTransaction((txApp) => {
       result = ledger.applyLedgerEntry(txApp, {

@@ -69,8 +69,8 @@ onRecordDeleteRequest(() => {
   throw new ForbiddenError("Affiliate accounts cannot be deleted through the API.");
 }, "affiliates");
 
-// Payments, orders, commissions and idempotency records are written by the purchase and
-// payment routes only (lib/payments.js, lib/proxies.js, lib/affiliate.js).
+// Payments, orders and commissions are written by the purchase and payment routes only
+// (lib/payments.js, lib/proxies.js, lib/affiliate.js).
 onRecordCreateRequest(
   () => {
     throw new ForbiddenError("Payments, orders and commissions are written by the server only.");
@@ -78,7 +78,6 @@ onRecordCreateRequest(
   "payments",
   "proxy_orders",
   "commissions",
-  "idempotency_keys",
 );
 
 onRecordUpdateRequest(
@@ -88,7 +87,6 @@ onRecordUpdateRequest(
   "payments",
   "proxy_orders",
   "commissions",
-  "idempotency_keys",
 );
 
 onRecordDeleteRequest(
@@ -98,5 +96,4 @@ onRecordDeleteRequest(
   "payments",
   "proxy_orders",
   "commissions",
-  "idempotency_keys",
 );

@@ -32,17 +32,20 @@ routerAdd(
     const user = api.verifiedCustomer(e);
     const key = api.idempotencyKey(e);
     const pkg = payments.findPackage(api.jsonBody(e)["package_id"]);
-    const { result, replayed } = idempotency.runOnce(
-      e.app,
-      { userId: user.id, key, route: "POST /api/v1/credits/checkout", input: { package_id: pkg.id } },
-      (txApp) => payments.createPayment(txApp, user, pkg),
-    );
-    const payment = e.app.findRecordById("payments", result.payment_id);
+    const hash = idempotency.requestHash("POST /api/v1/credits/checkout", { package_id: pkg.id });
+    let paymentId = "";
+    let replayed = false;
+    e.app.runInTransaction((txApp) => {
+      const earlier = idempotency.earlierResult(txApp, { userId: user.id, key, hash, collection: "payments" });
+      replayed = !!earlier;
+      paymentId = earlier ?? payments.createPayment(txApp, user, pkg, { key, hash });
+    });
+    const payment = e.app.findRecordById("payments", paymentId);
     if (payment.getString("provider") === "stripe" && payment.getString("status") === "pending" && !payment.getString("checkout_url")) {
       payments.openStripeCheckout(e.app, payment, user);
     }
     e.response.header().set("Idempotent-Replayed", String(replayed));
-    return e.json(200, payments.checkoutResponse(e.app, payment.id));
+    return e.json(200, payments.checkoutResponse(e.app, paymentId));
   },
   $apis.requireAuth("users"),
 );

@@ -1,6 +1,7 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// A plan's `features` is always a list of non-empty texts (the public pages map over it).
+// A plan's `features` is always a list of non-empty texts (the public pages map over it), and
+// a committed plan change clears the price list purchases are priced from.
 
 onRecordValidate((e) => {
   const record = e.record;
@@ -16,5 +17,21 @@ onRecordValidate((e) => {
     "features",
     features.map((f) => f.trim()),
   );
+  e.next();
+}, "pricing_plans");
+
+// Purchases price from a cached list (lib/proxies.js priceList): a committed plan change clears it.
+onRecordAfterCreateSuccess((e) => {
+  e.app.store().remove(require(`${__hooks}/lib/proxies.js`).PRICE_CACHE_KEY);
+  e.next();
+}, "pricing_plans");
+
+onRecordAfterUpdateSuccess((e) => {
+  e.app.store().remove(require(`${__hooks}/lib/proxies.js`).PRICE_CACHE_KEY);
+  e.next();
+}, "pricing_plans");
+
+onRecordAfterDeleteSuccess((e) => {
+  e.app.store().remove(require(`${__hooks}/lib/proxies.js`).PRICE_CACHE_KEY);
   e.next();
 }, "pricing_plans");

@@ -2,7 +2,8 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // Customer proxy routes (the public API's /api/v1/proxies): buy, renew, auto-renew,
 // new credentials, stock and prices. Money moves only inside lib/proxies.js through
-// lib/ledger.js; every route that moves money takes an Idempotency-Key (lib/idempotency.js).
+// lib/ledger.js; every route that moves money takes an Idempotency-Key (lib/idempotency.js),
+// stored on the order it made: a retry with the same key and body answers that order again.
 // Customers read their own proxies and orders through the records API (rules scope them).
 
 // POST /api/v1/proxies/purchase  {type, country, state?, city?, quantity}  Idempotency-Key
@@ -20,13 +21,16 @@ routerAdd(
     const user = api.verifiedCustomer(e);
     const key = api.idempotencyKey(e);
     const input = proxies.validatePurchase(api.jsonBody(e));
-    const { result, replayed } = idempotency.runOnce(
-      e.app,
-      { userId: user.id, key, route: "POST /api/v1/proxies/purchase", input },
-      (txApp) => proxies.purchase(txApp, user.id, input),
-    );
-    e.response.header().set("Idempotent-Replayed", String(replayed));
-    return e.json(200, proxies.orderResponse(e.app, result));
+    const hash = idempotency.requestHash("POST /api/v1/proxies/purchase", input);
+    /** @type {ReturnType<typeof proxies.purchase> | undefined} */
+    let answer;
+    let earlier = null;
+    e.app.runInTransaction((txApp) => {
+      earlier = idempotency.earlierResult(txApp, { userId: user.id, key, hash, collection: "proxy_orders" });
+      if (!earlier) answer = proxies.purchase(txApp, user.id, input, { key, hash });
+    });
+    e.response.header().set("Idempotent-Replayed", String(!!earlier));
+    return e.json(200, earlier ? proxies.savedOrderView(e.app, earlier) : answer);
   },
   $apis.requireAuth("users"),
 );
@@ -45,13 +49,16 @@ routerAdd(
     const user = api.verifiedCustomer(e);
     const key = api.idempotencyKey(e);
     const ids = proxies.validateRenewal(api.jsonBody(e));
-    const { result, replayed } = idempotency.runOnce(
-      e.app,
-      { userId: user.id, key, route: "POST /api/v1/proxies/renew", input: ids },
-      (txApp) => proxies.renew(txApp, user.id, ids),
-    );
-    e.response.header().set("Idempotent-Replayed", String(replayed));
-    return e.json(200, proxies.orderResponse(e.app, result));
+    const hash = idempotency.requestHash("POST /api/v1/proxies/renew", ids);
+    /** @type {ReturnType<typeof proxies.renew> | undefined} */
+    let answer;
+    let earlier = null;
+    e.app.runInTransaction((txApp) => {
+      earlier = idempotency.earlierResult(txApp, { userId: user.id, key, hash, collection: "proxy_orders" });
+      if (!earlier) answer = proxies.renew(txApp, user.id, ids, { idempotency: { key, hash } });
+    });
+    e.response.header().set("Idempotent-Replayed", String(!!earlier));
+    return e.json(200, earlier ? proxies.savedOrderView(e.app, earlier) : answer);
   },
   $apis.requireAuth("users"),
 );

@@ -29,6 +29,9 @@ migrate(
           { name: "status", type: "select", required: true, maxSelect: 1, values: ["pending", "paid", "failed"] },
           { name: "paid_at", type: "date" },
           { name: "failure_reason", type: "text", max: 500 },
+          // The Idempotency-Key of the checkout, and a hash of its request (lib/idempotency.js).
+          { name: "idempotency_key", type: "text", max: 255 },
+          { name: "request_hash", type: "text", max: 64, hidden: true },
           { name: "created", type: "autodate", onCreate: true },
           { name: "updated", type: "autodate", onCreate: true, onUpdate: true },
         ]),
@@ -36,6 +39,7 @@ migrate(
           "CREATE INDEX idx_payments_user_created ON payments (user_id, created)",
           "CREATE INDEX idx_payments_status_created ON payments (status, created)",
           "CREATE INDEX idx_payments_session ON payments (provider_session_id)",
+          "CREATE UNIQUE INDEX idx_payments_idempotency ON payments (user_id, idempotency_key) WHERE idempotency_key != ''",
         ]),
       }),
     );

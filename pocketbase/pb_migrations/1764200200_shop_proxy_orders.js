@@ -1,6 +1,7 @@
 // @ts-check
-// Proxy purchases and renewals: one `proxy_orders` row per order, naming its proxies and
-// its ledger row (a refund later credits it back and releases the proxies). Proxies get
+// Proxy purchases and renewals: one `proxy_orders` row per order, naming its proxies, its
+// ledger row (a refund later credits it back and releases the proxies) and the
+// Idempotency-Key it was made with. Proxies get
 // a per-proxy auto-renew switch and the time their expiry reminder went out.
 // Written by pb_hooks/proxies.pb.js and the expiry job only; customers read their own.
 
@@ -34,12 +35,16 @@ migrate(
           },
           { name: "status", type: "select", required: true, maxSelect: 1, values: ["completed", "refunded"] },
           { name: "refunded_at", type: "date" },
+          // The Idempotency-Key the order was made with, and a hash of its request (lib/idempotency.js).
+          { name: "idempotency_key", type: "text", max: 255 },
+          { name: "request_hash", type: "text", max: 64, hidden: true },
           { name: "created", type: "autodate", onCreate: true },
           { name: "updated", type: "autodate", onCreate: true, onUpdate: true },
         ]),
         indexes: /** @type {any} */ ([
           "CREATE INDEX idx_proxy_orders_user_created ON proxy_orders (user_id, created)",
           "CREATE INDEX idx_proxy_orders_created ON proxy_orders (created)",
+          "CREATE UNIQUE INDEX idx_proxy_orders_idempotency ON proxy_orders (user_id, idempotency_key) WHERE idempotency_key != ''",
         ]),
       }),
     );

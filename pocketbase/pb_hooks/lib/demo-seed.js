@@ -140,8 +140,8 @@ function seedDemo(app, accounts) {
   });
   app.save(payment);
   payments.completePayment(app, payment.id, { providerPaymentId: `test_${payment.id}`, amountCents: pkg.price_cents, currency: "usd" });
-  proxiesLib.purchase(app, customer.id, { type: "RESIDENTIAL", country: "US", state: "", city: "", quantity: 2 });
-  proxiesLib.purchase(app, customer.id, { type: "DATACENTER", country: "DE", state: "", city: "", quantity: 1 });
+  proxiesLib.purchase(app, customer.id, { type: "RESIDENTIAL", country: "US", state: "", city: "", quantity: 2 }, null);
+  proxiesLib.purchase(app, customer.id, { type: "DATACENTER", country: "DE", state: "", city: "", quantity: 1 }, null);
 
   const ticket = new Record(app.findCachedCollectionByNameOrId("support_tickets"), {
     user_id: customer.id,

@@ -5,7 +5,7 @@
 // 2. every other proxy past its expiry becomes EXPIRED (and leaves "active" everywhere);
 // 3. proxies expired for over GRACE_DAYS go back to stock with a new password;
 // 4. customers get one reminder mail listing their proxies that expire within 3 days;
-// 5. old idempotency keys and abandoned checkouts are cleaned up.
+// 5. abandoned checkouts are marked failed.
 // Each step is safe to run again: a crash between steps loses nothing.
 
 /** @type {typeof import("./proxies.js")} */
@@ -113,7 +113,7 @@ function autoRenew(app, now) {
           txApp,
           userId,
           still.map((r) => r.id),
-          "automatic",
+          { how: "automatic" },
         );
         renewed += still.length;
       });
@@ -221,7 +221,6 @@ function runExpiryJob(app) {
 
   const reminded = remind(app, now);
 
-  require(`${__hooks}/lib/idempotency.js`).pruneKeys(app);
   const abandoned = app
     .db()
     .newQuery(

@@ -1,10 +1,16 @@
 // @ts-check
-// Idempotency-Key handling for the money routes. The key's row is looked up and written
-// inside the same database transaction as the work it guards, and all writes go through
-// one connection, so any number of concurrent retries of one key do the work once: the
-// first commits the work and the key together, every later one finds the key.
-// Only successful results are remembered: a refused request (no stock, low balance) can
-// be retried with the same key once the cause is fixed.
+// Idempotency-Key handling for the money routes. The key is stored on what the request
+// made (the proxy order, the payment), with a hash of the request, in the same database
+// transaction; all writes go through one connection, so any number of concurrent retries
+// of one key do the work once: the first commits the order with its key, every later one
+// finds it and answers it again. Keys live as long as their order or payment (so at least
+// the promised 24 hours). A refused request stores nothing and can be retried with its key.
+
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
+/** The collections that carry idempotency_key and request_hash, each unique per user. */
+const KEYED_COLLECTIONS = ["proxy_orders", "payments"];
 
 /**
  * A stable text form of a JSON value (object keys sorted), for hashing request bodies.
@@ -25,75 +31,45 @@ function canonicalJson(value) {
 }
 
 /**
- * Runs `work` once per (user, key). Returns what `work` returned the first time, then the
- * same remembered value for every retry with the same route and input; the same key with
- * another route or input is refused (422).
- * @template T
- * @param {CoreApp} app
- * @param {{ userId: string, key: string, route: string, input: unknown }} request
- * @param {(txApp: CoreApp) => T} work  runs inside the transaction; its result must be plain JSON
- * @returns {{ result: T, replayed: boolean }}
+ * The hash a request is remembered by: its route and its normalised input.
+ * @param {string} route  e.g. "POST /api/v1/proxies/purchase"
+ * @param {unknown} input
  */
-function runOnce(app, request, work) {
-  const hash = $security.sha256(`${request.route}\n${canonicalJson(request.input)}`);
-  /** @type {{ result: T, replayed: boolean } | undefined} */
-  let outcome;
-  app.runInTransaction((txApp) => {
-    const stored = new DynamicModel({ request_hash: "", response: "" });
-    let found = true;
-    try {
-      txApp
-        .db()
-        .newQuery("SELECT request_hash, response FROM idempotency_keys WHERE user_id = {:userId} AND key = {:key}")
-        .bind({ userId: request.userId, key: request.key })
-        .one(stored);
-    } catch (_) {
-      found = false;
-    }
-    if (found) {
-      if (stored.request_hash !== hash) {
-        throw new ApiError(
-          422,
-          "This Idempotency-Key was already used for a different request. Use a new key for a new purchase; reuse a key only to retry the same request.",
-          { idempotency_key: new ValidationError("idempotency_key_reused", "Key already used for a different request") },
-        );
-      }
-      outcome = { result: JSON.parse(stored.response), replayed: true };
-      return;
-    }
-    const result = work(txApp);
-    const now = new DateTime().string();
-    txApp
-      .db()
-      .newQuery(
-        "INSERT INTO idempotency_keys (id, user_id, key, route, request_hash, response, created, updated) VALUES ({:id}, {:userId}, {:key}, {:route}, {:hash}, {:response}, {:now}, {:now})",
-      )
-      .bind({
-        id: $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789"),
-        userId: request.userId,
-        key: request.key,
-        route: request.route,
-        hash,
-        response: JSON.stringify(result),
-        now,
-      })
-      .execute();
-    outcome = { result, replayed: false };
-  });
-  if (!outcome) throw new Error("idempotent transaction did not run");
-  return outcome;
+function requestHash(route, input) {
+  return $security.sha256(`${route}\n${canonicalJson(input)}`);
 }
-
-/** Keys are kept at least 24 hours; the expiry job deletes them after this many days. */
-const KEEP_DAYS = 2;
 
 /**
- * Deletes remembered keys older than KEEP_DAYS.
- * @param {CoreApp} app
+ * What an earlier request with this user's key made, inside the caller's transaction:
+ * the id of the row in `collection` when the key was used for this very request, null
+ * when the key is new. A key used for another request (another body, another route) is
+ * refused with a 422.
+ * @param {CoreApp} txApp
+ * @param {{ userId: string, key: string, hash: string, collection: string }} request
+ * @returns {string | null}
  */
-function pruneKeys(app) {
-  const cutoff = new DateTime().addDate(0, 0, -KEEP_DAYS).string();
-  app.db().newQuery("DELETE FROM idempotency_keys WHERE created < {:cutoff}").bind({ cutoff }).execute();
+function earlierResult(txApp, request) {
+  const rows = sql.rowsLike({ collection: "", id: "", request_hash: "" });
+  txApp
+    .db()
+    .newQuery(
+      KEYED_COLLECTIONS.map(
+        (c) => `SELECT '${c}' AS collection, id, request_hash FROM ${c} WHERE user_id = {:userId} AND idempotency_key = {:key}`,
+      ).join(" UNION ALL ") + " LIMIT 1",
+    )
+    .bind({ userId: request.userId, key: request.key })
+    .all(rows);
+  for (const row of rows) {
+    if (row.collection !== request.collection || row.request_hash !== request.hash) {
+      throw new ApiError(
+        422,
+        "This Idempotency-Key was already used for a different request. Use a new key for a new purchase; reuse a key only to retry the same request.",
+        { idempotency_key: new ValidationError("idempotency_key_reused", "Key already used for a different request") },
+      );
+    }
+    return row.id;
+  }
+  return null;
 }
 
-module.exports = { runOnce, pruneKeys, canonicalJson };
+module.exports = { requestHash, earlierResult, canonicalJson };

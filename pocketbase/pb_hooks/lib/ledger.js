@@ -16,6 +16,13 @@
  *   unique per user, so the same action can never move money twice
  */
 
+/**
+ * A ledger row as written (and as routes answer it).
+ * @typedef {{ id: string, user_id: string, type: LedgerType, amount_cents: number, balance_after_cents: number,
+ *   description: string, stripe_payment_intent_id: string, reference: string, created: string, updated: string,
+ *   collectionName: string }} LedgerRow
+ */
+
 /** @type {Record<LedgerType, 1 | -1>} */
 const SIGN = { CREDIT: 1, REFUND: 1, DEBIT: -1, PROXY_PURCHASE: -1 };
 
@@ -63,7 +70,7 @@ function validateEntry(entry) {
  */
 function balanceRecord(txApp, userId) {
   try {
-    return txApp.findFirstRecordByFilter("balances", "user_id = {:userId}", { userId });
+    return txApp.findFirstRecordByData("balances", "user_id", userId);
   } catch (_) {
     const record = new Record(txApp.findCachedCollectionByNameOrId("balances"));
     record.set("user_id", userId);
@@ -85,28 +92,32 @@ function hasReference(app, userId, reference) {
 
 /**
  * Applies one ledger entry atomically. Nested in the caller's transaction when called
- * with a txApp; refuses (throws) when the balance would go below zero.
+ * with a txApp; refuses (throws) when the balance would go below zero, with the caller's
+ * own error when it gives `refuse` (it gets the balance before the entry).
  * @param {CoreApp} app
  * @param {LedgerEntry} entry
- * @returns {{ transaction: core.Record, balanceCents: number }}
+ * @param {(balanceCents: number) => unknown} [refuse]  makes the error to throw
+ * @returns {{ transaction: LedgerRow, balanceCents: number }}
  */
-function applyLedgerEntry(app, entry) {
+function applyLedgerEntry(app, entry, refuse) {
   validateEntry(entry);
-  /** @type {{ transaction: core.Record, balanceCents: number } | undefined} */
+  /** @type {{ transaction: LedgerRow, balanceCents: number } | undefined} */
   let result;
   app.runInTransaction((txApp) => {
     const balance = balanceRecord(txApp, entry.userId);
     const before = balance.getInt("balance_cents");
     const after = before + entry.amountCents;
     if (after < 0) {
+      if (refuse) throw refuse(before);
       throw new BadRequestError(
         `Insufficient balance: this needs ${formatUsd(-entry.amountCents)} but the balance is ${formatUsd(before)}.`,
         { amount_cents: new ValidationError("insufficient_balance", "Insufficient balance") },
       );
     }
-    // A record save, so the customer's open pages get the new balance live (realtime).
+    // A record save, so the customer's open pages get the new balance live (realtime); the
+    // value was checked above (a whole number, not below zero), so field validation is skipped.
     balance.set("balance_cents", after);
-    txApp.save(balance);
+    txApp.saveNoValidate(balance);
 
     // The ledger row goes in by SQL: its values were checked above (validateEntry), nothing
     // follows it live, and a record save costs several times more on the purchase hot path.
@@ -131,7 +142,7 @@ function applyLedgerEntry(app, entry) {
       )
       .bind(row)
       .execute();
-    const transaction = new Record(txApp.findCachedCollectionByNameOrId("transactions"), row);
+    const transaction = { ...row, collectionName: "transactions" };
     result = { transaction, balanceCents: after };
   });
   if (!result) throw new Error("ledger transaction did not run");

@@ -49,14 +49,15 @@ function findPackage(id) {
 }
 
 /**
- * Creates the pending payment of one checkout attempt, inside the caller's transaction.
- * With the test provider it completes at once in the same transaction.
+ * Creates the pending payment of one checkout attempt, with its Idempotency-Key, inside the
+ * caller's transaction. With the test provider it completes at once in the same transaction.
  * @param {CoreApp} txApp
  * @param {core.Record} user
  * @param {(typeof PACKAGES)[number]} pkg
- * @returns {{ payment_id: string }}
+ * @param {{ key: string, hash: string }} idempotency
+ * @returns {string} the payment id
  */
-function createPayment(txApp, user, pkg) {
+function createPayment(txApp, user, pkg, idempotency) {
   const provider = providerName();
   const payment = new Record(txApp.findCachedCollectionByNameOrId("payments"));
   payment.set("user_id", user.id);
@@ -67,11 +68,13 @@ function createPayment(txApp, user, pkg) {
   payment.set("bonus_cents", pkg.bonus_cents);
   payment.set("provider", provider);
   payment.set("status", "pending");
+  payment.set("idempotency_key", idempotency.key);
+  payment.set("request_hash", idempotency.hash);
   txApp.save(payment);
   if (provider === "test") {
     completePayment(txApp, payment.id, { providerPaymentId: `test_${payment.id}`, amountCents: pkg.price_cents, currency: CURRENCY });
   }
-  return { payment_id: payment.id };
+  return payment.id;
 }
 
 /**

@@ -64,35 +64,42 @@ function orderNumber(id) {
   return id.slice(0, 8).toUpperCase();
 }
 
-/**
- * The price of one proxy of `type` for 30 days: the cheapest active plan of that type,
- * else the built-in price; 0 when the type is not for sale.
- * @param {CoreApp} app
- * @param {string} type
- */
-function unitPriceCents(app, type) {
-  const row = new DynamicModel({ price: 0 });
-  app
-    .db()
-    .newQuery("SELECT COALESCE(MIN(price_cents), 0) AS price FROM pricing_plans WHERE active = TRUE AND type = {:type} AND price_cents > 0")
-    .bind({ type })
-    .one(row);
-  return row.price > 0 ? row.price : (FALLBACK_PRICE_CENTS[type] ?? 0);
-}
+/** Where the price list is cached in the app store (cleared when a plan changes, pricing-plans.pb.js). */
+const PRICE_CACHE_KEY = "shop.unit_prices";
 
 /**
- * The current unit price of every type that is for sale.
+ * The current unit price of every type that is for sale: the cheapest active plan of the
+ * type, else the built-in price. Cached in the app store until a plan changes, so the
+ * purchase hot path does not read the plans every time.
  * @param {CoreApp} app
  * @returns {Record<string, number>}
  */
 function priceList(app) {
+  const cached = app.store().get(PRICE_CACHE_KEY);
+  if (typeof cached === "string") return JSON.parse(cached);
+  const rows = sql.rowsLike({ type: "", price: 0 });
+  app
+    .db()
+    .newQuery("SELECT type, MIN(price_cents) AS price FROM pricing_plans WHERE active = TRUE AND price_cents > 0 GROUP BY type")
+    .all(rows);
   /** @type {Record<string, number>} */
   const prices = {};
   for (const type of PROXY_TYPES) {
-    const price = unitPriceCents(app, type);
+    const plan = rows.find((r) => r.type === type);
+    const price = plan ? plan.price : (FALLBACK_PRICE_CENTS[type] ?? 0);
     if (price > 0) prices[type] = price;
   }
+  app.store().set(PRICE_CACHE_KEY, JSON.stringify(prices));
   return prices;
+}
+
+/**
+ * The price of one proxy of `type` for 30 days; 0 when the type is not for sale.
+ * @param {CoreApp} app
+ * @param {string} type
+ */
+function unitPriceCents(app, type) {
+  return priceList(app)[type] ?? 0;
 }
 
 /**
@@ -139,105 +146,33 @@ function validatePurchase(body) {
   return input;
 }
 
-/**
- * Refuses (400) when the user's balance does not cover `cents`, naming the shortfall.
- * @param {CoreApp} txApp
- * @param {string} userId
- * @param {number} cents
- * @param {string} what  e.g. "5 Residential proxies cost"
- * @param {string} field
- */
-function assertBalanceCovers(txApp, userId, cents, what, field) {
-  const balance = ledger.balanceRecord(txApp, userId).getInt("balance_cents");
-  if (balance >= cents) return;
-  const message = `Insufficient balance: ${what} ${ledger.formatUsd(cents)} and your balance is ${ledger.formatUsd(balance)}. Add ${ledger.formatUsd(cents - balance)} in credits and try again.`;
-  throw new BadRequestError(message, { [field]: new ValidationError("insufficient_balance", message) });
-}
+/** The proxy columns the routes answer with (a proxy as its owner sees it). */
+const PROXY_COLUMNS =
+  "id, host, port, username, password, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated";
 
-/**
- * Ids of up to `limit` AVAILABLE proxies of the type and place.
- * @param {CoreApp} txApp
- * @param {PurchaseInput} input
- * @param {number} limit
- * @returns {string[]}
- */
-function availableProxyIds(txApp, input, limit) {
-  let query = "SELECT id FROM proxies WHERE status = 'AVAILABLE' AND type = {:type} AND country = {:country}";
-  if (input.state) query += " AND state = {:state}";
-  if (input.city) query += " AND city = {:city}";
-  const rows = sql.rowsLike({ id: "" });
-  txApp
-    .db()
-    .newQuery(`${query} LIMIT {:limit}`)
-    .bind({ type: input.type, country: input.country, state: input.state, city: input.city, limit })
-    .all(rows);
-  return rows.map((r) => r.id);
-}
-
-/**
- * Buys `input.quantity` proxies for the user, inside the caller's transaction: prices on
- * the server, checks stock and balance, assigns the proxies for 30 days, writes one
- * PROXY_PURCHASE ledger row naming the order. Throws (changing nothing) when stock or
- * balance is short.
- * @param {CoreApp} txApp
- * @param {string} userId
- * @param {PurchaseInput} input
- * @returns {{ order_id: string, balance_cents: number }}
- */
-function purchase(txApp, userId, input) {
-  const unit = unitPriceCents(txApp, input.type);
-  if (!unit) {
-    throw new BadRequestError(`${typeLabel(input.type)} proxies are not for sale right now.`, {
-      type: new ValidationError("not_for_sale", "Not for sale right now"),
-    });
-  }
-  const ids = availableProxyIds(txApp, input, input.quantity);
-  if (ids.length < input.quantity) {
-    const have = ids.length === 0 ? "no" : `only ${ids.length}`;
-    const message = `Not enough stock: ${have} ${typeLabel(input.type)} proxies available in ${placeLabel(input)}; you asked for ${input.quantity}. Choose fewer proxies or another location.`;
-    throw new ApiError(409, message, { quantity: new ValidationError("insufficient_stock", message) });
-  }
-  const total = unit * input.quantity;
-  assertBalanceCovers(txApp, userId, total, `${proxiesLabel(input.quantity, input.type)} cost`, "quantity");
-
-  const orderId = newId();
-  const { transaction, balanceCents } = ledger.applyLedgerEntry(txApp, {
-    userId,
-    type: "PROXY_PURCHASE",
-    amountCents: -total,
-    description: `Purchased ${proxiesLabel(input.quantity, input.type)} in ${placeLabel(input)} for ${TERM_DAYS} days (order ${orderNumber(orderId)})`,
-    reference: `order:${orderId}`,
+/** A typed empty list for `.all()` with PROXY_COLUMNS. */
+function proxyRows() {
+  return sql.rowsLike({
+    id: "",
+    host: "",
+    port: 0,
+    username: "",
+    password: "",
+    type: "",
+    country: "",
+    state: "",
+    city: "",
+    status: "",
+    assigned_to_user_id: "",
+    expires_at: "",
+    auto_renew: false,
+    expiry_notice_sent_at: "",
+    created: "",
+    updated: "",
   });
-
-  const now = new DateTime().string();
-  const list = sql.inList("id", ids);
-  const assigned = txApp
-    .db()
-    .newQuery(
-      // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
-      // whole AVAILABLE range of the status index.
-      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
-    )
-    .bind({ ...list.params, userId, expires: new DateTime().addDate(0, 0, TERM_DAYS).string(), now })
-    .execute()
-    .rowsAffected();
-  if (assigned !== ids.length) throw new Error(`assigned ${assigned} of ${ids.length} proxies`); // cannot happen inside the transaction
-
-  insertOrder(txApp, {
-    id: orderId,
-    user_id: userId,
-    kind: "purchase",
-    proxy_type: input.type,
-    country: input.country,
-    state: input.state,
-    city: input.city,
-    quantity: input.quantity,
-    total_cents: total,
-    items: ids.map((id) => ({ id, unit_price_cents: unit })),
-    transaction_id: transaction.id,
-  });
-  return { order_id: orderId, balance_cents: balanceCents };
 }
+
+/** @typedef {ReturnType<typeof proxyRows>[number]} ProxyRow */
 
 /**
  * @typedef {object} OrderRow
@@ -252,24 +187,161 @@ function purchase(txApp, userId, input) {
  * @property {number} total_cents
  * @property {{ id: string, unit_price_cents: number }[]} items
  * @property {string} transaction_id
+ * @property {string} status
+ * @property {string} refunded_at
+ * @property {string} idempotency_key
+ * @property {string} created
+ * @property {string} updated
  */
 
 /**
- * Writes a completed order. By SQL, like the ledger row: every value comes from the code
- * above, and a record save would cost several times more on the purchase hot path.
+ * @typedef {object} OrderView  what the purchase and renewal routes answer
+ * @property {OrderRow & { collectionName: string }} order
+ * @property {(ProxyRow & { collectionName: string })[]} proxies
+ * @property {number} balance_cents  the balance right after the order
+ */
+
+/**
+ * @param {OrderRow} order
+ * @param {ProxyRow[]} proxies  in the order's item order
+ * @param {number} balanceCents
+ * @returns {OrderView}
+ */
+function orderView(order, proxies, balanceCents) {
+  return {
+    order: { ...order, collectionName: "proxy_orders" },
+    proxies: proxies.map((p) => ({ ...p, collectionName: "proxies" })),
+    balance_cents: balanceCents,
+  };
+}
+
+/**
+ * Writes a completed order with its Idempotency-Key. By SQL, like the ledger row: every
+ * value comes from the code here, and a record save costs several times more on the
+ * purchase hot path.
  * @param {CoreApp} txApp
  * @param {OrderRow} order
+ * @param {{ key: string, hash: string } | null} idempotency
  */
-function insertOrder(txApp, order) {
-  const now = new DateTime().string();
+function insertOrder(txApp, order, idempotency) {
   txApp
     .db()
     .newQuery(
-      `INSERT INTO proxy_orders (id, user_id, kind, proxy_type, country, state, city, quantity, total_cents, items, transaction_id, status, refunded_at, created, updated)
-       VALUES ({:id}, {:user_id}, {:kind}, {:proxy_type}, {:country}, {:state}, {:city}, {:quantity}, {:total_cents}, {:items}, {:transaction_id}, 'completed', '', {:now}, {:now})`,
+      `INSERT INTO proxy_orders (id, user_id, kind, proxy_type, country, state, city, quantity, total_cents, items, transaction_id, status, refunded_at, idempotency_key, request_hash, created, updated)
+       VALUES ({:id}, {:user_id}, {:kind}, {:proxy_type}, {:country}, {:state}, {:city}, {:quantity}, {:total_cents}, {:items}, {:transaction_id}, {:status}, '', {:idempotency_key}, {:request_hash}, {:created}, {:updated})`,
     )
-    .bind({ ...order, items: JSON.stringify(order.items), now })
+    .bind({ ...order, items: JSON.stringify(order.items), idempotency_key: idempotency?.key ?? "", request_hash: idempotency?.hash ?? "" })
     .execute();
+}
+
+/**
+ * A refusal naming the shortfall, for the ledger to throw when the balance does not cover `what`.
+ * @param {string} what  e.g. "5 Residential proxies cost"
+ * @param {number} cents
+ * @param {string} field
+ * @returns {(balanceCents: number) => unknown}
+ */
+function shortOfBalance(what, cents, field) {
+  return (balance) => {
+    const message = `Insufficient balance: ${what} ${ledger.formatUsd(cents)} and your balance is ${ledger.formatUsd(balance)}. Add ${ledger.formatUsd(cents - balance)} in credits and try again.`;
+    return new BadRequestError(message, { [field]: new ValidationError("insufficient_balance", message) });
+  };
+}
+
+/**
+ * Buys `input.quantity` proxies for the user, inside the caller's transaction: prices on
+ * the server, checks stock and balance, assigns the proxies for 30 days, writes one
+ * PROXY_PURCHASE ledger row and the order (with its Idempotency-Key). Throws (changing
+ * nothing) when stock or balance is short.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {PurchaseInput} input
+ * @param {{ key: string, hash: string } | null} idempotency
+ * @returns {OrderView}
+ */
+function purchase(txApp, userId, input, idempotency) {
+  const unit = unitPriceCents(txApp, input.type);
+  if (!unit) {
+    throw new BadRequestError(`${typeLabel(input.type)} proxies are not for sale right now.`, {
+      type: new ValidationError("not_for_sale", "Not for sale right now"),
+    });
+  }
+  let query = `SELECT ${PROXY_COLUMNS} FROM proxies WHERE status = 'AVAILABLE' AND type = {:type} AND country = {:country}`;
+  if (input.state) query += " AND state = {:state}";
+  if (input.city) query += " AND city = {:city}";
+  const proxies = proxyRows();
+  txApp
+    .db()
+    .newQuery(`${query} LIMIT {:limit}`)
+    .bind({ type: input.type, country: input.country, state: input.state, city: input.city, limit: input.quantity })
+    .all(proxies);
+  if (proxies.length < input.quantity) {
+    const have = proxies.length === 0 ? "no" : `only ${proxies.length}`;
+    const message = `Not enough stock: ${have} ${typeLabel(input.type)} proxies available in ${placeLabel(input)}; you asked for ${input.quantity}. Choose fewer proxies or another location.`;
+    throw new ApiError(409, message, { quantity: new ValidationError("insufficient_stock", message) });
+  }
+
+  const total = unit * input.quantity;
+  const orderId = newId();
+  const { transaction, balanceCents } = ledger.applyLedgerEntry(
+    txApp,
+    {
+      userId,
+      type: "PROXY_PURCHASE",
+      amountCents: -total,
+      description: `Purchased ${proxiesLabel(input.quantity, input.type)} in ${placeLabel(input)} for ${TERM_DAYS} days (order ${orderNumber(orderId)})`,
+      reference: `order:${orderId}`,
+    },
+    shortOfBalance(`${proxiesLabel(input.quantity, input.type)} cost`, total, "quantity"),
+  );
+
+  const now = new DateTime().string();
+  const expires = new DateTime().addDate(0, 0, TERM_DAYS).string();
+  const list = sql.inList(
+    "id",
+    proxies.map((p) => p.id),
+  );
+  txApp
+    .db()
+    .newQuery(
+      // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
+      // whole AVAILABLE range of the status index.
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
+    )
+    .bind({ ...list.params, userId, expires, now })
+    .execute();
+  for (const proxy of proxies) {
+    Object.assign(proxy, {
+      status: "ASSIGNED",
+      assigned_to_user_id: userId,
+      expires_at: expires,
+      auto_renew: false,
+      expiry_notice_sent_at: "",
+      updated: now,
+    });
+  }
+
+  /** @type {OrderRow} */
+  const order = {
+    id: orderId,
+    user_id: userId,
+    kind: "purchase",
+    proxy_type: input.type,
+    country: input.country,
+    state: input.state,
+    city: input.city,
+    quantity: input.quantity,
+    total_cents: total,
+    items: proxies.map((p) => ({ id: p.id, unit_price_cents: unit })),
+    transaction_id: transaction.id,
+    status: "completed",
+    refunded_at: "",
+    idempotency_key: idempotency?.key ?? "",
+    created: now,
+    updated: now,
+  };
+  insertOrder(txApp, order, idempotency);
+  return orderView(order, proxies, balanceCents);
 }
 
 /**
@@ -299,25 +371,21 @@ function validateRenewal(body) {
  * @param {CoreApp} txApp
  * @param {string} userId
  * @param {string[]} ids
- * @returns {{ id: string, type: string, expires_at: string }[]}
+ * @returns {ProxyRow[]}  in the order of `ids`
  */
 function renewableProxies(txApp, userId, ids) {
   const list = sql.inList("id", ids);
-  const rows = sql.rowsLike({ id: "", type: "", status: "", assigned_to_user_id: "", expires_at: "" });
-  txApp
-    .db()
-    .newQuery(`SELECT id, type, status, assigned_to_user_id, expires_at FROM proxies WHERE ${list.sql}`)
-    .bind(list.params)
-    .all(rows);
-  for (const id of ids) {
+  const rows = proxyRows();
+  txApp.db().newQuery(`SELECT ${PROXY_COLUMNS} FROM proxies WHERE ${list.sql}`).bind(list.params).all(rows);
+  return ids.map((id) => {
     const row = rows.find((r) => r.id === id);
     if (!row || row.assigned_to_user_id !== userId || (row.status !== "ASSIGNED" && row.status !== "EXPIRED")) {
       throw new NotFoundError(`Proxy ${id} is not one of your proxies that can be renewed.`, {
         proxy_ids: new ValidationError("not_renewable", "Not one of your renewable proxies"),
       });
     }
-  }
-  return rows;
+    return row;
+  });
 }
 
 /**
@@ -327,10 +395,10 @@ function renewableProxies(txApp, userId, ids) {
  * @param {CoreApp} txApp
  * @param {string} userId
  * @param {string[]} ids  distinct, sorted
- * @param {string} [how]  "" for the customer, "automatic" for the expiry job (in the description)
- * @returns {{ order_id: string, balance_cents: number }}
+ * @param {{ how?: "automatic", idempotency?: { key: string, hash: string } }} [options]
+ * @returns {OrderView}
  */
-function renew(txApp, userId, ids, how = "") {
+function renew(txApp, userId, ids, options = {}) {
   const proxies = renewableProxies(txApp, userId, ids);
   /** @type {Record<string, number>} */
   const prices = {};
@@ -341,32 +409,37 @@ function renew(txApp, userId, ids, how = "") {
     }
   }
   const total = proxies.reduce((sum, p) => sum + (prices[p.type] ?? 0), 0);
-  assertBalanceCovers(txApp, userId, total, `renewing ${proxiesLabel(proxies.length)} costs`, "proxy_ids");
 
   const orderId = newId();
-  const { transaction, balanceCents } = ledger.applyLedgerEntry(txApp, {
-    userId,
-    type: "PROXY_PURCHASE",
-    amountCents: -total,
-    description: `${how === "automatic" ? "Automatic renewal of" : "Renewed"} ${proxiesLabel(proxies.length)} for ${TERM_DAYS} days (order ${orderNumber(orderId)})`,
-    reference: `order:${orderId}`,
-  });
+  const { transaction, balanceCents } = ledger.applyLedgerEntry(
+    txApp,
+    {
+      userId,
+      type: "PROXY_PURCHASE",
+      amountCents: -total,
+      description: `${options.how === "automatic" ? "Automatic renewal of" : "Renewed"} ${proxiesLabel(proxies.length)} for ${TERM_DAYS} days (order ${orderNumber(orderId)})`,
+      reference: `order:${orderId}`,
+    },
+    shortOfBalance(`renewing ${proxiesLabel(proxies.length)} costs`, total, "proxy_ids"),
+  );
 
   const now = new DateTime();
   for (const proxy of proxies) {
     const current = proxy.expires_at ? new DateTime(proxy.expires_at) : now;
-    const base = current.after(now) ? current : now;
+    const expires = (current.after(now) ? current : now).addDate(0, 0, TERM_DAYS).string();
     txApp
       .db()
       .newQuery(
         "UPDATE proxies SET status = 'ASSIGNED', expires_at = {:expires}, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +assigned_to_user_id = {:userId}",
       )
-      .bind({ id: proxy.id, userId, expires: base.addDate(0, 0, TERM_DAYS).string(), now: now.string() })
+      .bind({ id: proxy.id, userId, expires, now: now.string() })
       .execute();
+    Object.assign(proxy, { status: "ASSIGNED", expires_at: expires, expiry_notice_sent_at: "", updated: now.string() });
   }
 
   const types = Object.keys(prices);
-  insertOrder(txApp, {
+  /** @type {OrderRow} */
+  const order = {
     id: orderId,
     user_id: userId,
     kind: "renewal",
@@ -378,8 +451,58 @@ function renew(txApp, userId, ids, how = "") {
     total_cents: total,
     items: proxies.map((p) => ({ id: p.id, unit_price_cents: prices[p.type] ?? 0 })),
     transaction_id: transaction.id,
-  });
-  return { order_id: orderId, balance_cents: balanceCents };
+    status: "completed",
+    refunded_at: "",
+    idempotency_key: options.idempotency?.key ?? "",
+    created: now.string(),
+    updated: now.string(),
+  };
+  insertOrder(txApp, order, options.idempotency ?? null);
+  return orderView(order, proxies, balanceCents);
+}
+
+/**
+ * An earlier order as the routes answered it (for an Idempotency-Key replay): the order,
+ * its proxies as they are now, and the balance right after the order.
+ * @param {CoreApp} app
+ * @param {string} orderId
+ * @returns {OrderView}
+ */
+function savedOrderView(app, orderId) {
+  const order = app.findRecordById("proxy_orders", orderId);
+  /** @type {{ id: string, unit_price_cents: number }[]} */
+  const items = JSON.parse(order.getString("items") || "[]");
+  const ids = items.map((item) => item.id);
+  const list = sql.inList("id", ids);
+  const rows = proxyRows();
+  app.db().newQuery(`SELECT ${PROXY_COLUMNS} FROM proxies WHERE ${list.sql}`).bind(list.params).all(rows);
+  rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  const balance = new DynamicModel({ balance_after_cents: 0 });
+  app
+    .db()
+    .newQuery("SELECT balance_after_cents FROM transactions WHERE id = {:id}")
+    .bind({ id: order.getString("transaction_id") })
+    .one(balance);
+  /** @type {OrderRow} */
+  const row = {
+    id: order.id,
+    user_id: order.getString("user_id"),
+    kind: /** @type {"purchase" | "renewal"} */ (order.getString("kind")),
+    proxy_type: order.getString("proxy_type"),
+    country: order.getString("country"),
+    state: order.getString("state"),
+    city: order.getString("city"),
+    quantity: order.getInt("quantity"),
+    total_cents: order.getInt("total_cents"),
+    items,
+    transaction_id: order.getString("transaction_id"),
+    status: order.getString("status"),
+    refunded_at: order.getString("refunded_at"),
+    idempotency_key: order.getString("idempotency_key"),
+    created: order.getString("created"),
+    updated: order.getString("updated"),
+  };
+  return orderView(row, rows, balance.balance_after_cents);
 }
 
 /**
@@ -475,21 +598,6 @@ function ownCountries(app, userId) {
   return rows.map((r) => r.country).filter(Boolean);
 }
 
-/**
- * An order with its proxies, as the purchase and renewal routes answer.
- * @param {CoreApp} app
- * @param {{ order_id: string, balance_cents: number }} result
- */
-function orderResponse(app, result) {
-  const order = app.findRecordById("proxy_orders", result.order_id);
-  /** @type {{ id: string }[]} */
-  const items = JSON.parse(order.getString("items") || "[]");
-  const ids = items.map((item) => item.id);
-  const proxies = app.findRecordsByIds("proxies", ids);
-  proxies.sort((a, b) => ids.indexOf(a?.id ?? "") - ids.indexOf(b?.id ?? ""));
-  return { order, proxies, balance_cents: result.balance_cents };
-}
-
 module.exports = {
   PROXY_TYPES,
   TERM_DAYS,
@@ -500,6 +608,7 @@ module.exports = {
   typeLabel,
   unitPriceCents,
   priceList,
+  PRICE_CACHE_KEY,
   validatePurchase,
   purchase,
   validateRenewal,
@@ -508,5 +617,5 @@ module.exports = {
   setAutoRenew,
   stock,
   ownCountries,
-  orderResponse,
+  savedOrderView,
 };
