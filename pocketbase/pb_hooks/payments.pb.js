@@ -32,19 +32,17 @@ routerAdd(
     const user = api.verifiedCustomer(e);
     const key = api.idempotencyKey(e);
     const pkg = payments.findPackage(api.jsonBody(e)["package_id"]);
-    const hash = idempotency.requestHash("POST /api/v1/credits/checkout", { package_id: pkg.id });
-    let paymentId = "";
-    let replayed = false;
-    e.app.runInTransaction((txApp) => {
-      const earlier = idempotency.earlierResult(txApp, { userId: user.id, key, hash, collection: "payments" });
-      replayed = !!earlier;
-      paymentId = earlier ?? payments.createPayment(txApp, user, pkg, { key, hash });
-    });
+    const { earlier, result } = idempotency.once(
+      e.app,
+      { userId: user.id, key, route: "POST /api/v1/credits/checkout", input: { package_id: pkg.id }, collection: "payments" },
+      (txApp, keyed) => payments.createPayment(txApp, user, pkg, keyed),
+    );
+    const paymentId = earlier ?? result ?? "";
     const payment = e.app.findRecordById("payments", paymentId);
     if (payment.getString("provider") === "stripe" && payment.getString("status") === "pending" && !payment.getString("checkout_url")) {
       payments.openStripeCheckout(e.app, payment, user);
     }
-    e.response.header().set("Idempotent-Replayed", String(replayed));
+    e.response.header().set("Idempotent-Replayed", String(!!earlier));
     return e.json(200, payments.checkoutResponse(e.app, paymentId));
   },
   $apis.requireAuth("users"),

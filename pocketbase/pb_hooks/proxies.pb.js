@@ -21,16 +21,13 @@ routerAdd(
     const user = api.verifiedCustomer(e);
     const key = api.idempotencyKey(e);
     const input = proxies.validatePurchase(api.jsonBody(e));
-    const hash = idempotency.requestHash("POST /api/v1/proxies/purchase", input);
-    /** @type {ReturnType<typeof proxies.purchase> | undefined} */
-    let answer;
-    let earlier = null;
-    e.app.runInTransaction((txApp) => {
-      earlier = idempotency.earlierResult(txApp, { userId: user.id, key, hash, collection: "proxy_orders" });
-      if (!earlier) answer = proxies.purchase(txApp, user.id, input, { key, hash });
-    });
+    const { earlier, result } = idempotency.once(
+      e.app,
+      { userId: user.id, key, route: "POST /api/v1/proxies/purchase", input, collection: "proxy_orders" },
+      (txApp, keyed) => proxies.purchase(txApp, user.id, input, keyed),
+    );
     e.response.header().set("Idempotent-Replayed", String(!!earlier));
-    return e.json(200, earlier ? proxies.savedOrderView(e.app, earlier) : answer);
+    return e.json(200, earlier ? proxies.savedOrderView(e.app, earlier) : result);
   },
   $apis.requireAuth("users"),
 );
@@ -49,16 +46,13 @@ routerAdd(
     const user = api.verifiedCustomer(e);
     const key = api.idempotencyKey(e);
     const ids = proxies.validateRenewal(api.jsonBody(e));
-    const hash = idempotency.requestHash("POST /api/v1/proxies/renew", ids);
-    /** @type {ReturnType<typeof proxies.renew> | undefined} */
-    let answer;
-    let earlier = null;
-    e.app.runInTransaction((txApp) => {
-      earlier = idempotency.earlierResult(txApp, { userId: user.id, key, hash, collection: "proxy_orders" });
-      if (!earlier) answer = proxies.renew(txApp, user.id, ids, { idempotency: { key, hash } });
-    });
+    const { earlier, result } = idempotency.once(
+      e.app,
+      { userId: user.id, key, route: "POST /api/v1/proxies/renew", input: ids, collection: "proxy_orders" },
+      (txApp, keyed) => proxies.renew(txApp, user.id, ids, { idempotency: keyed }),
+    );
     e.response.header().set("Idempotent-Replayed", String(!!earlier));
-    return e.json(200, earlier ? proxies.savedOrderView(e.app, earlier) : answer);
+    return e.json(200, earlier ? proxies.savedOrderView(e.app, earlier) : result);
   },
   $apis.requireAuth("users"),
 );

@@ -2,11 +2,11 @@
 // verified and pays for package-25, A's page shows B with a 20% commission of the money
 // paid ($24.00 -> $4.80; the bonus earns nothing), and the code and link copy.
 import { randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 test.describe.configure({ timeout: 60_000 });
@@ -91,10 +91,9 @@ test("a referred customer's purchase shows on the affiliate page with a 20% comm
   await expect(soon).toHaveCount(3);
   for (const button of await soon.all()) await expect(button).toBeDisabled();
   await expect(page.getByRole("heading", { name: "How It Works" })).toBeVisible();
-  const axe = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"]).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectNoAxeViolations(page);
 
   // It fits a 360 px screen without scrolling sideways.
   await page.setViewportSize({ width: 360, height: 800 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectNoHorizontalScroll(page);
 });

@@ -3,13 +3,13 @@
 // credits the ledger (credits + bonus), the payments row is paid at the package price, a
 // double click buys once, the Stripe return page reads the payment, unverified customers
 // get the notice and a real verification mail, and /dashboard follows admin credits live.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import { waitForMail } from "../support/smtp-sink.ts";
 import { E2E } from "./support/env.ts";
 import { addStock, adjustBalance, createCustomer, ledgerOf, open, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 // Each journey signs in through /login and arranges data over HTTP: on the shared 2-core
 // machine that can take longer than the default 30 s.
@@ -150,10 +150,8 @@ test.describe("Buy Credits", () => {
     await signInAs(page, user, "/dashboard/buy-credits");
     await card(page, "package-100").getByRole("button", { name: "Purchase" }).click();
     await expect(page.getByTestId("payment-status")).toHaveAttribute("data-phase", "paid");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoHorizontalScroll(page);
+    await expectNoAxeViolations(page);
   });
 });
 
@@ -185,7 +183,6 @@ test.describe("Overview", () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await signInAs(page, user, "/dashboard");
     await expect(page.getByText(/a-very-long-proxy-host-name/)).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoHorizontalScroll(page);
   });
 });

@@ -2,13 +2,13 @@
 // choices only from live stock, the spec's messages, the balance check, a real purchase
 // (proxies assigned in the database, balance = ledger), a double click that buys once,
 // server refusals shown with nothing charged, and the unverified customer's notice.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import { formatCents } from "../../src/lib/money.ts";
 import { E2E } from "./support/env.ts";
 import { addStock, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 // Each journey signs in through /login and arranges data over HTTP: on the shared 2-core
 // machine that can take longer than the default 30 s.
@@ -275,11 +275,9 @@ test.describe("Buy Proxies", () => {
     await city(page).selectOption("Another Long City Name");
     await purchase(page).click();
     await expect(page.getByTestId("purchase-result")).toBeInViewport();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoHorizontalScroll(page);
     await quantity(page).fill("0");
     await expect(page.getByText("Quantity must be at least 1")).toBeVisible();
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoAxeViolations(page);
   });
 });

@@ -2,7 +2,6 @@
 // backend: proxies bought through the purchase route, then listed, searched, filtered,
 // revealed, copied, given new credentials, renewed, switched to auto-renew and exported.
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Download, type Locator, type Page } from "@playwright/test";
 import { format } from "date-fns";
 import Papa from "papaparse";
@@ -11,6 +10,7 @@ import type { TestUser } from "../support/pocketbase.ts";
 import { addStock, adjustBalance, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 const DAY_MS = 86_400_000;
 /** A PocketBase date ("2026-01-02 03:04:05.678Z") in milliseconds. */
@@ -412,12 +412,7 @@ test.describe("My Proxies", () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await signInAs(page, user, "/dashboard/proxies");
     await expect(cards(page)).toHaveCount(1);
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }));
-    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoHorizontalScroll(page);
+    await expectNoAxeViolations(page);
   });
 });

@@ -1,7 +1,6 @@
 // Support (spec 2.18, 4, 5) end to end in Chromium against the real shop: a new ticket,
 // a staff reply from a second browser arriving live (and by e-mail), Enter / Shift+Enter,
 // a ticket closed live, and protected attachments.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import { createTestUser } from "../support/pocketbase.ts";
@@ -9,6 +8,7 @@ import { waitForMail } from "../support/smtp-sink.ts";
 import { adminClient, createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 const mailbox = (): string => {
   const url = process.env["E2E_MAILBOX_URL"];
@@ -83,12 +83,6 @@ async function replyAsStaff(page: Page, ticketId: string, message: string): Prom
 
 test.describe.configure({ timeout: 60_000 });
 
-/** axe over the page's own content (the shared header and sidebar are checked elsewhere). */
-async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"]).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 const messageBox = (page: Page) => page.getByRole("textbox", { name: "Your message" });
 const thread = (page: Page) => page.getByRole("log", { name: "Messages" });
 
@@ -149,7 +143,7 @@ test("a new ticket: the form's messages, then the ticket is created, selected an
 
   // It fits a 360 px screen without scrolling sideways.
   await page.setViewportSize({ width: 360, height: 800 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectNoHorizontalScroll(page);
 });
 
 test("switching tickets follows only the open one: no messages of another ticket, no duplicates", async ({ page, browser }) => {

@@ -2,7 +2,6 @@
 // ledger rows made by the admin balance route and a proxy purchase, paged, searched and
 // filtered on the server, signed and coloured by type, and exported as CSV.
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import Papa from "papaparse";
 import PocketBase from "pocketbase";
@@ -10,6 +9,7 @@ import type { TestUser } from "../support/pocketbase.ts";
 import { addStock, adjustBalance, createCustomer, signInAs } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 // Dates show in the browser's time zone: pin it, and format the expected ones in UTC.
 test.use({ timezoneId: "UTC" });
@@ -171,12 +171,7 @@ test.describe("Transaction History", () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await signInAs(page, user, "/dashboard/transactions");
     await expect(rows(page)).toHaveCount(2);
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }));
-    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoHorizontalScroll(page);
+    await expectNoAxeViolations(page);
   });
 });

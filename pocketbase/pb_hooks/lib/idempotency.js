@@ -72,4 +72,26 @@ function earlierResult(txApp, request) {
   return null;
 }
 
-module.exports = { requestHash, earlierResult, canonicalJson };
+/**
+ * Runs `work` in one transaction behind the user's key: when the key already made this very
+ * request's row, `work` does not run and the earlier row's id is answered instead.
+ * @template T
+ * @param {CoreApp} app
+ * @param {{ userId: string, key: string, route: string, input: unknown, collection: string }} request
+ * @param {(txApp: CoreApp, idempotency: { key: string, hash: string }) => T} work
+ * @returns {{ earlier: string | null, result: T | undefined }}
+ */
+function once(app, request, work) {
+  const hash = requestHash(request.route, request.input);
+  /** @type {string | null} */
+  let earlier = null;
+  /** @type {T | undefined} */
+  let result;
+  app.runInTransaction((txApp) => {
+    earlier = earlierResult(txApp, { userId: request.userId, key: request.key, hash, collection: request.collection });
+    if (!earlier) result = work(txApp, { key: request.key, hash });
+  });
+  return { earlier, result };
+}
+
+module.exports = { once, canonicalJson };
