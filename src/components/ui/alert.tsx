@@ -16,3 +16,19 @@ export function Alert({ tone = "info", className, children }: { tone?: keyof typ
     </div>
   );
 }
+
+/** A failed load: what went wrong, and a button that tries it again. */
+export function LoadError({ message, onRetry, className }: { message: ReactNode; onRetry: () => void; className?: string }) {
+  return (
+    <Alert tone="error" className={cn("flex flex-wrap items-center justify-between gap-2", className)}>
+      <span>{message}</span>
+      <button
+        type="button"
+        onClick={onRetry}
+        className="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-100"
+      >
+        Try again
+      </button>
+    </Alert>
+  );
+}

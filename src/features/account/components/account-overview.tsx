@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { loadOverview, type OverviewData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
+import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
@@ -23,21 +24,6 @@ function referralLink(code: string): string {
 /** /dashboard: the overview with the user's real balance, proxies and transactions. */
 export function AccountOverview() {
   return <AuthGate>{(user) => <Overview user={user} />}</AuthGate>;
-}
-
-function Card({ label, value, loading, testId }: { label: string; value: string; loading: boolean; testId?: string }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <p className="text-sm text-slate-500">{label}</p>
-      {loading ? (
-        <div className="mt-2 h-7 w-24 animate-pulse rounded bg-slate-200" />
-      ) : (
-        <p className="mt-1 text-2xl font-bold text-slate-900" data-testid={testId}>
-          {value}
-        </p>
-      )}
-    </div>
-  );
 }
 
 function SectionHeading({ id, title, href }: { id: string; title: string; href: string }) {
@@ -100,15 +86,15 @@ function Overview({ user }: { user: UserRecord }) {
       </div>
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Card
+        <StatCard
           label="Current Balance"
           value={balance.status === "error" ? "Unavailable" : formatCents(balance.cents)}
           loading={balance.status === "loading"}
           testId="overview-balance"
         />
-        <Card label="Active Proxies" value={String(data?.activeProxyCount ?? 0)} loading={loading} />
-        <Card label="Total Spent" value={formatCents(data?.totalSpentCents ?? 0)} loading={loading} />
-        <Card label="Account Status" value="Active" loading={false} />
+        <StatCard label="Active Proxies" value={String(data?.activeProxyCount ?? 0)} loading={loading} />
+        <StatCard label="Total Spent" value={formatCents(data?.totalSpentCents ?? 0)} loading={loading} />
+        <StatCard label="Account Status" value="Active" loading={false} />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-tx">

@@ -1,9 +1,9 @@
 // /dashboard/affiliate (spec 2.19): the user's real referral figures, code and link, the
 // programme's terms, recent referrals. Marketing materials don't exist yet: "Coming soon".
 import { DollarSign, Clock, CalendarDays, Users, Share2, Megaphone, Mail, LayoutTemplate, Image } from "lucide-react";
-import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
-import { Alert } from "@/components/ui/alert";
+import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -11,6 +11,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
+import { StatCard } from "@/components/ui/stat-card";
 import { loadAffiliate, type AffiliateSummary } from "@/features/affiliate/api";
 import { payoutScheduleLabel, referralCode, referralLink, shareLinks } from "@/features/affiliate/links";
 import { errorMessage, isAbort } from "@/lib/api-error";
@@ -33,21 +34,6 @@ const MATERIALS = [
 
 export function AffiliatePage({ siteName }: { siteName: string }) {
   return <AuthGate>{(user) => <Affiliate user={user} siteName={siteName} />}</AuthGate>;
-}
-
-function Stat({ label, value, icon, loading }: { label: string; value: string; icon: ReactNode; loading: boolean }) {
-  const id = useId();
-  return (
-    <Card role="group" aria-labelledby={id} className="flex items-start justify-between gap-3">
-      <div className="min-w-0">
-        <p id={id} className="text-sm text-slate-500">
-          {label}
-        </p>
-        {loading ? <Skeleton className="mt-2 h-7 w-20" /> : <p className="mt-1 text-2xl font-bold text-slate-900">{value}</p>}
-      </div>
-      <span className="rounded-lg bg-primary/10 p-2 text-primary">{icon}</span>
-    </Card>
-  );
 }
 
 function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
@@ -85,37 +71,28 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
           Earn {program ? `${program.commission_percent}%` : "a"} commission on the credit purchases of everyone you refer.
         </p>
       </div>
-      <div aria-live="polite">
-        {error ? (
-          <Alert tone="error" className="flex flex-wrap items-center justify-between gap-2">
-            <span>{error}</span>
-            <Button variant="secondary" size="sm" onClick={retry}>
-              Retry
-            </Button>
-          </Alert>
-        ) : null}
-      </div>
+      <div aria-live="polite">{error ? <LoadError message={error} onRetry={retry} /> : null}</div>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="affiliate-stats">
-        <Stat
+        <StatCard
           label="Total Referrals"
           value={String(data?.total_referrals ?? 0)}
           icon={<Users className="size-5" aria-hidden="true" />}
           loading={loading}
         />
-        <Stat
+        <StatCard
           label="Total Earnings"
           value={formatCents(data?.total_earnings_cents ?? 0)}
           icon={<DollarSign className="size-5" aria-hidden="true" />}
           loading={loading}
         />
-        <Stat
+        <StatCard
           label="Pending Earnings"
           value={formatCents(data?.pending_earnings_cents ?? 0)}
           icon={<Clock className="size-5" aria-hidden="true" />}
           loading={loading}
         />
-        <Stat
+        <StatCard
           label="This Month"
           value={formatCents(data?.this_month_earnings_cents ?? 0)}
           icon={<CalendarDays className="size-5" aria-hidden="true" />}

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useId, useRef, useState, type SyntheticEvent } 
 import * as v from "valibot";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
-import { Alert } from "@/components/ui/alert";
+import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -265,12 +265,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
             </div>
             <div aria-live="polite">
               {stockState.status === "error" ? (
-                <Alert tone="error">
-                  Could not load the stock: {stockState.error}{" "}
-                  <button type="button" className="font-medium underline" onClick={() => reload()}>
-                    Try again
-                  </button>
-                </Alert>
+                <LoadError message={`Could not load the stock: ${stockState.error}`} onRetry={() => reload()} />
               ) : stock && countries.length === 0 ? (
                 <Alert tone="info">
                   No {PURCHASE_TYPE_LABELS[type]} proxies are in stock right now. Try the other type, or check back later.

@@ -3,7 +3,7 @@ import { Check, FlaskConical, Loader2, Wallet, Zap } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
-import { Alert } from "@/components/ui/alert";
+import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -158,14 +158,7 @@ function BuyCredits({ user }: { user: UserRecord }) {
         {target ? <PaymentStatus target={target} payment={payment} error={paymentError} onDismiss={dismissPayment} /> : null}
       </div>
 
-      {state.status === "error" ? (
-        <Alert tone="error">
-          Could not load the credit packages: {state.error}{" "}
-          <button type="button" className="font-medium underline" onClick={retry}>
-            Try again
-          </button>
-        </Alert>
-      ) : null}
+      {state.status === "error" ? <LoadError message={`Could not load the credit packages: ${state.error}`} onRetry={retry} /> : null}
 
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={state.status === "loading"}>
         {state.status === "loading"

@@ -2,7 +2,7 @@ import { useStore } from "@nanostores/react";
 import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
-import { Alert } from "@/components/ui/alert";
+import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
@@ -154,14 +154,7 @@ function ProxyList() {
   const selected = useStore($selected);
 
   if (list.status === "error" && list.items.length === 0) {
-    return (
-      <Alert tone="error">
-        <p>{list.error}</p>
-        <Button variant="secondary" size="sm" className="mt-2" onClick={refreshProxies}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <LoadError message={list.error} onRetry={refreshProxies} />;
   }
   if (list.status === "loading" && list.items.length === 0) {
     return (

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { Alert } from "@/components/ui/alert";
+import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
@@ -52,12 +52,7 @@ export function RenewDialog({ user }: { user: UserRecord }) {
 
         <div aria-live="polite" className="space-y-3">
           {state.pricesError ? (
-            <Alert tone="error">
-              <p>{state.pricesError}</p>
-              <Button variant="secondary" size="sm" className="mt-2" onClick={retryRenewalPrices}>
-                Try again
-              </Button>
-            </Alert>
+            <LoadError message={state.pricesError} onRetry={retryRenewalPrices} />
           ) : !quote ? (
             <p className="text-sm text-slate-500">Loading prices...</p>
           ) : (

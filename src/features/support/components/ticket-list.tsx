@@ -1,7 +1,7 @@
 // Your Tickets: the user's tickets, newest first, live (spec 2.18).
 import { useStore } from "@nanostores/react";
 import { Inbox } from "lucide-react";
-import { Alert } from "@/components/ui/alert";
+import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -22,14 +22,7 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
         Your Tickets
       </h2>
       <div aria-live="polite">
-        {tickets.error ? (
-          <div className="space-y-2 p-4">
-            <Alert tone="error">{tickets.error}</Alert>
-            <Button variant="secondary" size="sm" onClick={() => void refreshTickets()}>
-              Retry
-            </Button>
-          </div>
-        ) : null}
+        {tickets.error ? <LoadError className="m-4" message={tickets.error} onRetry={() => void refreshTickets()} /> : null}
       </div>
       {tickets.status === "loading" ? (
         <div className="space-y-3 p-4" aria-busy="true">

@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { Download, Receipt, SearchX } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
-import { Alert } from "@/components/ui/alert";
+import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -92,14 +92,7 @@ function TransactionList() {
   const list = useStore($transactions);
 
   if (list.status === "error" && list.items.length === 0) {
-    return (
-      <Alert tone="error">
-        <p>{list.error}</p>
-        <Button variant="secondary" size="sm" className="mt-2" onClick={reloadTransactions}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <LoadError message={list.error} onRetry={reloadTransactions} />;
   }
   if (list.status === "loading" && list.items.length === 0) {
     return (
