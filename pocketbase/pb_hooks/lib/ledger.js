@@ -3,6 +3,9 @@
 // `transactions` row and the new `balances.balance_cents` in one database transaction,
 // so a balance always equals the sum of its user's ledger rows.
 
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
 /** @typedef {"CREDIT" | "DEBIT" | "PROXY_PURCHASE" | "REFUND"} LedgerType */
 
 /**
@@ -123,7 +126,7 @@ function applyLedgerEntry(app, entry, refuse) {
     // follows it live, and a record save costs several times more on the purchase hot path.
     const now = new DateTime().string();
     const row = {
-      id: $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789"),
+      id: sql.newId(),
       user_id: entry.userId,
       type: entry.type,
       amount_cents: entry.amountCents,

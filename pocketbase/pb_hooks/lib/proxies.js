@@ -24,13 +24,7 @@ const GRACE_DAYS = 7;
 /** Reminder mails go out this many days before expiry. */
 const REMINDER_DAYS = 3;
 
-const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 const PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-
-/** A new record id (PocketBase's own shape: 15 lower-case letters and digits). */
-function newId() {
-  return $security.randomStringWithAlphabet(15, ID_ALPHABET);
-}
 
 /** A new proxy password: 20 characters from a cryptographic source. */
 function newPassword() {
@@ -282,7 +276,7 @@ function purchase(txApp, userId, input, idempotency) {
   }
 
   const total = unit * input.quantity;
-  const orderId = newId();
+  const orderId = sql.newId();
   const { transaction, balanceCents } = ledger.applyLedgerEntry(
     txApp,
     {
@@ -410,7 +404,7 @@ function renew(txApp, userId, ids, options = {}) {
   }
   const total = proxies.reduce((sum, p) => sum + (prices[p.type] ?? 0), 0);
 
-  const orderId = newId();
+  const orderId = sql.newId();
   const { transaction, balanceCents } = ledger.applyLedgerEntry(
     txApp,
     {

@@ -1,5 +1,5 @@
 // @ts-check
-// Small helpers for the raw SQL the hot paths use (typed rows, IN lists).
+// Small helpers for the raw SQL the hot paths use (typed rows, IN lists, new ids).
 
 /**
  * An empty row list for `.all()`, typed like `shape` (DynamicModel fills the fields).
@@ -27,4 +27,9 @@ function inList(column, values) {
   return { sql: `${column} IN (${names.join(", ")})`, params };
 }
 
-module.exports = { rowsLike, inList };
+/** A new record id for a row written by SQL (PocketBase's own shape: 15 lower-case letters and digits). */
+function newId() {
+  return $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789");
+}
+
+module.exports = { rowsLike, inList, newId };
