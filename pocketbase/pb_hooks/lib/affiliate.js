@@ -108,4 +108,4 @@ function summary(app, userId) {
   };
 }
 
-module.exports = { recordCommission, summary, COMMISSION_PERCENT };
+module.exports = { recordCommission, summary };

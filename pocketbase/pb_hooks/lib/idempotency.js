@@ -94,4 +94,4 @@ function once(app, request, work) {
   return { earlier, result };
 }
 
-module.exports = { once, canonicalJson };
+module.exports = { once };

@@ -325,7 +325,6 @@ module.exports = {
   createPayment,
   openStripeCheckout,
   completePayment,
-  failPayment,
   verifyStripeSignature,
   handleStripeEvent,
   checkoutResponse,

@@ -600,7 +600,6 @@ module.exports = {
   newPassword,
   proxiesLabel,
   typeLabel,
-  unitPriceCents,
   priceList,
   PRICE_CACHE_KEY,
   validatePurchase,
