@@ -10,9 +10,9 @@ routerAdd(
   (e) => {
     /** @type {typeof import("./lib/ledger.js")} */
     const ledger = require(`${__hooks}/lib/ledger.js`);
-    /** @type {typeof import("./lib/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit.js`);
-    if (!audit.isShopAdmin(e)) throw new ForbiddenError("Only administrators can change balances.");
+    /** @type {typeof import("./lib/admin.js")} */
+    const admin = require(`${__hooks}/lib/admin.js`);
+    admin.requireAdminWrite(e);
 
     const body = new DynamicModel({ transaction_type: "", amount_cents: 0, description: "" });
     e.bindBody(body);
@@ -35,24 +35,23 @@ routerAdd(
     if (!description) throw new BadRequestError("A description is required.");
 
     const user = e.app.findRecordById("users", e.request?.pathValue("id") ?? "");
-    /** @type {ReturnType<typeof ledger.applyLedgerEntry> | undefined} */
-    let result;
-    e.app.runInTransaction((txApp) => {
-      result = ledger.applyLedgerEntry(txApp, {
+    const result = admin.auditedChange(e, (txApp) => {
+      const entry = ledger.applyLedgerEntry(txApp, {
         userId: user.id,
         type,
         amountCents: type === "CREDIT" ? amount : -amount,
         description,
       });
-      audit.writeAuditLog(txApp, {
-        adminId: e.auth?.id ?? "",
-        action: type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
-        targetType: "users",
-        targetId: user.id,
-        details: { amount_cents: amount, description, balance_after_cents: result.balanceCents, transaction_id: result.transaction.id },
-      });
+      return {
+        result: entry,
+        audit: {
+          action: type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
+          targetType: "users",
+          targetId: user.id,
+          details: { amount_cents: amount, description, balance_after_cents: entry.balanceCents, transaction_id: entry.transaction.id },
+        },
+      };
     });
-    if (!result) throw new Error("balance change did not run");
     return e.json(200, { balance_cents: result.balanceCents, transaction: result.transaction });
   },
   $apis.requireAuth("users"),

@@ -18,6 +18,8 @@ onRecordCreateRequest((e) => {
   if (!e.hasSuperuserAuth() && e.auth && e.record) {
     e.record.set("sender_id", e.auth.id);
     e.record.set("is_admin_message", e.auth.getBool("is_admin"));
+    // A staff reply is a console change: refused in demo mode.
+    if (e.auth.getBool("is_admin")) require(`${__hooks}/lib/admin.js`).refuseInDemoMode(e.app);
   }
   if (e.record) e.record.set("message", e.record.getString("message").trim());
   e.next();

@@ -20,6 +20,9 @@ describe("guard", () => {
   it("knows the app paths", () => {
     expect(["/dashboard", "/dashboard/x", "/console", "/console/a/b", "/onboarding"].every(isAppPath)).toBe(true);
     expect(["/", "/login", "/dashboards", "/docs"].some(isAppPath)).toBe(false);
+    // Admin registration by invitation is reached signed out; its route checks the invitation.
+    expect(isAppPath("/console/register")).toBe(false);
+    expect(isAppPath("/console/register/")).toBe(false);
   });
 });
 

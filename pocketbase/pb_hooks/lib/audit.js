@@ -72,11 +72,16 @@ function isShopAdmin(e) {
 /**
  * Runs a records-API write (e.next()) and, when a shop admin makes it, logs it in the
  * same transaction: a failed write leaves no log row, a failed log write undoes it.
+ * In demo mode an admin's write is refused.
  * @param {core.RecordRequestEvent} e  a create, update or delete request event
  * @param {"create" | "update" | "delete"} action
  */
 function auditAdminWrite(e, action) {
   if (!isShopAdmin(e) || !e.record) return e.next();
+  // Required here, not at the top: lib/admin.js requires this file.
+  /** @type {typeof import("./admin.js")} */
+  const admin = require(`${__hooks}/lib/admin.js`);
+  admin.refuseInDemoMode(e.app);
   const record = e.record;
   const collection = record.collection().name;
   // Taken before the write: the stored values an update changes, or the deleted row.

@@ -1,4 +1,19 @@
-import { ArrowLeftRight, CreditCard, Gift, LayoutDashboard, LifeBuoy, type LucideIcon, Server, Settings, ShoppingCart } from "lucide-react";
+import {
+  ArrowLeftRight,
+  BarChart3,
+  CreditCard,
+  Gift,
+  LayoutDashboard,
+  LifeBuoy,
+  type LucideIcon,
+  Mail,
+  ScrollText,
+  Server,
+  Settings,
+  ShoppingCart,
+  Tags,
+  Users,
+} from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -18,7 +33,27 @@ export const CUSTOMER_NAV: readonly NavItem[] = [
   { href: "/dashboard/settings", label: "Settings", icon: Settings },
 ];
 
+/**
+ * The console sidebar (admin spec 2), then the contact inbox (the spec's contact form
+ * stores real messages, ARCHITECTURE departure 4); the first five form the bottom bar.
+ */
+export const CONSOLE_NAV: readonly NavItem[] = [
+  { href: "/console", label: "Overview", icon: LayoutDashboard },
+  { href: "/console/users", label: "User Management", icon: Users },
+  { href: "/console/affiliates", label: "Affiliate Management", icon: Gift },
+  { href: "/console/pricing", label: "Pricing Management", icon: Tags },
+  { href: "/console/proxies", label: "Proxy Management", icon: Server },
+  { href: "/console/support", label: "Support Tickets", icon: LifeBuoy },
+  { href: "/console/analytics", label: "Analytics", icon: BarChart3 },
+  { href: "/console/logs", label: "Audit Logs", icon: ScrollText },
+  { href: "/console/settings", label: "System Settings", icon: Settings },
+  { href: "/console/messages", label: "Contact Messages", icon: Mail },
+];
+
+/** Section roots are active only on their own page; other items on theirs and below. */
+const SECTION_ROOTS = new Set(["/dashboard", "/console"]);
+
 export function isActive(href: string, pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
-  return href === "/dashboard" ? path === href : path === href || path.startsWith(`${href}/`);
+  return SECTION_ROOTS.has(href) ? path === href : path === href || path.startsWith(`${href}/`);
 }

@@ -1,13 +1,21 @@
-import { CUSTOMER_NAV, isActive } from "@/features/app-shell/nav";
+import { CONSOLE_NAV, CUSTOMER_NAV, isActive } from "@/features/app-shell/nav";
 import { cn } from "@/lib/cn";
 
-/** Customer navigation: a sidebar on wide screens, the first five as a bottom bar on small ones. Static HTML. */
-export function Sidebar({ pathname }: { pathname: string }) {
+export type AppArea = "dashboard" | "console";
+
+const AREAS = {
+  dashboard: { items: CUSTOMER_NAV, label: "Dashboard" },
+  console: { items: CONSOLE_NAV, label: "Console" },
+} as const;
+
+/** The area's navigation: a sidebar on wide screens, the first five as a bottom bar on small ones. Static HTML. */
+export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; area?: AppArea }) {
+  const { items, label: areaLabel } = AREAS[area];
   return (
     <>
-      <nav aria-label="Dashboard" className="hidden w-60 shrink-0 border-r border-slate-200 bg-white md:block">
+      <nav aria-label={areaLabel} className="hidden w-60 shrink-0 border-r border-slate-200 bg-white md:block">
         <ul className="space-y-1 p-4">
-          {CUSTOMER_NAV.map(({ href, label, icon: Icon }) => {
+          {items.map(({ href, label, icon: Icon }) => {
             const active = isActive(href, pathname);
             return (
               <li key={href}>
@@ -27,9 +35,9 @@ export function Sidebar({ pathname }: { pathname: string }) {
           })}
         </ul>
       </nav>
-      <nav aria-label="Dashboard shortcuts" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white md:hidden">
+      <nav aria-label={`${areaLabel} shortcuts`} className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white md:hidden">
         <ul className="grid grid-cols-5">
-          {CUSTOMER_NAV.slice(0, 5).map(({ href, label, icon: Icon }) => {
+          {items.slice(0, 5).map(({ href, label, icon: Icon }) => {
             const active = isActive(href, pathname);
             return (
               <li key={href}>

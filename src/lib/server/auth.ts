@@ -42,8 +42,12 @@ export async function verifySession(cookieHeader: string, clientIp?: string): Pr
   }
 }
 
+/** Console pages open to visitors: admin registration by invitation (checked by its route). */
+const OPEN_CONSOLE_PATHS = new Set(["/console/register"]);
+
 /** A path the guards protect: every signed-in route (spec 2.1). */
 export function isAppPath(pathname: string): boolean {
+  if (OPEN_CONSOLE_PATHS.has(pathname.replace(/\/$/, ""))) return false;
   return ["/dashboard", "/console", "/onboarding"].some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
 

@@ -1,0 +1,97 @@
+// @ts-check
+// The console's routes under /api/admin/ (the spec's admin "stored procedures"): who may
+// call them, demo mode (the console read-only), and a change written together with its
+// audit row. Every admin route starts with requireAdmin(e) (reads) or requireAdminWrite(e)
+// (changes); records-API writes by admins are checked in lib/audit.js auditAdminWrite.
+
+/** @type {typeof import("./audit.js")} */
+const audit = require(`${__hooks}/lib/audit.js`);
+
+const DEMO_MODE_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
+
+/**
+ * The signed-in shop admin (a users record with is_admin), else 401 or 403.
+ * @param {core.RequestEvent} e
+ * @returns {core.Record}
+ */
+function requireAdmin(e) {
+  const auth = e.auth;
+  if (!auth || auth.collection().name !== "users") throw new UnauthorizedError("Sign in as an administrator to do this.");
+  if (!auth.getBool("is_admin")) throw new ForbiddenError("You need administrator privileges to do this.");
+  return auth;
+}
+
+/**
+ * True when the demo_mode setting is "true".
+ * @param {CoreApp} app
+ */
+function demoMode(app) {
+  const row = new DynamicModel({ value: "" });
+  try {
+    app.db().newQuery("SELECT value FROM settings WHERE key = 'demo_mode' LIMIT 1").one(row);
+  } catch (_) {
+    return false; // no such row: off
+  }
+  return row.value === "true";
+}
+
+/**
+ * Refuses a console change while demo mode is on (403 with a message saying why).
+ * @param {CoreApp} app
+ */
+function refuseInDemoMode(app) {
+  if (demoMode(app)) throw new ForbiddenError(DEMO_MODE_MESSAGE);
+}
+
+/**
+ * The signed-in shop admin allowed to change something now (not in demo mode).
+ * @param {core.RequestEvent} e
+ * @returns {core.Record}
+ */
+function requireAdminWrite(e) {
+  const admin = requireAdmin(e);
+  refuseInDemoMode(e.app);
+  return admin;
+}
+
+/**
+ * @template T
+ * @typedef {object} AuditedResult
+ * @property {T} result  what the route answers
+ * @property {{action: string, targetType: string, targetId: string, details?: unknown}} audit  its audit row
+ */
+
+/**
+ * Runs `change` in a transaction and writes the audit row it describes in the same
+ * transaction: a failed change leaves no audit row, a failed audit write undoes the change.
+ * @template T
+ * @param {core.RequestEvent} e
+ * @param {(txApp: CoreApp) => AuditedResult<T>} change
+ * @returns {T}
+ */
+function auditedChange(e, change) {
+  /** @type {{value: T} | null} */
+  let out = null;
+  e.app.runInTransaction((txApp) => {
+    const { result, audit: entry } = change(txApp);
+    audit.writeAuditLog(txApp, { adminId: e.auth?.id ?? "", ...entry });
+    out = { value: result };
+  });
+  if (!out) throw new Error("audited change did not run");
+  return /** @type {{value: T}} */ (out).value;
+}
+
+/**
+ * Paging from the query string: page >= 1, perPage 1..maxPerPage (default 20).
+ * @param {core.RequestEvent} e
+ * @param {number} [maxPerPage]
+ * @returns {{page: number, perPage: number, offset: number}}
+ */
+function paging(e, maxPerPage = 100) {
+  const query = e.request?.url?.query();
+  const page = Math.max(1, Math.floor(Number(query?.get("page") || 1)) || 1);
+  const perPage = Math.min(maxPerPage, Math.max(1, Math.floor(Number(query?.get("perPage") || 20)) || 20));
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+module.exports = { DEMO_MODE_MESSAGE, requireAdmin, requireAdminWrite, demoMode, refuseInDemoMode, auditedChange, paging };
