@@ -207,16 +207,11 @@ function runExpiryJob(app) {
     .bind({ cutoff: now.addDate(0, 0, -proxies.GRACE_DAYS).string() })
     .all(stale);
   app.runInTransaction((txApp) => {
-    for (const row of stale) {
-      txApp
-        .db()
-        .newQuery(
-          `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password = {:password}, expires_at = '',
-           auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +status = 'EXPIRED'`,
-        )
-        .bind({ id: row.id, password: proxies.newPassword(), now: nowText })
-        .execute();
-    }
+    proxies.returnToStock(
+      txApp,
+      stale.map((row) => row.id),
+      "EXPIRED",
+    );
   });
 
   const reminded = remind(app, now);

@@ -592,7 +592,34 @@ function ownCountries(app, userId) {
   return rows.map((r) => r.country).filter(Boolean);
 }
 
+/**
+ * Puts proxies back in stock: AVAILABLE, no owner, no expiry, and a new password each, so
+ * their last owner's credentials stop working. Only those still in `fromStatus` change
+ * (a proxy renewed or bought meanwhile is left alone). Returns how many changed.
+ * @param {CoreApp} txApp  inside the caller's transaction
+ * @param {string[]} ids
+ * @param {"EXPIRED" | "ASSIGNED"} fromStatus
+ * @returns {number}
+ */
+function returnToStock(txApp, ids, fromStatus) {
+  const now = new DateTime().string();
+  let changed = 0;
+  for (const id of ids) {
+    changed += txApp
+      .db()
+      .newQuery(
+        `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password = {:password}, expires_at = '',
+         auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +status = {:from}`,
+      )
+      .bind({ id, password: newPassword(), now, from: fromStatus })
+      .execute()
+      .rowsAffected();
+  }
+  return changed;
+}
+
 module.exports = {
+  returnToStock,
   PROXY_TYPES,
   TERM_DAYS,
   GRACE_DAYS,

@@ -61,6 +61,19 @@ export async function createCustomer(options: CustomerOptions = {}): Promise<Tes
   return user;
 }
 
+/** Another shop admin with a password (onboarded), for signing in to the console. */
+export async function createAdmin(firstName = "Avery"): Promise<TestUser> {
+  const su = await superuserClient();
+  return createTestUser(su, {
+    email: uniqueEmail("admin"),
+    password: "Admin#E2e2026",
+    first_name: firstName,
+    last_name: "Admin",
+    is_admin: true,
+    onboarding_completed: true,
+  });
+}
+
 /** Opens a page and waits until its islands have hydrated (Astro drops the ssr attribute). */
 export async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
