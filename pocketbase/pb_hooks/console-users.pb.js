@@ -64,7 +64,7 @@ routerAdd(
     const api = require(`${__hooks}/lib/api.js`);
     const query = e.request?.url?.query();
     const role = String(query?.get("role") || "all");
-    if (consoleUsers.ROLES.indexOf(role) < 0) throw api.fieldError("role", "role must be all, admins or users.");
+    if (consoleUsers.ROLES.indexOf(role) < 0) throw api.fieldError("role", "Role must be all, admins or users.");
     const search = String(query?.get("search") ?? "");
     return e.json(200, consoleUsers.listUsers(e.app, { search, role, ...admin.paging(e, 100) }));
   },
@@ -97,7 +97,7 @@ routerAdd(
     /** @type {typeof import("./lib/api.js")} */
     const api = require(`${__hooks}/lib/api.js`);
     const body = api.jsonBody(e);
-    if (typeof body["is_admin"] !== "boolean") throw api.fieldError("is_admin", "is_admin must be true or false.");
+    if (typeof body["is_admin"] !== "boolean") throw api.fieldError("is_admin", "Admin status (is_admin) must be true or false.");
     return e.json(200, consoleUsers.setAdmin(e.app, caller.id, e.request?.pathValue("id") ?? "", body["is_admin"]));
   },
   $apis.requireAuth("users"),

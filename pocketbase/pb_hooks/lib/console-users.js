@@ -314,10 +314,10 @@ function validateAdjustment(body) {
   const amount = api.wholeNumber(body["amount_cents"]);
   const description = api.text(body["description"]);
   if (type !== "CREDIT" && type !== "DEBIT") {
-    throw api.fieldError("transaction_type", "transaction_type must be CREDIT or DEBIT.");
+    throw api.fieldError("transaction_type", "Transaction type must be CREDIT or DEBIT.");
   }
   if (Number.isNaN(amount) || amount <= 0) {
-    throw api.fieldError("amount_cents", "amount_cents must be a positive whole number of cents.");
+    throw api.fieldError("amount_cents", "Amount must be a positive whole number of cents (amount_cents).");
   }
   if (amount > MAX_ADJUSTMENT_CENTS) {
     throw new BadRequestError("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).", {

@@ -255,7 +255,7 @@ function validateRefund(body) {
   if (reason.length > 500) throw api.fieldError("reason", "The reason must be at most 500 characters.", "validation_max_length");
   const late = body["allow_late"];
   if (late !== undefined && late !== null && typeof late !== "boolean") {
-    throw api.fieldError("allow_late", "allow_late must be true or false.");
+    throw api.fieldError("allow_late", "Late refund confirmation (allow_late) must be true or false.");
   }
   return { reason, allowLate: late === true };
 }
