@@ -90,19 +90,24 @@ interface RefundAnswer {
 }
 
 /** POST with an Idempotency-Key, answering the body and the replay header. */
-async function keyed<T>(pb: PocketBase, url: string, body: unknown, key: string = randomUUID()): Promise<{ body: T; replayed: string | null }> {
+async function keyed<T>(
+  pb: PocketBase,
+  url: string,
+  body: unknown,
+  key: string = randomUUID(),
+): Promise<{ body: T; replayed: string | null }> {
   let replayed: string | null = null;
-  const previous = pb.afterSend;
-  pb.afterSend = (response, data) => {
-    replayed = response.headers.get("Idempotent-Replayed");
-    return data;
-  };
-  try {
-    const res = await pb.send<T>(url, { method: "POST", body: body as Record<string, unknown>, headers: { "Idempotency-Key": key } });
-    return { body: res, replayed };
-  } finally {
-    pb.afterSend = previous;
-  }
+  const res = await pb.send<T>(url, {
+    method: "POST",
+    body: body as Record<string, unknown>,
+    headers: { "Idempotency-Key": key },
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      replayed = response.headers.get("Idempotent-Replayed");
+      return response;
+    },
+  });
+  return { body: res, replayed };
 }
 
 const adjust = (pb: PocketBase, userId: string, body: Record<string, unknown>, key?: string) =>
@@ -231,7 +236,14 @@ describe("GET /api/admin/users", () => {
       [`Pa${tag}la`, "Brown", true],
       ["Omar", "Ng", false],
     ] as const) {
-      made.push(await createTestUser(shop.su, { first_name: first, last_name: last, is_admin: admin, email: `list-${tag}-${first.toLowerCase()}@api.test` }));
+      made.push(
+        await createTestUser(shop.su, {
+          first_name: first,
+          last_name: last,
+          is_admin: admin,
+          email: `list-${tag}-${first.toLowerCase()}@api.test`,
+        }),
+      );
     }
     const search = tag.toUpperCase();
     const all = await adminGet<UserList>(shop.admin, "/api/admin/users", { search });
@@ -260,9 +272,15 @@ describe("GET /api/admin/users", () => {
     expect(users.items.map((u) => u.id)).toEqual([made[0]!.id]);
 
     // First name, last name and e-mail each match on their own, in any case.
-    expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `q${tag}STONE` })).items.map((u) => u.id)).toEqual([made[0]!.id]);
-    expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `pa${tag}LA` })).items.map((u) => u.id)).toEqual([made[1]!.id]);
-    expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `list-${tag}-omar@` })).items.map((u) => u.id)).toEqual([made[2]!.id]);
+    expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `q${tag}STONE` })).items.map((u) => u.id)).toEqual([
+      made[0]!.id,
+    ]);
+    expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `pa${tag}LA` })).items.map((u) => u.id)).toEqual([
+      made[1]!.id,
+    ]);
+    expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `list-${tag}-omar@` })).items.map((u) => u.id)).toEqual([
+      made[2]!.id,
+    ]);
     // % and _ are plain characters, not wildcards.
     expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: `${tag}%` })).totalItems).toBe(0);
     expect((await adminGet<UserList>(shop.admin, "/api/admin/users", { search: "_____________________" })).totalItems).toBe(0);
@@ -291,12 +309,31 @@ describe("GET /api/admin/users/{id}", () => {
     expect(detail.transactions.map((t) => t.type)).toEqual(["PROXY_PURCHASE", "CREDIT"]);
     expect(detail.proxies.map((p) => p["id"]).sort()).toEqual(proxies.map((p) => p.id).sort());
     for (const proxy of detail.proxies) {
-      expect(Object.keys(proxy).sort()).toEqual(["auto_renew", "city", "country", "expires_at", "host", "id", "port", "state", "status", "type"]);
+      expect(Object.keys(proxy).sort()).toEqual([
+        "auto_renew",
+        "city",
+        "country",
+        "expires_at",
+        "host",
+        "id",
+        "port",
+        "state",
+        "status",
+        "type",
+      ]);
     }
     expect(JSON.stringify(detail)).not.toContain(String(proxies[0]!["password"]));
     expect(detail.tickets).toEqual([expect.objectContaining({ subject: "Slow proxies", status: "open", priority: "high" })]);
     expect(detail.orders).toEqual([
-      expect.objectContaining({ id: order.id, kind: "purchase", quantity: 2, total_cents: 900, status: "completed", refundable: true, within_promise: true }),
+      expect.objectContaining({
+        id: order.id,
+        kind: "purchase",
+        quantity: 2,
+        total_cents: 900,
+        status: "completed",
+        refundable: true,
+        within_promise: true,
+      }),
     ]);
     expect(detail.orders[0]!.refundable_reason).toMatch(/^Within the 7-day money-back promise/);
     expect(detail.totals).toEqual({ transactions: 2, proxies: 2, tickets: 1, orders: 1 });
@@ -348,7 +385,10 @@ describe("POST /api/admin/users/{id}/admin", () => {
       adminSend(asB, `/api/admin/users/${a.id}/admin`, { is_admin: false }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    const flags = [(await shop.su.collection("users").getOne(a.id))["is_admin"], (await shop.su.collection("users").getOne(b.id))["is_admin"]];
+    const flags = [
+      (await shop.su.collection("users").getOne(a.id))["is_admin"],
+      (await shop.su.collection("users").getOne(b.id))["is_admin"],
+    ];
     expect(flags.sort()).toEqual([false, true]);
     expect((await auditRows(a.id)).length + (await auditRows(b.id)).length).toBe(1);
   });
@@ -409,17 +449,29 @@ describe("POST /api/admin/users/{id}/balance", () => {
     });
     for (const [body, field, message] of [
       [{ transaction_type: "GIFT", amount_cents: 1, description: "x" }, "transaction_type", "Transaction type must be CREDIT or DEBIT."],
-      [{ transaction_type: "CREDIT", amount_cents: 1.5, description: "x" }, "amount_cents", "Amount must be a positive whole number of cents (amount_cents)."],
-      [{ transaction_type: "CREDIT", amount_cents: "100", description: "x" }, "amount_cents", "Amount must be a positive whole number of cents (amount_cents)."],
+      [
+        { transaction_type: "CREDIT", amount_cents: 1.5, description: "x" },
+        "amount_cents",
+        "Amount must be a positive whole number of cents (amount_cents).",
+      ],
+      [
+        { transaction_type: "CREDIT", amount_cents: "100", description: "x" },
+        "amount_cents",
+        "Amount must be a positive whole number of cents (amount_cents).",
+      ],
       [{ transaction_type: "CREDIT", amount_cents: 100, description: "   " }, "description", "A description is required."],
     ] as const) {
       const err = await errorOf(() => adjust(shop.admin, target.id, body));
       expect(err.status).toBe(400);
       expect(err.response["data"][field]["message"]).toBe(message);
     }
-    const short = await errorOf(() => adjust(shop.admin, target.id, { transaction_type: "DEBIT", amount_cents: 601, description: "too much" }));
+    const short = await errorOf(() =>
+      adjust(shop.admin, target.id, { transaction_type: "DEBIT", amount_cents: 601, description: "too much" }),
+    );
     expect(short.message).toMatch(/^Insufficient balance/);
-    expect((await errorOf(() => adjust(shop.admin, "nosuchuser0000", { transaction_type: "CREDIT", amount_cents: 1, description: "x" }))).status).toBe(404);
+    expect(
+      (await errorOf(() => adjust(shop.admin, "nosuchuser0000", { transaction_type: "CREDIT", amount_cents: 1, description: "x" }))).status,
+    ).toBe(404);
     expect((await ledgerOf(shop, target.id)).balance).toBe(600);
     expect(await auditRows(target.id)).toHaveLength(2);
   });
@@ -547,7 +599,9 @@ describe("POST /api/admin/orders/{id}/refund", () => {
       expect(err.status).toBe(400);
       expect(err.response["data"][field]["message"]).toBe(message);
     }
-    const missingKey = await errorOf(() => shop.admin.send(`/api/admin/orders/${order.id}/refund`, { method: "POST", body: { reason: "Broken" } }));
+    const missingKey = await errorOf(() =>
+      shop.admin.send(`/api/admin/orders/${order.id}/refund`, { method: "POST", body: { reason: "Broken" } }),
+    );
     expect(missingKey.status).toBe(400);
     expect((await errorOf(() => refund(shop.admin, "nosuchorder0000", { reason: "Broken" }))).status).toBe(404);
     expect((await shop.su.collection("proxy_orders").getOne(order.id))["status"]).toBe("completed");

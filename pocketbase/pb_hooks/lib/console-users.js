@@ -110,13 +110,17 @@ function containsPattern(text) {
 function listUsers(app, query) {
   const search = query.search.trim().slice(0, 100);
   const params = { q: containsPattern(search), limit: query.perPage, offset: query.offset };
-  const searchSql = search ? `(u.email LIKE {:q} ESCAPE '\\' OR u.first_name LIKE {:q} ESCAPE '\\' OR u.last_name LIKE {:q} ESCAPE '\\')` : "";
+  const searchSql = search
+    ? `(u.email LIKE {:q} ESCAPE '\\' OR u.first_name LIKE {:q} ESCAPE '\\' OR u.last_name LIKE {:q} ESCAPE '\\')`
+    : "";
 
   const counts = new DynamicModel({ all: 0, admins: 0 });
   if (search) {
     app
       .db()
-      .newQuery(`SELECT COUNT(*) AS "all", COALESCE(SUM(CASE WHEN u.is_admin THEN 1 ELSE 0 END), 0) AS admins FROM users u WHERE ${searchSql}`)
+      .newQuery(
+        `SELECT COUNT(*) AS "all", COALESCE(SUM(CASE WHEN u.is_admin THEN 1 ELSE 0 END), 0) AS admins FROM users u WHERE ${searchSql}`,
+      )
       .bind(params)
       .one(counts);
   } else {
