@@ -2,7 +2,7 @@
 // /login with the page remembered), the sidebar and the mobile bar, the header's admin
 // marks, and the Overview page with real figures, accessible and fitting 360 px.
 import { expect, test } from "@playwright/test";
-import { adjustBalance, createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
+import { adjustBalance, createAdmin, createCustomer, signInAs } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 const SIDEBAR = [
