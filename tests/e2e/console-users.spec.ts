@@ -156,6 +156,8 @@ test("an admin grants and removes another user's admin rights, never their own",
 });
 
 test("User Management passes axe and fits a 360 px screen", async ({ page }) => {
+  // Two axe runs over a full table on a shared 2-core machine.
+  test.setTimeout(90_000);
   const admin = await createAdmin();
   await signInAs(page, admin, "/console/users");
   await expect(page.getByTestId("user-row").first()).toBeVisible();
