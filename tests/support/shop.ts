@@ -33,10 +33,12 @@ export async function customer(shop: Shop, cents = 0, options: { verified?: bool
   return { ...user, pb: await signIn(shop.tpb, user) };
 }
 
+/** Credits a user through the admin balance route (a new Idempotency-Key each call). */
 export async function credit(shop: Shop, userId: string, cents: number): Promise<void> {
   await shop.admin.send(`/api/admin/users/${userId}/balance`, {
     method: "POST",
     body: { transaction_type: "CREDIT", amount_cents: cents, description: "test funding" },
+    headers: { "Idempotency-Key": randomUUID() },
   });
 }
 

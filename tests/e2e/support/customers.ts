@@ -35,6 +35,7 @@ export async function adjustBalance(userId: string, cents: number, description =
   await pb.send(`/api/admin/users/${userId}/balance`, {
     method: "POST",
     body: { transaction_type: cents >= 0 ? "CREDIT" : "DEBIT", amount_cents: Math.abs(cents), description },
+    headers: { "Idempotency-Key": crypto.randomUUID() },
   });
 }
 

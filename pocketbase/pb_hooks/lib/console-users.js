@@ -1,0 +1,427 @@
+// @ts-check
+// The console's Overview and User Management reads and changes (console-users.pb.js,
+// admin-balance.pb.js): platform figures, the user list with its role counts, one user's
+// detail, the admin flag, and balance adjustments behind an Idempotency-Key. Raw SQL on
+// indexes (1764300000_console_users.js), so every read stays fast at 100,000 users.
+
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
+/** The columns of a user as the console lists it. */
+const USER_SELECT = `u.id, u.email, u.first_name, u.last_name, u.country, u.is_admin, u.verified, u.created,
+  COALESCE((SELECT b.balance_cents FROM balances b WHERE b.user_id = u.id), 0) AS balance_cents`;
+
+function userRows() {
+  return sql.rowsLike({
+    id: "",
+    email: "",
+    first_name: "",
+    last_name: "",
+    country: "",
+    is_admin: false,
+    verified: false,
+    created: "",
+    balance_cents: 0,
+  });
+}
+
+/** @typedef {ReturnType<typeof userRows>[number]} UserRow */
+
+/**
+ * @param {UserRow} row
+ */
+function userView(row) {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    country: row.country,
+    balance_cents: row.balance_cents,
+    is_admin: !!row.is_admin,
+    verified: !!row.verified,
+    created: row.created,
+  };
+}
+
+/**
+ * One user as the list shows it, or a 404.
+ * @param {CoreApp} app
+ * @param {string} id
+ */
+function findUser(app, id) {
+  const rows = userRows();
+  app.db().newQuery(`SELECT ${USER_SELECT} FROM users u WHERE u.id = {:id} LIMIT 1`).bind({ id }).all(rows);
+  const row = rows[0];
+  if (!row) throw new NotFoundError("No user with this id.");
+  return userView(row);
+}
+
+/**
+ * The Overview figures: users, money received (paid payments; a proxy refund gives credits
+ * back, not money, so it does not lower revenue), proxies in customers' hands, and the 10
+ * newest ledger rows with their user's e-mail.
+ * @param {CoreApp} app
+ */
+function overview(app) {
+  const figures = new DynamicModel({ total_users: 0, total_revenue_cents: 0, active_proxies: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT (SELECT COUNT(*) FROM users) AS total_users,
+              (SELECT COALESCE(SUM(amount_cents), 0) FROM payments WHERE status = 'paid') AS total_revenue_cents,
+              (SELECT COUNT(*) FROM proxies WHERE status = 'ASSIGNED') AS active_proxies`,
+    )
+    .one(figures);
+  const recent = sql.rowsLike({ id: "", user_id: "", user_email: "", type: "", amount_cents: 0, description: "", created: "" });
+  app
+    .db()
+    .newQuery(
+      `SELECT t.id, t.user_id, COALESCE(u.email, '') AS user_email, t.type, t.amount_cents, t.description, t.created
+       FROM transactions t LEFT JOIN users u ON u.id = t.user_id
+       ORDER BY t.created DESC, t.id DESC LIMIT 10`,
+    )
+    .all(recent);
+  return {
+    total_users: figures.total_users,
+    total_revenue_cents: figures.total_revenue_cents,
+    active_proxies: figures.active_proxies,
+    recent_transactions: recent.map((r) => ({ ...r })),
+  };
+}
+
+/** The role filter of the user list. */
+const ROLES = ["all", "admins", "users"];
+
+/**
+ * `text` as a LIKE pattern matching it anywhere (its % and _ taken literally; escape "\").
+ * @param {string} text
+ */
+function containsPattern(text) {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The user list: newest first, filtered by search (e-mail, first or last name, any case,
+ * anywhere in the text) and role, one page, with the counts of each role for the search.
+ * @param {CoreApp} app
+ * @param {{ search: string, role: string, page: number, perPage: number, offset: number }} query
+ */
+function listUsers(app, query) {
+  const search = query.search.trim().slice(0, 100);
+  const params = { q: containsPattern(search), limit: query.perPage, offset: query.offset };
+  const searchSql = search
+    ? `(u.email LIKE {:q} ESCAPE '\\' OR u.first_name LIKE {:q} ESCAPE '\\' OR u.last_name LIKE {:q} ESCAPE '\\')`
+    : "";
+
+  const counts = new DynamicModel({ all: 0, admins: 0 });
+  if (search) {
+    app
+      .db()
+      .newQuery(
+        `SELECT COUNT(*) AS "all", COALESCE(SUM(CASE WHEN u.is_admin THEN 1 ELSE 0 END), 0) AS admins FROM users u WHERE ${searchSql}`,
+      )
+      .bind(params)
+      .one(counts);
+  } else {
+    // Two index-only counts (idx_users_is_admin) instead of a scan.
+    app
+      .db()
+      .newQuery(`SELECT (SELECT COUNT(*) FROM users) AS "all", (SELECT COUNT(*) FROM users WHERE is_admin = TRUE) AS admins`)
+      .one(counts);
+  }
+
+  const where = [searchSql];
+  if (query.role === "admins") where.push("u.is_admin = TRUE");
+  if (query.role === "users") where.push("u.is_admin = FALSE");
+  const whereSql = where.filter(Boolean).join(" AND ");
+  const rows = userRows();
+  app
+    .db()
+    .newQuery(
+      `SELECT ${USER_SELECT} FROM users u ${whereSql ? `WHERE ${whereSql}` : ""} ORDER BY u.created DESC, u.id DESC LIMIT {:limit} OFFSET {:offset}`,
+    )
+    .bind(params)
+    .all(rows);
+
+  const all = counts.all;
+  const admins = counts.admins;
+  const totalItems = query.role === "admins" ? admins : query.role === "users" ? all - admins : all;
+  return {
+    items: rows.map(userView),
+    page: query.page,
+    perPage: query.perPage,
+    totalItems,
+    totalPages: Math.ceil(totalItems / query.perPage),
+    counts: { all, admins, users: all - admins },
+  };
+}
+
+/** How much of each list the user detail shows (newest first; totals say how many exist). */
+const DETAIL_LIMITS = { transactions: 20, proxies: 100, tickets: 20, orders: 20 };
+
+/**
+ * Everything the console's user drawer shows: profile, balance, the 20 newest ledger rows,
+ * their proxies (no passwords), tickets and orders (each with whether it can be refunded).
+ * @param {CoreApp} app
+ * @param {string} id
+ */
+function userDetail(app, id) {
+  /** @type {typeof import("./refunds.js")} */
+  const refunds = require(`${__hooks}/lib/refunds.js`);
+  const user = findUser(app, id);
+  const profile = new DynamicModel({ onboarding_completed: false, password_set: false });
+  app.db().newQuery("SELECT onboarding_completed, password_set FROM users WHERE id = {:id}").bind({ id }).one(profile);
+
+  const transactions = sql.rowsLike({
+    id: "",
+    type: "",
+    amount_cents: 0,
+    balance_after_cents: 0,
+    description: "",
+    reference: "",
+    created: "",
+  });
+  app
+    .db()
+    .newQuery(
+      `SELECT id, type, amount_cents, balance_after_cents, description, reference, created FROM transactions
+       WHERE user_id = {:id} ORDER BY created DESC, id DESC LIMIT ${DETAIL_LIMITS.transactions}`,
+    )
+    .bind({ id })
+    .all(transactions);
+
+  const proxies = sql.rowsLike({
+    id: "",
+    host: "",
+    port: 0,
+    type: "",
+    country: "",
+    state: "",
+    city: "",
+    status: "",
+    expires_at: "",
+    auto_renew: false,
+  });
+  app
+    .db()
+    .newQuery(
+      `SELECT id, host, port, type, country, state, city, status, expires_at, auto_renew FROM proxies
+       WHERE assigned_to_user_id = {:id} ORDER BY expires_at DESC, id LIMIT ${DETAIL_LIMITS.proxies}`,
+    )
+    .bind({ id })
+    .all(proxies);
+
+  const tickets = sql.rowsLike({ id: "", subject: "", status: "", priority: "", created: "" });
+  app
+    .db()
+    .newQuery(
+      `SELECT id, subject, status, priority, created FROM support_tickets WHERE user_id = {:id}
+       ORDER BY created DESC, id DESC LIMIT ${DETAIL_LIMITS.tickets}`,
+    )
+    .bind({ id })
+    .all(tickets);
+
+  const totals = new DynamicModel({ transactions: 0, proxies: 0, tickets: 0, orders: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT (SELECT COUNT(*) FROM transactions WHERE user_id = {:id}) AS transactions,
+              (SELECT COUNT(*) FROM proxies WHERE assigned_to_user_id = {:id}) AS proxies,
+              (SELECT COUNT(*) FROM support_tickets WHERE user_id = {:id}) AS tickets,
+              (SELECT COUNT(*) FROM proxy_orders WHERE user_id = {:id}) AS orders`,
+    )
+    .bind({ id })
+    .one(totals);
+
+  return {
+    user: { ...user, onboarding_completed: !!profile.onboarding_completed, password_set: !!profile.password_set },
+    balance_cents: user.balance_cents,
+    transactions: transactions.map((r) => ({ ...r })),
+    proxies: proxies.map((r) => ({ ...r, auto_renew: !!r.auto_renew })),
+    tickets: tickets.map((r) => ({ ...r })),
+    orders: refunds.ordersWithRefundability(app, id, DETAIL_LIMITS.orders),
+    totals: { transactions: totals.transactions, proxies: totals.proxies, tickets: totals.tickets, orders: totals.orders },
+  };
+}
+
+/**
+ * Grants or removes another user's admin rights, with its audit row, in one transaction.
+ * Never the caller's own flag (400); never the last admin (409); a caller whose own rights
+ * were removed meanwhile is refused (403). Setting the flag it already has changes nothing
+ * and writes no audit row.
+ * @param {CoreApp} app
+ * @param {string} adminId  the caller
+ * @param {string} userId
+ * @param {boolean} isAdmin
+ */
+function setAdmin(app, adminId, userId, isAdmin) {
+  /** @type {typeof import("./audit.js")} */
+  const audit = require(`${__hooks}/lib/audit.js`);
+  if (userId === adminId) {
+    throw new BadRequestError("You cannot change your own admin status.", {
+      is_admin: new ValidationError("own_admin_status", "You cannot change your own admin status."),
+    });
+  }
+  app.runInTransaction((txApp) => {
+    // Read again inside the write: two admins removing each other at once cannot both win.
+    const caller = new DynamicModel({ is_admin: false });
+    txApp.db().newQuery("SELECT is_admin FROM users WHERE id = {:id}").bind({ id: adminId }).one(caller);
+    if (!caller.is_admin) throw new ForbiddenError("You need administrator privileges to do this.");
+    /** @type {core.Record} */
+    let user;
+    try {
+      user = txApp.findRecordById("users", userId);
+    } catch (_) {
+      throw new NotFoundError("No user with this id.");
+    }
+    const before = user.getBool("is_admin");
+    if (before === isAdmin) return;
+    if (!isAdmin) {
+      const others = new DynamicModel({ n: 0 });
+      txApp.db().newQuery("SELECT COUNT(*) AS n FROM users WHERE is_admin = TRUE AND id != {:id}").bind({ id: userId }).one(others);
+      if (others.n === 0) {
+        throw new ApiError(409, "At least one administrator must remain: grant someone else admin rights first.", {
+          is_admin: new ValidationError("last_admin", "The last administrator cannot be removed."),
+        });
+      }
+    }
+    user.set("is_admin", isAdmin);
+    txApp.save(user);
+    audit.writeAuditLog(txApp, {
+      adminId,
+      action: isAdmin ? "users.admin_grant" : "users.admin_revoke",
+      targetType: "users",
+      targetId: userId,
+      details: { email: user.email(), is_admin: { from: before, to: isAdmin } },
+    });
+  });
+  return findUser(app, userId);
+}
+
+/** One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused). */
+const MAX_ADJUSTMENT_CENTS = 100000000;
+
+/**
+ * @typedef {{ type: "CREDIT" | "DEBIT", amountCents: number, description: string }} AdjustmentInput
+ */
+
+/**
+ * Checks a balance adjustment body; each problem is a 400 naming its field.
+ * @param {Record<string, unknown>} body
+ * @returns {AdjustmentInput}
+ */
+function validateAdjustment(body) {
+  /** @type {typeof import("./api.js")} */
+  const api = require(`${__hooks}/lib/api.js`);
+  const type = body["transaction_type"];
+  const amount = api.wholeNumber(body["amount_cents"]);
+  const description = api.text(body["description"]);
+  if (type !== "CREDIT" && type !== "DEBIT") {
+    throw api.fieldError("transaction_type", "Transaction type must be CREDIT or DEBIT.");
+  }
+  if (Number.isNaN(amount) || amount <= 0) {
+    throw api.fieldError("amount_cents", "Amount must be a positive whole number of cents (amount_cents).");
+  }
+  if (amount > MAX_ADJUSTMENT_CENTS) {
+    throw new BadRequestError("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).", {
+      amount_cents: new ValidationError("validation_max_amount", "At most $1,000,000.00 per adjustment."),
+    });
+  }
+  if (!description) throw api.fieldError("description", "A description is required.", "validation_required");
+  if (description.length > 500) throw api.fieldError("description", "A description is at most 500 characters.", "validation_max_length");
+  return { type, amountCents: amount, description };
+}
+
+/**
+ * The ledger reference an admin's Idempotency-Key is stored as: fixed length whatever the
+ * key, and the admin's own (two admins' keys never meet).
+ * @param {string} adminId
+ * @param {string} key
+ */
+function adjustmentReference(adminId, key) {
+  return `adjustment:${$security.sha256(`${adminId}\n${key}`)}`;
+}
+
+/**
+ * Credits or debits a user's balance: one ledger row (its reference carries the admin's
+ * Idempotency-Key) and one audit row, in one transaction. The same key again with the same
+ * user, type, amount and description answers the first adjustment (replayed: true) and
+ * moves nothing; with anything else it is refused (422).
+ * @param {CoreApp} app
+ * @param {string} adminId
+ * @param {string} userId
+ * @param {AdjustmentInput} input
+ * @param {string} key
+ * @returns {{ replayed: boolean, balance_cents: number, transaction: Record<string, unknown> }}
+ */
+function adjustBalance(app, adminId, userId, input, key) {
+  /** @type {typeof import("./ledger.js")} */
+  const ledger = require(`${__hooks}/lib/ledger.js`);
+  /** @type {typeof import("./audit.js")} */
+  const audit = require(`${__hooks}/lib/audit.js`);
+  findUser(app, userId);
+  const reference = adjustmentReference(adminId, key);
+  const signed = input.type === "CREDIT" ? input.amountCents : -input.amountCents;
+  /** @type {{ replayed: boolean, balance_cents: number, transaction: Record<string, unknown> } | null} */
+  let out = null;
+  app.runInTransaction((txApp) => {
+    const earlier = sql.rowsLike({
+      id: "",
+      user_id: "",
+      type: "",
+      amount_cents: 0,
+      balance_after_cents: 0,
+      description: "",
+      stripe_payment_intent_id: "",
+      reference: "",
+      created: "",
+      updated: "",
+    });
+    txApp
+      .db()
+      .newQuery(
+        `SELECT id, user_id, type, amount_cents, balance_after_cents, description, stripe_payment_intent_id, reference, created, updated
+         FROM transactions WHERE reference = {:reference} AND reference != '' LIMIT 1`,
+      )
+      .bind({ reference })
+      .all(earlier);
+    const row = earlier[0];
+    if (row) {
+      if (row.user_id !== userId || row.type !== input.type || row.amount_cents !== signed || row.description !== input.description) {
+        throw new ApiError(
+          422,
+          "This Idempotency-Key was already used for a different adjustment. Use a new key for a new adjustment; reuse a key only to retry the same one.",
+          { idempotency_key: new ValidationError("idempotency_key_reused", "Key already used for a different request") },
+        );
+      }
+      out = { replayed: true, balance_cents: row.balance_after_cents, transaction: { ...row, collectionName: "transactions" } };
+      return;
+    }
+    const entry = ledger.applyLedgerEntry(txApp, {
+      userId,
+      type: input.type,
+      amountCents: signed,
+      description: input.description,
+      reference,
+    });
+    audit.writeAuditLog(txApp, {
+      adminId,
+      action: input.type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
+      targetType: "users",
+      targetId: userId,
+      details: {
+        amount_cents: input.amountCents,
+        description: input.description,
+        balance_before_cents: entry.balanceCents - signed,
+        balance_after_cents: entry.balanceCents,
+        transaction_id: entry.transaction.id,
+      },
+    });
+    out = { replayed: false, balance_cents: entry.balanceCents, transaction: entry.transaction };
+  });
+  if (!out) throw new Error("balance adjustment did not run");
+  return out;
+}
+
+module.exports = { ROLES, overview, listUsers, userDetail, setAdmin, validateAdjustment, adjustBalance };

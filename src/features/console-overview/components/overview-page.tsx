@@ -1,0 +1,217 @@
+import { useStore } from "@nanostores/react";
+import {
+  Activity,
+  AlertTriangle,
+  ArrowRight,
+  CheckCircle2,
+  DollarSign,
+  FlaskConical,
+  Receipt,
+  Server,
+  Settings,
+  TrendingUp,
+  Users,
+  Wrench,
+} from "lucide-react";
+import { AdminGate } from "@/components/session/admin-gate";
+import { LoadError } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Skeleton } from "@/components/ui/skeleton";
+import { StatCard } from "@/components/ui/stat-card";
+import { cn } from "@/lib/cn";
+import { formatDateTime } from "@/lib/dates";
+import { formatCents } from "@/lib/money";
+import type { TransactionType } from "@/lib/pocketbase-types";
+import { $overview, reloadOverview } from "@/features/console-overview/stores";
+
+const TYPE_LABELS: Record<TransactionType, string> = {
+  CREDIT: "Credit",
+  DEBIT: "Debit",
+  PROXY_PURCHASE: "Proxy purchase",
+  REFUND: "Refund",
+};
+const INCOMING = new Set<TransactionType>(["CREDIT", "REFUND"]);
+
+const QUICK_ACTIONS = [
+  { href: "/console/users", label: "Manage users", text: "Balances, admin rights, refunds", icon: Users },
+  { href: "/console/proxies", label: "Manage proxies", text: "Inventory, generate, import", icon: Server },
+  { href: "/console/support", label: "Support tickets", text: "Answer customers", icon: Receipt },
+  { href: "/console/settings", label: "System settings", text: "Site, contact, security", icon: Settings },
+] as const;
+
+/** /console (admin spec 2, "Admin Overview"): platform figures, recent ledger rows, static blocks. */
+export function OverviewPage() {
+  return <AdminGate>{() => <Overview />}</AdminGate>;
+}
+
+function Overview() {
+  const state = useStore($overview);
+  const loading = state.status === "loading" && !state.data;
+  const data = state.data;
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Admin Overview</h1>
+        <p className="text-sm text-slate-600">The platform at a glance.</p>
+      </div>
+      {state.status === "error" ? <LoadError message={state.error} onRetry={reloadOverview} /> : null}
+      <section aria-label="Platform figures" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard
+          label="Total Users"
+          value={data ? data.total_users.toLocaleString("en-US") : "—"}
+          loading={loading}
+          icon={<Users className="size-5" aria-hidden="true" />}
+          testId="overview-total-users"
+        />
+        <StatCard
+          label="Total Revenue"
+          value={data ? formatCents(data.total_revenue_cents) : "—"}
+          loading={loading}
+          icon={<DollarSign className="size-5" aria-hidden="true" />}
+          testId="overview-total-revenue"
+        />
+        <StatCard
+          label="Active Proxies"
+          value={data ? data.active_proxies.toLocaleString("en-US") : "—"}
+          loading={loading}
+          icon={<Server className="size-5" aria-hidden="true" />}
+          testId="overview-active-proxies"
+        />
+        <StatCard label="System Status" value="Operational" icon={<Activity className="size-5" aria-hidden="true" />} />
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <RecentTransactions />
+        <SystemAlerts />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <h2 className="text-lg font-semibold text-slate-900">What customers use us for</h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-700">
+            <li>Web scraping and price monitoring with rotating residential IPs.</li>
+            <li>Ad verification and SEO rank tracking from many countries.</li>
+            <li>Account management and social media automation on dedicated datacenter IPs.</li>
+            <li>Sneaker and ticket drops that need fast, clean SOCKS5 and HTTPS proxies.</li>
+          </ul>
+        </Card>
+        <Card>
+          <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+            <FlaskConical className="size-5 text-primary" aria-hidden="true" />
+            Testing the shop
+          </h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-700">
+            <li>Credit a test customer in User Management, then buy proxies from their dashboard.</li>
+            <li>Generate a few proxies of each type in Proxy Management before a test purchase.</li>
+            <li>Open a ticket as a customer and answer it in Support Tickets to see the live chat.</li>
+            <li>Turn on demo mode in System Settings to show the console read-only.</li>
+          </ul>
+        </Card>
+      </div>
+
+      <section aria-labelledby="quick-actions">
+        <h2 id="quick-actions" className="mb-3 text-lg font-semibold text-slate-900">
+          Quick actions
+        </h2>
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          {QUICK_ACTIONS.map(({ href, label, text, icon: Icon }) => (
+            <li key={href}>
+              <a
+                href={href}
+                className="flex h-full items-center gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none"
+              >
+                <span className="rounded-lg bg-primary/10 p-2 text-primary">
+                  <Icon className="size-5" aria-hidden="true" />
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="block font-medium text-slate-900">{label}</span>
+                  <span className="block text-xs text-slate-600">{text}</span>
+                </span>
+                <ArrowRight className="size-4 text-slate-400" aria-hidden="true" />
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function RecentTransactions() {
+  const state = useStore($overview);
+  const rows = state.data?.recent_transactions ?? [];
+  return (
+    <Card className="lg:col-span-2">
+      <h2 className="text-lg font-semibold text-slate-900">Recent transactions</h2>
+      {state.status === "loading" && !state.data ? (
+        <div className="mt-4 space-y-2" aria-busy="true" aria-label="Loading recent transactions">
+          {[0, 1, 2, 3, 4].map((i) => (
+            <Skeleton key={i} className="h-12 rounded-lg" />
+          ))}
+        </div>
+      ) : state.data && rows.length === 0 ? (
+        <div className="mt-4">
+          <EmptyState icon={Receipt} title="No transactions yet" text="Credits, purchases and refunds will appear here." />
+        </div>
+      ) : (
+        <ul aria-label="Recent transactions" className="mt-3 divide-y divide-slate-100">
+          {rows.map((row) => (
+            <li key={row.id} className="flex items-start justify-between gap-3 py-3" data-testid="recent-transaction">
+              <div className="min-w-0 space-y-1">
+                <p className="truncate text-sm font-medium text-slate-900">{row.user_email || "Deleted user"}</p>
+                <p className="text-xs break-words text-slate-600">{row.description || TYPE_LABELS[row.type]}</p>
+                <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+                  <time dateTime={row.created}>{formatDateTime(row.created)}</time>
+                  <Badge tone={INCOMING.has(row.type) ? "success" : "danger"}>{TYPE_LABELS[row.type]}</Badge>
+                </p>
+              </div>
+              <span
+                className={cn("shrink-0 text-sm font-semibold tabular-nums", row.amount_cents >= 0 ? "text-green-700" : "text-red-700")}
+              >
+                {row.amount_cents >= 0 ? "+" : "-"}
+                {formatCents(Math.abs(row.amount_cents))}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function SystemAlerts() {
+  return (
+    <Card>
+      <h2 className="text-lg font-semibold text-slate-900">System Alerts</h2>
+      <ul className="mt-3 space-y-3 text-sm">
+        <li className="flex gap-3 rounded-lg bg-green-50 p-3 text-green-900">
+          <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>
+            <span className="block font-medium">All systems operational</span>
+            <span className="text-xs">Proxies, payments and support are running normally.</span>
+          </span>
+        </li>
+        <li className="flex gap-3 rounded-lg bg-blue-50 p-3 text-blue-900">
+          <TrendingUp className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>
+            <span className="block font-medium">Traffic growing</span>
+            <span className="text-xs">15% increase this month</span>
+          </span>
+        </li>
+        <li className="flex gap-3 rounded-lg bg-amber-50 p-3 text-amber-900">
+          <Wrench className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>
+            <span className="block font-medium">Maintenance planned</span>
+            <span className="text-xs">A short maintenance window is scheduled; customers will be told in advance.</span>
+          </span>
+        </li>
+      </ul>
+      <p className="mt-3 flex items-center gap-1 text-xs text-slate-500">
+        <AlertTriangle className="size-3.5" aria-hidden="true" />
+        These notices are fixed texts, not live monitoring.
+      </p>
+    </Card>
+  );
+}

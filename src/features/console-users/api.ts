@@ -1,0 +1,127 @@
+// User Management's calls: the admin routes of pocketbase/pb_hooks/console-users.pb.js and
+// admin-balance.pb.js. Money routes carry an Idempotency-Key (one per attempt).
+import { pb } from "@/lib/pocketbase";
+import type { ProxyStatus, ProxyType, TicketPriority, TicketStatus, TransactionType } from "@/lib/pocketbase-types";
+
+export type RoleFilter = "all" | "admins" | "users";
+export const USERS_PER_PAGE = 20;
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  country: string;
+  balance_cents: number;
+  is_admin: boolean;
+  verified: boolean;
+  created: string;
+}
+
+export interface UserPage {
+  items: AdminUser[];
+  page: number;
+  perPage: number;
+  totalItems: number;
+  totalPages: number;
+  counts: { all: number; admins: number; users: number };
+}
+
+export interface UserQuery {
+  search: string;
+  role: RoleFilter;
+  page: number;
+}
+
+export interface AdminOrder {
+  id: string;
+  number: string;
+  kind: "purchase" | "renewal";
+  proxy_type: ProxyType | "";
+  country: string;
+  quantity: number;
+  total_cents: number;
+  status: "completed" | "refunded";
+  created: string;
+  refunded_at: string;
+  refund_reason: string;
+  refundable: boolean;
+  within_promise: boolean;
+  refundable_reason: string;
+}
+
+export interface UserDetail {
+  user: AdminUser & { onboarding_completed: boolean; password_set: boolean };
+  balance_cents: number;
+  transactions: {
+    id: string;
+    type: TransactionType;
+    amount_cents: number;
+    balance_after_cents: number;
+    description: string;
+    created: string;
+  }[];
+  proxies: {
+    id: string;
+    host: string;
+    port: number;
+    type: ProxyType;
+    country: string;
+    state: string;
+    city: string;
+    status: ProxyStatus;
+    expires_at: string;
+    auto_renew: boolean;
+  }[];
+  tickets: { id: string; subject: string; status: TicketStatus; priority: TicketPriority; created: string }[];
+  orders: AdminOrder[];
+  totals: { transactions: number; proxies: number; tickets: number; orders: number };
+}
+
+const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });
+
+export function fetchUsers(query: UserQuery, signal?: AbortSignal): Promise<UserPage> {
+  return pb().send<UserPage>("/api/admin/users", {
+    method: "GET",
+    query: { search: query.search, role: query.role, page: query.page, perPage: USERS_PER_PAGE },
+    ...withSignal(signal),
+  });
+}
+
+export function fetchUserDetail(id: string, signal?: AbortSignal): Promise<UserDetail> {
+  return pb().send<UserDetail>(`/api/admin/users/${encodeURIComponent(id)}`, { method: "GET", ...withSignal(signal) });
+}
+
+export function adjustBalance(
+  userId: string,
+  body: { transaction_type: "CREDIT" | "DEBIT"; amount_cents: number; description: string },
+  idempotencyKey: string,
+): Promise<{ balance_cents: number }> {
+  return pb().send(`/api/admin/users/${encodeURIComponent(userId)}/balance`, {
+    method: "POST",
+    body,
+    headers: { "Idempotency-Key": idempotencyKey },
+    requestKey: null,
+  });
+}
+
+export function setAdmin(userId: string, isAdmin: boolean): Promise<AdminUser> {
+  return pb().send<AdminUser>(`/api/admin/users/${encodeURIComponent(userId)}/admin`, {
+    method: "POST",
+    body: { is_admin: isAdmin },
+    requestKey: null,
+  });
+}
+
+export function refundOrder(
+  orderId: string,
+  body: { reason: string; allow_late: boolean },
+  idempotencyKey: string,
+): Promise<{ balance_cents: number; released: number; shortened: number }> {
+  return pb().send(`/api/admin/orders/${encodeURIComponent(orderId)}/refund`, {
+    method: "POST",
+    body,
+    headers: { "Idempotency-Key": idempotencyKey },
+    requestKey: null,
+  });
+}

@@ -1,0 +1,127 @@
+import { useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { errorMessage } from "@/lib/api-error";
+import { newIdempotencyKey } from "@/lib/idempotency";
+import { formatCents } from "@/lib/money";
+import { adjustBalance, type AdminUser } from "@/features/console-users/api";
+
+/** Dollars typed in the amount field as whole cents (rounded; spec 5); NaN when not a number. */
+export function amountToCents(text: string): number {
+  const value = Number(text);
+  return text.trim() === "" || !Number.isFinite(value) ? Number.NaN : Math.round(value * 100);
+}
+
+interface BalanceDialogProps {
+  user: AdminUser | null;
+  onClose: () => void;
+  /** Called with the spec's success text once the server has the change. */
+  onDone: (message: string) => void;
+}
+
+/** Credit or debit a user's balance (admin spec 2, "balance modal"). */
+export function BalanceDialog({ user, onClose, onDone }: BalanceDialogProps) {
+  return (
+    <Dialog
+      open={user !== null}
+      onClose={onClose}
+      title="Adjust balance"
+      description={user ? `${user.email}: ${formatCents(user.balance_cents)}` : ""}
+    >
+      {user ? <BalanceForm key={user.id} user={user} onClose={onClose} onDone={onDone} /> : null}
+    </Dialog>
+  );
+}
+
+function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () => void; onDone: (message: string) => void }) {
+  const [amount, setAmount] = useState("");
+  const [description, setDescription] = useState("");
+  const [pending, setPending] = useState<"CREDIT" | "DEBIT" | null>(null);
+  const [error, setError] = useState("");
+  // One Idempotency-Key per attempt: a retry of the same change (after a failure) sends the
+  // same key, so it can never apply twice; any other change gets a new one.
+  const attempt = useRef<{ signature: string; key: string } | null>(null);
+
+  const cents = amountToCents(amount);
+  const ready = cents >= 1 && description.trim() !== "";
+
+  const submit = async (type: "CREDIT" | "DEBIT") => {
+    if (!ready || pending) return;
+    const body = { transaction_type: type, amount_cents: cents, description: description.trim() };
+    const signature = JSON.stringify(body);
+    if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() };
+    setPending(type);
+    setError("");
+    try {
+      await adjustBalance(user.id, body, attempt.current.key);
+      attempt.current = null;
+      onDone(
+        type === "CREDIT"
+          ? `Successfully credited ${formatCents(cents)} to ${user.email}`
+          : `Successfully debited ${formatCents(cents)} from ${user.email}`,
+      );
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit("CREDIT");
+      }}
+      className="space-y-4"
+      noValidate
+    >
+      <Field id="balance-amount" label="Amount (USD)">
+        <Input
+          id="balance-amount"
+          type="number"
+          inputMode="decimal"
+          step="0.01"
+          min="0.01"
+          placeholder="0.00"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          required
+        />
+      </Field>
+      <Field id="balance-description" label="Description">
+        <Input
+          id="balance-description"
+          value={description}
+          maxLength={500}
+          placeholder="Reason shown in the customer's transaction history"
+          onChange={(e) => setDescription(e.target.value)}
+          required
+        />
+      </Field>
+      <div aria-live="polite" className="empty:hidden">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+      </div>
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={pending !== null}>
+          Cancel
+        </Button>
+        <Button
+          variant="danger"
+          disabled={!ready || pending === "CREDIT"}
+          pending={pending === "DEBIT"}
+          pendingText="Debiting..."
+          onClick={() => void submit("DEBIT")}
+        >
+          Debit
+        </Button>
+        <Button type="submit" disabled={!ready || pending === "DEBIT"} pending={pending === "CREDIT"} pendingText="Crediting...">
+          Credit
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,164 @@
+// User Management state: the list query (kept in the URL: ?search=&role=&page=), the page
+// it answers, the banner of the last action, and the open user detail. A new query aborts
+// the request it supersedes; search text is debounced.
+import { atom, onMount } from "nanostores";
+import { errorMessage, isAbort } from "@/lib/api-error";
+import {
+  fetchUserDetail,
+  fetchUsers,
+  setAdmin,
+  type RoleFilter,
+  type UserDetail,
+  type UserPage,
+  type UserQuery,
+} from "@/features/console-users/api";
+
+export const SEARCH_DELAY_MS = 250;
+/** The spec's text for a failed list (section 8). */
+export const FETCH_USERS_FAILED = "Failed to fetch users";
+
+export interface UserListState {
+  status: "loading" | "ready" | "error";
+  data: UserPage | null;
+  /** The query the data answers (for the empty state's wording). */
+  query: UserQuery;
+  error: string;
+}
+
+const ROLES: readonly RoleFilter[] = ["all", "admins", "users"];
+export const isRole = (value: string): value is RoleFilter => (ROLES as readonly string[]).includes(value);
+
+function queryFromUrl(): UserQuery {
+  if (typeof window === "undefined") return { search: "", role: "all", page: 1 };
+  const params = new URLSearchParams(window.location.search);
+  const role = params.get("role") ?? "all";
+  return {
+    search: (params.get("search") ?? "").trim(),
+    role: isRole(role) ? role : "all",
+    page: Math.max(1, Math.floor(Number(params.get("page")) || 1)),
+  };
+}
+
+function writeUrl(query: UserQuery): void {
+  const params = new URLSearchParams(window.location.search);
+  const set = (name: string, value: string, empty: string) => (value === empty ? params.delete(name) : params.set(name, value));
+  set("search", query.search, "");
+  set("role", query.role, "all");
+  set("page", String(query.page), "1");
+  const search = params.toString();
+  window.history.replaceState(window.history.state, "", `${window.location.pathname}${search ? `?${search}` : ""}`);
+}
+
+export const $userQuery = atom<UserQuery>(queryFromUrl());
+export const $userSearchText = atom($userQuery.get().search);
+export const $users = atom<UserListState>({ status: "loading", data: null, query: $userQuery.get(), error: "" });
+/** The outcome of the last action (balance change, admin toggle, refund). */
+export const $userNotice = atom<{ tone: "success" | "error"; text: string } | null>(null);
+
+const $reloads = atom(0);
+
+onMount($users, () => {
+  let controller: AbortController | null = null;
+  const load = () => {
+    controller?.abort();
+    const current = new AbortController();
+    controller = current;
+    const query = $userQuery.get();
+    writeUrl(query);
+    $users.set({ ...$users.get(), status: "loading", error: "" });
+    fetchUsers(query, current.signal).then(
+      (data) => {
+        if (!current.signal.aborted) $users.set({ status: "ready", data, query, error: "" });
+      },
+      (err: unknown) => {
+        if (current.signal.aborted || isAbort(err)) return;
+        console.error(FETCH_USERS_FAILED, err);
+        $users.set({ ...$users.get(), status: "error", error: FETCH_USERS_FAILED });
+      },
+    );
+  };
+  const offs = [$userQuery.listen(load), $reloads.listen(load)];
+  load();
+  return () => {
+    for (const off of offs) off();
+    controller?.abort();
+  };
+});
+
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+export function setUserSearch(text: string): void {
+  $userSearchText.set(text);
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => {
+    const search = text.trim();
+    if ($userQuery.get().search !== search) $userQuery.set({ ...$userQuery.get(), search, page: 1 });
+  }, SEARCH_DELAY_MS);
+}
+
+export function setUserRole(role: RoleFilter): void {
+  $userQuery.set({ ...$userQuery.get(), role, page: 1 });
+}
+
+export function clearUserFilters(): void {
+  clearTimeout(searchTimer);
+  $userSearchText.set("");
+  $userQuery.set({ search: "", role: "all", page: 1 });
+}
+
+export function goToUserPage(page: number): void {
+  $userQuery.set({ ...$userQuery.get(), page: Math.max(1, page) });
+}
+
+export function reloadUsers(): void {
+  $reloads.set($reloads.get() + 1);
+}
+
+export function showNotice(tone: "success" | "error", text: string): void {
+  $userNotice.set({ tone, text });
+}
+
+/** Grants or removes admin rights; the spec's texts for the outcome. */
+export async function toggleAdmin(userId: string, email: string, makeAdmin: boolean): Promise<void> {
+  try {
+    await setAdmin(userId, makeAdmin);
+    showNotice("success", makeAdmin ? `${email} granted admin privileges` : `${email} removed admin privileges`);
+    reloadUsers();
+  } catch (err) {
+    showNotice("error", errorMessage(err));
+  }
+}
+
+// ---- The user detail (drawer) ----------------------------------------------------
+
+export interface DetailState {
+  userId: string | null;
+  status: "idle" | "loading" | "ready" | "error";
+  data: UserDetail | null;
+  error: string;
+}
+
+export const $userDetail = atom<DetailState>({ userId: null, status: "idle", data: null, error: "" });
+let detailController: AbortController | null = null;
+
+export function openUserDetail(userId: string): void {
+  detailController?.abort();
+  const current = new AbortController();
+  detailController = current;
+  const same = $userDetail.get().userId === userId;
+  $userDetail.set({ userId, status: "loading", data: same ? $userDetail.get().data : null, error: "" });
+  fetchUserDetail(userId, current.signal).then(
+    (data) => {
+      if (!current.signal.aborted) $userDetail.set({ userId, status: "ready", data, error: "" });
+    },
+    (err: unknown) => {
+      if (current.signal.aborted || isAbort(err)) return;
+      $userDetail.set({ ...$userDetail.get(), status: "error", error: errorMessage(err) });
+    },
+  );
+}
+
+export function closeUserDetail(): void {
+  detailController?.abort();
+  $userDetail.set({ userId: null, status: "idle", data: null, error: "" });
+}
