@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 // Every collection x (list, view, create, update, delete) x (anonymous, customer A,
 // customer B, admin), asserted against a real PocketBase: status codes, which rows are
 // seen, and that a refused write left the database unchanged.
@@ -42,6 +43,7 @@ async function creditViaAdmin(ctx: Context, userId: string, cents: number): Prom
   const res = await admin.send<{ transaction: RecordModel }>(`/api/admin/users/${userId}/balance`, {
     method: "POST",
     body: { transaction_type: "CREDIT", amount_cents: cents, description: "matrix credit" },
+    headers: { "Idempotency-Key": randomUUID() },
   });
   return res.transaction.id;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 // Server logic: the ledger keeps balance = sum of transactions, new users get their
 // balance and affiliate rows, admin writes land in the audit log, and settings/plan
 // changes are announced on the public_content realtime topic.
@@ -34,6 +35,7 @@ function changeBalance(pb: PocketBase, userId: string, transaction_type: string,
   return pb.send<{ balance_cents: number; transaction: RecordModel }>(`/api/admin/users/${userId}/balance`, {
     method: "POST",
     body: { transaction_type, amount_cents, description },
+    headers: { "Idempotency-Key": randomUUID() },
   });
 }
 

@@ -307,6 +307,7 @@ test.describe("guards", () => {
     await api.send(`/api/admin/users/${admin.id}/balance`, {
       method: "POST",
       body: { transaction_type: "CREDIT", amount_cents: 1234, description: "E2E top-up" },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
     });
     await open(page, "/login");
     await signIn(page, admin.email, admin.password);

@@ -24,7 +24,7 @@ function idempotencyKey(e) {
   const key = (e.request?.header.get("Idempotency-Key") ?? "").trim();
   if (!key) {
     throw new BadRequestError(
-      "An Idempotency-Key header is required: send a new random value (a UUID) with each purchase, and the same value when you retry it.",
+      "An Idempotency-Key header is required: send a new random value (a UUID) with each request that changes something, and the same value when you retry it.",
     );
   }
   if (!IDEMPOTENCY_KEY.test(key)) {
