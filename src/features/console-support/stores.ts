@@ -87,8 +87,7 @@ async function loadInbox(page: number, merge = false): Promise<void> {
     const result = await listInbox(filters, page, request.signal);
     if (request.signal.aborted) return;
     const current = $inbox.get();
-    const items =
-      page === 1 && !merge ? result.items : result.items.reduce((list, ticket) => upsertTicket(list, ticket), current.items);
+    const items = page === 1 && !merge ? result.items : result.items.reduce((list, ticket) => upsertTicket(list, ticket), current.items);
     $inbox.set({
       status: "ready",
       items,
@@ -223,7 +222,7 @@ function followTicket(ticketId: string): () => void {
       );
       subs.hold(
         await subscribeTicket(ticketId, ({ action, record }) => {
-          if (action === "update") patch((s) => (s.ticket ? { ...s, ticket: mergeRecord(s.ticket, record as TicketRecord) } : s));
+          if (action === "update") patch((s) => (s.ticket ? { ...s, ticket: mergeRecord(s.ticket, record) } : s));
         }),
       );
       subs.hold(await onRealtimeReconnect(() => void load()));

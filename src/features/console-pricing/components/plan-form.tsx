@@ -10,7 +10,15 @@ import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { EMPTY_PLAN, PlanSchema, SERVER_FIELDS, TYPE_LABELS, planToInput, type PlanInput, type PlanOutput } from "@/features/console-pricing/schemas";
+import {
+  EMPTY_PLAN,
+  PlanSchema,
+  SERVER_FIELDS,
+  TYPE_LABELS,
+  planToInput,
+  type PlanInput,
+  type PlanOutput,
+} from "@/features/console-pricing/schemas";
 import { savePlan } from "@/features/console-pricing/stores";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import type { PricingPlan } from "@/lib/pocketbase-types";
@@ -27,7 +35,7 @@ interface PlanFormProps {
 export function PlanForm({ plan, onClose }: PlanFormProps) {
   const [serverError, setServerError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const timer = useRef<number | undefined>(undefined);
+  const close = useRef(onClose);
   const {
     register,
     handleSubmit,
@@ -39,14 +47,22 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
     mode: "onSubmit",
   });
 
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useEffect(() => {
+    close.current = onClose;
+  });
+
+  // After a save the message stays 2 seconds, then the modal closes.
+  useEffect(() => {
+    if (!saved) return;
+    const timer = window.setTimeout(() => close.current(), CLOSE_AFTER_SAVE_MS);
+    return () => window.clearTimeout(timer);
+  }, [saved]);
 
   const onSubmit = async (values: PlanOutput) => {
     setServerError(null);
     try {
       await savePlan(plan?.id ?? null, values);
       setSaved(plan ? "Pricing plan updated successfully" : "Pricing plan created successfully");
-      timer.current = window.setTimeout(onClose, CLOSE_AFTER_SAVE_MS);
     } catch (err) {
       for (const [field, message] of Object.entries(fieldErrors(err))) {
         const name = SERVER_FIELDS[field];
@@ -66,7 +82,13 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
       </div>
       <fieldset disabled={saved !== null} className="space-y-4">
         <Field id="plan-name" label="Name" error={errors.name?.message}>
-          <Input id="plan-name" maxLength={100} autoComplete="off" {...fieldAria("plan-name", errors.name?.message)} {...register("name")} />
+          <Input
+            id="plan-name"
+            maxLength={100}
+            autoComplete="off"
+            {...fieldAria("plan-name", errors.name?.message)}
+            {...register("name")}
+          />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="plan-type" label="Type" error={errors.type?.message}>

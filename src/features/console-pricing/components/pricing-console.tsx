@@ -76,7 +76,11 @@ function Pricing() {
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Pricing plans">
           {state.plans.map((plan) => (
-            <li key={plan.id} className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="plan-card">
+            <li
+              key={plan.id}
+              className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+              data-testid="plan-card"
+            >
               <div className="flex items-start justify-between gap-2">
                 <h2 className="min-w-0 text-lg font-semibold break-words text-slate-900">{plan.name}</h2>
                 <div className="flex shrink-0 flex-wrap justify-end gap-1">

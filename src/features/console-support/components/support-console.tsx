@@ -29,7 +29,9 @@ function Support() {
     <div className="mx-auto max-w-7xl space-y-6">
       <div>
         <h1 className="text-2xl font-bold text-slate-900">Support Tickets</h1>
-        <p className="text-sm text-slate-600">Answer customers and keep each ticket's status current. New tickets and messages appear live.</p>
+        <p className="text-sm text-slate-600">
+          Answer customers and keep each ticket's status current. New tickets and messages appear live.
+        </p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <TicketInbox onSelect={open} />
