@@ -13,6 +13,8 @@ migrate(
     tickets.fields.add(new BoolField({ name: "awaiting_reply" }));
     tickets.addIndex("idx_support_tickets_last_message", false, "last_message_at", "");
     tickets.addIndex("idx_support_tickets_status_last_message", false, "status, last_message_at", "");
+    // The inbox's counts per status and awaiting a reply, read from the index alone.
+    tickets.addIndex("idx_support_tickets_status_awaiting", false, "status, awaiting_reply", "");
     app.save(tickets);
 
     // Existing tickets: the newest message's time and who wrote it.
@@ -35,6 +37,7 @@ migrate(
     const tickets = app.findCollectionByNameOrId("support_tickets");
     tickets.removeIndex("idx_support_tickets_last_message");
     tickets.removeIndex("idx_support_tickets_status_last_message");
+    tickets.removeIndex("idx_support_tickets_status_awaiting");
     tickets.fields.removeByName("last_message_at");
     tickets.fields.removeByName("awaiting_reply");
     app.save(tickets);
