@@ -1,7 +1,9 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // Contact form: trimmed values (so the length checks see what was meant) and the
-// sender's IP in the hidden `ip` field.
+// sender's IP in the hidden `ip` field. `read_at` (the console's inbox; empty = unread) is
+// the server's: a new message is always unread, and an admin marking it read gets the
+// server's time whatever date was sent (any date means "read now", "" unread).
 
 onRecordCreateRequest((e) => {
   if (e.record) {
@@ -9,6 +11,7 @@ onRecordCreateRequest((e) => {
       e.record.set(field, e.record.getString(field).trim());
     }
     e.record.set("ip", e.realIP());
+    if (!e.hasSuperuserAuth()) e.record.set("read_at", "");
   }
   e.next();
 }, "contact_messages");
@@ -17,6 +20,13 @@ onRecordUpdateRequest((e) => {
   if (e.record) {
     for (const field of ["name", "email", "subject", "message"]) {
       e.record.set(field, e.record.getString(field).trim());
+    }
+    // Sent read_at (the body holds it already parsed as a date): keep the first reading's
+    // time when marking read, or empty it when marking unread.
+    const body = /** @type {Record<string, unknown> | null} */ (e.requestInfo().body);
+    if (!e.hasSuperuserAuth() && body && body["read_at"] !== undefined) {
+      const was = e.record.original().getString("read_at");
+      e.record.set("read_at", e.record.getString("read_at") === "" ? "" : was || new DateTime());
     }
   }
   e.next();

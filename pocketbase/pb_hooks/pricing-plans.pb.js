@@ -1,22 +1,59 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// A plan's `features` is always a list of non-empty texts (the public pages map over it), and
+// A plan always has a name, a price of at least one cent and at least one feature (the
+// console's form rules, spec 5, enforced here for every save: records API, hooks and the
+// dashboard); `features` is a list of non-empty texts (the public pages map over it), and
 // a committed plan change clears the price list purchases are priced from.
 
 onRecordValidate((e) => {
   const record = e.record;
   if (!record) return e.next();
-  const raw = record.getString("features");
-  const features = raw === "" || raw === "null" ? [] : JSON.parse(raw);
-  if (!Array.isArray(features) || features.some((f) => typeof f !== "string" || f.trim() === "")) {
-    throw new BadRequestError("Invalid plan.", {
-      features: { code: "validation_invalid_features", message: "Features must be a list of non-empty texts." },
-    });
+  /** @type {Record<string, ValidationError>} */
+  const errors = {};
+  /** @type {string[]} */
+  const messages = [];
+  /**
+   * @param {string} field
+   * @param {string} code
+   * @param {string} message
+   */
+  const fail = (field, code, message) => {
+    errors[field] = new ValidationError(code, message);
+    messages.push(message);
+  };
+
+  const name = record.getString("name").trim();
+  record.set("name", name);
+  if (!name) fail("name", "validation_required", "Name is required");
+
+  const price = record.getFloat("price_cents");
+  if (!(price >= 1)) fail("price_cents", "validation_min_number_constraint", "Price must be greater than 0");
+  else if (!Number.isSafeInteger(price)) {
+    fail("price_cents", "validation_only_int_constraint", "Price must be a whole number of cents");
   }
-  record.set(
-    "features",
-    features.map((f) => f.trim()),
-  );
+
+  const raw = record.getString("features");
+  /** @type {unknown} */
+  let features = [];
+  try {
+    features = raw === "" || raw === "null" ? [] : JSON.parse(raw);
+  } catch (_) {
+    features = null;
+  }
+  if (!Array.isArray(features) || features.some((f) => typeof f !== "string" || f.trim() === "")) {
+    fail("features", "validation_invalid_features", "Features must be a list of non-empty texts.");
+  } else if (features.length === 0) {
+    fail("features", "validation_required", "Features are required");
+  } else {
+    record.set(
+      "features",
+      features.map((f) => String(f).trim()),
+    );
+  }
+
+  if (messages.length > 0) {
+    throw new BadRequestError(messages.length === 1 ? messages[0] : "Please check the highlighted fields.", errors);
+  }
   e.next();
 }, "pricing_plans");
 

@@ -2,7 +2,13 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // Support: behind the API rules, force what a client must not choose. A new ticket is
 // always open and owned by its author; a chat message's sender is the signed-in user and
-// is_admin_message follows the sender's is_admin.
+// is_admin_message follows the sender's is_admin. A ticket's last_message_at and
+// awaiting_reply (the console's inbox order and "awaiting reply" mark) are the server's:
+// every saved message sets them.
+//
+// Closed tickets: the customer can no longer write (chat_messages createRule); staff may
+// still reply (a closing note), which the customer reads and gets by e-mail. Setting the
+// ticket back to open or pending lets the customer answer again.
 
 onRecordCreateRequest((e) => {
   if (!e.hasSuperuserAuth() && e.auth && e.record) {
@@ -10,9 +16,37 @@ onRecordCreateRequest((e) => {
     e.record.set("status", "open");
     e.record.set("subject", e.record.getString("subject").trim());
     if (!e.record.getString("priority")) e.record.set("priority", "medium");
+    e.record.set("last_message_at", "");
   }
   e.next();
 }, "support_tickets");
+
+onRecordUpdateRequest((e) => {
+  if (!e.hasSuperuserAuth() && e.record) {
+    const original = e.record.original();
+    e.record.set("last_message_at", original.get("last_message_at"));
+    e.record.set("awaiting_reply", original.getBool("awaiting_reply"));
+  }
+  e.next();
+}, "support_tickets");
+
+// Any new ticket (API, route, seed) starts as the newest activity, waiting for staff.
+onRecordCreate((e) => {
+  if (e.record && !e.record.getString("last_message_at")) {
+    e.record.set("last_message_at", new DateTime());
+    e.record.set("awaiting_reply", true);
+  }
+  e.next();
+}, "support_tickets");
+
+// Every saved message moves its ticket up the console's inbox, in the same transaction.
+onRecordCreate((e) => {
+  e.next();
+  if (!e.record) return;
+  /** @type {typeof import("./lib/console-support.js")} */
+  const support = require(`${__hooks}/lib/console-support.js`);
+  support.touchTicket(e.app, e.record);
+}, "chat_messages");
 
 onRecordCreateRequest((e) => {
   if (!e.hasSuperuserAuth() && e.auth && e.record) {

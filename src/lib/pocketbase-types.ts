@@ -167,5 +167,7 @@ export interface ContactMessageRecord extends RecordModel {
   subject: string;
   message: string;
   type: ContactMessageType;
+  /** When an admin read it ("" = unread); the server stamps the time. */
+  read_at: string;
   created: string;
 }

@@ -24,7 +24,7 @@ import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-ty
 import { $auth } from "@/stores/auth";
 
 /** Holds realtime unsubscribers; whatever arrives after stop() is dropped at once. */
-function subscriptions() {
+export function subscriptions() {
   let stopped = false;
   const offs: UnsubscribeFunc[] = [];
   return {

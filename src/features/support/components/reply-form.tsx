@@ -1,20 +1,26 @@
 // The reply box: Enter sends, Shift+Enter makes a new line; images and PDFs can be
 // attached (checked here, and again by PocketBase's file field).
 import { Paperclip, Send, X } from "lucide-react";
-import { useId, useRef, useState, type KeyboardEvent, type SubmitEvent } from "react";
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode, type SubmitEvent } from "react";
 import * as v from "valibot";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS, ReplySchema, addAttachments } from "@/features/support/schemas";
-import { sendReply } from "@/features/support/stores";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 
 function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-export function ReplyForm() {
+interface ReplyFormProps {
+  /** Sends the trimmed text with the files; a rejection's message is shown. */
+  onSend: (text: string, files: readonly File[]) => Promise<unknown>;
+  /** A line above the box (e.g. who will read the reply). */
+  note?: ReactNode;
+}
+
+export function ReplyForm({ onSend, note }: ReplyFormProps) {
   const id = useId();
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
@@ -33,7 +39,7 @@ export function ReplyForm() {
     setErrors([]);
     setSending(true);
     try {
-      await sendReply(parsed.output, files);
+      await onSend(parsed.output, files);
       setText("");
       setFiles([]);
       textarea.current?.focus();
@@ -81,6 +87,7 @@ export function ReplyForm() {
           </Alert>
         ) : null}
       </div>
+      {note}
       <label htmlFor={`${id}-text`} className="sr-only">
         Your message
       </label>

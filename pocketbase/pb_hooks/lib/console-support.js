@@ -1,0 +1,193 @@
+// @ts-check
+// The console's ticket inbox (get_admin_support_tickets in the spec): tickets with their
+// customer's e-mail and name, newest activity first, searched and filtered in SQL so a
+// page stays fast at 100,000 tickets (indexes: support_tickets (last_message_at),
+// (status, last_message_at)).
+
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
+const STATUSES = ["open", "pending", "closed"];
+
+/** The longest search text taken (longer input is cut). */
+const MAX_SEARCH = 100;
+
+const COLUMNS = `t.id AS id, t.subject AS subject, t.status AS status, t.priority AS priority,
+  t.created AS created, t.updated AS updated, t.last_message_at AS last_message_at,
+  t.awaiting_reply AS awaiting_reply, t.user_id AS user_id,
+  COALESCE(u.email, '') AS user_email, COALESCE(u.first_name, '') AS user_first_name,
+  COALESCE(u.last_name, '') AS user_last_name`;
+
+const ROW = {
+  id: "",
+  subject: "",
+  status: "",
+  priority: "",
+  created: "",
+  updated: "",
+  last_message_at: "",
+  awaiting_reply: false,
+  user_id: "",
+  user_email: "",
+  user_first_name: "",
+  user_last_name: "",
+};
+
+/** @typedef {typeof ROW} TicketRow */
+
+/**
+ * `text` for a LIKE pattern with `\` as the escape character.
+ * @param {string} text
+ */
+function likeEscape(text) {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Reads and checks the list's filters: status one of open, pending, closed (or "" for
+ * all), the search text trimmed.
+ * @param {core.RequestEvent} e
+ * @returns {{status: string, q: string}}
+ */
+function listFilters(e) {
+  const query = e.request?.url?.query();
+  const status = (query?.get("status") ?? "").trim();
+  if (status !== "" && STATUSES.indexOf(status) < 0) {
+    throw new BadRequestError("Status must be open, pending or closed.", {
+      status: new ValidationError("validation_invalid_value", "Status must be open, pending or closed."),
+    });
+  }
+  const q = (query?.get("q") ?? "").trim().slice(0, MAX_SEARCH);
+  return { status, q };
+}
+
+/**
+ * One page of tickets, newest activity first (ties by id), with the totals of the whole
+ * result and the inbox's counts per status.
+ * @param {CoreApp} app
+ * @param {{status: string, q: string}} filters
+ * @param {{page: number, perPage: number, offset: number}} paging
+ */
+function listTickets(app, filters, paging) {
+  /** @type {string[]} */
+  const where = [];
+  /** @type {Record<string, string | number>} */
+  const params = { limit: paging.perPage, offset: paging.offset };
+  if (filters.status) {
+    where.push("t.status = {:status}");
+    params["status"] = filters.status;
+  }
+  if (filters.q) {
+    // Subject, the ticket's number, or the customer's e-mail, first, last or full name (the
+    // matching customers are found once, not joined for every ticket).
+    where.push(
+      `(t.subject LIKE {:like} ESCAPE '\\' OR t.id LIKE {:prefix} ESCAPE '\\' OR t.user_id IN (
+          SELECT id FROM users WHERE email LIKE {:like} ESCAPE '\\' OR first_name LIKE {:like} ESCAPE '\\'
+            OR last_name LIKE {:like} ESCAPE '\\' OR (first_name || ' ' || last_name) LIKE {:like} ESCAPE '\\'))`,
+    );
+    params["like"] = `%${likeEscape(filters.q)}%`;
+    params["prefix"] = `${likeEscape(filters.q.replace(/^#/, "").toLowerCase())}%`;
+  }
+  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+
+  const total = new DynamicModel({ n: 0 });
+  app.db().newQuery(`SELECT COUNT(*) AS n FROM support_tickets t ${whereSql}`).bind(params).one(total);
+
+  const rows = sql.rowsLike(ROW);
+  if (total.n > paging.offset) {
+    app
+      .db()
+      .newQuery(
+        `SELECT ${COLUMNS} FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id ${whereSql}
+         ORDER BY t.last_message_at DESC, t.id DESC LIMIT {:limit} OFFSET {:offset}`,
+      )
+      .bind(params)
+      .all(rows);
+  }
+
+  return {
+    items: rows.map(plainRow),
+    page: paging.page,
+    perPage: paging.perPage,
+    totalItems: total.n,
+    totalPages: Math.ceil(total.n / paging.perPage),
+    counts: statusCounts(app),
+  };
+}
+
+/**
+ * Tickets per status and how many await a staff reply (not closed), over the whole inbox.
+ * @param {CoreApp} app
+ * @returns {{all: number, open: number, pending: number, closed: number, awaiting_reply: number}}
+ */
+function statusCounts(app) {
+  const rows = sql.rowsLike({ status: "", n: 0, awaiting: 0 });
+  app
+    .db()
+    .newQuery(
+      "SELECT status, COUNT(*) AS n, COALESCE(SUM(CASE WHEN awaiting_reply AND status != 'closed' THEN 1 ELSE 0 END), 0) AS awaiting FROM support_tickets GROUP BY status",
+    )
+    .all(rows);
+  const counts = { all: 0, open: 0, pending: 0, closed: 0, awaiting_reply: 0 };
+  for (const row of rows) {
+    counts.all += row.n;
+    counts.awaiting_reply += row.awaiting;
+    if (row.status === "open" || row.status === "pending" || row.status === "closed") counts[row.status] = row.n;
+  }
+  return counts;
+}
+
+/**
+ * One ticket with its customer, or 404.
+ * @param {CoreApp} app
+ * @param {string} id
+ */
+function getTicket(app, id) {
+  const rows = sql.rowsLike(ROW);
+  app
+    .db()
+    .newQuery(`SELECT ${COLUMNS} FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id WHERE t.id = {:id} LIMIT 1`)
+    .bind({ id })
+    .all(rows);
+  if (rows.length === 0) throw new NotFoundError("Ticket not found.");
+  return plainRow(rows[0]);
+}
+
+/**
+ * A row as plain JSON (DynamicModel rows serialize their fields, but a copy is explicit).
+ * @param {TicketRow} row
+ * @returns {TicketRow}
+ */
+function plainRow(row) {
+  return {
+    id: row.id,
+    subject: row.subject,
+    status: row.status,
+    priority: row.priority,
+    created: row.created,
+    updated: row.updated,
+    last_message_at: row.last_message_at,
+    awaiting_reply: !!row.awaiting_reply,
+    user_id: row.user_id,
+    user_email: row.user_email,
+    user_first_name: row.user_first_name,
+    user_last_name: row.user_last_name,
+  };
+}
+
+/**
+ * After a chat message is saved: its ticket's last activity and whether the customer
+ * waits for staff (a staff reply answers; a customer message waits). Saved as a record
+ * (not SQL) so the change reaches realtime subscribers: the console's list moves live.
+ * @param {CoreApp} app  the saving app (a transaction's, when inside one)
+ * @param {core.Record} message
+ */
+function touchTicket(app, message) {
+  const ticket = app.findRecordById("support_tickets", message.getString("ticket_id"));
+  const at = message.getString("created") || new DateTime().string();
+  ticket.set("last_message_at", at);
+  ticket.set("awaiting_reply", !message.getBool("is_admin_message"));
+  app.save(ticket);
+}
+
+module.exports = { listFilters, listTickets, getTicket, touchTicket };

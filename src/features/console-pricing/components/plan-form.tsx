@@ -1,0 +1,140 @@
+// The plan modal's form (admin spec 5): name, type, price in dollars (saved as cents),
+// features one a line, popular (off) and active (on). After a save the success message
+// shows and the modal closes 2 seconds later; the server's messages land on the fields.
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { useEffect, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, fieldAria } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import {
+  EMPTY_PLAN,
+  PlanSchema,
+  SERVER_FIELDS,
+  TYPE_LABELS,
+  planToInput,
+  type PlanInput,
+  type PlanOutput,
+} from "@/features/console-pricing/schemas";
+import { savePlan } from "@/features/console-pricing/stores";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
+import type { PricingPlan } from "@/lib/pocketbase-types";
+import { PROXY_TYPES } from "@/lib/site";
+
+/** How long the success message stays before the modal closes (spec 9). */
+export const CLOSE_AFTER_SAVE_MS = 2000;
+
+interface PlanFormProps {
+  plan: PricingPlan | null;
+  onClose: () => void;
+}
+
+export function PlanForm({ plan, onClose }: PlanFormProps) {
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const close = useRef(onClose);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<PlanInput, unknown, PlanOutput>({
+    resolver: valibotResolver(PlanSchema),
+    defaultValues: plan ? planToInput(plan) : EMPTY_PLAN,
+    mode: "onSubmit",
+  });
+
+  useEffect(() => {
+    close.current = onClose;
+  });
+
+  // After a save the message stays 2 seconds, then the modal closes.
+  useEffect(() => {
+    if (!saved) return;
+    const timer = window.setTimeout(() => close.current(), CLOSE_AFTER_SAVE_MS);
+    return () => window.clearTimeout(timer);
+  }, [saved]);
+
+  const onSubmit = async (values: PlanOutput) => {
+    setServerError(null);
+    try {
+      await savePlan(plan?.id ?? null, values);
+      setSaved(plan ? "Pricing plan updated successfully" : "Pricing plan created successfully");
+    } catch (err) {
+      for (const [field, message] of Object.entries(fieldErrors(err))) {
+        const name = SERVER_FIELDS[field];
+        if (name) setError(name, { message });
+      }
+      setServerError(errorMessage(err));
+    }
+  };
+
+  const busy = isSubmitting || saved !== null;
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4" aria-busy={isSubmitting}>
+      <div aria-live="polite">
+        {saved ? <Alert tone="success">{saved}</Alert> : null}
+        {serverError ? <Alert tone="error">{serverError}</Alert> : null}
+      </div>
+      <fieldset disabled={saved !== null} className="space-y-4">
+        <Field id="plan-name" label="Name" error={errors.name?.message}>
+          <Input
+            id="plan-name"
+            maxLength={100}
+            autoComplete="off"
+            {...fieldAria("plan-name", errors.name?.message)}
+            {...register("name")}
+          />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id="plan-type" label="Type" error={errors.type?.message}>
+            <Select id="plan-type" {...fieldAria("plan-type", errors.type?.message)} {...register("type")}>
+              {PROXY_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {TYPE_LABELS[type]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field id="plan-price" label="Price per proxy (USD)" error={errors.price?.message}>
+            <Input
+              id="plan-price"
+              type="number"
+              inputMode="decimal"
+              step="0.01"
+              min="0.01"
+              placeholder="2.50"
+              {...fieldAria("plan-price", errors.price?.message)}
+              {...register("price")}
+            />
+          </Field>
+        </div>
+        <Field id="plan-features" label="Features (one per line)" error={errors.features?.message}>
+          <Textarea id="plan-features" rows={5} {...fieldAria("plan-features", errors.features?.message)} {...register("features")} />
+        </Field>
+        <div className="flex flex-wrap gap-x-6 gap-y-2">
+          <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" className="size-4 rounded border-slate-300 accent-primary" {...register("popular")} />
+            Popular
+          </label>
+          <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" className="size-4 rounded border-slate-300 accent-primary" {...register("active")} />
+            Active (shown on the public pages)
+          </label>
+        </div>
+      </fieldset>
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {saved ? "Close" : "Cancel"}
+        </Button>
+        <Button type="submit" pending={isSubmitting} pendingText="Saving..." disabled={busy}>
+          {plan ? "Update Plan" : "Create Plan"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { EMPTY_PLAN, PlanSchema, dollarsToCents, featureLines } from "@/features/console-pricing/schemas";
+
+const messages = (input: unknown) => {
+  const result = v.safeParse(PlanSchema, input);
+  return result.success ? {} : v.flatten<typeof PlanSchema>(result.issues).nested;
+};
+
+describe("plan form", () => {
+  it("defaults: popular off, active on", () => {
+    expect(EMPTY_PLAN).toMatchObject({ popular: false, active: true });
+  });
+
+  it("converts dollars to cents and drops blank feature lines", () => {
+    expect(dollarsToCents("2.5")).toBe(250);
+    expect(dollarsToCents("0.015")).toBe(2);
+    expect(dollarsToCents("abc")).toBeNaN();
+    expect(featureLines(" Fast \n\n  \nPrivate\r\n")).toEqual(["Fast", "Private"]);
+    expect(v.parse(PlanSchema, { ...EMPTY_PLAN, name: " Pro ", price: "1.99", features: "a\n\nb" })).toEqual({
+      name: "Pro",
+      type: "RESIDENTIAL",
+      price_cents: 199,
+      features: ["a", "b"],
+      popular: false,
+      active: true,
+    });
+  });
+
+  it("says what is missing with the spec's words", () => {
+    expect(messages({ ...EMPTY_PLAN, name: "  ", price: "0", features: " \n " })).toEqual({
+      name: ["Name is required"],
+      price: ["Price must be greater than 0"],
+      features: ["Features are required"],
+    });
+    expect(messages({ ...EMPTY_PLAN, name: "X", price: "", features: "a" })).toEqual({ price: ["Price must be greater than 0"] });
+  });
+});

@@ -1,0 +1,78 @@
+// The plan form (admin spec 5 "Pricing plan"). It mirrors what the server enforces
+// (pocketbase/pb_hooks/pricing-plans.pb.js and the collection's fields), which stays the truth.
+import * as v from "valibot";
+import { PROXY_TYPES, type PricingPlan, type ProxyType } from "@/lib/site";
+
+export const TYPE_LABELS: Record<ProxyType, string> = {
+  RESIDENTIAL: "Residential",
+  DATACENTER: "Datacenter",
+  SOCKS5: "SOCKS5",
+  HTTP: "HTTP",
+  HTTPS: "HTTPS",
+};
+
+/** "12.5" dollars -> 1250 cents (rounded to the cent); NaN when not a number. */
+export function dollarsToCents(text: string): number {
+  const trimmed = text.trim();
+  if (!/^\d*(?:\.\d*)?$/.test(trimmed) || trimmed === "" || trimmed === ".") return Number.NaN;
+  return Math.round(Number(trimmed) * 100);
+}
+
+/** 1250 -> "12.50". */
+export function centsToDollars(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** One feature a line, blank lines dropped, each trimmed. */
+export function featureLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
+export const PlanSchema = v.pipe(
+  v.object({
+    name: v.pipe(v.string(), v.trim(), v.minLength(1, "Name is required"), v.maxLength(100, "Name must be at most 100 characters")),
+    type: v.picklist(PROXY_TYPES, "Please choose a proxy type"),
+    price: v.pipe(
+      v.string(),
+      v.transform(dollarsToCents),
+      v.check((cents) => Number.isFinite(cents) && cents >= 1, "Price must be greater than 0"),
+    ),
+    features: v.pipe(
+      v.string(),
+      v.transform(featureLines),
+      v.check((lines) => lines.length > 0, "Features are required"),
+    ),
+    popular: v.boolean(),
+    active: v.boolean(),
+  }),
+  v.transform(({ price, ...rest }) => ({ ...rest, price_cents: price })),
+);
+
+export type PlanInput = v.InferInput<typeof PlanSchema>;
+export type PlanOutput = v.InferOutput<typeof PlanSchema>;
+
+export const EMPTY_PLAN: PlanInput = { name: "", type: "RESIDENTIAL", price: "", features: "", popular: false, active: true };
+
+export function planToInput(plan: PricingPlan): PlanInput {
+  return {
+    name: plan.name,
+    type: plan.type,
+    price: centsToDollars(plan.price_cents),
+    features: plan.features.join("\n"),
+    popular: plan.popular,
+    active: plan.active,
+  };
+}
+
+/** The server's field names -> the form's. */
+export const SERVER_FIELDS: Record<string, keyof PlanInput> = {
+  name: "name",
+  type: "type",
+  price_cents: "price",
+  features: "features",
+  popular: "popular",
+  active: "active",
+};

@@ -1,0 +1,85 @@
+// Pricing Management state: every plan, kept live (another admin's change shows at once).
+import { atom, onMount } from "nanostores";
+import { createPlan, deletePlan, listPlans, updatePlan } from "@/features/console-pricing/api";
+import type { PlanOutput } from "@/features/console-pricing/schemas";
+import { errorMessage, isAbort } from "@/lib/api-error";
+import { pb } from "@/lib/pocketbase";
+import type { PricingPlan } from "@/lib/pocketbase-types";
+
+export interface PlansState {
+  status: "loading" | "ready" | "error";
+  plans: PricingPlan[];
+  error: string;
+}
+
+export const $plans = atom<PlansState>({ status: "loading", plans: [], error: "" });
+
+const TYPE_ORDER = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
+
+/** By type (the five in their usual order), then price, then name. */
+export function byTypeAndPrice(a: PricingPlan, b: PricingPlan): number {
+  return TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type) || a.price_cents - b.price_cents || a.name.localeCompare(b.name);
+}
+
+function put(plan: PricingPlan): void {
+  const state = $plans.get();
+  $plans.set({ ...state, plans: [...state.plans.filter((p) => p.id !== plan.id), plan].sort(byTypeAndPrice) });
+}
+
+function drop(id: string): void {
+  const state = $plans.get();
+  $plans.set({ ...state, plans: state.plans.filter((p) => p.id !== id) });
+}
+
+let request: AbortController | null = null;
+
+export async function loadPlans(): Promise<void> {
+  request?.abort();
+  const current = new AbortController();
+  request = current;
+  try {
+    const plans = await listPlans(current.signal);
+    if (!current.signal.aborted) $plans.set({ status: "ready", plans: [...plans].sort(byTypeAndPrice), error: "" });
+  } catch (err) {
+    if (isAbort(err) || current.signal.aborted) return;
+    const state = $plans.get();
+    $plans.set({ ...state, status: state.status === "ready" ? "ready" : "error", error: errorMessage(err) });
+  }
+}
+
+onMount($plans, () => {
+  let stopped = false;
+  let off: (() => Promise<void>) | null = null;
+  void (async () => {
+    try {
+      const unsubscribe = await pb()
+        .collection("pricing_plans")
+        .subscribe<PricingPlan>("*", ({ action, record }) => {
+          if (action === "delete") drop(record.id);
+          else put(record);
+        });
+      if (stopped) void unsubscribe().catch(() => {});
+      else off = unsubscribe;
+    } catch (err) {
+      console.error("Live plan updates are unavailable", err);
+    }
+    if (!stopped) await loadPlans();
+  })();
+  return () => {
+    stopped = true;
+    request?.abort();
+    void off?.().catch(() => {});
+    $plans.set({ status: "loading", plans: [], error: "" });
+  };
+});
+
+export async function savePlan(id: string | null, values: PlanOutput): Promise<PricingPlan> {
+  const plan = id ? await updatePlan(id, values) : await createPlan(values);
+  put(plan);
+  return plan;
+}
+
+export async function removePlan(id: string): Promise<void> {
+  await deletePlan(id);
+  drop(id);
+}

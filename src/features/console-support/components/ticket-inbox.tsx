@@ -1,0 +1,152 @@
+// The inbox (left): search, status filter, tickets newest activity first, live; "Load more".
+import { useStore } from "@nanostores/react";
+import { Inbox, Search } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { LoadError } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { CONSOLE_STATUS_TONES, STATUS_OPTIONS, customerName } from "@/features/console-support/format";
+import { $inbox, $inboxFilters, $selectedTicketId, loadMoreInbox, refreshInbox, setInboxFilters } from "@/features/console-support/stores";
+import { STATUS_LABELS } from "@/features/support/format";
+import { cn } from "@/lib/cn";
+import { formatDateTime } from "@/lib/dates";
+import type { TicketStatus } from "@/lib/pocketbase-types";
+
+const SEARCH_DELAY_MS = 250;
+
+export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
+  const id = useId();
+  const inbox = useStore($inbox);
+  const filters = useStore($inboxFilters);
+  const selected = useStore($selectedTicketId);
+  const [text, setText] = useState(filters.q);
+
+  // The search runs once typing pauses.
+  useEffect(() => {
+    const timer = window.setTimeout(() => setInboxFilters({ ...$inboxFilters.get(), q: text.trim() }), SEARCH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [text]);
+
+  const counts = inbox.counts;
+
+  return (
+    <section aria-labelledby="inbox-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="space-y-3 border-b border-slate-200 p-4">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="inbox-heading" className="text-lg font-semibold text-slate-900">
+            Tickets
+          </h2>
+          {counts ? (
+            <p className="text-xs text-slate-600" data-testid="awaiting-count">
+              {counts.awaiting_reply} awaiting reply
+            </p>
+          ) : null}
+        </div>
+        <div className="relative">
+          <label htmlFor={`${id}-search`} className="sr-only">
+            Search tickets
+          </label>
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+          <Input
+            id={`${id}-search`}
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Search subject, customer or e-mail..."
+            className="pl-9"
+          />
+        </div>
+        <div>
+          <label htmlFor={`${id}-status`} className="sr-only">
+            Status
+          </label>
+          <Select
+            id={`${id}-status`}
+            value={filters.status}
+            onChange={(e) => setInboxFilters({ ...filters, status: e.target.value as "" | TicketStatus })}
+          >
+            {STATUS_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+                {counts ? ` (${option.value ? counts[option.value] : counts.all})` : ""}
+              </option>
+            ))}
+          </Select>
+        </div>
+      </div>
+      <div aria-live="polite">
+        {inbox.error ? <LoadError className="m-4" message={inbox.error} onRetry={() => void refreshInbox()} /> : null}
+        {inbox.status === "ready" ? (
+          <p className="sr-only">
+            {inbox.totalItems} {inbox.totalItems === 1 ? "ticket" : "tickets"}
+          </p>
+        ) : null}
+      </div>
+      {inbox.status === "loading" ? (
+        <div className="space-y-3 p-4" aria-busy="true">
+          <span className="sr-only">Loading tickets...</span>
+          {[0, 1, 2, 3, 4].map((i) => (
+            <Skeleton key={i} className="h-16 w-full" />
+          ))}
+        </div>
+      ) : inbox.status === "ready" && inbox.items.length === 0 ? (
+        <div className="p-4">
+          <EmptyState
+            icon={Inbox}
+            title="No tickets found"
+            text={filters.q || filters.status ? "Try another search or status." : "Customers' tickets will appear here."}
+          />
+        </div>
+      ) : (
+        <ul className="max-h-[36rem] divide-y divide-slate-100 overflow-y-auto" aria-label="Tickets">
+          {inbox.items.map((ticket) => {
+            const active = ticket.id === selected;
+            const waiting = ticket.awaiting_reply && ticket.status !== "closed";
+            return (
+              <li key={ticket.id}>
+                <button
+                  type="button"
+                  onClick={() => onSelect(ticket.id)}
+                  aria-current={active ? "true" : undefined}
+                  data-testid="admin-ticket-item"
+                  className={cn(
+                    "block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none focus-visible:ring-inset",
+                    active && "bg-primary/5 hover:bg-primary/10",
+                  )}
+                >
+                  <span className="flex items-start justify-between gap-2">
+                    <span className={cn("min-w-0 break-words text-slate-900", waiting ? "font-semibold" : "font-medium")}>
+                      {waiting ? (
+                        <span className="mr-1.5 inline-block size-2 rounded-full bg-primary align-middle" aria-hidden="true" />
+                      ) : null}
+                      {ticket.subject}
+                      {waiting ? <span className="sr-only"> (awaiting reply)</span> : null}
+                    </span>
+                    <Badge tone={CONSOLE_STATUS_TONES[ticket.status]} className="shrink-0">
+                      {STATUS_LABELS[ticket.status]}
+                    </Badge>
+                  </span>
+                  <span className="mt-1 flex flex-wrap justify-between gap-x-3 gap-y-1 text-xs text-slate-600">
+                    <span className="min-w-0 break-all">{customerName(ticket)}</span>
+                    <span>{formatDateTime(ticket.created)}</span>
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {inbox.hasMore ? (
+        <div className="border-t border-slate-200 p-3">
+          <Button variant="secondary" size="sm" className="w-full" pending={inbox.loadingMore} onClick={() => void loadMoreInbox()}>
+            Load more tickets
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

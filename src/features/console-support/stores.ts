@@ -1,0 +1,294 @@
+// The console's Support Tickets state: the inbox (server-side search, status filter and
+// "load more" paging, kept live by the support_tickets subscription: a new ticket or a new
+// message moves its ticket up) and the selected ticket's conversation (its messages live
+// through the chat_messages subscription). Subscriptions start with the first subscriber
+// and stop on unmount (nanostores onMount).
+import { atom, onMount } from "nanostores";
+import {
+  getInboxTicket,
+  listInbox,
+  subscribeAllTickets,
+  updateTicketStatus,
+  type AdminTicket,
+  type TicketCounts,
+  type TicketFilters,
+  type TicketRecord,
+} from "@/features/console-support/api";
+import { listMessages, onRealtimeReconnect, sendMessage, subscribeMessages, subscribeTicket } from "@/features/support/api";
+import { byCreated, upsert, upsertAll } from "@/features/support/format";
+import { $selectedTicketId, subscriptions } from "@/features/support/stores";
+import { errorMessage, isAbort } from "@/lib/api-error";
+import type { ChatMessageRecord, TicketStatus } from "@/lib/pocketbase-types";
+import { $auth } from "@/stores/auth";
+
+export { $selectedTicketId, selectTicket } from "@/features/support/stores";
+
+/** Newest activity first, ties by id (the route's order). */
+export function byActivity(a: AdminTicket, b: AdminTicket): number {
+  if (a.last_message_at !== b.last_message_at) return a.last_message_at < b.last_message_at ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** `list` with `ticket` put in (or replaced), newest activity first. */
+export function upsertTicket(list: readonly AdminTicket[], ticket: AdminTicket): AdminTicket[] {
+  return [...list.filter((t) => t.id !== ticket.id), ticket].sort(byActivity);
+}
+
+/** A ticket of the list with the fields a support_tickets record carries. */
+export function mergeRecord(ticket: AdminTicket, record: TicketRecord): AdminTicket {
+  return {
+    ...ticket,
+    subject: record.subject,
+    status: record.status,
+    priority: record.priority,
+    updated: record.updated as string,
+    last_message_at: record.last_message_at ?? ticket.last_message_at,
+    awaiting_reply: record.awaiting_reply ?? ticket.awaiting_reply,
+  };
+}
+
+// ---- The inbox ------------------------------------------------------------------------
+
+export interface InboxState {
+  status: "loading" | "ready" | "error";
+  items: AdminTicket[];
+  error: string;
+  page: number;
+  totalItems: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  counts: TicketCounts | null;
+}
+
+const EMPTY_INBOX: InboxState = {
+  status: "loading",
+  items: [],
+  error: "",
+  page: 0,
+  totalItems: 0,
+  hasMore: false,
+  loadingMore: false,
+  counts: null,
+};
+
+export const $inbox = atom<InboxState>(EMPTY_INBOX);
+export const $inboxFilters = atom<TicketFilters>({ q: "", status: "" });
+
+let inboxRequest: AbortController | null = null;
+
+/** Loads page `page` of the current filters; page 1 replaces the list, others add to it. */
+async function loadInbox(page: number, merge = false): Promise<void> {
+  inboxRequest?.abort();
+  const request = new AbortController();
+  inboxRequest = request;
+  const filters = $inboxFilters.get();
+  if (page > 1) $inbox.set({ ...$inbox.get(), loadingMore: true });
+  try {
+    const result = await listInbox(filters, page, request.signal);
+    if (request.signal.aborted) return;
+    const current = $inbox.get();
+    const items = page === 1 && !merge ? result.items : result.items.reduce((list, ticket) => upsertTicket(list, ticket), current.items);
+    $inbox.set({
+      status: "ready",
+      items,
+      error: "",
+      page: merge ? Math.max(current.page, 1) : page,
+      totalItems: result.totalItems,
+      hasMore: items.length < result.totalItems,
+      loadingMore: false,
+      counts: result.counts,
+    });
+  } catch (err) {
+    if (isAbort(err) || request.signal.aborted) return;
+    const current = $inbox.get();
+    $inbox.set({ ...current, status: current.status === "ready" ? "ready" : "error", error: errorMessage(err), loadingMore: false });
+  }
+}
+
+export function refreshInbox(): Promise<void> {
+  return loadInbox(1);
+}
+
+export function loadMoreInbox(): Promise<void> {
+  return loadInbox($inbox.get().page + 1);
+}
+
+export function setInboxFilters(filters: TicketFilters): void {
+  const current = $inboxFilters.get();
+  if (current.q === filters.q && current.status === filters.status) return;
+  $inboxFilters.set(filters);
+}
+
+/** Whether a ticket belongs in the list under the current status filter. */
+function matchesStatus(ticket: { status: TicketStatus }): boolean {
+  const { status } = $inboxFilters.get();
+  return !status || ticket.status === status;
+}
+
+onMount($inbox, () => {
+  const subs = subscriptions();
+  let timer: number | undefined;
+  // New tickets (or ones not loaded yet) arrive without their customer: the first page is
+  // fetched again, a moment later so a burst of events makes one request.
+  const refetchSoon = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void loadInbox(1, true), 300);
+  };
+  const unbindFilters = $inboxFilters.listen(() => {
+    $inbox.set({ ...EMPTY_INBOX, counts: $inbox.get().counts });
+    void refreshInbox();
+  });
+  void (async () => {
+    try {
+      subs.hold(
+        await subscribeAllTickets(({ action, record }) => {
+          if (subs.stopped) return;
+          const state = $inbox.get();
+          const known = state.items.find((t) => t.id === record.id);
+          if (action === "delete") {
+            $inbox.set({ ...state, items: state.items.filter((t) => t.id !== record.id) });
+          } else if (known) {
+            const merged = mergeRecord(known, record);
+            $inbox.set({
+              ...state,
+              items: matchesStatus(merged) ? upsertTicket(state.items, merged) : state.items.filter((t) => t.id !== record.id),
+            });
+            if (known.status !== merged.status || known.awaiting_reply !== merged.awaiting_reply) refetchSoon();
+          } else if (matchesStatus(record)) {
+            refetchSoon();
+          }
+        }),
+      );
+      subs.hold(await onRealtimeReconnect(() => void loadInbox(1, true)));
+    } catch (err) {
+      console.error("Live ticket updates are unavailable", err);
+    }
+    if (!subs.stopped) await refreshInbox();
+  })();
+  return () => {
+    subs.stop();
+    unbindFilters();
+    window.clearTimeout(timer);
+    inboxRequest?.abort();
+    $inbox.set(EMPTY_INBOX);
+  };
+});
+
+// ---- The selected ticket ----------------------------------------------------------------
+
+export interface TicketViewState {
+  ticketId: string | null;
+  ticket: AdminTicket | null;
+  status: "idle" | "loading" | "ready" | "error";
+  /** Oldest first. */
+  messages: ChatMessageRecord[];
+  error: string;
+}
+
+const IDLE: TicketViewState = { ticketId: null, ticket: null, status: "idle", messages: [], error: "" };
+
+export const $ticketView = atom<TicketViewState>(IDLE);
+
+function followTicket(ticketId: string): () => void {
+  const subs = subscriptions();
+  const request = new AbortController();
+  const known = $inbox.value?.items.find((t) => t.id === ticketId) ?? null;
+  $ticketView.set({ ticketId, ticket: known, status: "loading", messages: [], error: "" });
+  const patch = (change: (state: TicketViewState) => TicketViewState) => {
+    if (!subs.stopped && $ticketView.get().ticketId === ticketId) $ticketView.set(change($ticketView.get()));
+  };
+
+  const load = async () => {
+    try {
+      const [ticket, messages] = await Promise.all([getInboxTicket(ticketId, request.signal), listMessages(ticketId, request.signal)]);
+      patch((s) => ({ ...s, ticket, status: "ready", messages: upsertAll(s.messages, messages, byCreated), error: "" }));
+    } catch (err) {
+      if (isAbort(err) || request.signal.aborted) return;
+      patch((s) => ({ ...s, status: s.status === "ready" ? "ready" : "error", error: errorMessage(err) }));
+    }
+  };
+
+  void (async () => {
+    try {
+      // Subscribe first, then load: nothing written in between is missed.
+      subs.hold(
+        await subscribeMessages(ticketId, ({ action, record }) => {
+          if (record.ticket_id !== ticketId) return;
+          patch((s) => ({
+            ...s,
+            messages: action === "delete" ? s.messages.filter((m) => m.id !== record.id) : upsert(s.messages, record, byCreated),
+          }));
+        }),
+      );
+      subs.hold(
+        await subscribeTicket(ticketId, ({ action, record }) => {
+          if (action === "update") patch((s) => (s.ticket ? { ...s, ticket: mergeRecord(s.ticket, record) } : s));
+        }),
+      );
+      subs.hold(await onRealtimeReconnect(() => void load()));
+    } catch (err) {
+      console.error("Live conversation updates are unavailable", err);
+    }
+    if (!subs.stopped) await load();
+  })();
+
+  return () => {
+    subs.stop();
+    request.abort();
+  };
+}
+
+onMount($ticketView, () => {
+  let stop: (() => void) | null = null;
+  let key: string | null = null;
+  const update = () => {
+    const userId = $auth.get().user?.id ?? null;
+    const ticketId = $selectedTicketId.get();
+    const next = userId && ticketId ? `${userId}:${ticketId}` : null;
+    if (next === key) return;
+    stop?.();
+    stop = null;
+    key = next;
+    $ticketView.set(IDLE);
+    if (userId && ticketId) stop = followTicket(ticketId);
+  };
+  const unbindAuth = $auth.subscribe(update);
+  const unbindTicket = $selectedTicketId.subscribe(update);
+  return () => {
+    unbindAuth();
+    unbindTicket();
+    stop?.();
+    stop = null;
+    key = null;
+    $ticketView.set(IDLE);
+  };
+});
+
+/** A staff reply on the open ticket (is_admin_message is set by the server). */
+export async function sendStaffReply(text: string, files: readonly File[]): Promise<ChatMessageRecord> {
+  const { ticketId } = $ticketView.get();
+  const userId = $auth.get().user?.id;
+  if (!ticketId || !userId) throw new Error("No ticket is open");
+  const message = await sendMessage(ticketId, userId, text, files);
+  const state = $ticketView.get();
+  if (state.ticketId === ticketId) $ticketView.set({ ...state, messages: upsert(state.messages, message, byCreated) });
+  return message;
+}
+
+/** Changes the open ticket's status; the list and the panel follow at once. */
+export async function changeStatus(status: TicketStatus): Promise<void> {
+  const { ticketId } = $ticketView.get();
+  if (!ticketId) return;
+  const record = await updateTicketStatus(ticketId, status);
+  const view = $ticketView.get();
+  if (view.ticketId === ticketId && view.ticket) $ticketView.set({ ...view, ticket: mergeRecord(view.ticket, record) });
+  const inbox = $inbox.get();
+  const known = inbox.items.find((t) => t.id === ticketId);
+  if (known) {
+    const merged = mergeRecord(known, record);
+    $inbox.set({
+      ...inbox,
+      items: matchesStatus(merged) ? upsertTicket(inbox.items, merged) : inbox.items.filter((t) => t.id !== ticketId),
+    });
+  }
+}
