@@ -166,7 +166,7 @@ const SPECS: CollectionSpec[] = [
           .collection("pricing_plans")
           .create({ name: `Plan ${ctx.n()}`, type: "HTTP", price_cents: 100, features: ["x"], popular: false, active: owner === "A" })
       ).id,
-    createBody: async (_ctx, _who, marker) => ({ name: marker, type: "HTTP", price_cents: 100, features: [], active: true }),
+    createBody: async (_ctx, _who, marker) => ({ name: marker, type: "HTTP", price_cents: 100, features: ["x"], active: true }),
     markerFilter: (m) => `name = "${m}"`,
     updateBody: (m) => ({ name: m }),
     list: { anon: ["A"], A: ["A"], B: ["A"], admin: ["A", "B"] },

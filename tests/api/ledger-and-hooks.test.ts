@@ -225,8 +225,10 @@ describe("pricing plans", () => {
     }
     const plan = await asAdmin.collection("pricing_plans").create({ ...base, features: [" Fast "] });
     expect(plan["features"]).toEqual(["Fast"]);
-    const bare = await asAdmin.collection("pricing_plans").create(base);
-    expect(bare["features"]).toEqual([]);
+    // A plan needs at least one feature (admin spec 5: "Features are required").
+    const bare = await errorOf(() => asAdmin.collection("pricing_plans").create(base));
+    expect(bare.status).toBe(400);
+    expect(bare.response["data"]["features"]["message"]).toMatch(/^Features are required/);
   });
 });
 
@@ -242,7 +244,7 @@ describe("public_content topic", () => {
 
       const plan = await su
         .collection("pricing_plans")
-        .create({ name: "Announced", type: "HTTP", price_cents: 5, features: [], active: true });
+        .create({ name: "Announced", type: "HTTP", price_cents: 5, features: ["Announced"], active: true });
       await expect.poll(() => messages, { timeout: 5000 }).toContainEqual({ collection: "pricing_plans", action: "create", id: plan.id });
     } finally {
       await listener.realtime.unsubscribe();
