@@ -7,7 +7,7 @@
 // {items, page, perPage, totalItems, totalPages}. Helpers: lib/console-analytics.js,
 // lib/console-audit-logs.js, lib/console-affiliates.js.
 
-// GET /api/admin/analytics?days=7|30|90 (30 when absent; anything else 400, data.days)
+// GET /api/admin/analytics?days=7|30|90 (30 when absent; anything else 400 "Days must be 7, 30 or 90.", data.days)
 // -> {days, total_users, total_revenue_cents, total_proxies, avg_revenue_per_user_cents  (all time),
 //     period_new_users, period_revenue_cents  (the period),
 //     user_growth: [{date: "YYYY-MM-DD", count}], revenue: [{date, cents}]  (every UTC day of the period, oldest first),

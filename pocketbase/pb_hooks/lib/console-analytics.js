@@ -27,7 +27,7 @@ function parseDays(raw) {
   if (!text) return DEFAULT_DAYS;
   const days = Number(text);
   if (PERIODS.indexOf(days) < 0 || String(days) !== text) {
-    const message = "days must be 7, 30 or 90.";
+    const message = "Days must be 7, 30 or 90.";
     throw new BadRequestError(message, { days: new ValidationError("validation_invalid_period", message) });
   }
   return days;
