@@ -1,0 +1,159 @@
+// @ts-check
+// The console's Audit Logs reads (get_admin_audit_logs in the spec): a page of entries,
+// newest first, with their admin's e-mail and names, searched and filtered in SQL, and
+// the summary cards. Rows are written only by lib/audit.js and never change.
+
+/** @type {typeof import("./sql.js")} */
+const sql = require(`${__hooks}/lib/sql.js`);
+
+const DAY_MS = 86400000;
+
+/**
+ * A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally (ESCAPE '\').
+ * @param {string} text
+ */
+function containsPattern(text) {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * @typedef {object} AuditQuery
+ * @property {string} search  matches the action, target type and id, the details' text and
+ *   the admin's e-mail, first, last or full name (case-insensitive for ASCII)
+ * @property {string} action  exact action name ("" for all)
+ * @property {number} page
+ * @property {number} perPage
+ * @property {number} offset
+ */
+
+/**
+ * @param {CoreApp} app
+ * @param {AuditQuery} query
+ */
+function list(app, query) {
+  /** @type {string[]} */
+  const where = [];
+  /** @type {Record<string, unknown>} */
+  const params = { limit: query.perPage, offset: query.offset };
+  if (query.action) {
+    where.push("l.action = {:action}");
+    params["action"] = query.action;
+  }
+  if (query.search) {
+    params["q"] = containsPattern(query.search);
+    // The admins whose e-mail or names match, found first among the few who ever acted
+    // (not a scan of every user per entry).
+    const admins = sql.rowsLike({ id: "" });
+    app
+      .db()
+      .newQuery(
+        `SELECT id FROM users WHERE id IN (SELECT DISTINCT admin_id FROM audit_logs WHERE admin_id != '')
+           AND (email LIKE {:q} ESCAPE '\\' OR first_name LIKE {:q} ESCAPE '\\' OR last_name LIKE {:q} ESCAPE '\\'
+                OR (first_name || ' ' || last_name) LIKE {:q} ESCAPE '\\')`,
+      )
+      .bind({ q: params["q"] })
+      .all(admins);
+    /** @type {string[]} */
+    const matches = [
+      "l.action LIKE {:q} ESCAPE '\\'",
+      "l.target_type LIKE {:q} ESCAPE '\\'",
+      "l.target_id LIKE {:q} ESCAPE '\\'",
+      "l.details LIKE {:q} ESCAPE '\\'",
+    ];
+    if (admins.length > 0) {
+      const byAdmin = sql.inList(
+        "l.admin_id",
+        admins.map((a) => a.id),
+      );
+      matches.push(byAdmin.sql);
+      Object.assign(params, byAdmin.params);
+    }
+    where.push(`(${matches.join(" OR ")})`);
+  }
+  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  // With a search, "+l.created" makes SQLite read the table once and keep the newest rows
+  // (a bounded top-N sort) instead of walking the created index row by row, which costs a
+  // random read per entry when few match (measured at 100,000 entries: 50 ms against 600 ms).
+
+  const count = new DynamicModel({ n: 0 });
+  app.db().newQuery(`SELECT COUNT(*) AS n FROM audit_logs l ${whereSql}`).bind(params).one(count);
+
+  const rows = sql.rowsLike({
+    id: "",
+    action: "",
+    target_type: "",
+    target_id: "",
+    details: "",
+    created: "",
+    admin_id: "",
+    admin_email: "",
+    admin_first_name: "",
+    admin_last_name: "",
+  });
+  app
+    .db()
+    .newQuery(
+      `SELECT l.id, l.action, l.target_type, l.target_id, COALESCE(l.details, '') AS details, l.created, l.admin_id,
+              COALESCE(u.email, '') AS admin_email, COALESCE(u.first_name, '') AS admin_first_name,
+              COALESCE(u.last_name, '') AS admin_last_name
+       FROM audit_logs l LEFT JOIN users u ON u.id = l.admin_id
+       ${whereSql}
+       ORDER BY ${query.search ? "+l.created" : "l.created"} DESC, l.id DESC LIMIT {:limit} OFFSET {:offset}`,
+    )
+    .bind(params)
+    .all(rows);
+
+  return {
+    items: rows.map((row) => ({ ...row, details: parseDetails(row.details) })),
+    page: query.page,
+    perPage: query.perPage,
+    totalItems: count.n,
+    totalPages: Math.ceil(count.n / query.perPage),
+  };
+}
+
+/**
+ * The stored JSON details as a value (null when empty or unreadable).
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseDetails(text) {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch (_) {
+    return text;
+  }
+}
+
+/**
+ * The summary cards: entries today (UTC day) and in the last 7 days, the admins who acted
+ * in the last 7 days, and every action name (for the filter).
+ * @param {CoreApp} app
+ * @param {number} [nowMs]
+ */
+function summary(app, nowMs = Date.now()) {
+  const todayStart = `${new Date(nowMs).toISOString().slice(0, 10)} 00:00:00.000Z`;
+  const weekStart = new Date(nowMs - 7 * DAY_MS).toISOString().replace("T", " ");
+  const counts = new DynamicModel({ today: 0, this_week: 0, active_admins: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT
+         (SELECT COUNT(*) FROM audit_logs WHERE created >= {:todayStart}) AS today,
+         (SELECT COUNT(*) FROM audit_logs WHERE created >= {:weekStart}) AS this_week,
+         (SELECT COUNT(DISTINCT admin_id) FROM audit_logs WHERE created >= {:weekStart} AND admin_id != '') AS active_admins`,
+    )
+    .bind({ todayStart, weekStart })
+    .one(counts);
+  const actions = sql.rowsLike({ action: "" });
+  app.db().newQuery("SELECT DISTINCT action FROM audit_logs ORDER BY action").all(actions);
+  return {
+    today: counts.today,
+    this_week: counts.this_week,
+    active_admins: counts.active_admins,
+    actions: actions.map((row) => row.action),
+  };
+}
+
+module.exports = { list, summary, containsPattern };

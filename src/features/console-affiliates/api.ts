@@ -1,0 +1,90 @@
+// Affiliate Management calls: GET /api/admin/affiliates, GET /api/admin/affiliates/{id}/referrals,
+// POST /api/admin/referrals/{id}/pay (console-insights.pb.js).
+import { pb } from "@/lib/pocketbase";
+
+export const AFFILIATES_PER_PAGE = 20;
+export const REFERRALS_PER_PAGE = 20;
+
+export interface AffiliateRow {
+  id: string;
+  user_id: string;
+  user_email: string;
+  user_first_name: string;
+  user_last_name: string;
+  code: string;
+  total_earnings_cents: number;
+  pending_earnings_cents: number;
+  paid_earnings_cents: number;
+  total_referrals: number;
+}
+
+export interface AffiliateStats {
+  total_affiliates: number;
+  commission_paid_cents: number;
+  pending_payouts_cents: number;
+  total_referrals: number;
+}
+
+export interface AffiliatePage {
+  items: AffiliateRow[];
+  page: number;
+  totalItems: number;
+  totalPages: number;
+  stats: AffiliateStats;
+}
+
+export interface ReferralRow {
+  id: string;
+  affiliate_id: string;
+  referred_user_id: string;
+  user_email: string;
+  user_first_name: string;
+  user_last_name: string;
+  user_verified: boolean;
+  commission_cents: number;
+  pending_cents: number;
+  status: string;
+  created: string;
+  paid_at: string;
+}
+
+export interface ReferralPage {
+  affiliate: AffiliateRow;
+  items: ReferralRow[];
+  page: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+export interface PayoutResult {
+  payout: { id: string; amount_cents: number };
+  referral: ReferralRow;
+  affiliate: AffiliateRow;
+}
+
+export function fetchAffiliates(search: string, page: number, signal?: AbortSignal): Promise<AffiliatePage> {
+  return pb().send<AffiliatePage>("/api/admin/affiliates", {
+    method: "GET",
+    query: { search, page, perPage: AFFILIATES_PER_PAGE },
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function fetchReferrals(affiliateId: string, page: number, signal?: AbortSignal): Promise<ReferralPage> {
+  return pb().send<ReferralPage>(`/api/admin/affiliates/${encodeURIComponent(affiliateId)}/referrals`, {
+    method: "GET",
+    query: { page, perPage: REFERRALS_PER_PAGE },
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** Pays a referral's pending commissions; `key` is the same for every retry of one attempt. */
+export function payReferral(referralId: string, key: string): Promise<PayoutResult> {
+  return pb().send<PayoutResult>(`/api/admin/referrals/${encodeURIComponent(referralId)}/pay`, {
+    method: "POST",
+    headers: { "Idempotency-Key": key },
+    requestKey: null,
+  });
+}

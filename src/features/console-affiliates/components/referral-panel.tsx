@@ -1,0 +1,202 @@
+// The selected affiliate's detail panel: Total Earnings, Pending, and a scrollable list of
+// recent referrals; a referral with a pending commission has a Pay button (confirmed first).
+import { useStore } from "@nanostores/react";
+import { X } from "lucide-react";
+import { useState } from "react";
+import { Alert, LoadError } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton } from "@/components/ui/skeleton";
+import { formatDate, formatDateTime } from "@/lib/dates";
+import { newIdempotencyKey } from "@/lib/idempotency";
+import { formatCents } from "@/lib/money";
+import type { ReferralRow } from "@/features/console-affiliates/api";
+import { personName, referralStatusLabel, referralTone } from "@/features/console-affiliates/format";
+import {
+  $payNotice,
+  $referrals,
+  goToReferralPage,
+  payReferralNow,
+  reloadReferrals,
+  selectAffiliate,
+} from "@/features/console-affiliates/stores";
+
+export function ReferralPanel() {
+  const state = useStore($referrals);
+  const notice = useStore($payNotice);
+  const [paying, setPaying] = useState<ReferralRow | null>(null);
+  const affiliate = state.affiliate;
+  const title = affiliate ? personName(affiliate.user_first_name, affiliate.user_last_name, affiliate.user_email) : "Affiliate";
+
+  return (
+    <Card
+      id="affiliate-detail"
+      role="region"
+      aria-labelledby="affiliate-detail-title"
+      className="h-fit min-w-0 space-y-4 lg:sticky lg:top-4"
+    >
+      <div className="flex items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 id="affiliate-detail-title" className="text-lg font-semibold break-words text-slate-900">
+            {title}
+          </h2>
+          {affiliate ? (
+            <p className="text-sm break-all text-slate-600">
+              {affiliate.user_email} · <span className="font-mono">{affiliate.code}</span>
+            </p>
+          ) : null}
+        </div>
+        <button
+          type="button"
+          onClick={() => selectAffiliate("")}
+          aria-label="Close details"
+          className="rounded-md p-1 text-slate-500 hover:bg-slate-100"
+        >
+          <X className="size-4" aria-hidden="true" />
+        </button>
+      </div>
+
+      <dl className="grid grid-cols-2 gap-3">
+        <div className="rounded-lg bg-slate-50 p-3">
+          <dt className="text-xs text-slate-500">Total Earnings</dt>
+          <dd className="text-lg font-bold text-slate-900" data-testid="detail-total">
+            {affiliate ? formatCents(affiliate.total_earnings_cents) : <Skeleton className="h-6 w-16" />}
+          </dd>
+        </div>
+        <div className="rounded-lg bg-amber-50 p-3">
+          <dt className="text-xs text-amber-900">Pending</dt>
+          <dd className="text-lg font-bold text-amber-900" data-testid="detail-pending">
+            {affiliate ? formatCents(affiliate.pending_earnings_cents) : <Skeleton className="h-6 w-16" />}
+          </dd>
+        </div>
+      </dl>
+
+      <div aria-live="polite" className="empty:hidden">
+        {notice ? <Alert tone="success">{notice}</Alert> : null}
+      </div>
+
+      <div className="space-y-2">
+        <h3 className="text-sm font-semibold text-slate-900">Recent referrals</h3>
+        <ReferralList onPay={setPaying} />
+        {state.totalPages > 1 ? (
+          <Pager
+            page={state.page}
+            hasNext={state.page < state.totalPages}
+            onPage={goToReferralPage}
+            disabled={state.status === "loading"}
+          />
+        ) : null}
+      </div>
+
+      {paying ? <PayDialog referral={paying} onClose={() => setPaying(null)} /> : null}
+    </Card>
+  );
+}
+
+function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
+  const state = useStore($referrals);
+  if (state.status === "error" && state.items.length === 0) {
+    return <LoadError message={state.error} onRetry={reloadReferrals} />;
+  }
+  if ((state.status === "loading" || state.status === "idle") && state.items.length === 0) {
+    return (
+      <div className="space-y-2" aria-busy="true" aria-label="Loading referrals">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-14 rounded-lg" />
+        ))}
+      </div>
+    );
+  }
+  if (state.items.length === 0) {
+    return <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">No referrals yet</p>;
+  }
+  return (
+    <ul
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
+      tabIndex={0}
+      aria-label="Recent referrals"
+      aria-busy={state.status === "loading"}
+      className="max-h-96 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200"
+    >
+      {state.items.map((referral) => (
+        <li key={referral.id} className="space-y-1 p-3" data-testid="referral-item">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span className="font-medium break-words text-slate-900">
+              {personName(referral.user_first_name, referral.user_last_name, referral.user_email)}
+            </span>
+            <Badge tone={referralTone(referral.status)}>{referralStatusLabel(referral.status)}</Badge>
+          </div>
+          <p className="text-xs break-all text-slate-600">
+            {referral.user_email}
+            {referral.user_verified ? "" : " (e-mail not verified)"}
+          </p>
+          <p className="text-xs text-slate-500">
+            Joined <time dateTime={referral.created}>{formatDate(referral.created)}</time>
+            {referral.paid_at ? (
+              <>
+                {" · "}last paid <time dateTime={referral.paid_at}>{formatDateTime(referral.paid_at)}</time>
+              </>
+            ) : null}
+          </p>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span className="text-sm text-slate-700 tabular-nums">
+              Commission {formatCents(referral.commission_cents)}
+              {referral.pending_cents > 0 ? <span className="text-amber-800"> · {formatCents(referral.pending_cents)} pending</span> : null}
+            </span>
+            {referral.pending_cents > 0 ? (
+              <Button
+                size="sm"
+                onClick={() => onPay(referral)}
+                aria-label={`Pay ${formatCents(referral.pending_cents)} for ${referral.user_email}`}
+              >
+                Pay
+              </Button>
+            ) : null}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PayDialog({ referral, onClose }: { referral: ReferralRow; onClose: () => void }) {
+  // One attempt, one key: a retry after a network error cannot pay twice.
+  const [key] = useState(newIdempotencyKey);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState("");
+  const amount = formatCents(referral.pending_cents);
+  const confirm = async () => {
+    setPending(true);
+    setError("");
+    const message = await payReferralNow(referral, key);
+    setPending(false);
+    if (message) setError(message);
+    else onClose();
+  };
+  return (
+    <Dialog
+      open
+      onClose={() => (pending ? undefined : onClose())}
+      title="Pay commission"
+      description={`Mark ${amount} of pending commission for ${referral.user_email} as paid?`}
+    >
+      <p className="text-sm text-slate-600">
+        Send the money to the affiliate yourself (bank transfer, PayPal ...); this records the payout. No balance changes.
+      </p>
+      <div aria-live="polite" className="mt-3 empty:hidden">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+      </div>
+      <div className="mt-4 flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={pending}>
+          Cancel
+        </Button>
+        <Button onClick={() => void confirm()} pending={pending} pendingText="Paying...">
+          Pay {amount}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

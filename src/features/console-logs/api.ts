@@ -1,0 +1,50 @@
+// Audit Logs reads: GET /api/admin/audit-logs and /summary (console-insights.pb.js).
+import { pb } from "@/lib/pocketbase";
+
+export const AUDIT_LOGS_PER_PAGE = 20;
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  details: unknown;
+  created: string;
+  admin_id: string;
+  admin_email: string;
+  admin_first_name: string;
+  admin_last_name: string;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  page: number;
+  perPage: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+export interface AuditSummary {
+  today: number;
+  this_week: number;
+  active_admins: number;
+  actions: string[];
+}
+
+export interface AuditCriteria {
+  search: string;
+  action: string;
+}
+
+export function fetchAuditPage(criteria: AuditCriteria, page: number, signal?: AbortSignal): Promise<AuditPage> {
+  return pb().send<AuditPage>("/api/admin/audit-logs", {
+    method: "GET",
+    query: { search: criteria.search, action: criteria.action, page, perPage: AUDIT_LOGS_PER_PAGE },
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function fetchAuditSummary(signal?: AbortSignal): Promise<AuditSummary> {
+  return pb().send<AuditSummary>("/api/admin/audit-logs/summary", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+}

@@ -1,0 +1,228 @@
+// /console/logs (admin spec 2, "Audit Logs"): every admin action, newest first, searchable
+// and filtered by action on the server, with the summary cards.
+import { useStore } from "@nanostores/react";
+import { Activity, CalendarDays, RefreshCw, ScrollText, SearchX, ServerCog, Users } from "lucide-react";
+import { AdminGate } from "@/components/session/admin-gate";
+import { Alert, LoadError } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Pager } from "@/components/ui/pager";
+import { Select } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { StatCard } from "@/components/ui/stat-card";
+import { cn } from "@/lib/cn";
+import { formatDateTime } from "@/lib/dates";
+import { AUDIT_LOGS_PER_PAGE, type AuditEntry } from "@/features/console-logs/api";
+import { actionTitle, adminName, detailsJson, shortId, showPager } from "@/features/console-logs/format";
+import {
+  $auditLogs,
+  $auditQuery,
+  $auditSearchText,
+  $auditSummary,
+  clearAuditFilters,
+  goToAuditPage,
+  reloadAuditLogs,
+  setAuditAction,
+  setAuditSearch,
+} from "@/features/console-logs/stores";
+
+export function AuditLogsPage() {
+  return <AdminGate>{() => <AuditLogs />}</AdminGate>;
+}
+
+function AuditLogs() {
+  const list = useStore($auditLogs);
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">Audit Logs</h1>
+          <p className="text-sm text-slate-600">Every change an administrator made, newest first.</p>
+        </div>
+        <Button variant="secondary" onClick={reloadAuditLogs} pending={list.status === "loading"} pendingText="Refreshing...">
+          <RefreshCw className="size-4" aria-hidden="true" />
+          Refresh
+        </Button>
+      </div>
+      <SummaryCards />
+      <Filters />
+      <EntryList />
+    </div>
+  );
+}
+
+function SummaryCards() {
+  const { status, summary, error } = useStore($auditSummary);
+  const loading = status === "loading" && !summary;
+  return (
+    <section aria-label="Summary" className="space-y-2">
+      {status === "error" ? <LoadError message={error} onRetry={reloadAuditLogs} /> : null}
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard
+          label="Actions Today"
+          value={String(summary?.today ?? 0)}
+          loading={loading}
+          icon={<Activity className="size-5" aria-hidden="true" />}
+          testId="audit-today"
+        />
+        <StatCard
+          label="This Week"
+          value={String(summary?.this_week ?? 0)}
+          loading={loading}
+          icon={<CalendarDays className="size-5" aria-hidden="true" />}
+          testId="audit-week"
+        />
+        <StatCard
+          label="Active Admins"
+          value={String(summary?.active_admins ?? 0)}
+          loading={loading}
+          icon={<Users className="size-5" aria-hidden="true" />}
+          testId="audit-admins"
+        />
+        <StatCard label="System Uptime" value="99.9%" icon={<ServerCog className="size-5" aria-hidden="true" />} />
+      </div>
+      <p className="text-xs text-slate-500">Today starts at 00:00 UTC; This Week and Active Admins cover the last 7 days.</p>
+    </section>
+  );
+}
+
+function Filters() {
+  const text = useStore($auditSearchText);
+  const { criteria } = useStore($auditQuery);
+  const { summary } = useStore($auditSummary);
+  const list = useStore($auditLogs);
+  const actions = summary?.actions ?? [];
+  // Keep the chosen action listed even before the summary (re)loads.
+  const options = criteria.action && !actions.includes(criteria.action) ? [criteria.action, ...actions] : actions;
+  return (
+    <div className="space-y-2">
+      <div role="search" aria-label="Filter audit logs" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_16rem]">
+        <Field id="audit-search" label="Search">
+          <Input
+            id="audit-search"
+            type="search"
+            placeholder="Action, target, admin or details"
+            value={text}
+            onChange={(e) => setAuditSearch(e.target.value)}
+            autoComplete="off"
+          />
+        </Field>
+        <Field id="audit-action" label="Action">
+          <Select id="audit-action" value={criteria.action} onChange={(e) => setAuditAction(e.target.value)}>
+            <option value="">All Actions</option>
+            {options.map((action) => (
+              <option key={action} value={action}>
+                {actionTitle(action)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <p className="text-sm text-slate-600" aria-live="polite" data-testid="audit-count">
+        {list.status === "ready" ? `${list.totalItems} ${list.totalItems === 1 ? "entry" : "entries"}` : "\u00a0"}
+      </p>
+    </div>
+  );
+}
+
+function EntryList() {
+  const list = useStore($auditLogs);
+  if (list.status === "error" && list.items.length === 0) {
+    return <LoadError message={list.error} onRetry={reloadAuditLogs} />;
+  }
+  if (list.status === "loading" && list.items.length === 0) {
+    return (
+      <div className="space-y-2" aria-busy="true" aria-label="Loading audit logs">
+        {[0, 1, 2, 3, 4].map((i) => (
+          <Skeleton key={i} className="h-24 rounded-xl" />
+        ))}
+      </div>
+    );
+  }
+  if (list.items.length === 0) {
+    const filtered = list.criteria.search !== "" || list.criteria.action !== "";
+    return (
+      <EmptyState
+        icon={filtered ? SearchX : ScrollText}
+        title="No audit log entries found"
+        text={filtered ? "Try adjusting your search or action filter" : "Changes made in the console will appear here"}
+      >
+        {filtered ? (
+          <Button variant="secondary" size="sm" onClick={clearAuditFilters}>
+            Clear filters
+          </Button>
+        ) : null}
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
+      <ul
+        aria-label="Audit log entries"
+        aria-busy={list.status === "loading"}
+        className={cn("space-y-3", list.status === "loading" && "opacity-60")}
+      >
+        {list.items.map((entry) => (
+          <EntryItem key={entry.id} entry={entry} />
+        ))}
+      </ul>
+      {showPager(list.page, list.items.length, AUDIT_LOGS_PER_PAGE) ? (
+        <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToAuditPage} disabled={list.status === "loading"} />
+      ) : null}
+    </div>
+  );
+}
+
+function EntryItem({ entry }: { entry: AuditEntry }) {
+  const name = adminName(entry.admin_first_name, entry.admin_last_name);
+  const details = detailsJson(entry.details);
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="audit-entry">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0 space-y-1">
+          <p className="flex flex-wrap items-center gap-2">
+            <span className="font-semibold text-slate-900" data-testid="audit-action">
+              {actionTitle(entry.action)}
+            </span>
+            {entry.target_type ? <Badge tone="info">{entry.target_type}</Badge> : null}
+          </p>
+          <p className="text-sm break-words text-slate-600">
+            {entry.admin_email ? (
+              <>
+                <span className="font-medium text-slate-800">{name || "Admin"}</span> <span>{entry.admin_email}</span>
+              </>
+            ) : (
+              <span className="italic">Deleted administrator</span>
+            )}
+          </p>
+        </div>
+        <div className="text-right text-xs text-slate-500">
+          <time dateTime={entry.created}>{formatDateTime(entry.created)}</time>
+          {entry.target_id ? (
+            <p>
+              Target{" "}
+              <code className="font-mono text-slate-700" title={entry.target_id} data-testid="audit-target">
+                {shortId(entry.target_id)}
+              </code>
+            </p>
+          ) : null}
+        </div>
+      </div>
+      {details ? (
+        <pre
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
+          tabIndex={0}
+          aria-label={`Details of ${actionTitle(entry.action)}`}
+          className="mt-3 max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs text-slate-800"
+          data-testid="audit-details"
+        >
+          {details}
+        </pre>
+      ) : null}
+    </li>
+  );
+}

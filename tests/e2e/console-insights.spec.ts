@@ -1,0 +1,207 @@
+// The console's Affiliate Management, Audit Logs and Analytics pages end to end: a referred
+// customer pays through the test provider and the admin pays the referral on the page (the
+// earnings move, the payout is audited); a balance credit made by API shows on the audit log
+// page with its details; analytics draws both charts and the period selector changes the
+// request. Axe and a 360 px screen on each page.
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import PocketBase from "pocketbase";
+import { createAdmin, createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
+import { E2E } from "./support/env.ts";
+import { superuserClient } from "./support/pocketbase.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+
+test.describe.configure({ timeout: 90_000 });
+
+async function api<T>(path: string, init: { token?: string; body: unknown; headers?: Record<string, string> }): Promise<T> {
+  const res = await fetch(`${E2E.baseUrl}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(init.token ? { Authorization: init.token } : {}), ...init.headers },
+    body: JSON.stringify(init.body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function signedInClient(user: { email: string; password: string }): Promise<PocketBase> {
+  const pb = new PocketBase(E2E.pocketbaseUrl);
+  pb.autoCancellation(false);
+  await pb.collection("users").authWithPassword(user.email, user.password);
+  return pb;
+}
+
+async function checkNarrowScreen(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expectNoHorizontalScroll(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("an admin pays a referred customer's commission on the Affiliate Management page", async ({ page }) => {
+  const su = await superuserClient();
+  const owner = await createCustomer({ firstName: "Parker" });
+  const affiliate = await su.collection("affiliates").getFirstListItem(su.filter("user_id = {:id}", { id: owner.id }));
+  const code = affiliate["code"] as string;
+
+  // The referred customer signs up with the code, verifies and pays $24.00 through the test provider.
+  const buyerEmail = uniqueEmail("buyer");
+  const signup = await api<{ token: string; record: { id: string } }>("/api/shop/signup", {
+    body: { first_name: "Blake", last_name: "Buyer", email: buyerEmail, country: "Germany", ref: code },
+  });
+  await su.collection("users").update(signup.record.id, { verified: true });
+  await api("/api/v1/credits/checkout", {
+    token: signup.token,
+    headers: { "Idempotency-Key": randomUUID() },
+    body: { package_id: "package-25" },
+  });
+  const buyerBalance = await su.collection("balances").getFirstListItem(su.filter("user_id = {:id}", { id: signup.record.id }));
+
+  const admin = await createAdmin("Quinn");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAs(page, admin, "/console/affiliates");
+  await expect(page.getByRole("heading", { name: "Affiliate Management" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Total Affiliates" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Pending Payouts" })).not.toContainText("$0.00");
+
+  await page.getByLabel("Search", { exact: true }).fill(owner.email);
+  const row = page.getByTestId("affiliate-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("cell")).toHaveText(["Parker Customer", owner.email, code, /\$4\.80\s*\$4\.80 pending/, "1"]);
+
+  await row.getByRole("button", { name: "Parker Customer" }).click();
+  const panel = page.getByRole("region", { name: "Parker Customer" });
+  await expect(panel.getByTestId("detail-total")).toHaveText("$4.80");
+  await expect(panel.getByTestId("detail-pending")).toHaveText("$4.80");
+  const referral = panel.getByTestId("referral-item");
+  await expect(referral).toHaveCount(1);
+  await expect(referral).toContainText("Blake Buyer");
+  await expect(referral).toContainText(buyerEmail);
+  await expect(referral).toContainText("Pending");
+
+  await expectNoAxeViolations(page);
+  await checkNarrowScreen(page);
+
+  await referral.getByRole("button", { name: `Pay $4.80 for ${buyerEmail}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Pay commission" });
+  await expect(dialog).toContainText(`Mark $4.80 of pending commission for ${buyerEmail} as paid?`);
+  await dialog.getByRole("button", { name: "Pay $4.80" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(panel.getByRole("status")).toHaveText(`Paid $4.80 commission for ${buyerEmail}.`);
+  await expect(panel.getByTestId("detail-pending")).toHaveText("$0.00");
+  await expect(panel.getByTestId("detail-total")).toHaveText("$4.80");
+  await expect(referral).toContainText("Paid");
+  await expect(referral.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  await expect(row.getByRole("cell").nth(3)).toHaveText("$4.80");
+
+  // Stored: earnings moved, commission and referral paid, one audit row, no balance changed.
+  expect(await su.collection("affiliates").getOne(affiliate.id)).toMatchObject({ total_earnings_cents: 480, pending_earnings_cents: 0 });
+  const stored = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: signup.record.id }));
+  expect(stored["status"]).toBe("paid");
+  const commissions = await su.collection("commissions").getFullList({ filter: su.filter("referral_id = {:id}", { id: stored.id }) });
+  expect(commissions.map((c) => [c["amount_cents"], c["status"]])).toEqual([[480, "paid"]]);
+  const logs = await su
+    .collection("audit_logs")
+    .getFullList({ filter: su.filter("action = 'referrals.pay' && target_id = {:id}", { id: stored.id }) });
+  expect(logs).toHaveLength(1);
+  expect(logs[0]?.["details"]).toMatchObject({ amount_cents: 480, referred_email: buyerEmail, affiliate_email: owner.email });
+  const after = await su.collection("balances").getFirstListItem(su.filter("user_id = {:id}", { id: signup.record.id }));
+  expect(after["balance_cents"]).toBe(buyerBalance["balance_cents"]);
+
+  // The affiliate sees the payout on their own page.
+  const ownerPb = await signedInClient(owner);
+  expect(await ownerPb.send("/api/v1/affiliate", {})).toMatchObject({ pending_earnings_cents: 0, paid_earnings_cents: 480 });
+});
+
+test("the audit log page lists a balance credit just made, with its details", async ({ page }) => {
+  const admin = await createAdmin("Morgan");
+  const adminPb = await signedInClient(admin);
+  const target = await createCustomer();
+  const description = `Goodwill credit ${randomUUID().slice(0, 8)}`;
+  await adminPb.send(`/api/admin/users/${target.id}/balance`, {
+    method: "POST",
+    body: { transaction_type: "CREDIT", amount_cents: 1234, description },
+  });
+  await adminPb.send(`/api/admin/users/${target.id}/balance`, {
+    method: "POST",
+    body: { transaction_type: "DEBIT", amount_cents: 34, description: "Correction" },
+  });
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAs(page, admin, "/console/logs");
+  await expect(page.getByRole("heading", { name: "Audit Logs" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "System Uptime" })).toContainText("99.9%");
+  await expect(page.getByTestId("audit-today")).not.toHaveText("0");
+  await expect(page.getByTestId("audit-entry").first()).toBeVisible();
+
+  await page.getByLabel("Search", { exact: true }).fill(description);
+  const entry = page.getByTestId("audit-entry");
+  await expect(entry).toHaveCount(1);
+  await expect(page.getByTestId("audit-count")).toHaveText("1 entry");
+  await expect(entry.getByTestId("audit-action")).toHaveText("Users Balance Credit");
+  await expect(entry.getByText("users", { exact: true })).toBeVisible();
+  await expect(entry).toContainText("Morgan Admin");
+  await expect(entry).toContainText(admin.email);
+  await expect(entry.getByTestId("audit-target")).toHaveText(target.id.slice(0, 8));
+  const details = entry.getByTestId("audit-details");
+  await expect(details).toContainText(`"description": "${description}"`);
+  await expect(details).toContainText(`"amount_cents": 1234`);
+  await expect(details).toContainText(`"balance_after_cents": 1234`);
+
+  // The action filter offers the actions in title case and filters on the server.
+  await page.getByLabel("Action", { exact: true }).selectOption({ label: "Users Balance Debit" });
+  await expect(page.getByText("No audit log entries found")).toBeVisible();
+  await page.getByLabel("Action", { exact: true }).selectOption({ label: "Users Balance Credit" });
+  await expect(entry).toHaveCount(1);
+
+  await expectNoAxeViolations(page);
+  await checkNarrowScreen(page);
+});
+
+test("analytics draws both charts and the period selector changes the request", async ({ page }) => {
+  const admin = await createAdmin("Rowan");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const first = page.waitForRequest((r) => r.url().includes("/api/admin/analytics?days=30"));
+  await signInAs(page, admin, "/console/analytics");
+  await first;
+  await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
+  await expect(page.getByTestId("user-growth-chart").locator("canvas")).toHaveCount(1);
+  await expect(page.getByTestId("revenue-chart").locator("canvas")).toHaveCount(1);
+
+  // The cards match the server's all-time figures, with the spec's fixed captions.
+  const adminPb = await signedInClient(admin);
+  const figures = await adminPb.send<{ total_users: number; total_proxies: number }>("/api/admin/analytics", { query: { days: 30 } });
+  await expect(page.getByTestId("card-users")).toHaveText(new Intl.NumberFormat("en-US").format(figures.total_users));
+  await expect(page.getByTestId("card-proxies")).toHaveText(new Intl.NumberFormat("en-US").format(figures.total_proxies));
+  for (const [card, caption] of [
+    ["Total Users", "+12%"],
+    ["Total Revenue", "+8%"],
+    ["Total Proxies", "+25%"],
+    ["Avg Revenue/User", "Stable"],
+  ]) {
+    await expect(page.getByRole("group", { name: card })).toContainText(caption);
+  }
+  const performance = page.getByRole("region", { name: "Performance Metrics" });
+  await expect(performance).toContainText("99.9%");
+  await expect(performance).toContainText("45ms");
+  await expect(performance).toContainText("98.5%");
+  // Today's sign-ups (this admin at least) are in the user growth data.
+  await expect(page.getByTestId("user-growth-summary")).toContainText(/\d+ new users?/);
+
+  const userGrowth = page.getByRole("region", { name: "User Growth" });
+  await userGrowth.getByText("Show data").click();
+  await expect(userGrowth.getByRole("row")).toHaveCount(31);
+
+  const week = page.waitForRequest((r) => r.url().includes("/api/admin/analytics?days=7"));
+  await page.getByLabel("Period", { exact: true }).selectOption({ label: "Last 7 days" });
+  await week;
+  await expect(userGrowth.getByRole("row")).toHaveCount(8);
+  await expect(page.getByTestId("user-growth-chart").locator("canvas")).toHaveCount(1);
+  await expect(page.getByTestId("revenue-chart").locator("canvas")).toHaveCount(1);
+  const revenue = page.getByRole("region", { name: "Daily Revenue" });
+  await revenue.getByText("Show data").click();
+  // Whole dollars in the daily revenue list.
+  await expect(revenue.getByRole("row").nth(1).getByRole("cell").nth(1)).toHaveText(/^\$[\d,]+$/);
+
+  await expectNoAxeViolations(page);
+  await checkNarrowScreen(page);
+});
