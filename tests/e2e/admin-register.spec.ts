@@ -48,6 +48,8 @@ test("an admin opens registration and invites; the invitee registers and lands i
     const pending = page.getByRole("list").filter({ hasText: inviteeEmail });
     await expect(pending.getByRole("button", { name: /^Revoke/ })).toBeVisible();
     await expectNoAxeViolations(page);
+    await page.setViewportSize({ width: 360, height: 800 });
+    await expectNoHorizontalScroll(page);
 
     // The invitee, in a browser of their own.
     const context = await browser.newContext();

@@ -93,11 +93,16 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
 
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      <aside className="lg:sticky lg:top-6 lg:order-last lg:self-start">
+      <aside className="lg:sticky lg:top-6 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
         <SettingsPreview siteName={siteName} description={description} color={color} />
       </aside>
 
-      <form onSubmit={onSubmit} noValidate className="min-w-0 space-y-6 lg:col-span-2" aria-label="System settings">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="min-w-0 space-y-6 lg:col-span-2 lg:col-start-1 lg:row-start-1"
+        aria-label="System settings"
+      >
         <fieldset disabled={readOnly} className="min-w-0 space-y-6">
           <legend className="sr-only">System settings</legend>
           <Section id="site-configuration" title="Site Configuration" icon={<Globe className="size-5" aria-hidden="true" />}>
@@ -240,13 +245,15 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
         </div>
       </form>
 
-      <div className="min-w-0 lg:col-span-2">
-        <InvitationsPanel
-          registrationOpen={settings.admin_registration_enabled}
-          registrationToggledOn={registrationOn}
-          readOnly={readOnly}
-        />
-      </div>
+      {settings.admin_registration_enabled || registrationOn ? (
+        <div className="min-w-0 lg:col-span-2 lg:col-start-1">
+          <InvitationsPanel
+            registrationOpen={settings.admin_registration_enabled}
+            registrationToggledOn={registrationOn}
+            readOnly={readOnly}
+          />
+        </div>
+      ) : null}
 
       <Dialog
         open={confirmDemo !== null}
