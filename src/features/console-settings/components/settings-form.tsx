@@ -93,7 +93,7 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
 
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      <aside className="lg:sticky lg:top-6 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
+      <aside className="lg:sticky lg:top-20 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
         <SettingsPreview siteName={siteName} description={description} color={color} />
       </aside>
 
