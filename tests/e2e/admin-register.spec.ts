@@ -76,6 +76,7 @@ test("an admin opens registration and invites; the invitee registers and lands i
     // The server-side guard let the new session into the console: no bounce to /login or /dashboard.
     const response = await toConsole;
     expect(response.headers()["location"] ?? "").not.toMatch(/\/(login|dashboard)/);
+    await invitee.waitForURL((url) => !url.pathname.startsWith("/console/register"));
 
     const user = await su.collection("users").getFirstListItem(su.filter("email = {:email}", { email: inviteeEmail }));
     expect(user).toMatchObject({ is_admin: true, verified: true, first_name: "Rowan", last_name: "Invited" });
