@@ -2,6 +2,7 @@
 // who may call each route, the spec's validation messages, one audit row per change,
 // demo mode refusing every console write until a superuser switches it off, and invitation
 // links that work once, for one e-mail when they name one, only while registration is on.
+import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -81,6 +82,15 @@ function currentSettings(): Promise<Settings> {
 
 function putSettings(pb: PocketBase, body: unknown): Promise<Settings> {
   return adminSend<Settings>(pb, "/api/admin/settings", body, "PUT");
+}
+
+/** The admin balance route, with the Idempotency-Key money routes take. */
+function creditBuyer(pb: PocketBase, amount_cents: number, description: string) {
+  return pb.send<{ balance_cents: number }>(`/api/admin/users/${buyer.id}/balance`, {
+    method: "POST",
+    body: { transaction_type: "CREDIT", amount_cents, description },
+    headers: { "Idempotency-Key": randomUUID() },
+  });
 }
 
 function tokenOf(invitation: Invitation): string {
@@ -253,15 +263,7 @@ describe("demo mode", () => {
     try {
       const refusals: [string, () => Promise<unknown>][] = [
         ["settings", () => putSettings(admin, { ...valid, demo_mode: false })],
-        [
-          "balance",
-          () =>
-            adminSend(admin, `/api/admin/users/${buyer.id}/balance`, {
-              transaction_type: "CREDIT",
-              amount_cents: 100,
-              description: "demo",
-            }),
-        ],
+        ["balance", () => creditBuyer(admin, 100, "demo")],
         [
           "plan create",
           () =>
@@ -307,11 +309,7 @@ describe("demo mode", () => {
       // The off-switch: a superuser (PocketBase dashboard) sets the row back.
       await setSetting("demo_mode", "false");
     }
-    const credited = await adminSend<{ balance_cents: number }>(admin, `/api/admin/users/${buyer.id}/balance`, {
-      transaction_type: "CREDIT",
-      amount_cents: 100,
-      description: "after demo",
-    });
+    const credited = await creditBuyer(admin, 100, "after demo");
     expect(credited.balance_cents).toBe((balanceBefore as number) + 100);
     await adminSend(admin, `/api/admin/invitations/${pendingBefore.id}`, {}, "DELETE");
     await setSetting("admin_registration_enabled", "false");
