@@ -1,0 +1,87 @@
+// The System Settings form (admin spec 5, "System settings messages"). The server
+// (pb_hooks/lib/console-settings.js) checks the same rules with the same messages; these
+// give instant feedback.
+import * as v from "valibot";
+import type { ConsoleSettings } from "@/features/console-settings/api";
+
+const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+const PHONE = /^\+?[0-9][0-9 ()./-]{2,}(?:\s*(?:ext\.?|x)\s*[0-9]{1,6})?$/i;
+const LOGO_URL = /^(?:https:\/\/[^\s/]+(?:\/\S*)?|\/(?!\/)\S*)$/i;
+const DOLLARS = /^\d{1,3}(?:\.\d{1,2})?$/;
+
+/** The largest welcome credit the server accepts, in cents ($100). */
+export const MAX_WELCOME_CREDIT_CENTS = 10000;
+
+const text = (max: number, label: string) => v.pipe(v.string(), v.trim(), v.maxLength(max, `${label} must be at most ${max} characters`));
+
+const required = (max: number, label: string, message: string) => v.pipe(text(max, label), v.nonEmpty(message));
+
+export const SettingsFormSchema = v.object({
+  site_name: required(100, "Site name", "Site name is required"),
+  site_description: required(300, "Site description", "Site description is required"),
+  primary_color: v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty("Primary color is required"),
+    v.regex(HEX_COLOR, "Primary color must be a hex color like #3B82F6"),
+  ),
+  logo_url: v.pipe(
+    text(500, "Logo URL"),
+    v.check((value) => value === "" || LOGO_URL.test(value), "Logo URL must start with https:// or / (a file on this site)"),
+  ),
+  contact_email: v.pipe(v.string(), v.trim(), v.email("Valid email is required"), v.maxLength(255, "Valid email is required")),
+  contact_phone: v.pipe(
+    required(50, "Phone number", "Phone number is required"),
+    v.regex(PHONE, "Enter a phone number like +1 (555) 010-0199"),
+  ),
+  contact_address: text(300, "Address"),
+  default_support_name: required(100, "Support name", "Support name is required"),
+  admin_registration_enabled: v.boolean(),
+  demo_mode: v.boolean(),
+  /** Dollars as typed ("5", "2.50"). */
+  welcome_credit: v.pipe(
+    v.string(),
+    v.trim(),
+    v.check(
+      (value) => DOLLARS.test(value) && Math.round(Number(value) * 100) <= MAX_WELCOME_CREDIT_CENTS,
+      "Welcome credit must be between $0 and $100",
+    ),
+  ),
+});
+export type SettingsFormInput = v.InferInput<typeof SettingsFormSchema>;
+export type SettingsFormOutput = v.InferOutput<typeof SettingsFormSchema>;
+
+/** The form's values for stored settings. */
+export function toFormValues(settings: ConsoleSettings): SettingsFormInput {
+  const { welcome_credit_cents, ...rest } = settings;
+  return { ...rest, welcome_credit: (welcome_credit_cents / 100).toFixed(2) };
+}
+
+/** The PUT body for checked form values (dollars to whole cents by rounding). */
+export function toSettings(values: SettingsFormOutput): ConsoleSettings {
+  const { welcome_credit, ...rest } = values;
+  return { ...rest, welcome_credit_cents: Math.round(Number(welcome_credit) * 100) };
+}
+
+/** Server field names the form shows errors under (welcome_credit_cents is typed as dollars). */
+export function formField(serverField: string): keyof SettingsFormInput | null {
+  if (serverField === "welcome_credit_cents") return "welcome_credit";
+  return serverField in SettingsFormSchema.entries ? (serverField as keyof SettingsFormInput) : null;
+}
+
+/** "#abc" or "#AABBCC" as the 6-digit lower-case form a colour input takes; null when not a colour. */
+export function colorInputValue(hex: string): string | null {
+  const value = hex.trim();
+  if (!HEX_COLOR.test(value)) return null;
+  const digits = value.slice(1).toLowerCase();
+  return `#${digits.length === 3 ? [...digits].map((c) => c + c).join("") : digits}`;
+}
+
+export const InvitationSchema = v.object({
+  email: v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((value) => value === "" || v.is(v.pipe(v.string(), v.email()), value), "Enter a valid email address, or leave it empty"),
+  ),
+});
+export type InvitationInput = v.InferInput<typeof InvitationSchema>;

@@ -1,0 +1,171 @@
+// System Settings (/console/settings): an admin edits the site's branding, sees it in the
+// live preview while typing, saves, and the public pages follow; the spec's validation
+// messages; demo mode makes the page read-only.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { expect, test, type Page } from "@playwright/test";
+import type PocketBase from "pocketbase";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { createAdmin, open, signInAs } from "./support/customers.ts";
+import { superuserClient } from "./support/pocketbase.ts";
+
+// Whole journeys with axe sweeps: slow on a shared 2-core machine.
+test.describe.configure({ timeout: 120_000 });
+
+const KEYS = ["site_name", "site_description", "primary_color", "contact_email", "contact_phone", "default_support_name", "demo_mode"];
+
+/** The stored values of the keys this spec changes, to put back afterwards. */
+async function snapshot(su: PocketBase): Promise<Map<string, { id: string; value: string }>> {
+  const rows = await su.collection("settings").getFullList({ fields: "id,key,value" });
+  return new Map(
+    rows.filter((r) => KEYS.includes(r["key"] as string)).map((r) => [r["key"] as string, { id: r.id, value: r["value"] as string }]),
+  );
+}
+
+async function restore(su: PocketBase, saved: Map<string, { id: string; value: string }>): Promise<void> {
+  const now = await snapshot(su);
+  for (const [key, { id, value }] of saved) {
+    if (now.get(key)?.value !== value) await su.collection("settings").update(id, { value });
+  }
+}
+
+async function openSettings(page: Page): Promise<void> {
+  const admin = await createAdmin("Sasha");
+  await signInAs(page, admin, "/console/settings");
+  await expect(page.getByRole("heading", { name: "System Settings", level: 1 })).toBeVisible();
+  await expect(page.getByLabel("Site name")).not.toHaveValue("");
+}
+
+test("an admin renames the site: the preview follows the typing and the home page shows it within 15 seconds", async ({ page }) => {
+  const su = await superuserClient();
+  const saved = await snapshot(su);
+  const name = `Settings E2E ${Date.now().toString(36)}`;
+  try {
+    await openSettings(page);
+    for (const section of ["Site Configuration", "Contact Information", "Support Settings", "Security Settings"]) {
+      await expect(page.getByRole("heading", { name: section })).toBeVisible();
+    }
+    await expect(page.getByLabel("Default support name")).toHaveValue(saved.get("default_support_name")?.value ?? "");
+    await expect(page.getByRole("switch", { name: "Admin registration" })).toBeVisible();
+    await expect(page.getByText("/console/register", { exact: true })).toBeVisible();
+
+    // The preview follows every keystroke, before anything is saved.
+    const preview = page.getByTestId("settings-preview");
+    await page.getByLabel("Site name").fill(name);
+    await expect(preview.getByTestId("preview-site-name")).toHaveText(name);
+    await page.getByLabel("Site description").fill("Proxies reviewed by the end-to-end run.");
+    await expect(preview.getByTestId("preview-description")).toHaveText("Proxies reviewed by the end-to-end run.");
+    await page.getByLabel("Primary color", { exact: true }).fill("#0f766e");
+    await expect(page.getByTestId("preview-color")).toHaveText("#0F766E");
+    expect(await su.collection("settings").getFirstListItem('key = "site_name"')).toMatchObject({ value: saved.get("site_name")?.value });
+
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByText("Settings updated successfully")).toBeVisible();
+    expect(await su.collection("settings").getFirstListItem('key = "site_name"')).toMatchObject({ value: name });
+    expect(await su.collection("settings").getFirstListItem('key = "primary_color"')).toMatchObject({ value: "#0F766E" });
+    const [audit] = (await su.collection("audit_logs").getList(1, 1, { filter: 'action = "settings.update"', sort: "-created" })).items;
+    expect(audit?.["details"]).toMatchObject({ changes: { site_name: { to: name }, primary_color: { to: "#0F766E" } } });
+
+    await expect(async () => {
+      await page.goto("/");
+      await expect(page.getByRole("link", { name }).first()).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+
+    await page.setViewportSize({ width: 360, height: 800 });
+    await open(page, "/console/settings");
+    await expect(page.getByLabel("Site name")).toHaveValue(name);
+    await expectNoHorizontalScroll(page);
+    await expectNoAxeViolations(page);
+  } finally {
+    await restore(su, saved);
+  }
+});
+
+test("the spec's validation messages show in red under each field and nothing is saved", async ({ page }) => {
+  const su = await superuserClient();
+  const saved = await snapshot(su);
+  await openSettings(page);
+  await page.getByLabel("Site name").fill("");
+  await page.getByLabel("Site description").fill("   ");
+  await page.getByLabel("Primary color", { exact: true }).fill("");
+  await page.getByLabel("Email", { exact: true }).fill("not-an-email");
+  await page.getByLabel("Phone number").fill("");
+  await page.getByLabel("Default support name").fill("");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  for (const [label, message] of [
+    ["Site name", "Site name is required"],
+    ["Site description", "Site description is required"],
+    ["Primary color", "Primary color is required"],
+    ["Email", "Valid email is required"],
+    ["Phone number", "Phone number is required"],
+    ["Default support name", "Support name is required"],
+  ] as const) {
+    const field = page.getByLabel(label, { exact: true });
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    const error = page.getByText(message, { exact: true });
+    await expect(error).toBeVisible();
+    await expect(error).toHaveClass(/text-red-600/);
+  }
+  await page.getByLabel("Primary color", { exact: true }).fill("teal");
+  await expect(page.getByText("Primary color must be a hex color like #3B82F6")).toBeVisible();
+  await expect(page.getByText("Settings updated successfully")).toHaveCount(0);
+  expect(await snapshot(su)).toEqual(saved);
+  await expectNoAxeViolations(page);
+});
+
+test("in demo mode the page is read-only and says how a superuser switches it off", async ({ page }) => {
+  const su = await superuserClient();
+  const saved = await snapshot(su);
+  const demo = saved.get("demo_mode");
+  if (!demo) throw new Error("no demo_mode row");
+  try {
+    await su.collection("settings").update(demo.id, { value: "true" });
+    await openSettings(page);
+    await expect(page.getByRole("switch", { name: "Demo mode" })).toBeChecked();
+    await expect(page.getByRole("button", { name: "Save Settings" })).toBeDisabled();
+    await expect(page.getByLabel("Site name")).toBeDisabled();
+    await expect(page.getByText("SHOP_DEMO_MODE=false")).toBeVisible();
+  } finally {
+    await su.collection("settings").update(demo.id, { value: demo.value });
+  }
+});
+
+/** The JavaScript (gzip bytes) the browser requests for `pagePath`, from the built files. */
+async function shippedJs(page: Page, pagePath: string): Promise<number> {
+  const scripts = new Set<string>();
+  const onRequest = (req: { resourceType(): string; url(): string }) => {
+    if (req.resourceType() === "script") scripts.add(new URL(req.url()).pathname);
+  };
+  page.on("request", onRequest);
+  await page.goto(pagePath);
+  await page.waitForLoadState("networkidle");
+  page.off("request", onRequest);
+  expect(scripts.size, `${pagePath} loads its island`).toBeGreaterThan(0);
+  let gzip = 0;
+  for (const url of scripts) gzip += gzipSync(readFileSync(path.join("dist", "client", url))).length;
+  return gzip;
+}
+
+test("System Settings and admin registration each ship at most 200 KB of JavaScript (gzip)", async ({ page }) => {
+  const su = await superuserClient();
+  const registration = await su.collection("settings").getFirstListItem('key = "admin_registration_enabled"');
+  await openSettings(page);
+  const settingsBytes = await shippedJs(page, "/console/settings");
+  try {
+    await su.collection("settings").update(registration.id, { value: "true" });
+    await expect(async () => {
+      await page.goto("/console/register?token=size-check");
+      await expect(page.getByText("This invitation link is not valid", { exact: false })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    const registerBytes = await shippedJs(page, "/console/register?token=size-check");
+    const report = `/console/settings ${(settingsBytes / 1024).toFixed(1)} KB, /console/register ${(registerBytes / 1024).toFixed(1)} KB gzip`;
+    test.info().annotations.push({ type: "sizes", description: report });
+    console.log(report);
+    expect(settingsBytes).toBeLessThanOrEqual(200 * 1024);
+    expect(registerBytes).toBeLessThanOrEqual(200 * 1024);
+  } finally {
+    await su.collection("settings").update(registration.id, { value: registration["value"] as string });
+  }
+});
