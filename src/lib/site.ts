@@ -45,11 +45,15 @@ export const DEFAULT_CONTENT: SiteContent = { settings: DEFAULT_SETTINGS, plans:
 
 const HEX_COLOR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
 
-/** Merges stored key/value rows over the defaults; blank or malformed values keep the default. */
+/** Settings an admin may leave blank (no logo, no postal address): blank means none, not the default. */
+const OPTIONAL_KEYS = new Set(["logo_url", "contact_address"]);
+
+/** Merges stored key/value rows over the defaults; blank (unless optional) or malformed values keep the default. */
 export function settingsFromRows(rows: ReadonlyArray<{ key: string; value: string }>): SiteSettings {
   const settings: SiteSettings = { ...DEFAULT_SETTINGS };
   for (const { key, value } of rows) {
-    if (!(key in settings) || typeof value !== "string" || value.trim() === "") continue;
+    if (!(key in settings) || typeof value !== "string") continue;
+    if (value.trim() === "" && !OPTIONAL_KEYS.has(key)) continue;
     if (key === "primary_color" && !HEX_COLOR.test(value.trim())) continue;
     settings[key as keyof SiteSettings] = value.trim();
   }
