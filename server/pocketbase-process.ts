@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const POCKETBASE_BIN = path.join(ROOT, "pocketbase", "bin", "pocketbase");
 export const HOOKS_DIR = path.join(ROOT, "pocketbase", "pb_hooks");
-const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
+export const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
 
 /**
  * SHOP_CREDENTIALS_KEY, the key that encrypts proxy passwords at rest
@@ -51,6 +51,8 @@ export interface PocketBaseOptions {
   verbose?: boolean;
   /** Another hooks directory (benchmarks add a seeding route to a copy of pb_hooks). */
   hooksDir?: string;
+  /** Another migrations directory (tests of a migration start from the ones before it). */
+  migrationsDir?: string;
 }
 
 export interface PocketBaseProcess {
@@ -61,7 +63,11 @@ export interface PocketBaseProcess {
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<PocketBaseProcess> {
   mkdirSync(options.dataDir, { recursive: true });
-  const common = [`--dir=${options.dataDir}`, `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`];
+  const common = [
+    `--dir=${options.dataDir}`,
+    `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`,
+    `--migrationsDir=${options.migrationsDir ?? MIGRATIONS_DIR}`,
+  ];
   const env = { ...process.env, ...options.env };
 
   // Applies the migrations and creates (or resets) the superuser before serving.
