@@ -18,7 +18,8 @@ const MAX_IMPORT_CHARS = 3000000;
 const IMPORT_DEFAULT_TYPE = "DATACENTER";
 const IMPORT_DEFAULT_COUNTRY = "Unknown";
 const MAX_USERNAME_LENGTH = 100;
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+// No lookahead: goja runs those on a much slower regexp engine (the length is checked apart).
+const HOSTNAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const USERNAME = /^[\x21-\x39\x3b-\x7e]+$/; // visible ASCII except ":"
 const ID = /^[a-z0-9]{1,30}$/;
 
@@ -546,7 +547,26 @@ function generate(txApp, input) {
   const now = new DateTime().string();
   /** @type {string[]} */
   const ids = [];
-  const query = txApp.db().newQuery(INSERT_PROXY);
+  const seal = credentials.sealer();
+  const query = txApp.db().newQuery(INSERT_PROXY).prepare();
+  try {
+    insertGenerated(query, input, host, prefix, now, ids, seal);
+  } finally {
+    query.close();
+  }
+  return ids;
+}
+
+/**
+ * @param {dbx.Query} query  the prepared INSERT_PROXY
+ * @param {ReturnType<typeof validateGenerate>} input
+ * @param {string} host
+ * @param {string} prefix
+ * @param {string} now
+ * @param {string[]} ids  filled with the new ids
+ * @param {(plain: string) => string} seal
+ */
+function insertGenerated(query, input, host, prefix, now, ids, seal) {
   for (let attempts = 0; ids.length < input.quantity; attempts++) {
     if (attempts > input.quantity * 3 + 10) throw new InternalServerError("Could not find free endpoints for the batch; try again.");
     const id = sql.newId();
@@ -556,7 +576,7 @@ function generate(txApp, input) {
         host,
         port: 10000 + Math.floor(Math.random() * 50000),
         username: `${prefix}_${input.country.toLowerCase()}_${$security.randomStringWithAlphabet(12, USER_ALPHABET)}`,
-        password: credentials.sealPassword(proxies.newPassword()),
+        password: seal(proxies.newPassword()),
         type: input.type,
         country: input.country,
         state: input.state,
@@ -567,7 +587,6 @@ function generate(txApp, input) {
       .rowsAffected();
     if (inserted === 1) ids.push(id);
   }
-  return ids;
 }
 
 // ---- Import -------------------------------------------------------------------------
@@ -631,6 +650,7 @@ function parseImport(body) {
   const skipped = [];
   /** @type {Record<string, number>} */
   const seen = {};
+  const seal = credentials.sealer();
   lines.forEach((raw, i) => {
     const line = i + 1;
     const trimmed = raw.trim();
@@ -649,7 +669,7 @@ function parseImport(body) {
     const first = seen[key];
     if (first) return skip(`Duplicate of line ${first} in this file`);
     seen[key] = line;
-    valid.push({ line, host, port, username, sealed: credentials.sealPassword(password), text: trimmed.slice(0, 300) });
+    valid.push({ line, host, port, username, sealed: seal(password), text: trimmed.slice(0, 300) });
   });
   return { batch, valid, skipped };
 }
@@ -662,7 +682,23 @@ function parseImport(body) {
  */
 function insertImport(txApp, parsed) {
   const now = new DateTime().string();
-  const query = txApp.db().newQuery(INSERT_PROXY);
+  const query = txApp.db().newQuery(INSERT_PROXY).prepare();
+  let imported = 0;
+  try {
+    imported = insertLines(query, parsed, now);
+  } finally {
+    query.close();
+  }
+  parsed.skipped.sort((a, b) => a.line - b.line);
+  return imported;
+}
+
+/**
+ * @param {dbx.Query} query  the prepared INSERT_PROXY
+ * @param {ReturnType<typeof parseImport>} parsed
+ * @param {string} now
+ */
+function insertLines(query, parsed, now) {
   let imported = 0;
   for (const row of parsed.valid) {
     const inserted = query
@@ -689,7 +725,6 @@ function insertImport(txApp, parsed) {
       });
     }
   }
-  parsed.skipped.sort((a, b) => a.line - b.line);
   return imported;
 }
 

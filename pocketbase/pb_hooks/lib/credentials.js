@@ -43,6 +43,15 @@ function sealPassword(plain) {
 }
 
 /**
+ * sealPassword for a batch: the key is read and checked once.
+ * @returns {(plain: string) => string}
+ */
+function sealer() {
+  const key = credentialsKey();
+  return (plain) => SCHEME + $security.encrypt(plain, key);
+}
+
+/**
  * The plaintext of a stored proxy password ("" for ""). Throws when the value was not made
  * by sealPassword under this key.
  * @param {string} sealed
@@ -137,6 +146,7 @@ module.exports = {
   MAX_PASSWORD_LENGTH,
   credentialsKey,
   sealPassword,
+  sealer,
   openPassword,
   assertUsableKey,
   withPassword,
