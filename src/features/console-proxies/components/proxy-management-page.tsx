@@ -3,13 +3,13 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { useStore } from "@nanostores/react";
 import { CircleCheck, Clock, Server, UserCheck, X } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
 import { cn } from "@/lib/cn";
-import { GenerateTab } from "@/features/console-proxies/components/generate-tab";
-import { ImportTab } from "@/features/console-proxies/components/import-tab";
 import { InventoryTab } from "@/features/console-proxies/components/inventory-tab";
 import { $banner, $proxyStats, reloadStats, showBanner } from "@/features/console-proxies/stores";
 
@@ -18,6 +18,20 @@ export function ProxyManagementPage() {
 }
 
 const TABS = ["Inventory", "Generate", "Import"] as const;
+
+// The Generate tab's pickers (Headless UI Combobox) and the Import tab load when opened.
+const GenerateTab = lazy(() => import("@/features/console-proxies/components/generate-tab").then((m) => ({ default: m.GenerateTab })));
+const ImportTab = lazy(() => import("@/features/console-proxies/components/import-tab").then((m) => ({ default: m.ImportTab })));
+
+function TabLoading() {
+  return (
+    <div className="space-y-3" aria-busy="true" aria-label="Loading">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-10 rounded-md" />
+      ))}
+    </div>
+  );
+}
 
 function ProxyManagement() {
   return (
@@ -48,12 +62,16 @@ function ProxyManagement() {
           </TabPanel>
           <TabPanel className="focus:outline-none">
             <Card>
-              <GenerateTab />
+              <Suspense fallback={<TabLoading />}>
+                <GenerateTab />
+              </Suspense>
             </Card>
           </TabPanel>
           <TabPanel className="focus:outline-none">
             <Card>
-              <ImportTab />
+              <Suspense fallback={<TabLoading />}>
+                <ImportTab />
+              </Suspense>
             </Card>
           </TabPanel>
         </TabPanels>
