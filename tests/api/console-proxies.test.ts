@@ -166,7 +166,12 @@ describe("GET /api/admin/proxies and /stats", () => {
     expect(all.totalItems).toBe(3);
     // Newest first: the later batch leads (one batch shares its creation time).
     expect(all.items[0]!.username).toBe("gamma");
-    expect(all.items.map((p) => p.created)).toEqual(all.items.map((p) => p.created).sort().reverse());
+    expect(all.items.map((p) => p.created)).toEqual(
+      all.items
+        .map((p) => p.created)
+        .sort()
+        .reverse(),
+    );
     for (const item of all.items) {
       expect(item).not.toHaveProperty("password");
       expect(item).not.toHaveProperty("password_encrypted");
@@ -438,7 +443,9 @@ describe("PATCH and DELETE /api/admin/proxies/{id}", () => {
 
   it("refuses bad values and a clash with another proxy's endpoint, with field messages, changing nothing", async () => {
     const t = tag();
-    const [a, b] = await stock([`${t}.test:1:a:pa`, `${t}.test:2:b:pb`]);
+    const made = await stock([`${t}.test:1:a:pa`, `${t}.test:2:b:pb`]);
+    const a = made.find((p) => p.username === "a");
+    const b = made.find((p) => p.username === "b");
     const before = await auditCount();
     const cases: [Record<string, unknown>, string, string][] = [
       [{ port: 0 }, "port", "Port must be a whole number from 1 to 65535"],
