@@ -71,10 +71,17 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Pocke
   const env = { ...process.env, ...options.env };
 
   // Applies the migrations and creates (or resets) the superuser before serving.
-  execFileSync(POCKETBASE_BIN, ["superuser", "upsert", options.superuserEmail, options.superuserPassword, ...common], {
-    env,
-    stdio: options.verbose ? "inherit" : "pipe",
-  });
+  try {
+    execFileSync(POCKETBASE_BIN, ["superuser", "upsert", options.superuserEmail, options.superuserPassword, ...common], {
+      env,
+      stdio: options.verbose ? "inherit" : "pipe",
+    });
+  } catch (err) {
+    // PocketBase's own words (a missing SHOP_CREDENTIALS_KEY, a failed migration), never the
+    // command line: it holds the superuser password.
+    const stderr = String((err as { stderr?: unknown }).stderr ?? "").trim();
+    throw new Error(`PocketBase could not start: ${stderr || "see its output above"}`);
+  }
 
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(
