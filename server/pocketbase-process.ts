@@ -79,7 +79,8 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Pocke
   } catch (err) {
     // PocketBase's own words (a missing SHOP_CREDENTIALS_KEY, a failed migration), never the
     // command line: it holds the superuser password.
-    const stderr = String((err as { stderr?: unknown }).stderr ?? "").trim();
+    const output = (err as { stderr?: Buffer | string | null }).stderr;
+    const stderr = (typeof output === "string" ? output : (output?.toString("utf8") ?? "")).trim();
     throw new Error(`PocketBase could not start: ${stderr || "see its output above"}`);
   }
 
