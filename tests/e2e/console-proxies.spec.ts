@@ -111,7 +111,9 @@ test("imports a file, reports its bad lines, edits a proxy and deletes one after
     `${t}-b.e2e.test:9090:delta:Secret4`,
     `${t}-a.e2e.test:8080:alpha:Again`,
   ].join("\n");
-  await page.getByLabel("Or load a file (.txt, .csv)").setInputFiles({ name: "proxies.txt", mimeType: "text/plain", buffer: Buffer.from(file) });
+  await page
+    .getByLabel("Or load a file (.txt, .csv)")
+    .setInputFiles({ name: "proxies.txt", mimeType: "text/plain", buffer: Buffer.from(file) });
   await expect(page.getByLabel("Proxy list")).toHaveValue(file);
   await expect(page.getByText("5 lines")).toBeVisible();
   await page.getByLabel("Proxy Type (optional)").selectOption("HTTP");
