@@ -152,7 +152,7 @@ routerAdd(
     });
     return e.json(200, {
       generated_count: ids.length,
-      message: `Successfully generated ${inventory.proxiesWord(ids.length)}`,
+      message: `Successfully generated ${ids.length} proxies`,
       ids,
     });
   },
@@ -201,7 +201,7 @@ routerAdd(
       if (String(err).indexOf("nothing imported") >= 0) return noneValid();
       throw err;
     }
-    return e.json(200, { imported, skipped: parsed.skipped, message: `Successfully imported ${inventory.proxiesWord(imported)}` });
+    return e.json(200, { imported, skipped: parsed.skipped, message: `Successfully imported ${imported} proxies` });
   },
   $apis.requireAuth("users"),
 );

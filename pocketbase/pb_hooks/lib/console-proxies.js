@@ -728,11 +728,6 @@ function insertLines(query, parsed, now) {
   return imported;
 }
 
-/** @param {number} n */
-function proxiesWord(n) {
-  return `${n} ${n === 1 ? "proxy" : "proxies"}`;
-}
-
 module.exports = {
   STATUSES,
   MAX_GENERATE,
@@ -749,5 +744,4 @@ module.exports = {
   generate,
   parseImport,
   insertImport,
-  proxiesWord,
 };

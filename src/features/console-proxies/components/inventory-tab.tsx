@@ -173,13 +173,33 @@ function ProxyTable({ onEdit, onDelete }: ProxyTableProps) {
     <div className="space-y-3">
       {count}
       {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
-      {/* The table scrolls inside its own frame on small screens: reachable by keyboard. */}
+      {/* Small screens: one card per proxy, actions in reach. */}
+      <ul
+        aria-label="Proxy inventory"
+        aria-busy={list.status === "loading"}
+        className={cn("space-y-2 sm:hidden", list.status === "loading" && "opacity-60")}
+      >
+        {list.items.map((proxy) => (
+          <li key={proxy.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="proxy-card">
+            <div className="flex items-start justify-between gap-2">
+              <p className="min-w-0 font-mono text-xs break-all text-slate-900">{address(proxy)}</p>
+              <Badge tone={STATUS_TONES[proxy.status]}>{STATUS_LABELS[proxy.status]}</Badge>
+            </div>
+            <p className="mt-2 text-sm text-slate-900">
+              {TYPE_LABELS[proxy.type]} · <span className="font-mono text-xs break-all text-slate-600">{proxy.username}</span>
+            </p>
+            <p className="text-sm text-slate-700">{placeLabel(proxy) || "—"}</p>
+            <Owner proxy={proxy} />
+            <RowActions proxy={proxy} onEdit={onEdit} onDelete={onDelete} />
+          </li>
+        ))}
+      </ul>
       <div
         role="region"
-        aria-label="Proxy inventory"
+        aria-label="Proxy inventory table"
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
         tabIndex={0}
-        className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm focus:ring-2 focus:ring-primary/30 focus:outline-none"
+        className="hidden overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm focus:ring-2 focus:ring-primary/30 focus:outline-none sm:block"
       >
         <table
           className={cn("w-full min-w-[44rem] text-left text-sm", list.status === "loading" && "opacity-60")}
@@ -215,24 +235,10 @@ function ProxyTable({ onEdit, onDelete }: ProxyTableProps) {
                 <td className="px-4 py-3 text-slate-700">{placeLabel(proxy) || "—"}</td>
                 <td className="px-4 py-3">
                   <Badge tone={STATUS_TONES[proxy.status]}>{STATUS_LABELS[proxy.status]}</Badge>
-                  {proxy.owner_email ? <p className="mt-1 text-xs break-all text-slate-600">{proxy.owner_email}</p> : null}
-                  {proxy.expires_at ? <p className="text-xs text-slate-500">until {formatDate(proxy.expires_at)}</p> : null}
+                  <Owner proxy={proxy} />
                 </td>
                 <td className="px-4 py-3">
-                  <div className="flex justify-end gap-1">
-                    <Button variant="ghost" size="sm" aria-label={`Edit ${address(proxy)}`} onClick={() => onEdit(proxy)}>
-                      <Pencil className="size-4" aria-hidden="true" />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      className="text-red-700 hover:bg-red-50"
-                      aria-label={`Delete ${address(proxy)}`}
-                      onClick={() => onDelete(proxy)}
-                    >
-                      <Trash2 className="size-4" aria-hidden="true" />
-                    </Button>
-                  </div>
+                  <RowActions proxy={proxy} onEdit={onEdit} onDelete={onDelete} />
                 </td>
               </tr>
             ))}
@@ -242,6 +248,34 @@ function ProxyTable({ onEdit, onDelete }: ProxyTableProps) {
       {list.totalPages > 1 ? (
         <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToInventoryPage} disabled={list.status === "loading"} />
       ) : null}
+    </div>
+  );
+}
+
+function Owner({ proxy }: { proxy: AdminProxy }) {
+  return (
+    <>
+      {proxy.owner_email ? <p className="mt-1 text-xs break-all text-slate-600">{proxy.owner_email}</p> : null}
+      {proxy.expires_at ? <p className="text-xs text-slate-500">until {formatDate(proxy.expires_at)}</p> : null}
+    </>
+  );
+}
+
+function RowActions({ proxy, onEdit, onDelete }: { proxy: AdminProxy } & ProxyTableProps) {
+  return (
+    <div className="mt-2 flex justify-end gap-1 sm:mt-0">
+      <Button variant="ghost" size="sm" aria-label={`Edit ${address(proxy)}`} onClick={() => onEdit(proxy)}>
+        <Pencil className="size-4" aria-hidden="true" />
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-red-700 hover:bg-red-50"
+        aria-label={`Delete ${address(proxy)}`}
+        onClick={() => onDelete(proxy)}
+      >
+        <Trash2 className="size-4" aria-hidden="true" />
+      </Button>
     </div>
   );
 }
