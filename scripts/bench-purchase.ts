@@ -11,7 +11,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import PocketBase from "pocketbase";
-import { HOOKS_DIR, startPocketBase } from "../server/pocketbase-process.ts";
+import { HOOKS_DIR, newCredentialsKey, startPocketBase } from "../server/pocketbase-process.ts";
 import { freePort } from "../tests/support/pocketbase.ts";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5);
@@ -104,10 +104,11 @@ writeFileSync(
   `routerAdd("POST", "/api/bench/stock", (e) => {
     const n = e.requestInfo().body["count"];
     const now = new DateTime().string();
+    const sealed = require(__hooks + "/lib/credentials.js").sealPassword("benchpass");
     e.app.runInTransaction((tx) => {
       for (let i = 0; i < n; i++) {
-        tx.db().newQuery("INSERT INTO proxies (id, host, port, username, password, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated) VALUES ({:id}, {:host}, {:port}, {:user}, 'benchpass', 'RESIDENTIAL', 'US', 'Bench', '', 'AVAILABLE', '', '', FALSE, '', {:now}, {:now})")
-          .bind({ id: $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789"), host: "bench" + Math.floor(i / 50000) + ".test", port: 1 + (i % 50000), user: "u" + i, now })
+        tx.db().newQuery("INSERT INTO proxies (id, host, port, username, password_encrypted, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated) VALUES ({:id}, {:host}, {:port}, {:user}, {:sealed}, 'RESIDENTIAL', 'US', 'Bench', '', 'AVAILABLE', '', '', FALSE, '', {:now}, {:now})")
+          .bind({ id: $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789"), host: "bench" + Math.floor(i / 50000) + ".test", port: 1 + (i % 50000), user: "u" + i, sealed, now })
           .execute();
       }
     });
@@ -123,7 +124,7 @@ const pbProcess = await startPocketBase({
   superuserPassword: SUPERUSER.password,
   hooksDir,
   // Load from one address: lift the rate limiter for the run (test-only knob).
-  env: { SHOP_RATE_LIMIT_SCALE: "1000" },
+  env: { SHOP_RATE_LIMIT_SCALE: "1000", SHOP_CREDENTIALS_KEY: newCredentialsKey() },
 });
 const pinned = pin(pbProcess.child.pid!, 0) && pin(process.pid, 1);
 

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../server/pocketbase-process.ts";
+import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile, ROOT } from "../server/pocketbase-process.ts";
 import { mailSummary, startMailSink, type MailSink } from "../server/mail-sink.ts";
 import { startShop } from "../server/shop.ts";
 import { ensureBuilt } from "./ensure-built.ts";
@@ -27,6 +27,26 @@ function superuserPassword(): string {
   return generated;
 }
 
+/**
+ * The key that encrypts proxy passwords: SHOP_CREDENTIALS_KEY, else a random one made on
+ * first start and kept in .secrets/<data dir name>.credentials-key BESIDE the data dir,
+ * never inside it (PocketBase's backups zip the whole data dir).
+ */
+function credentialsKey(): { key: string; source: string } {
+  const given = process.env["SHOP_CREDENTIALS_KEY"];
+  if (given) {
+    if (!CREDENTIALS_KEY_PATTERN.test(given)) {
+      console.error("SHOP_CREDENTIALS_KEY must be exactly 32 characters of A-Z a-z 0-9 - _.");
+      process.exit(1);
+    }
+    return { key: given, source: "SHOP_CREDENTIALS_KEY" };
+  }
+  const file = path.join(path.dirname(dataDir), ".secrets", `${path.basename(dataDir)}.credentials-key`);
+  const { key, created } = credentialsKeyFromFile(file);
+  const where = path.relative(ROOT, file) || file;
+  return { key, source: created ? `${where} (new; back it up apart from the data dir)` : where };
+}
+
 // Demo accounts have published passwords, so they are seeded by default only while the
 // shop listens on loopback alone.
 const loopbackOnly = ["127.0.0.1", "localhost", "::1"].includes(webHost);
@@ -40,6 +60,7 @@ const demo = {
 
 ensureBuilt();
 mkdirSync(dataDir, { recursive: true });
+const credentials = credentialsKey();
 const superuserEmail = env("PB_SUPERUSER_EMAIL", "superuser@proxyshop.local");
 
 // Mail: a real SMTP server from the environment, or else a local sink that prints every
@@ -62,6 +83,7 @@ const shop = await startShop({
   dataDir,
   superuserEmail,
   superuserPassword: superuserPassword(),
+  credentialsKey: credentials.key,
   trustForwardedFor: env("TRUST_PROXY", "false") === "true",
   exposeDashboard: env("EXPOSE_PB_DASHBOARD", "false") === "true",
   hooksEnv: {
@@ -86,6 +108,7 @@ console.log(`
   }${demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""}
   PocketBase dashboard: ${shop.url}/_/  (from this machine only; superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
+  Proxy passwords are encrypted with the key in ${credentials.source}: without it they cannot be read.
   Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.
 `);
 

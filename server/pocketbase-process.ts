@@ -1,25 +1,58 @@
 // Starts and stops the PocketBase binary built from pocketbase/ (scripts/build-pocketbase.ts).
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const POCKETBASE_BIN = path.join(ROOT, "pocketbase", "bin", "pocketbase");
 export const HOOKS_DIR = path.join(ROOT, "pocketbase", "pb_hooks");
-const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
+export const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
+
+/**
+ * SHOP_CREDENTIALS_KEY, the key that encrypts proxy passwords at rest
+ * (pocketbase/pb_hooks/lib/credentials.js): exactly 32 characters of A-Z a-z 0-9 - _,
+ * used as the AES-256 key. PocketBase refuses to start without a valid one.
+ */
+export const CREDENTIALS_KEY_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+/** A new random credentials key (24 random bytes in base64url: 32 characters). */
+export function newCredentialsKey(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+/**
+ * The credentials key kept in `file`, made (mode 0600) on first use. Keep the file outside
+ * the PocketBase data dir: PocketBase's backups zip the whole data dir.
+ */
+export function credentialsKeyFromFile(file: string): { key: string; created: boolean } {
+  if (existsSync(file)) {
+    const key = readFileSync(file, "utf8").trim();
+    if (!CREDENTIALS_KEY_PATTERN.test(key)) {
+      throw new Error(`${file} does not hold a valid SHOP_CREDENTIALS_KEY (32 characters of A-Z a-z 0-9 - _).`);
+    }
+    return { key, created: false };
+  }
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const key = newCredentialsKey();
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+  return { key, created: true };
+}
 
 export interface PocketBaseOptions {
   dataDir: string;
   port: number;
   superuserEmail: string;
   superuserPassword: string;
-  /** Extra environment for the hooks (SMTP, demo seed, app URL ...). */
+  /** Extra environment for the hooks (SMTP, demo seed, app URL, SHOP_CREDENTIALS_KEY ...). */
   env?: Record<string, string>;
   /** Print PocketBase's own output. */
   verbose?: boolean;
   /** Another hooks directory (benchmarks add a seeding route to a copy of pb_hooks). */
   hooksDir?: string;
+  /** Another migrations directory (tests of a migration start from the ones before it). */
+  migrationsDir?: string;
 }
 
 export interface PocketBaseProcess {
@@ -30,14 +63,26 @@ export interface PocketBaseProcess {
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<PocketBaseProcess> {
   mkdirSync(options.dataDir, { recursive: true });
-  const common = [`--dir=${options.dataDir}`, `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`];
+  const common = [
+    `--dir=${options.dataDir}`,
+    `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`,
+    `--migrationsDir=${options.migrationsDir ?? MIGRATIONS_DIR}`,
+  ];
   const env = { ...process.env, ...options.env };
 
   // Applies the migrations and creates (or resets) the superuser before serving.
-  execFileSync(POCKETBASE_BIN, ["superuser", "upsert", options.superuserEmail, options.superuserPassword, ...common], {
-    env,
-    stdio: options.verbose ? "inherit" : "pipe",
-  });
+  try {
+    execFileSync(POCKETBASE_BIN, ["superuser", "upsert", options.superuserEmail, options.superuserPassword, ...common], {
+      env,
+      stdio: options.verbose ? "inherit" : "pipe",
+    });
+  } catch (err) {
+    // PocketBase's own words (a missing SHOP_CREDENTIALS_KEY, a failed migration), never the
+    // command line: it holds the superuser password.
+    const output = (err as { stderr?: Buffer | string | null }).stderr;
+    const stderr = (typeof output === "string" ? output : (output?.toString("utf8") ?? "")).trim();
+    throw new Error(`PocketBase could not start: ${stderr || "see its output above"}`);
+  }
 
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(

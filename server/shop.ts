@@ -1,6 +1,6 @@
 // Brings the whole product up: PocketBase on loopback, then the web server in front of it.
 // Used by `npm start`, the end-to-end tests and the benchmarks.
-import { startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
+import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 import { PUBLIC_PATHS } from "../src/lib/server/page-cache.ts";
 
@@ -13,6 +13,13 @@ export interface ShopOptions {
   superuserPassword: string;
   /** Environment for the PocketBase hooks (demo seed, SMTP, app URL ...). */
   hooksEnv?: Record<string, string>;
+  /**
+   * The key that encrypts proxy passwords (SHOP_CREDENTIALS_KEY). Default: the one in
+   * hooksEnv or this process's environment, else a new random key, which suits only a
+   * throwaway data dir (tests, benchmarks): a kept data dir needs its key kept too
+   * (`npm start` keeps it in a file, scripts/start.ts).
+   */
+  credentialsKey?: string;
   trustForwardedFor?: boolean;
   /** Serve the PocketBase dashboard to non-loopback clients (off by default). */
   exposeDashboard?: boolean;
@@ -32,7 +39,11 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     port: options.pocketbasePort,
     superuserEmail: options.superuserEmail,
     superuserPassword: options.superuserPassword,
-    env: options.hooksEnv ?? {},
+    env: {
+      ...options.hooksEnv,
+      SHOP_CREDENTIALS_KEY:
+        options.credentialsKey ?? options.hooksEnv?.["SHOP_CREDENTIALS_KEY"] ?? process.env["SHOP_CREDENTIALS_KEY"] ?? newCredentialsKey(),
+    },
     verbose: options.verbose ?? false,
   });
   let web: WebServer;

@@ -127,3 +127,49 @@ routerAdd(
   },
   $apis.requireAuth("users"),
 );
+
+// ---- Passwords encrypted at rest (lib/credentials.js) -------------------------------
+// `password_encrypted` is hidden; whoever may view a proxy (its owner, admins; records API
+// list/view, realtime) reads the plaintext as `password`. Records-API writes (admins,
+// superusers) send a plain `password`, sealed here before the save.
+
+// PocketBase refuses to start without a valid SHOP_CREDENTIALS_KEY, or with one that does
+// not open the passwords already stored.
+onBootstrap((e) => {
+  e.next();
+  /** @type {typeof import("./lib/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/credentials.js`);
+  credentials.assertUsableKey(e.app);
+});
+
+onRecordEnrich((e) => {
+  /** @type {typeof import("./lib/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/credentials.js`);
+  const record = /** @type {core.Record} */ (e.record);
+  try {
+    credentials.withPassword(record);
+  } catch (err) {
+    // One damaged value must not hide a customer's whole list; it is logged loudly.
+    e.app.logger().error("proxy password cannot be decrypted", "proxy", record.id, "error", String(err));
+    record.withCustomData(true);
+    record.set("password", "");
+  }
+  e.next();
+}, "proxies");
+
+onRecordCreateRequest((e) => {
+  /** @type {typeof import("./lib/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/credentials.js`);
+  credentials.sealRequestPassword(e, true);
+  e.next();
+}, "proxies");
+
+onRecordUpdateRequest((e) => {
+  /** @type {typeof import("./lib/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/credentials.js`);
+  const changed = credentials.sealRequestPassword(e, false);
+  e.next();
+  // The answer is written; the audit row (lib/audit.js, after this) lists the password as
+  // changed ("[redacted]") only when it was.
+  if (!changed) e.record?.withCustomData(false);
+}, "proxies");

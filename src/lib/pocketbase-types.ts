@@ -50,6 +50,10 @@ export interface ProxyRecord extends RecordModel {
   host: string;
   port: number;
   username: string;
+  /**
+   * The plaintext password, added by the server for whoever may view the proxy; stored
+   * only encrypted (the hidden `password_encrypted`, never sent to the browser).
+   */
   password: string;
   type: ProxyType;
   country: string;

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import PocketBase, { ClientResponseError } from "pocketbase";
-import { startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
+import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
 
 export const SUPERUSER = { email: "superuser@test.local", password: "Superuser#Test2026" };
 
@@ -44,7 +44,13 @@ export const TEST_RATE_LIMIT_ENV: Readonly<Record<string, string>> = { SHOP_RATE
  */
 export const REAL_RATE_LIMITS: Readonly<Record<string, string>> = { SHOP_RATE_LIMIT_SCALE: "1", SHOP_AUTH_RATE_LIMIT: "" };
 
-/** `env` is added to (and overrides) TEST_RATE_LIMIT_ENV and the runner's environment. */
+/** The key that encrypts proxy passwords in test PocketBases (a new one each test run). */
+export const TEST_CREDENTIALS_KEY = newCredentialsKey();
+
+/**
+ * `env` is added to (and overrides) TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY =
+ * TEST_CREDENTIALS_KEY and the runner's environment.
+ */
 export async function startTestPocketBase(env: Record<string, string> = {}): Promise<TestPocketBase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-test-pb-"));
   const process = await startPocketBase({
@@ -52,7 +58,7 @@ export async function startTestPocketBase(env: Record<string, string> = {}): Pro
     port: await freePort(),
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
-    env: { ...TEST_RATE_LIMIT_ENV, ...env },
+    env: { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, ...env },
   });
   const client = () => {
     const pb = new PocketBase(process.url);

@@ -92,6 +92,8 @@ function seedDemo(app, accounts) {
 
   // Inventory: every location, residential and datacenter, PER_CITY proxies each.
   const inventory = app.findCachedCollectionByNameOrId("proxies");
+  /** @type {typeof import("./credentials.js")} */
+  const credentials = require(`${__hooks}/lib/credentials.js`);
   let n = 0;
   for (const [country, states] of Object.entries(LOCATIONS)) {
     for (const [state, cities] of Object.entries(states)) {
@@ -102,7 +104,7 @@ function seedDemo(app, accounts) {
             const record = new Record(inventory, {
               ...endpoint(type, country, n),
               username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
-              password: $security.randomString(16),
+              password_encrypted: credentials.sealPassword($security.randomString(16)),
               type,
               country,
               state,

@@ -10,6 +10,8 @@ const api = require(`${__hooks}/lib/api.js`);
 const ledger = require(`${__hooks}/lib/ledger.js`);
 /** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("./credentials.js")} */
+const credentials = require(`${__hooks}/lib/credentials.js`);
 
 const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
 
@@ -140,9 +142,12 @@ function validatePurchase(body) {
   return input;
 }
 
-/** The proxy columns the routes answer with (a proxy as its owner sees it). */
+/**
+ * The proxy columns the routes answer with (a proxy as its owner sees it). `password` is
+ * still sealed when read: openPasswords() turns it into plaintext before it is answered.
+ */
 const PROXY_COLUMNS =
-  "id, host, port, username, password, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated";
+  "id, host, port, username, password_encrypted AS password, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated";
 
 /** A typed empty list for `.all()` with PROXY_COLUMNS. */
 function proxyRows() {
@@ -167,6 +172,17 @@ function proxyRows() {
 }
 
 /** @typedef {ReturnType<typeof proxyRows>[number]} ProxyRow */
+
+/**
+ * Replaces the sealed password of each row read with PROXY_COLUMNS by its plaintext.
+ * @template {ProxyRow[]} T
+ * @param {T} rows
+ * @returns {T}
+ */
+function openPasswords(rows) {
+  for (const row of rows) row.password = credentials.openPassword(row.password);
+  return rows;
+}
 
 /**
  * @typedef {object} OrderRow
@@ -274,6 +290,7 @@ function purchase(txApp, userId, input, idempotency) {
     const message = `Not enough stock: ${have} ${typeLabel(input.type)} proxies available in ${placeLabel(input)}; you asked for ${input.quantity}. Choose fewer proxies or another location.`;
     throw new ApiError(409, message, { quantity: new ValidationError("insufficient_stock", message) });
   }
+  openPasswords(proxies);
 
   const total = unit * input.quantity;
   const orderId = sql.newId();
@@ -371,7 +388,7 @@ function renewableProxies(txApp, userId, ids) {
   const list = sql.inList("id", ids);
   const rows = proxyRows();
   txApp.db().newQuery(`SELECT ${PROXY_COLUMNS} FROM proxies WHERE ${list.sql}`).bind(list.params).all(rows);
-  return ids.map((id) => {
+  const renewable = ids.map((id) => {
     const row = rows.find((r) => r.id === id);
     if (!row || row.assigned_to_user_id !== userId || (row.status !== "ASSIGNED" && row.status !== "EXPIRED")) {
       throw new NotFoundError(`Proxy ${id} is not one of your proxies that can be renewed.`, {
@@ -380,6 +397,7 @@ function renewableProxies(txApp, userId, ids) {
     }
     return row;
   });
+  return openPasswords(renewable);
 }
 
 /**
@@ -471,6 +489,7 @@ function savedOrderView(app, orderId) {
   const rows = proxyRows();
   app.db().newQuery(`SELECT ${PROXY_COLUMNS} FROM proxies WHERE ${list.sql}`).bind(list.params).all(rows);
   rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  openPasswords(rows);
   const balance = new DynamicModel({ balance_after_cents: 0 });
   app
     .db()
@@ -530,8 +549,11 @@ function regenerateCredentials(app, userId, id) {
   if (proxy.getString("status") !== "ASSIGNED") {
     throw new BadRequestError("Only active proxies get new credentials; renew this proxy first.");
   }
-  proxy.set("password", newPassword());
+  const password = newPassword();
+  proxy.set("password_encrypted", credentials.sealPassword(password));
   app.save(proxy);
+  proxy.withCustomData(true);
+  proxy.set("password", password);
   return proxy;
 }
 
@@ -552,7 +574,7 @@ function setAutoRenew(app, userId, id, enabled) {
     proxy.set("auto_renew", enabled);
     app.save(proxy);
   }
-  return proxy;
+  return credentials.withPassword(proxy);
 }
 
 /**
@@ -608,10 +630,10 @@ function returnToStock(txApp, ids, fromStatus) {
     changed += txApp
       .db()
       .newQuery(
-        `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password = {:password}, expires_at = '',
+        `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password_encrypted = {:password}, expires_at = '',
          auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +status = {:from}`,
       )
-      .bind({ id, password: newPassword(), now, from: fromStatus })
+      .bind({ id, password: credentials.sealPassword(newPassword()), now, from: fromStatus })
       .execute()
       .rowsAffected();
   }

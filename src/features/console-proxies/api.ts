@@ -1,0 +1,116 @@
+// The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/console-proxies.pb.js).
+import { pb } from "@/lib/pocketbase";
+import type { ProxyStatus } from "@/lib/pocketbase-types";
+import type { ProxyType } from "@/lib/site";
+
+export const PROXIES_PER_PAGE = 25;
+
+/** A proxy as the console lists it (never its password). */
+export interface AdminProxy {
+  id: string;
+  host: string;
+  port: number;
+  username: string;
+  type: ProxyType;
+  country: string;
+  state: string;
+  city: string;
+  status: ProxyStatus;
+  assigned_to_user_id: string;
+  owner_email: string;
+  expires_at: string;
+  auto_renew: boolean;
+  created: string;
+  updated: string;
+}
+
+/** One proxy for the edit form, with its plaintext password. */
+export interface AdminProxyDetail extends AdminProxy {
+  password: string;
+}
+
+export interface InventoryCriteria {
+  search: string;
+  type: ProxyType | "";
+  country: string;
+  status: ProxyStatus | "";
+}
+
+export interface InventoryPage {
+  items: AdminProxy[];
+  page: number;
+  perPage: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+export interface ProxyStats {
+  total: number;
+  available: number;
+  assigned: number;
+  expired: number;
+  maintenance: number;
+  by_type: Record<string, number>;
+  by_country: Record<string, number>;
+}
+
+export interface SkippedLine {
+  line: number;
+  text: string;
+  reason: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: SkippedLine[];
+  message: string;
+}
+
+export interface GenerateResult {
+  generated_count: number;
+  message: string;
+  ids: string[];
+}
+
+export function fetchInventory(criteria: InventoryCriteria, page: number, signal?: AbortSignal): Promise<InventoryPage> {
+  const query: Record<string, string | number> = { page, perPage: PROXIES_PER_PAGE };
+  for (const key of ["search", "type", "country", "status"] as const) if (criteria[key]) query[key] = criteria[key];
+  return pb().send<InventoryPage>("/api/admin/proxies", { method: "GET", query, requestKey: null, ...(signal ? { signal } : {}) });
+}
+
+export function fetchStats(signal?: AbortSignal): Promise<ProxyStats> {
+  return pb().send<ProxyStats>("/api/admin/proxies/stats", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+}
+
+export function fetchProxy(id: string, signal?: AbortSignal): Promise<AdminProxyDetail> {
+  return pb().send<AdminProxyDetail>(`/api/admin/proxies/${encodeURIComponent(id)}`, {
+    method: "GET",
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function updateProxy(
+  id: string,
+  body: { host: string; port: number; username: string; password: string; status: ProxyStatus },
+): Promise<AdminProxyDetail> {
+  return pb().send<AdminProxyDetail>(`/api/admin/proxies/${encodeURIComponent(id)}`, { method: "PATCH", body, requestKey: null });
+}
+
+export async function deleteProxy(id: string): Promise<void> {
+  await pb().send(`/api/admin/proxies/${encodeURIComponent(id)}`, { method: "DELETE", requestKey: null });
+}
+
+export function generateProxies(body: {
+  type: ProxyType;
+  country: string;
+  state: string;
+  city: string;
+  quantity: number;
+}): Promise<GenerateResult> {
+  return pb().send<GenerateResult>("/api/admin/proxies/generate", { method: "POST", body, requestKey: null });
+}
+
+export function importProxies(body: { text: string; type?: ProxyType; country?: string }): Promise<ImportResult> {
+  return pb().send<ImportResult>("/api/admin/proxies/import", { method: "POST", body, requestKey: null });
+}

@@ -1,0 +1,195 @@
+// Import tab (admin spec "Import tab"): host:port:username:password lines, pasted or read
+// from a .txt/.csv file, with an optional type and country for the batch. The server
+// imports the valid lines in one transaction and reports every skipped line.
+import { useId, useState, type ChangeEvent, type SyntheticEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { controlClass } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { fieldErrors } from "@/lib/api-error";
+import { cn } from "@/lib/cn";
+import { PROXY_TYPES, type ProxyType } from "@/lib/site";
+import { useHydrated } from "@/lib/use-hydrated";
+import type { SkippedLine } from "@/features/console-proxies/api";
+import { COUNTRY_CODES, countryLabel, UNKNOWN_COUNTRY } from "@/features/console-proxies/locations";
+import { importLineCount, MAX_IMPORT_LINES, TYPE_LABELS } from "@/features/console-proxies/schemas";
+import { failureMessage, importList, showBanner } from "@/features/console-proxies/stores";
+import { ClientResponseError } from "pocketbase";
+
+/** Files larger than this are refused before reading (10,000 long lines fit easily). */
+const MAX_FILE_BYTES = 3_000_000;
+
+function skippedOf(err: unknown): SkippedLine[] {
+  if (!(err instanceof ClientResponseError)) return [];
+  const skipped = (err.response?.["data"] as { skipped?: unknown } | undefined)?.skipped;
+  return Array.isArray(skipped) ? (skipped as SkippedLine[]) : [];
+}
+
+export function ImportTab() {
+  const hydrated = useHydrated();
+  const fileId = useId();
+  const [text, setText] = useState("");
+  const [type, setType] = useState<ProxyType | "">("");
+  const [country, setCountry] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [textError, setTextError] = useState("");
+  const [fileNote, setFileNote] = useState("");
+  const [report, setReport] = useState<{ imported: number; skipped: SkippedLine[] } | null>(null);
+  const lines = importLineCount(text);
+  const blank = text.trim() === "";
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = "";
+    if (!file) return;
+    setTextError("");
+    if (file.size > MAX_FILE_BYTES) {
+      setTextError(`${file.name} is too large to import (at most 10,000 lines).`);
+      return;
+    }
+    setText(await file.text());
+    setFileNote(`Loaded ${file.name}.`);
+  };
+
+  const onSubmit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (blank || busy) return;
+    if (lines > MAX_IMPORT_LINES) {
+      setTextError(
+        `Too many lines: ${lines}. Import at most 10,000 proxies at once; split the file and import the parts one after another.`,
+      );
+      return;
+    }
+    setBusy(true);
+    setTextError("");
+    setReport(null);
+    showBanner(null);
+    try {
+      const result = await importList({ text, ...(type ? { type } : {}), ...(country ? { country } : {}) });
+      setReport({ imported: result.imported, skipped: result.skipped });
+      setText("");
+      setType("");
+      setCountry("");
+      setFileNote("");
+    } catch (err) {
+      const skipped = skippedOf(err);
+      if (skipped.length > 0) setReport({ imported: 0, skipped });
+      const fields = fieldErrors(err);
+      if (fields["text"] && skipped.length === 0) setTextError(fields["text"]);
+      showBanner({ tone: "error", text: failureMessage(err, "Failed to import proxies") });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby="import-heading" aria-busy={busy} className="space-y-5">
+      <div>
+        <h2 id="import-heading" className="text-lg font-semibold text-slate-900">
+          Import Proxies
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          One proxy per line as <code className="font-mono text-slate-800">host:port:username:password</code>, up to 10,000 lines. Imported
+          proxies are Available; without a choice below they are Datacenter proxies in country &quot;Unknown&quot;.
+        </p>
+      </div>
+      <Field id="import-text" label="Proxy list" error={textError}>
+        <Textarea
+          id="import-text"
+          rows={10}
+          spellCheck={false}
+          autoComplete="off"
+          className="font-mono"
+          placeholder={"203.0.113.10:8080:user1:secret1\nproxy.example.com:3128:user2:secret2"}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            setTextError("");
+          }}
+          aria-invalid={!!textError}
+          aria-describedby={`import-text-count${textError ? " import-text-error" : ""}`}
+        />
+        <p id="import-text-count" className={cn("text-xs", lines > MAX_IMPORT_LINES ? "text-red-600" : "text-slate-500")}>
+          {lines === 1 ? "1 line" : `${lines} lines`}
+          {fileNote ? ` · ${fileNote}` : ""}
+        </p>
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field id={fileId} label="Or load a file (.txt, .csv)">
+          <input
+            id={fileId}
+            type="file"
+            accept=".txt,.csv,text/plain,text/csv"
+            onChange={(e) => void onFile(e)}
+            className={cn(
+              controlClass,
+              "h-10 py-1.5 file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-2 file:py-1 file:text-sm file:text-slate-800",
+            )}
+          />
+        </Field>
+        <Field id="import-type" label="Proxy Type (optional)">
+          <Select id="import-type" value={type} onChange={(e) => setType(e.target.value as ProxyType | "")}>
+            <option value="">Datacenter (default)</option>
+            {PROXY_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {TYPE_LABELS[t]}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field id="import-country" label="Country (optional)">
+          <Select id="import-country" value={country} onChange={(e) => setCountry(e.target.value)}>
+            <option value="">{UNKNOWN_COUNTRY} (default)</option>
+            {COUNTRY_CODES.map((code) => (
+              <option key={code} value={code}>
+                {countryLabel(code)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <Button type="submit" disabled={!hydrated || blank} pending={busy} pendingText="Importing...">
+        Import Proxies
+      </Button>
+      <div aria-live="polite">{report ? <ImportReport imported={report.imported} skipped={report.skipped} /> : null}</div>
+    </form>
+  );
+}
+
+function ImportReport({ imported, skipped }: { imported: number; skipped: SkippedLine[] }) {
+  return (
+    <section aria-labelledby="import-report-heading" className="space-y-3" data-testid="import-report">
+      <h3 id="import-report-heading" className="text-base font-semibold text-slate-900">
+        Import result
+      </h3>
+      {imported > 0 ? <Alert tone="success">Successfully imported {imported} proxies</Alert> : null}
+      {skipped.length > 0 ? (
+        <div className="space-y-2">
+          <p className="text-sm font-medium text-slate-800">
+            {skipped.length === 1 ? "1 line skipped" : `${skipped.length} lines skipped`}
+          </p>
+          {/* A scrolling list must be reachable by keyboard (axe scrollable-region-focusable). */}
+          <ol
+            aria-label="Skipped lines"
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
+            tabIndex={0}
+            className="max-h-72 divide-y divide-slate-100 overflow-auto rounded-lg border border-slate-200 bg-white text-sm"
+          >
+            {skipped.map((s) => (
+              <li key={s.line} className="px-3 py-2" data-testid="skipped-line">
+                <p className="font-medium text-slate-900">
+                  Line {s.line}: {s.reason}
+                </p>
+                <p className="font-mono text-xs break-all text-slate-600">{s.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : imported > 0 ? (
+        <p className="text-sm text-slate-600">No lines were skipped.</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+// /console/proxies (admin spec "Proxy Management"): title and subtitle, the banner, the
+// Total / Available / Assigned / Expired cards, and the Inventory, Generate and Import tabs.
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
+import { useStore } from "@nanostores/react";
+import { CircleCheck, Clock, Server, UserCheck, X } from "lucide-react";
+import { lazy, Suspense } from "react";
+import { AdminGate } from "@/components/session/admin-gate";
+import { Alert, LoadError } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { StatCard } from "@/components/ui/stat-card";
+import { cn } from "@/lib/cn";
+import { InventoryTab } from "@/features/console-proxies/components/inventory-tab";
+import { $banner, $proxyStats, reloadStats, showBanner } from "@/features/console-proxies/stores";
+
+export function ProxyManagementPage() {
+  return <AdminGate>{() => <ProxyManagement />}</AdminGate>;
+}
+
+const TABS = ["Inventory", "Generate", "Import"] as const;
+
+// The Generate tab's pickers (Headless UI Combobox) and the Import tab load when opened.
+const GenerateTab = lazy(() => import("@/features/console-proxies/components/generate-tab").then((m) => ({ default: m.GenerateTab })));
+const ImportTab = lazy(() => import("@/features/console-proxies/components/import-tab").then((m) => ({ default: m.ImportTab })));
+
+function TabLoading() {
+  return (
+    <div className="space-y-3" aria-busy="true" aria-label="Loading">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-10 rounded-md" />
+      ))}
+    </div>
+  );
+}
+
+function ProxyManagement() {
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Proxy Management</h1>
+        <p className="text-sm text-slate-600">Manage the proxy inventory: edit and remove proxies, generate new ones or import a list.</p>
+      </div>
+      <Banner />
+      <Stats />
+      <TabGroup>
+        <TabList aria-label="Proxy management" className="flex gap-1 overflow-x-auto border-b border-slate-200">
+          {TABS.map((name) => (
+            <Tab
+              key={name}
+              className={cn(
+                "-mb-px shrink-0 border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 focus:outline-none",
+                "data-focus:ring-2 data-focus:ring-primary/30 data-selected:border-primary data-selected:text-primary",
+              )}
+            >
+              {name}
+            </Tab>
+          ))}
+        </TabList>
+        <TabPanels className="mt-4">
+          <TabPanel className="focus:outline-none">
+            <InventoryTab />
+          </TabPanel>
+          <TabPanel className="focus:outline-none">
+            <Card>
+              <Suspense fallback={<TabLoading />}>
+                <GenerateTab />
+              </Suspense>
+            </Card>
+          </TabPanel>
+          <TabPanel className="focus:outline-none">
+            <Card>
+              <Suspense fallback={<TabLoading />}>
+                <ImportTab />
+              </Suspense>
+            </Card>
+          </TabPanel>
+        </TabPanels>
+      </TabGroup>
+    </div>
+  );
+}
+
+function Banner() {
+  const banner = useStore($banner);
+  return (
+    <div aria-live="polite" className="empty:hidden">
+      {banner ? (
+        <Alert tone={banner.tone} className="flex items-start justify-between gap-3">
+          <span data-testid="proxy-banner">{banner.text}</span>
+          <button
+            type="button"
+            onClick={() => showBanner(null)}
+            aria-label="Dismiss message"
+            className="shrink-0 opacity-70 hover:opacity-100"
+          >
+            <X className="size-4" aria-hidden="true" />
+          </button>
+        </Alert>
+      ) : null}
+    </div>
+  );
+}
+
+function Stats() {
+  const { status, stats, error } = useStore($proxyStats);
+  if (status === "error" && !stats) return <LoadError message={error} onRetry={reloadStats} />;
+  const loading = !stats;
+  const value = (n: number | undefined) => (n ?? 0).toLocaleString("en-US");
+  return (
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <StatCard
+        label="Total"
+        value={value(stats?.total)}
+        loading={loading}
+        icon={<Server className="size-5" aria-hidden="true" />}
+        testId="stat-total"
+      />
+      <StatCard
+        label="Available"
+        value={value(stats?.available)}
+        loading={loading}
+        icon={<CircleCheck className="size-5" aria-hidden="true" />}
+        testId="stat-available"
+      />
+      <StatCard
+        label="Assigned"
+        value={value(stats?.assigned)}
+        loading={loading}
+        icon={<UserCheck className="size-5" aria-hidden="true" />}
+        testId="stat-assigned"
+      />
+      <StatCard
+        label="Expired"
+        value={value(stats?.expired)}
+        loading={loading}
+        icon={<Clock className="size-5" aria-hidden="true" />}
+        testId="stat-expired"
+      />
+    </div>
+  );
+}

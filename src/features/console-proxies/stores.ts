@@ -1,0 +1,225 @@
+// Proxy Management state (admin spec "Proxy Management"): the inventory query and the
+// page it answers, the stats (cards and the country filter), and the page's one banner.
+// A new query aborts the request it supersedes; every change refreshes list and stats.
+import { atom, onMount } from "nanostores";
+import { ClientResponseError } from "pocketbase";
+import { errorMessage, isAbort } from "@/lib/api-error";
+import { OFFLINE_MESSAGE } from "@/lib/messages";
+import {
+  deleteProxy as deleteProxyRequest,
+  fetchInventory,
+  fetchStats,
+  generateProxies as generateRequest,
+  importProxies as importRequest,
+  updateProxy as updateRequest,
+  type AdminProxy,
+  type GenerateResult,
+  type ImportResult,
+  type InventoryCriteria,
+  type ProxyStats,
+} from "@/features/console-proxies/api";
+import type { EditOutput, GenerateOutput } from "@/features/console-proxies/schemas";
+
+export const SEARCH_DELAY_MS = 250;
+
+export const NO_CRITERIA: InventoryCriteria = { search: "", type: "", country: "", status: "" };
+
+export interface InventoryQuery {
+  criteria: InventoryCriteria;
+  page: number;
+}
+
+export interface InventoryState {
+  status: "loading" | "ready" | "error";
+  items: AdminProxy[];
+  page: number;
+  totalItems: number;
+  totalPages: number;
+  /** The criteria the items answer (for the empty state's wording). */
+  criteria: InventoryCriteria;
+  error: string;
+}
+
+export interface StatsState {
+  status: "loading" | "ready" | "error";
+  stats: ProxyStats | null;
+  error: string;
+}
+
+export interface Banner {
+  tone: "success" | "error";
+  text: string;
+}
+
+export const $inventoryQuery = atom<InventoryQuery>({ criteria: NO_CRITERIA, page: 1 });
+export const $inventorySearchText = atom("");
+export const $inventory = atom<InventoryState>({
+  status: "loading",
+  items: [],
+  page: 1,
+  totalItems: 0,
+  totalPages: 0,
+  criteria: NO_CRITERIA,
+  error: "",
+});
+export const $proxyStats = atom<StatsState>({ status: "loading", stats: null, error: "" });
+export const $banner = atom<Banner | null>(null);
+
+const $inventoryReloads = atom(0);
+const $statsReloads = atom(0);
+
+onMount($inventory, () => {
+  let controller: AbortController | null = null;
+  const load = () => {
+    controller?.abort();
+    const current = new AbortController();
+    controller = current;
+    const { criteria, page } = $inventoryQuery.get();
+    $inventory.set({ ...$inventory.get(), status: "loading", error: "" });
+    fetchInventory(criteria, page, current.signal).then(
+      (result) => {
+        if (current.signal.aborted) return;
+        // A page beyond the end (after deletes): show the last page instead.
+        if (result.items.length === 0 && page > 1 && result.totalPages > 0 && page > result.totalPages) {
+          $inventoryQuery.set({ criteria, page: result.totalPages });
+          return;
+        }
+        $inventory.set({
+          status: "ready",
+          error: "",
+          criteria,
+          items: result.items,
+          page: result.page,
+          totalItems: result.totalItems,
+          totalPages: result.totalPages,
+        });
+      },
+      (err: unknown) => {
+        if (current.signal.aborted || isAbort(err)) return;
+        $inventory.set({ ...$inventory.get(), status: "error", error: errorMessage(err) });
+      },
+    );
+  };
+  const offs = [$inventoryQuery.listen(load), $inventoryReloads.listen(load)];
+  load();
+  return () => {
+    for (const off of offs) off();
+    controller?.abort();
+  };
+});
+
+onMount($proxyStats, () => {
+  let controller: AbortController | null = null;
+  const load = () => {
+    controller?.abort();
+    const current = new AbortController();
+    controller = current;
+    $proxyStats.set({ ...$proxyStats.get(), status: "loading", error: "" });
+    fetchStats(current.signal).then(
+      (stats) => {
+        if (!current.signal.aborted) $proxyStats.set({ status: "ready", stats, error: "" });
+      },
+      (err: unknown) => {
+        if (current.signal.aborted || isAbort(err)) return;
+        $proxyStats.set({ ...$proxyStats.get(), status: "error", error: errorMessage(err) });
+      },
+    );
+  };
+  const off = $statsReloads.listen(load);
+  load();
+  return () => {
+    off();
+    controller?.abort();
+  };
+});
+
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+function setCriteria(change: Partial<InventoryCriteria>): void {
+  $inventoryQuery.set({ criteria: { ...$inventoryQuery.get().criteria, ...change }, page: 1 });
+}
+
+export function setInventorySearch(text: string): void {
+  $inventorySearchText.set(text);
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => {
+    if ($inventoryQuery.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() });
+  }, SEARCH_DELAY_MS);
+}
+
+export function setInventoryFilter(change: Partial<Omit<InventoryCriteria, "search">>): void {
+  setCriteria(change);
+}
+
+export function clearInventoryFilters(): void {
+  clearTimeout(searchTimer);
+  $inventorySearchText.set("");
+  $inventoryQuery.set({ criteria: NO_CRITERIA, page: 1 });
+}
+
+export function goToInventoryPage(page: number): void {
+  $inventoryQuery.set({ ...$inventoryQuery.get(), page: Math.max(1, page) });
+}
+
+export function reloadInventory(): void {
+  $inventoryReloads.set($inventoryReloads.get() + 1);
+}
+
+export function reloadStats(): void {
+  $statsReloads.set($statsReloads.get() + 1);
+}
+
+/** After any change: the list (same query) and the stats load again. */
+export function refreshProxies(): void {
+  reloadInventory();
+  reloadStats();
+}
+
+export function showBanner(banner: Banner | null): void {
+  $banner.set(banner);
+}
+
+/**
+ * The server's message for a failed change, else the spec's fallback ("Failed to update
+ * proxy" ...) for anything without one; the offline text when the server is unreachable.
+ */
+export function failureMessage(err: unknown, fallback: string): string {
+  if (err instanceof ClientResponseError) {
+    if (err.status === 0) return OFFLINE_MESSAGE;
+    const message: unknown = err.response?.["message"];
+    if (typeof message === "string" && message) return message;
+  }
+  return fallback;
+}
+
+export function address(proxy: { host: string; port: number }): string {
+  return `${proxy.host}:${proxy.port}`;
+}
+
+/** Saves the edit form; throws (for the form to show) when the server refuses. */
+export async function saveProxy(id: string, values: EditOutput): Promise<void> {
+  const proxy = await updateRequest(id, values);
+  showBanner({ tone: "success", text: `Proxy ${address(proxy)} updated successfully` });
+  refreshProxies();
+}
+
+/** Deletes a proxy; throws (for the dialog to show) when the server refuses. */
+export async function removeProxy(proxy: AdminProxy): Promise<void> {
+  await deleteProxyRequest(proxy.id);
+  showBanner({ tone: "success", text: `Proxy ${address(proxy)} deleted successfully` });
+  refreshProxies();
+}
+
+export async function generate(values: GenerateOutput): Promise<GenerateResult> {
+  const result = await generateRequest(values);
+  showBanner({ tone: "success", text: result.message });
+  refreshProxies();
+  return result;
+}
+
+export async function importList(body: { text: string; type?: GenerateOutput["type"]; country?: string }): Promise<ImportResult> {
+  const result = await importRequest(body);
+  showBanner({ tone: "success", text: `Successfully imported ${result.imported} proxies` });
+  refreshProxies();
+  return result;
+}

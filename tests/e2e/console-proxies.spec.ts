@@ -1,0 +1,206 @@
+// Proxy Management (/console/proxies, admin spec "Proxy Management") end to end in Chromium
+// against the real backend: generate 1,000 proxies and see the stats grow, import a file
+// with bad lines and see them reported, edit a proxy, delete one after the confirmation,
+// and the page's accessibility at 360 px.
+import { expect, test, type Page } from "@playwright/test";
+import type PocketBase from "pocketbase";
+import { adminClient, createAdmin, signInAs } from "./support/customers.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+
+let seq = 0;
+const tag = (): string => `${Date.now().toString(36)}${seq++}`;
+
+interface AdminProxy {
+  id: string;
+  host: string;
+  port: number;
+  username: string;
+  password?: string;
+  status: string;
+  type: string;
+  country: string;
+  state: string;
+  city: string;
+}
+
+async function findProxies(pb: PocketBase, query: Record<string, string>): Promise<{ items: AdminProxy[]; totalItems: number }> {
+  return pb.send("/api/admin/proxies", { method: "GET", query: { perPage: 100, ...query } });
+}
+
+/** The number a stat card shows, once loaded. */
+async function stat(page: Page, name: "total" | "available" | "assigned" | "expired"): Promise<number> {
+  const value = page.getByTestId(`stat-${name}`);
+  await expect(value).toBeVisible();
+  return Number((await value.innerText()).replace(/,/g, ""));
+}
+
+async function chooseFrom(page: Page, label: string, search: string, option: string): Promise<void> {
+  const input = page.getByLabel(label, { exact: true });
+  await input.fill(search);
+  await page.getByRole("option", { name: option, exact: true }).click();
+  await expect(input).toHaveValue(option);
+}
+
+test("generates 1,000 proxies from the Generate tab and the stats grow", async ({ page }) => {
+  test.setTimeout(60_000);
+  const admin = await createAdmin();
+  const pb = await adminClient();
+  await signInAs(page, admin, "/console/proxies");
+  await expect(page.getByRole("heading", { name: "Proxy Management", level: 1 })).toBeVisible();
+  const totalBefore = await stat(page, "total");
+  const availableBefore = await stat(page, "available");
+  const inPlaceBefore = (await findProxies(pb, { country: "JP", search: "Sakai" })).totalItems;
+
+  await page.getByRole("tab", { name: "Generate" }).click();
+  await expect(page.getByText("immediately available for assignment")).toBeVisible();
+  const state = page.getByLabel("State (optional)", { exact: true });
+  const city = page.getByLabel("City (optional)", { exact: true });
+  await expect(state).toBeDisabled();
+  await expect(state).toHaveAttribute("placeholder", "Select a country first");
+  await expect(city).toBeDisabled();
+
+  // The quantity is checked before anything is sent.
+  await page.getByLabel("Quantity").fill("1001");
+  await page.getByRole("button", { name: "Generate Proxies" }).click();
+  await expect(page.getByText("Maximum 1000 proxies per batch")).toBeVisible();
+  await expect(page.getByText("Country is required")).toBeVisible();
+
+  // Choosing a country clears state and city; choosing a state clears city.
+  await chooseFrom(page, "Country", "braz", "Brazil (BR)");
+  await chooseFrom(page, "State (optional)", "bahia", "Bahia");
+  await chooseFrom(page, "City (optional)", "salv", "Salvador");
+  await chooseFrom(page, "State (optional)", "minas", "Minas Gerais");
+  await expect(city).toHaveValue("");
+  await chooseFrom(page, "Country", "jap", "Japan (JP)");
+  await expect(state).toHaveValue("");
+  await expect(city).toBeDisabled();
+  await expect(city).toHaveAttribute("placeholder", "Select a state first");
+  await chooseFrom(page, "State (optional)", "osa", "Osaka");
+  await chooseFrom(page, "City (optional)", "sak", "Sakai");
+
+  await page.getByLabel("Proxy Type").selectOption("DATACENTER");
+  await page.getByLabel("Quantity").fill("1000");
+  await page.getByRole("button", { name: "Generate Proxies" }).click();
+  await expect(page.getByTestId("proxy-banner")).toHaveText("Successfully generated 1000 proxies", { timeout: 20_000 });
+  await expect.poll(() => stat(page, "total")).toBeGreaterThanOrEqual(totalBefore + 1000);
+  await expect.poll(() => stat(page, "available")).toBeGreaterThanOrEqual(availableBefore + 1000);
+
+  const made = await findProxies(pb, { country: "JP", search: "Sakai", type: "DATACENTER" });
+  expect(made.totalItems).toBe(inPlaceBefore + 1000);
+  for (const p of made.items) expect(p).toMatchObject({ status: "AVAILABLE", state: "Osaka", city: "Sakai", country: "JP" });
+
+  // The new country shows in the inventory's country filter, with its count.
+  await page.getByRole("tab", { name: "Inventory" }).click();
+  await expect(page.getByLabel("Country", { exact: true }).locator("option", { hasText: "Japan (JP)" })).toHaveCount(1);
+});
+
+test("imports a file, reports its bad lines, edits a proxy and deletes one after confirming", async ({ page }) => {
+  test.setTimeout(60_000);
+  const admin = await createAdmin();
+  const pb = await adminClient();
+  const t = tag();
+  await signInAs(page, admin, "/console/proxies");
+  await page.getByRole("tab", { name: "Import" }).click();
+  const importButton = page.getByRole("button", { name: "Import Proxies" });
+  await expect(importButton).toBeDisabled();
+
+  const file = [
+    `${t}-a.e2e.test:8080:alpha:Secret1`,
+    `${t}-a.e2e.test:8081:beta`,
+    `${t}-a.e2e.test:port:gamma:Secret3`,
+    `${t}-b.e2e.test:9090:delta:Secret4`,
+    `${t}-a.e2e.test:8080:alpha:Again`,
+  ].join("\n");
+  await page
+    .getByLabel("Or load a file (.txt, .csv)")
+    .setInputFiles({ name: "proxies.txt", mimeType: "text/plain", buffer: Buffer.from(file) });
+  await expect(page.getByLabel("Proxy list")).toHaveValue(file);
+  await expect(page.getByText("5 lines")).toBeVisible();
+  await page.getByLabel("Proxy Type (optional)").selectOption("HTTP");
+  await importButton.click();
+
+  await expect(page.getByTestId("proxy-banner")).toHaveText("Successfully imported 2 proxies");
+  const report = page.getByTestId("import-report");
+  await expect(report.getByText("3 lines skipped")).toBeVisible();
+  await expect(report.getByTestId("skipped-line")).toHaveText([
+    /Line 2: Malformed: expected host:port:username:password/,
+    /Line 3: Bad port: must be a whole number from 1 to 65535/,
+    /Line 5: Duplicate of line 1 in this file/,
+  ]);
+  await expect(page.getByLabel("Proxy list")).toHaveValue("");
+  await expect(importButton).toBeDisabled();
+
+  // Inventory: the imported proxies, found by search.
+  await page.getByRole("tab", { name: "Inventory" }).click();
+  await page.getByLabel("Search").fill(t);
+  await expect(page.getByTestId("proxy-count")).toHaveText("2 proxies");
+  const rows = page.getByTestId("proxy-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: "alpha" })).toContainText("Unknown");
+  await expect(rows.filter({ hasText: "alpha" })).toContainText("Available");
+
+  // Edit: the modal is titled host:port and shows the password in clear.
+  await page.getByRole("button", { name: `Edit ${t}-a.e2e.test:8080` }).click();
+  const dialog = page.getByRole("dialog", { name: `${t}-a.e2e.test:8080` });
+  await expect(dialog.getByLabel("Password")).toHaveValue("Secret1");
+  await dialog.getByLabel("Port").fill("0");
+  await dialog.getByRole("button", { name: "Update Proxy" }).click();
+  await expect(dialog.getByText("Port must be a whole number from 1 to 65535")).toBeVisible();
+  await dialog.getByLabel("Port").fill("8443");
+  await dialog.getByLabel("Password").fill("Rotated#2");
+  await dialog.getByLabel("Status").selectOption("MAINTENANCE");
+  await dialog.getByRole("button", { name: "Update Proxy" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("proxy-banner")).toHaveText(`Proxy ${t}-a.e2e.test:8443 updated successfully`);
+  await expect(rows.filter({ hasText: "alpha" })).toContainText(`${t}-a.e2e.test:8443`);
+  await expect(rows.filter({ hasText: "alpha" })).toContainText("Maintenance");
+  const [edited] = (await findProxies(pb, { search: `${t}-a.e2e.test` })).items;
+  const detail = await pb.send<AdminProxy>(`/api/admin/proxies/${edited!.id}`, { method: "GET" });
+  expect(detail).toMatchObject({ port: 8443, password: "Rotated#2", status: "MAINTENANCE" });
+
+  // Delete: asks first; Cancel keeps the proxy, Delete removes it.
+  await page.getByRole("button", { name: `Delete ${t}-b.e2e.test:9090` }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete proxy" });
+  await expect(confirm).toContainText("Are you sure you want to delete this proxy?");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(rows).toHaveCount(2);
+  await page.getByRole("button", { name: `Delete ${t}-b.e2e.test:9090` }).click();
+  await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByTestId("proxy-banner")).toHaveText(`Proxy ${t}-b.e2e.test:9090 deleted successfully`);
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByTestId("proxy-count")).toHaveText("1 proxy");
+  expect((await findProxies(pb, { search: `${t}-b.e2e.test` })).totalItems).toBe(0);
+});
+
+test("has no accessibility violations and fits 360 px on every tab", async ({ page }) => {
+  const admin = await createAdmin();
+  const pb = await adminClient();
+  const t = tag();
+  await pb.send("/api/admin/proxies/import", {
+    method: "POST",
+    body: { text: `${t}-a11y.e2e.test:3128:a11yuser-with-a-long-name:Secret1`, country: "AU" },
+  });
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, admin, "/console/proxies");
+  await page.getByLabel("Search").fill(t);
+  // At 360 px the inventory is a list of cards with the actions in reach.
+  await expect(page.getByTestId("proxy-card")).toHaveCount(1);
+  await expect(page.getByTestId("proxy-card")).toBeVisible();
+  await expect(page.getByTestId("proxy-row")).toBeHidden();
+  await expectNoHorizontalScroll(page);
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: `Edit ${t}-a11y.e2e.test:3128` }).click();
+  await expect(page.getByRole("dialog").getByLabel("Password")).toHaveValue("Secret1");
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Cancel" }).click();
+
+  for (const tab of ["Generate", "Import"]) {
+    await page.getByRole("tab", { name: tab }).click();
+    await expect(page.getByRole("button", { name: `${tab} Proxies` })).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await expectNoAxeViolations(page);
+  }
+});
