@@ -4,14 +4,13 @@
 // run on the same PocketBase. On 2 cores PocketBase is pinned to core 0 and this load
 // generator to core 1. Goals (issue #6): >= 0.15 of the raw create rate, p95 < 50 ms at
 // 10 buyers and < 150 ms at 50, no 5xx. Afterwards the money invariants are checked.
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import PocketBase from "pocketbase";
 import { HOOKS_DIR, newCredentialsKey, startPocketBase } from "../server/pocketbase-process.ts";
+import { failures, formatResult as fmt, load, median, pin, type Result } from "./bench/load.ts";
 import { freePort } from "../tests/support/pocketbase.ts";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5);
@@ -19,81 +18,6 @@ const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
 const PER_PURCHASE = 5;
 const LEVELS = [10, 50];
 const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench2026" };
-
-interface Result {
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p95: number;
-  status: Map<number, number>;
-}
-
-/** `concurrency` loops, each sending its next request when the last one answered. */
-async function load(
-  url: string,
-  concurrency: number,
-  seconds: number,
-  request: (worker: number) => { path: string; headers: Record<string, string>; body: string },
-): Promise<Result> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const target = new URL(url);
-  const latencies: number[] = [];
-  const status = new Map<number, number>();
-  const end = Date.now() + seconds * 1000;
-  const send = (worker: number) =>
-    new Promise<number>((resolve) => {
-      const { path: reqPath, headers, body } = request(worker);
-      const req = http.request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          method: "POST",
-          path: reqPath,
-          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-        },
-        (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on("error", () => resolve(0));
-      req.end(body);
-    });
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, worker) => {
-      while (Date.now() < end) {
-        const t0 = performance.now();
-        const code = await send(worker);
-        latencies.push(performance.now() - t0);
-        status.set(code, (status.get(code) ?? 0) + 1);
-      }
-    }),
-  );
-  const elapsed = (Date.now() - started) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p95: at(0.95), status };
-}
-
-function median(results: Result[]): Result {
-  return [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)]!;
-}
-
-const fmt = (r: Result) =>
-  `${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  statuses ${[...r.status].map(([k, v]) => `${k}x${v}`).join(" ")}`;
-
-function pin(pid: number, core: number): boolean {
-  if (os.cpus().length < 2) return false;
-  try {
-    execFileSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // A copy of pb_hooks with one bench-only route that fills the inventory in one SQL
 // transaction (tens of thousands of rows through the records API would take minutes).
@@ -163,6 +87,7 @@ try {
     });
     await admin.send(`/api/admin/users/${user.id}/balance`, {
       method: "POST",
+      headers: { "Idempotency-Key": randomUUID() },
       body: { transaction_type: "CREDIT", amount_cents: 100_000_000, description: "bench funding" },
     });
     const pb = new PocketBase(pbProcess.url);
@@ -207,7 +132,7 @@ try {
     const ratio = result.perSecond / ref.perSecond;
     worstRatio = Math.min(worstRatio, ratio);
     const p95Goal = concurrency === 10 ? 50 : 150;
-    const fivexx = buyRuns.reduce((n, r) => n + [...r.status].filter(([k]) => k >= 500 || k === 0).reduce((s, [, v]) => s + v, 0), 0);
+    const fivexx = buyRuns.reduce((n, r) => n + failures(r), 0);
     console.log(`${String(concurrency).padStart(2)} concurrent  raw record create  ${fmt(ref)}`);
     console.log(`${String(concurrency).padStart(2)} concurrent  purchase of ${PER_PURCHASE}      ${fmt(result)}`);
     console.log(

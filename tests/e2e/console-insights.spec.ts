@@ -177,7 +177,7 @@ test("analytics draws both charts and the period selector changes the request", 
     ["Total Revenue", "+8%"],
     ["Total Proxies", "+25%"],
     ["Avg Revenue/User", "Stable"],
-  ]) {
+  ] as const) {
     await expect(page.getByRole("group", { name: card })).toContainText(caption);
   }
   const performance = page.getByRole("region", { name: "Performance Metrics" });
