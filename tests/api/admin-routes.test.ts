@@ -1,0 +1,311 @@
+// The matrix over every console route under /api/admin/ (issue #7): anonymous callers get
+// 401 and customers 403 and nothing changes; in demo mode every change is refused with its
+// message and nothing changes while reads still answer; an admin succeeds, and each admin
+// change leaves exactly one audit row. The route list is read from pb_hooks, so a new
+// admin route without a row here fails the first test.
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type PocketBase from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HOOKS_DIR } from "../../server/pocketbase-process.ts";
+import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { addStock, customer, expectEveryBalanceMatchesItsLedger, post, purchase, shopClients, type Shop } from "../support/shop.ts";
+
+const DEMO_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
+
+let tpb: TestPocketBase;
+let shop: Shop;
+
+/** What one call needs: ids of fresh rows, made before each phase. */
+interface Targets {
+  userId: string;
+  orderId: string;
+  proxyId: string;
+  doomedProxyId: string;
+  ticketId: string;
+  affiliateId: string;
+  referralId: string;
+  invitationId: string;
+}
+
+interface Route {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** The path as routerAdd declares it. */
+  route: string;
+  /** The path to call, with ids filled in and a query. */
+  url: (t: Targets) => string;
+  body?: (t: Targets) => unknown;
+  /** The audit action an admin's call writes (changes only). */
+  audit?: string;
+  /** Sends an Idempotency-Key. */
+  keyed?: boolean;
+}
+
+const settingsBody = (siteName: string) => ({
+  site_name: siteName,
+  site_description: "Proxies for the matrix test.",
+  primary_color: "#3B82F6",
+  contact_email: "matrix@example.com",
+  contact_phone: "+1 555 010 0100",
+  default_support_name: "Support Team",
+  admin_registration_enabled: true,
+  demo_mode: false,
+});
+
+const ROUTES: Route[] = [
+  { method: "GET", route: "/api/admin/overview", url: () => "/api/admin/overview" },
+  { method: "GET", route: "/api/admin/users", url: () => "/api/admin/users?search=api.test&role=users" },
+  { method: "GET", route: "/api/admin/users/{id}", url: (t) => `/api/admin/users/${t.userId}` },
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/admin",
+    url: (t) => `/api/admin/users/${t.userId}/admin`,
+    body: () => ({ is_admin: true }),
+    audit: "users.admin_grant",
+  },
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/balance",
+    url: (t) => `/api/admin/users/${t.userId}/balance`,
+    body: () => ({ transaction_type: "CREDIT", amount_cents: 250, description: "Matrix credit" }),
+    audit: "users.balance_credit",
+    keyed: true,
+  },
+  {
+    method: "POST",
+    route: "/api/admin/orders/{id}/refund",
+    url: (t) => `/api/admin/orders/${t.orderId}/refund`,
+    body: () => ({ reason: "Matrix refund" }),
+    audit: "proxy_orders.refund",
+    keyed: true,
+  },
+  { method: "GET", route: "/api/admin/proxies", url: () => "/api/admin/proxies?status=AVAILABLE&type=RESIDENTIAL" },
+  { method: "GET", route: "/api/admin/proxies/stats", url: () => "/api/admin/proxies/stats" },
+  { method: "GET", route: "/api/admin/proxies/locations", url: () => "/api/admin/proxies/locations" },
+  { method: "GET", route: "/api/admin/proxies/{id}", url: (t) => `/api/admin/proxies/${t.proxyId}` },
+  {
+    method: "PATCH",
+    route: "/api/admin/proxies/{id}",
+    url: (t) => `/api/admin/proxies/${t.proxyId}`,
+    body: () => ({ port: 20000 + Math.floor(Math.random() * 40000) }),
+    audit: "proxies.update",
+  },
+  { method: "DELETE", route: "/api/admin/proxies/{id}", url: (t) => `/api/admin/proxies/${t.doomedProxyId}`, audit: "proxies.delete" },
+  {
+    method: "POST",
+    route: "/api/admin/proxies/generate",
+    url: () => "/api/admin/proxies/generate",
+    body: () => ({ type: "DATACENTER", country: "US", quantity: 2 }),
+    audit: "proxies.generate",
+  },
+  {
+    method: "POST",
+    route: "/api/admin/proxies/import",
+    url: () => "/api/admin/proxies/import",
+    body: () => ({ text: `matrix-${randomUUID().slice(0, 8)}.test:8080:user:secret` }),
+    audit: "proxies.import",
+  },
+  { method: "GET", route: "/api/admin/support/tickets", url: () => "/api/admin/support/tickets?status=open" },
+  { method: "GET", route: "/api/admin/support/tickets/{id}", url: (t) => `/api/admin/support/tickets/${t.ticketId}` },
+  { method: "GET", route: "/api/admin/analytics", url: () => "/api/admin/analytics?days=7" },
+  { method: "GET", route: "/api/admin/audit-logs", url: () => "/api/admin/audit-logs?action=users.balance_credit" },
+  { method: "GET", route: "/api/admin/audit-logs/summary", url: () => "/api/admin/audit-logs/summary" },
+  { method: "GET", route: "/api/admin/affiliates", url: () => "/api/admin/affiliates" },
+  { method: "GET", route: "/api/admin/affiliates/{id}/referrals", url: (t) => `/api/admin/affiliates/${t.affiliateId}/referrals` },
+  {
+    method: "POST",
+    route: "/api/admin/referrals/{id}/pay",
+    url: (t) => `/api/admin/referrals/${t.referralId}/pay`,
+    audit: "referrals.pay",
+    keyed: true,
+  },
+  { method: "GET", route: "/api/admin/settings", url: () => "/api/admin/settings" },
+  {
+    method: "PUT",
+    route: "/api/admin/settings",
+    url: () => "/api/admin/settings",
+    body: () => settingsBody(`Matrix Shop ${randomUUID().slice(0, 6)}`),
+    audit: "settings.update",
+  },
+  { method: "GET", route: "/api/admin/invitations", url: () => "/api/admin/invitations" },
+  {
+    method: "POST",
+    route: "/api/admin/invitations",
+    url: () => "/api/admin/invitations",
+    body: () => ({}),
+    audit: "invitations.create",
+  },
+  {
+    method: "DELETE",
+    route: "/api/admin/invitations/{id}",
+    url: (t) => `/api/admin/invitations/${t.invitationId}`,
+    audit: "invitations.revoke",
+  },
+];
+
+/** The superuser-only job runner is not a console route: superusers only. */
+const SUPERUSER_ROUTES = new Set(["POST /api/admin/jobs/proxy-expiry"]);
+
+/** Every `routerAdd("METHOD", "/api/admin/...")` in pb_hooks. */
+function declaredAdminRoutes(): string[] {
+  const routes: string[] = [];
+  for (const file of readdirSync(HOOKS_DIR).filter((f) => f.endsWith(".pb.js"))) {
+    const source = readFileSync(path.join(HOOKS_DIR, file), "utf8");
+    for (const match of source.matchAll(/routerAdd\(\s*"(\w+)",\s*"(\/api\/admin\/[^"]+)"/g)) routes.push(`${match[1]} ${match[2]}`);
+  }
+  return routes.sort();
+}
+
+async function call(pb: PocketBase | null, route: Route, targets: Targets): Promise<{ status: number; message: string }> {
+  const headers: Record<string, string> = {};
+  if (pb) headers["Authorization"] = pb.authStore.token;
+  if (route.keyed) headers["Idempotency-Key"] = randomUUID();
+  const body = route.body?.(targets);
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(tpb.url + route.url(targets), {
+    method: route.method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  let message = "";
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    if (typeof parsed.message === "string") message = parsed.message;
+  } catch {
+    // 204 and other bodies without JSON
+  }
+  return { status: res.status, message };
+}
+
+/** Row count and newest change of every collection: equal fingerprints mean nothing changed. */
+async function fingerprint(): Promise<Record<string, string>> {
+  const collections = await shop.su.collections.getFullList();
+  const out: Record<string, string> = {};
+  for (const c of collections) {
+    if (c.type === "view" || c.name.startsWith("_")) continue;
+    const sortable = c.fields.some((f) => f.name === "updated");
+    const page = await shop.su.collection(c.name).getList(1, 1, sortable ? { sort: "-updated" } : {});
+    out[c.name] = `${page.totalItems} ${(page.items[0]?.["updated"] as string | undefined) ?? ""}`;
+  }
+  return out;
+}
+
+async function auditCount(action: string): Promise<number> {
+  return (await shop.su.collection("audit_logs").getList(1, 1, { filter: shop.su.filter("action = {:action}", { action }) })).totalItems;
+}
+
+async function setSetting(key: string, value: string): Promise<void> {
+  const row = await shop.su.collection("settings").getFirstListItem(shop.su.filter("key = {:key}", { key }));
+  await shop.su.collection("settings").update(row.id, { value });
+}
+
+/** Fresh rows for one phase of calls. */
+async function arrange(): Promise<Targets> {
+  const country = `M${randomUUID().slice(0, 5)}`;
+  const [proxyId, doomedProxyId] = await addStock(shop, { type: "RESIDENTIAL", country, count: 2 });
+  await addStock(shop, { type: "RESIDENTIAL", country: `${country}B`, count: 1 });
+  const buyer = await customer(shop, 5000);
+  const order = await purchase(buyer.pb, { type: "RESIDENTIAL", country: `${country}B`, quantity: 1 });
+  const ticket = await post<{ ticket: { id: string } }>(
+    buyer.pb,
+    "/api/v1/support/tickets",
+    { subject: "Matrix ticket", message: "A message long enough.", priority: "low" },
+    null,
+  );
+
+  // A referral with a pending commission: someone signs up with the buyer's code and pays.
+  const affiliate = await shop.su.collection("affiliates").getFirstListItem(shop.su.filter("user_id = {:id}", { id: buyer.id }));
+  const signup = await tpb.client().send<{ token: string; record: { id: string } }>("/api/shop/signup", {
+    method: "POST",
+    body: {
+      first_name: "Rita",
+      last_name: "Referred",
+      email: `referred-${randomUUID()}@api.test`,
+      country: "Spain",
+      ref: affiliate["code"],
+    },
+  });
+  await shop.su.collection("users").update(signup.record.id, { verified: true });
+  const referred = tpb.client();
+  referred.authStore.save(signup.token, { ...signup.record, verified: true } as never);
+  await post(referred, "/api/v1/credits/checkout", { package_id: "package-10" });
+  const referral = await shop.su
+    .collection("referrals")
+    .getFirstListItem(shop.su.filter("referred_user_id = {:id}", { id: signup.record.id }));
+
+  const invitation = await shop.admin.send<{ id: string }>("/api/admin/invitations", { method: "POST", body: {} });
+  return {
+    userId: (await customer(shop, 1000)).id,
+    orderId: order.order.id,
+    proxyId: proxyId!,
+    doomedProxyId: doomedProxyId!,
+    ticketId: ticket.ticket.id,
+    affiliateId: affiliate.id,
+    referralId: referral.id,
+    invitationId: invitation.id,
+  };
+}
+
+beforeAll(async () => {
+  tpb = await startTestPocketBase();
+  shop = await shopClients(tpb);
+  await setSetting("admin_registration_enabled", "true");
+});
+
+afterAll(async () => {
+  await tpb?.stop();
+});
+
+describe("every /api/admin/ route", () => {
+  it("is in this matrix", () => {
+    const covered = ROUTES.map((r) => `${r.method} ${r.route}`).sort();
+    expect(declaredAdminRoutes().filter((r) => !SUPERUSER_ROUTES.has(r))).toEqual(covered);
+  });
+
+  it("answers anonymous callers 401 and customers 403, and changes nothing for them", async () => {
+    const targets = await arrange();
+    const someone = await customer(shop, 1000);
+    const before = await fingerprint();
+    for (const route of ROUTES) {
+      const name = `${route.method} ${route.route}`;
+      expect((await call(null, route, targets)).status, `${name} anonymous`).toBe(401);
+      expect((await call(someone.pb, route, targets)).status, `${name} customer`).toBe(403);
+    }
+    expect(await fingerprint()).toEqual(before);
+  });
+
+  it("refuses every change in demo mode with its message and nothing changes; reads still answer", async () => {
+    const targets = await arrange();
+    await setSetting("demo_mode", "true");
+    try {
+      const before = await fingerprint();
+      for (const route of ROUTES) {
+        const name = `${route.method} ${route.route}`;
+        const result = await call(shop.admin, route, targets);
+        if (route.audit) {
+          expect(result.status, name).toBe(403);
+          expect(result.message, name).toBe(DEMO_MESSAGE);
+        } else {
+          expect(result.status, name).toBe(200);
+        }
+      }
+      expect(await fingerprint()).toEqual(before);
+    } finally {
+      await setSetting("demo_mode", "false");
+    }
+  });
+
+  it("lets an admin call each route, and each change leaves exactly one audit row", async () => {
+    const targets = await arrange();
+    for (const route of ROUTES) {
+      const name = `${route.method} ${route.route}`;
+      const audited = route.audit ? await auditCount(route.audit) : 0;
+      const result = await call(shop.admin, route, targets);
+      expect(result.status, `${name}: ${result.message}`).toBeLessThan(300);
+      if (route.audit) expect(await auditCount(route.audit), `${name} audit rows`).toBe(audited + 1);
+    }
+    await expectEveryBalanceMatchesItsLedger(shop.su);
+  });
+});
