@@ -306,6 +306,7 @@ describe("the console insights routes (one shop)", () => {
       for (let i = 0; i < 23; i++) {
         await otherPb.send(`/api/admin/users/${target.id}/balance`, {
           method: "POST",
+          headers: { "Idempotency-Key": randomUUID() },
           body: { transaction_type: "CREDIT", amount_cents: 100 + i, description: `paging credit ${i}` },
         });
       }
@@ -368,10 +369,12 @@ describe("the console insights routes (one shop)", () => {
       const target = await customer(shop);
       await fresh.send(`/api/admin/users/${target.id}/balance`, {
         method: "POST",
+        headers: { "Idempotency-Key": randomUUID() },
         body: { transaction_type: "CREDIT", amount_cents: 500, description: "summary credit" },
       });
       await fresh.send(`/api/admin/users/${target.id}/balance`, {
         method: "POST",
+        headers: { "Idempotency-Key": randomUUID() },
         body: { transaction_type: "DEBIT", amount_cents: 200, description: "summary debit" },
       });
       const after = await adminGet<typeof before>(shop.admin, "/api/admin/audit-logs/summary");

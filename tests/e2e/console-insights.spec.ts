@@ -119,10 +119,12 @@ test("the audit log page lists a balance credit just made, with its details", as
   const description = `Goodwill credit ${randomUUID().slice(0, 8)}`;
   await adminPb.send(`/api/admin/users/${target.id}/balance`, {
     method: "POST",
+    headers: { "Idempotency-Key": randomUUID() },
     body: { transaction_type: "CREDIT", amount_cents: 1234, description },
   });
   await adminPb.send(`/api/admin/users/${target.id}/balance`, {
     method: "POST",
+    headers: { "Idempotency-Key": randomUUID() },
     body: { transaction_type: "DEBIT", amount_cents: 34, description: "Correction" },
   });
 
