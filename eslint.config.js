@@ -42,6 +42,11 @@ export default tseslint.config(
   {
     files: ["src/**/*.tsx"],
     extends: [reactHooks.configs.flat["recommended-latest"], jsxA11y.flatConfigs.recommended],
+    rules: {
+      // A scrolling region or log must be reachable by keyboard (axe scrollable-region-focusable):
+      // tabIndex={0} is right on role="region" and role="log".
+      "jsx-a11y/no-noninteractive-tabindex": ["error", { tags: [], roles: ["tabpanel", "region", "log"], allowExpressionValues: true }],
+    },
   },
   {
     files: ["tests/**/*.ts"],

@@ -161,7 +161,6 @@ function AffiliateTable() {
     <div className="space-y-4">
       {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
       <div
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
         tabIndex={0}
         role="region"
         aria-label="Affiliates table"

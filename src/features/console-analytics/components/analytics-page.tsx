@@ -134,13 +134,7 @@ function DataTable({ caption, rows, valueHeader }: { caption: string; rows: [str
   return (
     <details className="text-sm">
       <summary className="cursor-pointer text-primary">Show data</summary>
-      <div
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
-        tabIndex={0}
-        role="region"
-        aria-label={caption}
-        className="mt-2 max-h-64 overflow-y-auto rounded-md border border-slate-200"
-      >
+      <div tabIndex={0} role="region" aria-label={caption} className="mt-2 max-h-64 overflow-y-auto rounded-md border border-slate-200">
         <table className="w-full">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-slate-50">

@@ -82,12 +82,12 @@ function Overview() {
         <StatCard label="System Status" value="Operational" icon={<Activity className="size-5" aria-hidden="true" />} />
       </section>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentTransactions />
         <SystemAlerts />
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <h2 className="text-lg font-semibold text-slate-900">What customers use us for</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-700">

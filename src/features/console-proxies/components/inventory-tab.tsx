@@ -197,7 +197,6 @@ function ProxyTable({ onEdit, onDelete }: ProxyTableProps) {
       <div
         role="region"
         aria-label="Proxy inventory table"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
         tabIndex={0}
         className="hidden overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm focus:ring-2 focus:ring-primary/30 focus:outline-none sm:block"
       >

@@ -165,8 +165,6 @@ function UserList({ adminId, onBalance }: { adminId: string; onBalance: (user: A
       {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
       <div
         className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm"
-        // A scrollable region must be reachable by keyboard (axe scrollable-region-focusable).
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
         tabIndex={0}
         role="region"
         aria-label="Users table (scrolls sideways on small screens)"

@@ -45,8 +45,6 @@ export function MessageThread({
       ref={log}
       role="log"
       aria-label="Messages"
-      // A scrollable region must be reachable by keyboard to scroll it (WCAG 2.1.1).
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
       className={cn(
         "max-h-[28rem] min-h-[12rem] flex-1 overflow-y-auto px-4 py-4 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none focus-visible:ring-inset",
