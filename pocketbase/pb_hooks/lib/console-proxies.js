@@ -183,7 +183,9 @@ function whereOf(f) {
 }
 
 /**
- * One page of the inventory, newest first, without passwords.
+ * One page of the inventory, newest first, without passwords. Ties (a generated or imported
+ * batch shares one created time) are broken by rowid, which every created index already
+ * carries, so SQLite walks an index instead of sorting a whole batch.
  * @param {CoreApp} app
  * @param {ListFilters} filters
  * @param {{ page: number, perPage: number, offset: number }} paging
@@ -198,7 +200,7 @@ function list(app, filters, paging) {
       .db()
       .newQuery(
         `SELECT ${LIST_COLUMNS} FROM proxies p LEFT JOIN users u ON u.id = p.assigned_to_user_id ${where.sql}
-         ORDER BY p.created DESC, p.id DESC LIMIT {:limit} OFFSET {:offset}`,
+         ORDER BY p.created DESC, p.rowid DESC LIMIT {:limit} OFFSET {:offset}`,
       )
       .bind({ ...where.params, limit: paging.perPage, offset: paging.offset })
       .all(rows);
