@@ -60,8 +60,11 @@ test("a new ticket appears live, the reply reaches the customer live, and the st
   await expect(item).toContainText("(awaiting reply)");
 
   // Open it: subject, customer, priority, the customer's message.
-  await item.click();
-  await expect(page).toHaveURL(/[?&]ticket=/);
+  // The live inbox may still be re-sorting after the new ticket's events: click until it opens.
+  await expect(async () => {
+    await item.click();
+    await expect(page).toHaveURL(/[?&]ticket=/, { timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
   await expect(page.getByTestId("ticket-customer")).toHaveText("Riley Customer");
   await expect(page.getByRole("link", { name: customer.email })).toBeVisible();

@@ -14,14 +14,12 @@ import {
   type TicketFilters,
   type TicketRecord,
 } from "@/features/console-support/api";
-import { listMessages, onRealtimeReconnect, sendMessage, subscribeMessages, subscribeTicket } from "@/features/support/api";
-import { byCreated, upsert, upsertAll } from "@/features/support/format";
-import { $selectedTicketId, subscriptions } from "@/features/support/stores";
+import { onRealtimeReconnect } from "@/features/support/api";
+import { conversationStore, subscriptions, type ConversationState } from "@/features/support/conversation-store";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import type { ChatMessageRecord, TicketStatus } from "@/lib/pocketbase-types";
-import { $auth } from "@/stores/auth";
+import type { TicketStatus } from "@/lib/pocketbase-types";
 
-export { $selectedTicketId, selectTicket } from "@/features/support/stores";
+export { $selectedTicketId, selectTicket } from "@/features/support/conversation-store";
 
 /** Newest activity first, ties by id (the route's order). */
 export function byActivity(a: AdminTicket, b: AdminTicket): number {
@@ -176,104 +174,18 @@ onMount($inbox, () => {
 
 // ---- The selected ticket ----------------------------------------------------------------
 
-export interface TicketViewState {
-  ticketId: string | null;
-  ticket: AdminTicket | null;
-  status: "idle" | "loading" | "ready" | "error";
-  /** Oldest first. */
-  messages: ChatMessageRecord[];
-  error: string;
-}
-
-const IDLE: TicketViewState = { ticketId: null, ticket: null, status: "idle", messages: [], error: "" };
-
-export const $ticketView = atom<TicketViewState>(IDLE);
-
-function followTicket(ticketId: string): () => void {
-  const subs = subscriptions();
-  const request = new AbortController();
-  const known = $inbox.value?.items.find((t) => t.id === ticketId) ?? null;
-  $ticketView.set({ ticketId, ticket: known, status: "loading", messages: [], error: "" });
-  const patch = (change: (state: TicketViewState) => TicketViewState) => {
-    if (!subs.stopped && $ticketView.get().ticketId === ticketId) $ticketView.set(change($ticketView.get()));
-  };
-
-  const load = async () => {
-    try {
-      const [ticket, messages] = await Promise.all([getInboxTicket(ticketId, request.signal), listMessages(ticketId, request.signal)]);
-      patch((s) => ({ ...s, ticket, status: "ready", messages: upsertAll(s.messages, messages, byCreated), error: "" }));
-    } catch (err) {
-      if (isAbort(err) || request.signal.aborted) return;
-      patch((s) => ({ ...s, status: s.status === "ready" ? "ready" : "error", error: errorMessage(err) }));
-    }
-  };
-
-  void (async () => {
-    try {
-      // Subscribe first, then load: nothing written in between is missed.
-      subs.hold(
-        await subscribeMessages(ticketId, ({ action, record }) => {
-          if (record.ticket_id !== ticketId) return;
-          patch((s) => ({
-            ...s,
-            messages: action === "delete" ? s.messages.filter((m) => m.id !== record.id) : upsert(s.messages, record, byCreated),
-          }));
-        }),
-      );
-      subs.hold(
-        await subscribeTicket(ticketId, ({ action, record }) => {
-          if (action === "update") patch((s) => (s.ticket ? { ...s, ticket: mergeRecord(s.ticket, record) } : s));
-        }),
-      );
-      subs.hold(await onRealtimeReconnect(() => void load()));
-    } catch (err) {
-      console.error("Live conversation updates are unavailable", err);
-    }
-    if (!subs.stopped) await load();
-  })();
-
-  return () => {
-    subs.stop();
-    request.abort();
-  };
-}
-
-onMount($ticketView, () => {
-  let stop: (() => void) | null = null;
-  let key: string | null = null;
-  const update = () => {
-    const userId = $auth.get().user?.id ?? null;
-    const ticketId = $selectedTicketId.get();
-    const next = userId && ticketId ? `${userId}:${ticketId}` : null;
-    if (next === key) return;
-    stop?.();
-    stop = null;
-    key = next;
-    $ticketView.set(IDLE);
-    if (userId && ticketId) stop = followTicket(ticketId);
-  };
-  const unbindAuth = $auth.subscribe(update);
-  const unbindTicket = $selectedTicketId.subscribe(update);
-  return () => {
-    unbindAuth();
-    unbindTicket();
-    stop?.();
-    stop = null;
-    key = null;
-    $ticketView.set(IDLE);
-  };
+/** The selected ticket's conversation (the customer page's store, with the inbox's ticket shape). */
+const conversation = conversationStore<AdminTicket>({
+  known: (ticketId) => $inbox.value?.items.find((t) => t.id === ticketId) ?? null,
+  fetchTicket: getInboxTicket,
+  updated: (current, record) => (current ? mergeRecord(current, record) : current),
 });
 
+export type TicketViewState = ConversationState<AdminTicket>;
+export const $ticketView = conversation.$state;
+
 /** A staff reply on the open ticket (is_admin_message is set by the server). */
-export async function sendStaffReply(text: string, files: readonly File[]): Promise<ChatMessageRecord> {
-  const { ticketId } = $ticketView.get();
-  const userId = $auth.get().user?.id;
-  if (!ticketId || !userId) throw new Error("No ticket is open");
-  const message = await sendMessage(ticketId, userId, text, files);
-  const state = $ticketView.get();
-  if (state.ticketId === ticketId) $ticketView.set({ ...state, messages: upsert(state.messages, message, byCreated) });
-  return message;
-}
+export const sendStaffReply = conversation.send;
 
 /** Changes the open ticket's status; the list and the panel follow at once. */
 export async function changeStatus(status: TicketStatus): Promise<void> {

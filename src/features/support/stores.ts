@@ -1,46 +1,23 @@
-// The support page's state (spec 2.18, 4): the user's tickets, the open conversation and
-// the staff name, each kept live by realtime subscriptions that start with the store's
+// The support page's state (spec 2.18, 4): the user's tickets, the open conversation
+// (conversation-store.ts, shared with the console) and the staff name, each kept live by realtime subscriptions that start with the store's
 // first subscriber, follow the signed-in user and the selected ticket, and are dropped on
 // every switch, sign-out and unmount (nanostores onMount).
 import { atom, onMount } from "nanostores";
-import type { UnsubscribeFunc } from "pocketbase";
+import { $selectedTicketId, conversationStore, selectTicket, subscriptions } from "@/features/support/conversation-store";
 import {
   createTicket,
   fileToken,
   getTicket,
-  listMessages,
   listTickets,
   loadSupportNameSetting,
   onRealtimeReconnect,
-  sendMessage,
-  subscribeMessages,
-  subscribeTicket,
   subscribeTickets,
 } from "@/features/support/api";
-import { byCreated, byNewest, supportName, upsert, upsertAll } from "@/features/support/format";
+import { byNewest, supportName, upsert, upsertAll } from "@/features/support/format";
 import type { NewTicketOutput } from "@/features/support/schemas";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
+import type { SupportTicketRecord } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-
-/** Holds realtime unsubscribers; whatever arrives after stop() is dropped at once. */
-export function subscriptions() {
-  let stopped = false;
-  const offs: UnsubscribeFunc[] = [];
-  return {
-    get stopped() {
-      return stopped;
-    },
-    hold(off: UnsubscribeFunc) {
-      if (stopped) void off().catch(() => {});
-      else offs.push(off);
-    },
-    stop() {
-      stopped = true;
-      for (const off of offs.splice(0)) void off().catch(() => {});
-    },
-  };
-}
 
 /** Follows the signed-in user's id: `start(userId)` runs for each new user, its stop function on change. */
 function followUser(start: (userId: string) => () => void): () => void {
@@ -160,118 +137,20 @@ export async function openTicket(input: NewTicketOutput): Promise<SupportTicketR
 
 // ---- The selected ticket and its conversation ------------------------------------------
 
-export const $selectedTicketId = atom<string | null>(null);
-
-/** Selects a ticket and puts it in the address (`?ticket=<id>`, the link staff-reply mails use). */
-export function selectTicket(id: string | null): void {
-  $selectedTicketId.set(id);
-  if (typeof window === "undefined") return;
-  const url = new URL(window.location.href);
-  if (id) url.searchParams.set("ticket", id);
-  else url.searchParams.delete("ticket");
-  window.history.replaceState(window.history.state, "", url);
-}
-
-export interface ConversationState {
-  ticketId: string | null;
-  ticket: SupportTicketRecord | null;
-  status: "idle" | "loading" | "ready" | "error";
-  /** Oldest first. */
-  messages: ChatMessageRecord[];
-  error: string;
-}
-
-const IDLE: ConversationState = { ticketId: null, ticket: null, status: "idle", messages: [], error: "" };
-
-export const $conversation = atom<ConversationState>(IDLE);
-
-function followConversation(ticketId: string): () => void {
-  const subs = subscriptions();
-  const request = new AbortController();
+/** The open ticket's conversation (lib: conversation-store.ts). */
+const conversation = conversationStore<SupportTicketRecord>({
   // `.value`, not get(): reading must not start the tickets list's own subscriptions.
-  const known = $tickets.value?.items.find((t) => t.id === ticketId) ?? null;
-  $conversation.set({ ticketId, ticket: known, status: "loading", messages: [], error: "" });
-  const patch = (change: (state: ConversationState) => ConversationState) => {
-    if (!subs.stopped && $conversation.get().ticketId === ticketId) $conversation.set(change($conversation.get()));
-  };
-
-  const load = async () => {
-    try {
-      const [ticket, messages] = await Promise.all([getTicket(ticketId, request.signal), listMessages(ticketId, request.signal)]);
-      // Live events that came in meanwhile are kept; the same message is never shown twice.
-      patch((s) => ({ ...s, ticket, status: "ready", messages: upsertAll(s.messages, messages, byCreated), error: "" }));
-    } catch (err) {
-      if (isAbort(err) || request.signal.aborted) return;
-      patch((s) => ({ ...s, status: s.status === "ready" ? "ready" : "error", error: errorMessage(err) }));
-    }
-  };
-
-  void (async () => {
-    try {
-      // Subscribe first, then load: nothing written in between is missed.
-      subs.hold(
-        await subscribeMessages(ticketId, ({ action, record }) => {
-          if (record.ticket_id !== ticketId) return;
-          patch((s) => ({
-            ...s,
-            messages: action === "delete" ? s.messages.filter((m) => m.id !== record.id) : upsert(s.messages, record, byCreated),
-          }));
-        }),
-      );
-      subs.hold(
-        await subscribeTicket(ticketId, ({ action, record }) => {
-          if (action === "update") patch((s) => ({ ...s, ticket: record }));
-        }),
-      );
-      subs.hold(await onRealtimeReconnect(() => void load()));
-    } catch (err) {
-      console.error("Live conversation updates are unavailable", err);
-    }
-    if (!subs.stopped) await load();
-  })();
-
-  return () => {
-    subs.stop();
-    request.abort();
-  };
-}
-
-onMount($conversation, () => {
-  let stop: (() => void) | null = null;
-  let key: string | null = null;
-  const update = () => {
-    const userId = $auth.get().user?.id ?? null;
-    const ticketId = $selectedTicketId.get();
-    const next = userId && ticketId ? `${userId}:${ticketId}` : null;
-    if (next === key) return;
-    stop?.();
-    stop = null;
-    key = next;
-    $conversation.set(IDLE);
-    if (userId && ticketId) stop = followConversation(ticketId);
-  };
-  const unbindAuth = $auth.subscribe(update);
-  const unbindTicket = $selectedTicketId.subscribe(update);
-  return () => {
-    unbindAuth();
-    unbindTicket();
-    stop?.();
-    stop = null;
-    key = null;
-    $conversation.set(IDLE);
-  };
+  known: (ticketId) => $tickets.value?.items.find((t) => t.id === ticketId) ?? null,
+  fetchTicket: getTicket,
+  updated: (_current, record) => record,
 });
 
+export const $conversation = conversation.$state;
+export { $selectedTicketId, selectTicket, subscriptions };
+export type { ConversationState } from "@/features/support/conversation-store";
+
 /** Sends a reply on the open ticket; the answer (or its realtime event, whichever is first) shows it. */
-export async function sendReply(text: string, files: readonly File[]): Promise<ChatMessageRecord> {
-  const { ticketId } = $conversation.get();
-  const userId = $auth.get().user?.id;
-  if (!ticketId || !userId) throw new Error("No ticket is open");
-  const message = await sendMessage(ticketId, userId, text, files);
-  const state = $conversation.get();
-  if (state.ticketId === ticketId) $conversation.set({ ...state, messages: upsert(state.messages, message, byCreated) });
-  return message;
-}
+export const sendReply = conversation.send;
 
 // ---- The staff name and the file token ----------------------------------------------
 
