@@ -94,4 +94,15 @@ function paging(e, maxPerPage = 100) {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-module.exports = { DEMO_MODE_MESSAGE, requireAdmin, requireAdminWrite, demoMode, refuseInDemoMode, auditedChange, paging };
+/**
+ * A list answer in PocketBase's shape: {items, page, perPage, totalItems, totalPages}.
+ * @template T
+ * @param {T[]} items
+ * @param {number} totalItems
+ * @param {{page: number, perPage: number}} pageOf
+ */
+function listPage(items, totalItems, pageOf) {
+  return { items, page: pageOf.page, perPage: pageOf.perPage, totalItems, totalPages: Math.ceil(totalItems / pageOf.perPage) };
+}
+
+module.exports = { DEMO_MODE_MESSAGE, requireAdmin, requireAdminWrite, demoMode, refuseInDemoMode, auditedChange, paging, listPage };

@@ -7,6 +7,8 @@
 // verified e-mail: affiliates.total_referrals) or any earnings. Every user has an
 // affiliates row; the others have nothing to manage and would bury the ones that do.
 
+/** @type {typeof import("./admin.js")} */
+const admin = require(`${__hooks}/lib/admin.js`);
 /** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/sql.js`);
 /** @type {typeof import("./console-audit-logs.js")} */
@@ -76,11 +78,7 @@ function list(app, query) {
     .one(stats);
 
   return {
-    items: rows,
-    page: query.page,
-    perPage: query.perPage,
-    totalItems: count.n,
-    totalPages: Math.ceil(count.n / query.perPage),
+    ...admin.listPage(rows, count.n, query),
     stats: {
       total_affiliates: stats.total_affiliates,
       commission_paid_cents: stats.commission_paid_cents,
@@ -151,11 +149,7 @@ function referrals(app, affiliateId, query) {
     .all(rows);
   return {
     affiliate,
-    items: rows,
-    page: query.page,
-    perPage: query.perPage,
-    totalItems: count.n,
-    totalPages: Math.ceil(count.n / query.perPage),
+    ...admin.listPage(rows, count.n, query),
   };
 }
 

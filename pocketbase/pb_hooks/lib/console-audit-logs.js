@@ -3,6 +3,8 @@
 // newest first, with their admin's e-mail and names, searched and filtered in SQL, and
 // the summary cards. Rows are written only by lib/audit.js and never change.
 
+/** @type {typeof import("./admin.js")} */
+const admin = require(`${__hooks}/lib/admin.js`);
 /** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/sql.js`);
 
@@ -103,13 +105,11 @@ function list(app, query) {
     .bind(params)
     .all(rows);
 
-  return {
-    items: rows.map((row) => ({ ...row, details: parseDetails(row.details) })),
-    page: query.page,
-    perPage: query.perPage,
-    totalItems: count.n,
-    totalPages: Math.ceil(count.n / query.perPage),
-  };
+  return admin.listPage(
+    rows.map((row) => ({ ...row, details: parseDetails(row.details) })),
+    count.n,
+    query,
+  );
 }
 
 /**

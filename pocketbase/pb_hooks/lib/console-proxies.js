@@ -3,6 +3,8 @@
 // one proxy with its password, the edit and delete rules, and batch generate and import
 // (one SQL transaction each, passwords sealed by lib/credentials.js before it starts).
 
+/** @type {typeof import("./admin.js")} */
+const admin = require(`${__hooks}/lib/admin.js`);
 /** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/sql.js`);
 /** @type {typeof import("./credentials.js")} */
@@ -205,13 +207,7 @@ function list(app, filters, paging) {
       .bind({ ...where.params, limit: paging.perPage, offset: paging.offset })
       .all(rows);
   }
-  return {
-    items: rows,
-    page: paging.page,
-    perPage: paging.perPage,
-    totalItems: count.n,
-    totalPages: Math.ceil(count.n / paging.perPage),
-  };
+  return admin.listPage(rows, count.n, paging);
 }
 
 /**

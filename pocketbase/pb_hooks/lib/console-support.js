@@ -4,6 +4,8 @@
 // page stays fast at 100,000 tickets (indexes: support_tickets (last_message_at),
 // (status, last_message_at)).
 
+/** @type {typeof import("./admin.js")} */
+const admin = require(`${__hooks}/lib/admin.js`);
 /** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/sql.js`);
 
@@ -105,14 +107,7 @@ function listTickets(app, filters, paging) {
       .all(rows);
   }
 
-  return {
-    items: rows.map(plainRow),
-    page: paging.page,
-    perPage: paging.perPage,
-    totalItems: total.n,
-    totalPages: Math.ceil(total.n / paging.perPage),
-    counts: statusCounts(app),
-  };
+  return { ...admin.listPage(rows.map(plainRow), total.n, paging), counts: statusCounts(app) };
 }
 
 /**

@@ -4,6 +4,8 @@
 // detail, the admin flag, and balance adjustments behind an Idempotency-Key. Raw SQL on
 // indexes (1764300000_console_users.js), so every read stays fast at 100,000 users.
 
+/** @type {typeof import("./admin.js")} */
+const admin = require(`${__hooks}/lib/admin.js`);
 /** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/sql.js`);
 
@@ -148,11 +150,7 @@ function listUsers(app, query) {
   const admins = counts.admins;
   const totalItems = query.role === "admins" ? admins : query.role === "users" ? all - admins : all;
   return {
-    items: rows.map(userView),
-    page: query.page,
-    perPage: query.perPage,
-    totalItems,
-    totalPages: Math.ceil(totalItems / query.perPage),
+    ...admin.listPage(rows.map(userView), totalItems, query),
     counts: { all, admins, users: all - admins },
   };
 }

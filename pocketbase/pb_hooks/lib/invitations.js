@@ -196,6 +196,8 @@ function registerUrl(app, token) {
 function listPending(app, paging) {
   /** @type {typeof import("./sql.js")} */
   const sql = require(`${__hooks}/lib/sql.js`);
+  /** @type {typeof import("./admin.js")} */
+  const admin = require(`${__hooks}/lib/admin.js`);
   const now = dbDate();
   const where = "i.used_at = '' AND i.revoked_at = '' AND i.expires_at > {:now}";
   const count = new DynamicModel({ n: 0 });
@@ -233,13 +235,7 @@ function listPending(app, paging) {
       ? { id: r.created_by, email: r.admin_email, first_name: r.admin_first_name, last_name: r.admin_last_name }
       : null,
   }));
-  return {
-    items,
-    page: paging.page,
-    perPage: paging.perPage,
-    totalItems: count.n,
-    totalPages: Math.ceil(count.n / paging.perPage),
-  };
+  return admin.listPage(items, count.n, paging);
 }
 
 /**
