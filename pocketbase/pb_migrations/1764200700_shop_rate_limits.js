@@ -7,31 +7,16 @@ migrate(
   (app) => {
     /** @type {typeof import("../pb_hooks/lib/rate-limits.js")} */
     const limits = require(`${__hooks}/lib/rate-limits.js`);
-    const settings = app.settings();
-    /** @type {{ label: string, audience: string, duration: number, maxRequests: number }[]} */
-    const stored = settings.rateLimits.rules.map((r) => ({
-      label: r.label,
-      audience: r.audience,
-      duration: r.duration,
-      maxRequests: r.maxRequests,
-    }));
-    const labels = stored.map((r) => r.label);
-    const missing = limits.DEFAULT_RULES.filter((r) => labels.indexOf(r.label) < 0);
-    if (missing.length === 0) return;
-    const firstCatchAll = labels.findIndex((l) => l === "*:create" || l === "/api/batch" || l === "/api/");
-    const at = firstCatchAll < 0 ? stored.length : firstCatchAll;
-    settings.rateLimits.rules = /** @type {any} */ ([...stored.slice(0, at), ...missing.map((r) => ({ ...r })), ...stored.slice(at)]);
-    app.save(settings);
+    limits.addMissingDefaultRules(app);
   },
   (app) => {
-    const settings = app.settings();
-    const ours = [
+    /** @type {typeof import("../pb_hooks/lib/rate-limits.js")} */
+    const limits = require(`${__hooks}/lib/rate-limits.js`);
+    limits.removeRules(app, [
       "POST /api/v1/proxies/purchase",
       "POST /api/v1/proxies/renew",
       "POST /api/v1/credits/checkout",
       "POST /api/v1/support/tickets",
-    ];
-    settings.rateLimits.rules = /** @type {any} */ (settings.rateLimits.rules.filter((r) => ours.indexOf(r.label) < 0));
-    app.save(settings);
+    ]);
   },
 );

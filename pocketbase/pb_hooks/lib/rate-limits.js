@@ -71,4 +71,39 @@ function applyRateLimitScale(settings) {
   settings.rateLimits.enabled = true;
 }
 
-module.exports = { DEFAULT_RULES, scaledDefaultRules, applyRateLimitScale };
+/**
+ * For migrations: adds each default rule the stored rules lack, in the defaults' order,
+ * ahead of the catch-alls (the first matching label wins), so installations whose rules
+ * predate a new route get its limit.
+ * @param {CoreApp} app
+ */
+function addMissingDefaultRules(app) {
+  const settings = app.settings();
+  /** @type {{ label: string, audience: string, duration: number, maxRequests: number }[]} */
+  const stored = settings.rateLimits.rules.map((r) => ({
+    label: r.label,
+    audience: r.audience,
+    duration: r.duration,
+    maxRequests: r.maxRequests,
+  }));
+  const labels = stored.map((r) => r.label);
+  const missing = DEFAULT_RULES.filter((r) => labels.indexOf(r.label) < 0);
+  if (missing.length === 0) return;
+  const firstCatchAll = labels.findIndex((l) => l === "*:create" || l === "/api/batch" || l === "/api/");
+  const at = firstCatchAll < 0 ? stored.length : firstCatchAll;
+  settings.rateLimits.rules = /** @type {any} */ ([...stored.slice(0, at), ...missing.map((r) => ({ ...r })), ...stored.slice(at)]);
+  app.save(settings);
+}
+
+/**
+ * For migrations going down: removes the rules with these labels.
+ * @param {CoreApp} app
+ * @param {string[]} labels
+ */
+function removeRules(app, labels) {
+  const settings = app.settings();
+  settings.rateLimits.rules = /** @type {any} */ (settings.rateLimits.rules.filter((r) => labels.indexOf(r.label) < 0));
+  app.save(settings);
+}
+
+module.exports = { DEFAULT_RULES, scaledDefaultRules, applyRateLimitScale, addMissingDefaultRules, removeRules };
