@@ -1,7 +1,7 @@
 // Audit Logs state: the query (search, action, page), the page it answers and the summary
 // cards. A new query aborts the request it supersedes; typing is debounced.
-import { atom, onMount } from "nanostores";
-import { errorMessage, isAbort } from "@/lib/api-error";
+import { atom } from "nanostores";
+import { keepLoaded } from "@/lib/keep-loaded";
 import { fetchAuditPage, fetchAuditSummary, type AuditCriteria, type AuditEntry, type AuditSummary } from "@/features/console-logs/api";
 
 export const SEARCH_DELAY_MS = 250;
@@ -38,65 +38,21 @@ export const $auditSummary = atom<AuditSummaryState>({ status: "loading", summar
 
 const $reloads = atom(0);
 
-onMount($auditLogs, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    const { criteria, page } = $auditQuery.get();
-    $auditLogs.set({ ...$auditLogs.get(), status: "loading", error: "" });
-    fetchAuditPage(criteria, page, current.signal).then(
-      (result) => {
-        if (current.signal.aborted) return;
-        $auditLogs.set({
-          status: "ready",
-          error: "",
-          criteria,
-          items: result.items,
-          page: result.page,
-          totalItems: result.totalItems,
-          totalPages: result.totalPages,
-        });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        $auditLogs.set({ ...$auditLogs.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  };
-  const offs = [$auditQuery.listen(load), $reloads.listen(load)];
-  load();
-  return () => {
-    for (const off of offs) off();
-    controller?.abort();
+keepLoaded($auditLogs, [$auditQuery, $reloads], async (signal) => {
+  const { criteria, page } = $auditQuery.get();
+  const result = await fetchAuditPage(criteria, page, signal);
+  return {
+    status: "ready",
+    error: "",
+    criteria,
+    items: result.items,
+    page: result.page,
+    totalItems: result.totalItems,
+    totalPages: result.totalPages,
   };
 });
 
-onMount($auditSummary, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    $auditSummary.set({ ...$auditSummary.get(), status: "loading", error: "" });
-    fetchAuditSummary(current.signal).then(
-      (summary) => {
-        if (!current.signal.aborted) $auditSummary.set({ status: "ready", summary, error: "" });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        $auditSummary.set({ ...$auditSummary.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  };
-  const off = $reloads.listen(load);
-  load();
-  return () => {
-    off();
-    controller?.abort();
-  };
-});
+keepLoaded($auditSummary, [$reloads], async (signal) => ({ status: "ready", summary: await fetchAuditSummary(signal), error: "" }));
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 

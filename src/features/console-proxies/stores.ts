@@ -1,9 +1,9 @@
 // Proxy Management state (admin spec "Proxy Management"): the inventory query and the
 // page it answers, the stats (cards and the country filter), and the page's one banner.
 // A new query aborts the request it supersedes; every change refreshes list and stats.
-import { atom, onMount } from "nanostores";
+import { atom } from "nanostores";
+import { keepLoaded } from "@/lib/keep-loaded";
 import { ClientResponseError } from "pocketbase";
-import { errorMessage, isAbort } from "@/lib/api-error";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
 import {
   deleteProxy as deleteProxyRequest,
@@ -68,70 +68,26 @@ export const $banner = atom<Banner | null>(null);
 const $inventoryReloads = atom(0);
 const $statsReloads = atom(0);
 
-onMount($inventory, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    const { criteria, page } = $inventoryQuery.get();
-    $inventory.set({ ...$inventory.get(), status: "loading", error: "" });
-    fetchInventory(criteria, page, current.signal).then(
-      (result) => {
-        if (current.signal.aborted) return;
-        // A page beyond the end (after deletes): show the last page instead.
-        if (result.items.length === 0 && page > 1 && result.totalPages > 0 && page > result.totalPages) {
-          $inventoryQuery.set({ criteria, page: result.totalPages });
-          return;
-        }
-        $inventory.set({
-          status: "ready",
-          error: "",
-          criteria,
-          items: result.items,
-          page: result.page,
-          totalItems: result.totalItems,
-          totalPages: result.totalPages,
-        });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        $inventory.set({ ...$inventory.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  };
-  const offs = [$inventoryQuery.listen(load), $inventoryReloads.listen(load)];
-  load();
-  return () => {
-    for (const off of offs) off();
-    controller?.abort();
+keepLoaded($inventory, [$inventoryQuery, $inventoryReloads], async (signal) => {
+  const { criteria, page } = $inventoryQuery.get();
+  const result = await fetchInventory(criteria, page, signal);
+  // A page beyond the end (after deletes): show the last page instead.
+  if (result.items.length === 0 && page > 1 && result.totalPages > 0 && page > result.totalPages) {
+    $inventoryQuery.set({ criteria, page: result.totalPages });
+    return null;
+  }
+  return {
+    status: "ready",
+    error: "",
+    criteria,
+    items: result.items,
+    page: result.page,
+    totalItems: result.totalItems,
+    totalPages: result.totalPages,
   };
 });
 
-onMount($proxyStats, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    $proxyStats.set({ ...$proxyStats.get(), status: "loading", error: "" });
-    fetchStats(current.signal).then(
-      (stats) => {
-        if (!current.signal.aborted) $proxyStats.set({ status: "ready", stats, error: "" });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        $proxyStats.set({ ...$proxyStats.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  };
-  const off = $statsReloads.listen(load);
-  load();
-  return () => {
-    off();
-    controller?.abort();
-  };
-});
+keepLoaded($proxyStats, [$statsReloads], async (signal) => ({ status: "ready", stats: await fetchStats(signal), error: "" }));
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -1,0 +1,46 @@
+// A store that loads its data while someone is subscribed: the first subscriber starts a
+// load, every change of a trigger store (a query, a reload counter) starts a new one and
+// aborts the superseded request, and the last unsubscribe aborts what is in flight.
+import { onMount, type ReadableAtom, type WritableAtom } from "nanostores";
+import { errorMessage, isAbort } from "@/lib/api-error";
+
+interface Loadable {
+  status: "loading" | "ready" | "error";
+  error: string;
+}
+
+/**
+ * Keeps `$store` loaded with `load`. `load` answers the next state, or null to set nothing
+ * (it has already moved a trigger, which starts another load). A failure keeps the data
+ * shown and sets status "error" with the server's message.
+ */
+export function keepLoaded<State extends Loadable>(
+  $store: WritableAtom<State>,
+  triggers: ReadonlyArray<ReadableAtom<unknown>>,
+  load: (signal: AbortSignal) => Promise<State | null>,
+): void {
+  onMount($store, () => {
+    let controller: AbortController | null = null;
+    const run = () => {
+      controller?.abort();
+      const current = new AbortController();
+      controller = current;
+      $store.set({ ...$store.get(), status: "loading", error: "" });
+      load(current.signal).then(
+        (next) => {
+          if (!current.signal.aborted && next) $store.set(next);
+        },
+        (err: unknown) => {
+          if (current.signal.aborted || isAbort(err)) return;
+          $store.set({ ...$store.get(), status: "error", error: errorMessage(err) });
+        },
+      );
+    };
+    const offs = triggers.map((trigger) => trigger.listen(run));
+    run();
+    return () => {
+      for (const off of offs) off();
+      controller?.abort();
+    };
+  });
+}
