@@ -12,12 +12,14 @@ interface Loadable {
 /**
  * Keeps `$store` loaded with `load`. `load` answers the next state, or null to set nothing
  * (it has already moved a trigger, which starts another load). A failure keeps the data
- * shown and sets status "error" with the server's message.
+ * shown and sets status "error" with the server's message, or with `failureText` when the
+ * page has a fixed one (the failure itself is then logged).
  */
 export function keepLoaded<State extends Loadable>(
   $store: WritableAtom<State>,
   triggers: ReadonlyArray<ReadableAtom<unknown>>,
   load: (signal: AbortSignal) => Promise<State | null>,
+  failureText?: string,
 ): void {
   onMount($store, () => {
     let controller: AbortController | null = null;
@@ -32,7 +34,8 @@ export function keepLoaded<State extends Loadable>(
         },
         (err: unknown) => {
           if (current.signal.aborted || isAbort(err)) return;
-          $store.set({ ...$store.get(), status: "error", error: errorMessage(err) });
+          if (failureText) console.error(failureText, err);
+          $store.set({ ...$store.get(), status: "error", error: failureText ?? errorMessage(err) });
         },
       );
     };

@@ -1,6 +1,7 @@
 // Affiliate Management state: the affiliates query and page (with the stats), the selected
 // affiliate's referrals, and paying a referral. New queries abort superseded requests.
 import { atom, onMount } from "nanostores";
+import { keepLoaded } from "@/lib/keep-loaded";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
 import {
@@ -64,39 +65,18 @@ export const $payNotice = atom<string>("");
 const $listReloads = atom(0);
 const $referralReloads = atom(0);
 
-onMount($affiliates, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    const { search, page } = $affiliateQuery.get();
-    $affiliates.set({ ...$affiliates.get(), status: "loading", error: "" });
-    fetchAffiliates(search, page, current.signal).then(
-      (result) => {
-        if (current.signal.aborted) return;
-        $affiliates.set({
-          status: "ready",
-          error: "",
-          search,
-          items: result.items,
-          page: result.page,
-          totalItems: result.totalItems,
-          totalPages: result.totalPages,
-          stats: result.stats,
-        });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        $affiliates.set({ ...$affiliates.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  };
-  const offs = [$affiliateQuery.listen(load), $listReloads.listen(load)];
-  load();
-  return () => {
-    for (const off of offs) off();
-    controller?.abort();
+keepLoaded($affiliates, [$affiliateQuery, $listReloads], async (signal) => {
+  const { search, page } = $affiliateQuery.get();
+  const result = await fetchAffiliates(search, page, signal);
+  return {
+    status: "ready",
+    error: "",
+    search,
+    items: result.items,
+    page: result.page,
+    totalItems: result.totalItems,
+    totalPages: result.totalPages,
+    stats: result.stats,
   };
 });
 

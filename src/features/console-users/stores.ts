@@ -1,7 +1,8 @@
 // User Management state: the list query (kept in the URL: ?search=&role=&page=), the page
 // it answers, the banner of the last action, and the open user detail. A new query aborts
 // the request it supersedes; search text is debounced.
-import { atom, onMount } from "nanostores";
+import { atom } from "nanostores";
+import { keepLoaded } from "@/lib/keep-loaded";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import {
   fetchUserDetail,
@@ -57,33 +58,16 @@ export const $userNotice = atom<{ tone: "success" | "error"; text: string } | nu
 
 const $reloads = atom(0);
 
-onMount($users, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
+keepLoaded(
+  $users,
+  [$userQuery, $reloads],
+  async (signal) => {
     const query = $userQuery.get();
     writeUrl(query);
-    $users.set({ ...$users.get(), status: "loading", error: "" });
-    fetchUsers(query, current.signal).then(
-      (data) => {
-        if (!current.signal.aborted) $users.set({ status: "ready", data, query, error: "" });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        console.error(FETCH_USERS_FAILED, err);
-        $users.set({ ...$users.get(), status: "error", error: FETCH_USERS_FAILED });
-      },
-    );
-  };
-  const offs = [$userQuery.listen(load), $reloads.listen(load)];
-  load();
-  return () => {
-    for (const off of offs) off();
-    controller?.abort();
-  };
-});
+    return { status: "ready", data: await fetchUsers(query, signal), query, error: "" };
+  },
+  FETCH_USERS_FAILED,
+);
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 
