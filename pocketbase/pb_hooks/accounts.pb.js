@@ -15,7 +15,7 @@ onBootstrap((e) => {
 // an e-mailed code or a password they set), links the referral, and signs the browser in.
 routerAdd("POST", "/api/shop/signup", (e) => {
   const lib = require(`${__hooks}/lib/accounts.js`);
-  const input = lib.validateSignup(e.requestInfo().body);
+  const input = lib.validateSignup(require(`${__hooks}/lib/api.js`).jsonBody(e));
   const duplicate = () =>
     new BadRequestError("An account with this email already exists. Please sign in instead.", {
       email: new ValidationError("validation_not_unique", "An account with this email already exists"),

@@ -5,13 +5,23 @@
 /** What an Idempotency-Key may look like: 1-255 visible ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** The answer to a body PocketBase cannot parse (broken JSON, a JSON array or scalar, a broken form). */
+const UNREADABLE_BODY = "The request body could not be read: send a JSON object with the header Content-Type: application/json.";
+
 /**
- * The request's JSON body as a plain object ({} when there is none).
+ * The request's JSON body as a plain object ({} when there is none). A body PocketBase
+ * cannot parse is a 400 that says so (not PocketBase's generic "Something went wrong").
  * @param {core.RequestEvent} e
  * @returns {Record<string, unknown>}
  */
 function jsonBody(e) {
-  const body = e.requestInfo().body;
+  /** @type {unknown} */
+  let body;
+  try {
+    body = e.requestInfo().body;
+  } catch (_) {
+    throw new BadRequestError(UNREADABLE_BODY);
+  }
   return body && typeof body === "object" && !Array.isArray(body) ? /** @type {Record<string, unknown>} */ (body) : {};
 }
 
