@@ -81,15 +81,18 @@ function auditedChange(e, change) {
   return /** @type {{value: T}} */ (out).value;
 }
 
+/** The last page a list answers (far beyond any real list; keeps the SQL offset a safe integer). */
+const MAX_PAGE = 1000000;
+
 /**
- * Paging from the query string: page >= 1, perPage 1..maxPerPage (default 20).
+ * Paging from the query string: page 1..MAX_PAGE, perPage 1..maxPerPage (default 20).
  * @param {core.RequestEvent} e
  * @param {number} [maxPerPage]
  * @returns {{page: number, perPage: number, offset: number}}
  */
 function paging(e, maxPerPage = 100) {
   const query = e.request?.url?.query();
-  const page = Math.max(1, Math.floor(Number(query?.get("page") || 1)) || 1);
+  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(query?.get("page") || 1)) || 1));
   const perPage = Math.min(maxPerPage, Math.max(1, Math.floor(Number(query?.get("perPage") || 20)) || 20));
   return { page, perPage, offset: (page - 1) * perPage };
 }
