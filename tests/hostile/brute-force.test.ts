@@ -86,8 +86,14 @@ describe("sign-in brute force", () => {
     }
     const results = await flood;
 
-    expect(meanwhile.every((m) => m.status === 200), JSON.stringify(meanwhile)).toBe(true);
-    expect(meanwhile.every((m) => m.during), "the other sign-ins happened during the flood").toBe(true);
+    expect(
+      meanwhile.every((m) => m.status === 200),
+      JSON.stringify(meanwhile),
+    ).toBe(true);
+    expect(
+      meanwhile.every((m) => m.during),
+      "the other sign-ins happened during the flood",
+    ).toBe(true);
     // None of the wrong passwords got in; the first ones within the limit were checked (400).
     expect(results.filter((r) => r.status === 200)).toHaveLength(0);
     const checked = results.filter((r) => r.status === 400);
@@ -95,9 +101,14 @@ describe("sign-in brute force", () => {
     for (const r of checked) expect(errorBodyProblems(r, { custom: false })).toEqual([]);
     const pastTheLimit = results.slice(AUTH_PER_MINUTE);
     const walled = pastTheLimit.filter((r) => r.status === 429);
-    expect(walled.length / pastTheLimit.length, `${walled.length} of ${pastTheLimit.length} past the limit got 429`).toBeGreaterThanOrEqual(0.99);
+    expect(walled.length / pastTheLimit.length, `${walled.length} of ${pastTheLimit.length} past the limit got 429`).toBeGreaterThanOrEqual(
+      0.99,
+    );
     for (const r of walled.slice(0, 20)) expectClear429(r, "a walled attempt");
-    expect(results.every((r) => r.status === 400 || r.status === 429), [...new Set(results.map((r) => r.status))].join(",")).toBe(true);
+    expect(
+      results.every((r) => r.status === 400 || r.status === 429),
+      [...new Set(results.map((r) => r.status))].join(","),
+    ).toBe(true);
 
     // The attacker's address stays walled for the right password too (per address, not per guess).
     expect((await signIn(attacker, victim.email, victim.password)).status).toBe(429);
@@ -116,14 +127,49 @@ describe("money and support routes", () => {
   }
   const floods: Flood[] = [
     // No stock in NOWHERE: every purchase the limiter lets through is refused (409).
-    { name: "proxy purchase", path: "/api/v1/proxies/purchase", body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 }, limit: 30, allowed: [409], auth: true },
-    { name: "proxy renewal", path: "/api/v1/proxies/renew", body: { proxy_ids: ["nosuchproxy0001"] }, limit: 30, allowed: [404, 409, 400], auth: true },
-    { name: "credit checkout", path: "/api/v1/credits/checkout", body: { package_id: "no-such-package" }, limit: 10, allowed: [400], auth: true },
-    { name: "support ticket", path: "/api/v1/support/tickets", body: { subject: "x", message: "y" }, limit: 10, allowed: [400], auth: true },
+    {
+      name: "proxy purchase",
+      path: "/api/v1/proxies/purchase",
+      body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 },
+      limit: 30,
+      allowed: [409],
+      auth: true,
+    },
+    {
+      name: "proxy renewal",
+      path: "/api/v1/proxies/renew",
+      body: { proxy_ids: ["nosuchproxy0001"] },
+      limit: 30,
+      allowed: [404, 409, 400],
+      auth: true,
+    },
+    {
+      name: "credit checkout",
+      path: "/api/v1/credits/checkout",
+      body: { package_id: "no-such-package" },
+      limit: 10,
+      allowed: [400],
+      auth: true,
+    },
+    {
+      name: "support ticket",
+      path: "/api/v1/support/tickets",
+      body: { subject: "x", message: "y" },
+      limit: 10,
+      allowed: [400],
+      auth: true,
+    },
     // Stripe calls the webhook from a few addresses: the catch-all /api/ limit (300 per 10 s
     // per address) walls off a flood of forged events; Stripe retries a 429 later, so no
     // payment is lost. (Stripe is not configured here: allowed calls are a 404.)
-    { name: "Stripe webhook", path: "/api/v1/payments/stripe/webhook", body: { type: "checkout.session.completed" }, limit: 300, allowed: [404, 400], auth: false },
+    {
+      name: "Stripe webhook",
+      path: "/api/v1/payments/stripe/webhook",
+      body: { type: "checkout.session.completed" },
+      limit: 300,
+      allowed: [404, 400],
+      auth: false,
+    },
   ];
 
   for (const flood of floods) {
@@ -138,7 +184,9 @@ describe("money and support routes", () => {
             "Content-Type": "application/json",
             "X-Forwarded-For": from,
             "Idempotency-Key": randomUUID(),
-            ...(flood.auth ? { Authorization: buyerToken } : { "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }),
+            ...(flood.auth
+              ? { Authorization: buyerToken }
+              : { "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }),
           },
           body: JSON.stringify(flood.body),
           target: flood.name,

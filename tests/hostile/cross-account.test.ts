@@ -70,7 +70,11 @@ async function call(method: string, path: string, options: { token?: string; bod
   const token = options.token ?? B.authStore.token;
   if (token) headers["Authorization"] = token;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(tpb.url + path, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  const res = await fetch(tpb.url + path, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, text };
 }
@@ -82,7 +86,9 @@ beforeAll(async () => {
   B = hs.B.user.pb;
   const su = hs.su;
   const proxiesOfA = await su.collection("proxies").getFullList({ filter: su.filter("assigned_to_user_id = {:id}", { id: A.user.id }) });
-  const messagesOfA = await su.collection("chat_messages").getFullList({ filter: su.filter("ticket_id.user_id = {:id}", { id: A.user.id }) });
+  const messagesOfA = await su
+    .collection("chat_messages")
+    .getFullList({ filter: su.filter("ticket_id.user_id = {:id}", { id: A.user.id }) });
   const ticketsOfA = await su.collection("support_tickets").getFullList({ filter: su.filter("user_id = {:id}", { id: A.user.id }) });
   const affiliateOfA = await su.collection("affiliates").getOne(A.affiliates[0]!);
   secretsOfA = [
@@ -165,7 +171,11 @@ describe("customer B on customer A's rows", () => {
         `${owner} = "${A.user.id}"`,
         `${owner} != "${hs.B.user.id}"`,
         ...(ownerRelation
-          ? [`${ownerRelation}.email = "${A.user.email}"`, `${ownerRelation}.email ~ "${A.user.email.slice(0, 12)}"`, `${ownerRelation}.email ~ "%"`]
+          ? [
+              `${ownerRelation}.email = "${A.user.email}"`,
+              `${ownerRelation}.email ~ "${A.user.email.slice(0, 12)}"`,
+              `${ownerRelation}.email ~ "%"`,
+            ]
           : [`email = "${A.user.email}"`, `email ~ "%"`]),
         `(${owner} = "${hs.B.user.id}") || (${owner} = "${A.user.id}")`,
         `${owner} = @request.auth.id || 1 = 1`,
@@ -175,7 +185,11 @@ describe("customer B on customer A's rows", () => {
       ];
     };
     for (const collection of [...OWNED, "users" as const]) {
-      const own = new Set((await hs.su.collection(collection).getFullList({ filter: `${OWNER_PATH[collection]} = "${hs.B.user.id}"`, fields: "id" })).map((r) => r.id));
+      const own = new Set(
+        (await hs.su.collection(collection).getFullList({ filter: `${OWNER_PATH[collection]} = "${hs.B.user.id}"`, fields: "id" })).map(
+          (r) => r.id,
+        ),
+      );
       for (const filter of filters(collection)) {
         {
           const expand = "user_id,ticket_id.user_id,affiliate_id.user_id,assigned_to_user_id";
@@ -185,7 +199,10 @@ describe("customer B on customer A's rows", () => {
           expectNothingOfA(res.text, `${collection} filtered by ${filter}`);
           if (res.status === 200) {
             const items = (JSON.parse(res.text) as { items: RecordModel[] }).items;
-            expect(items.every((item) => own.has(item.id)), `${collection} ${filter}`).toBe(true);
+            expect(
+              items.every((item) => own.has(item.id)),
+              `${collection} ${filter}`,
+            ).toBe(true);
           }
         }
       }
@@ -211,7 +228,9 @@ describe("customer B on customer A's rows", () => {
       const ids = async (filter: string) => {
         const res = await call("GET", `/api/collections/${collection}/records?${new URLSearchParams({ filter, perPage: "500" })}`);
         expect(res.status).toBeLessThan(500);
-        return res.status === 200 ? (JSON.parse(res.text) as { items: RecordModel[] }).items.map((i) => i.id).sort() : `refused ${res.status}`;
+        return res.status === 200
+          ? (JSON.parse(res.text) as { items: RecordModel[] }).items.map((i) => i.id).sort()
+          : `refused ${res.status}`;
       };
       expect(await ids(right), `${collection}: ${right}`).toEqual(await ids(wrong));
     }
@@ -235,7 +254,8 @@ describe("customer B on customer A's rows", () => {
         if (Array.isArray(value)) value.forEach(walk);
         else if (value && typeof value === "object") {
           const obj = value as Record<string, unknown>;
-          if (typeof obj["collectionName"] === "string" && typeof obj["id"] === "string") seen.push(`${obj["collectionName"]}/${obj["id"]}`);
+          if (typeof obj["collectionName"] === "string" && typeof obj["id"] === "string")
+            seen.push(`${obj["collectionName"]}/${obj["id"]}`);
           Object.values(obj).forEach(walk);
         }
       };
@@ -257,9 +277,24 @@ describe("customer B on customer A's rows", () => {
       ["POST", "/api/v1/proxies/renew", { proxy_ids: [proxyOfA] }, [404, 400, 409]],
       ["POST", "/api/v1/proxies/renew", { proxy_ids: [...hs.B.proxies, proxyOfA] }, [404, 400, 409]],
       ["POST", "/api/v1/support/tickets", { subject: "Posing as A", message: "Opening a ticket in A's name.", user_id: A.user.id }, [200]],
-      ["POST", `/api/collections/chat_messages/records`, { ticket_id: A.support_tickets[0], sender_id: hs.B.user.id, message: "B writes into A's ticket" }, [400, 403, 404]],
-      ["POST", `/api/collections/chat_messages/records`, { ticket_id: A.support_tickets[0], sender_id: A.user.id, message: "B writes as A" }, [400, 403, 404]],
-      ["POST", `/api/collections/support_tickets/records`, { user_id: A.user.id, subject: "A ticket for A by B", priority: "low" }, [400, 403, 404]],
+      [
+        "POST",
+        `/api/collections/chat_messages/records`,
+        { ticket_id: A.support_tickets[0], sender_id: hs.B.user.id, message: "B writes into A's ticket" },
+        [400, 403, 404],
+      ],
+      [
+        "POST",
+        `/api/collections/chat_messages/records`,
+        { ticket_id: A.support_tickets[0], sender_id: A.user.id, message: "B writes as A" },
+        [400, 403, 404],
+      ],
+      [
+        "POST",
+        `/api/collections/support_tickets/records`,
+        { user_id: A.user.id, subject: "A ticket for A by B", priority: "low" },
+        [400, 403, 404],
+      ],
       ["POST", `/api/admin/users/${A.user.id}/balance`, { transaction_type: "DEBIT", amount_cents: 1, description: "B steals" }, [403]],
       ["POST", `/api/admin/orders/${A.proxy_orders[0]}/refund`, { reason: "B refunds A" }, [403]],
       ["GET", `/api/admin/users/${A.user.id}`, undefined, [403]],
@@ -286,7 +321,13 @@ describe("customer B on customer A's rows", () => {
   });
 
   it("B's own custom-route reads show nothing of A's", async () => {
-    for (const path of ["/api/v1/affiliate", "/api/v1/proxies/countries", "/api/v1/proxies/prices", "/api/v1/credits/packages", "/api/v1/proxies/stock?type=RESIDENTIAL"]) {
+    for (const path of [
+      "/api/v1/affiliate",
+      "/api/v1/proxies/countries",
+      "/api/v1/proxies/prices",
+      "/api/v1/credits/packages",
+      "/api/v1/proxies/stock?type=RESIDENTIAL",
+    ]) {
       const res = await call("GET", path);
       expect(res.status, path).toBe(200);
       expectNothingOfA(res.text, path);
@@ -335,26 +376,20 @@ describe("A's realtime topics", () => {
     const listener = tpb.client();
     listener.authStore.save(B.authStore.token, B.authStore.record);
     const received: { topic: string; data: unknown }[] = [];
-    const topics: string[] = [
-      "*",
-      ...OWNED.flatMap((c) => [`${c}/*`, ...A[c].map((id) => `${c}/${id}`)]),
-      `users/${A.user.id}`,
-      "users/*",
-    ];
+    const topics: string[] = ["*", ...OWNED.flatMap((c) => [`${c}/*`, ...A[c].map((id) => `${c}/${id}`)]), `users/${A.user.id}`, "users/*"];
     const unsubscribers: (() => Promise<void>)[] = [];
     for (const topic of topics) {
       const [collection, record] = topic.includes("/") ? (topic.split("/") as [string, string]) : ["", ""];
       if (!collection) continue;
       for (const options of [{}, { expand: "user_id,ticket_id.user_id,assigned_to_user_id" }]) {
-        unsubscribers.push(
-          await listener.collection(collection).subscribe(record, (data) => received.push({ topic, data }), options),
-        );
+        unsubscribers.push(await listener.collection(collection).subscribe(record, (data) => received.push({ topic, data }), options));
       }
     }
     // Raw topics the SDK would not build: the whole collection without a record part, unknown names.
     await listener.realtime.subscribe("balances", (data) => received.push({ topic: "balances", data }));
-    await listener.realtime.subscribe(`transactions/${A.transactions[0]}?options=${encodeURIComponent(JSON.stringify({ query: { filter: "1=1" } }))}`, (data) =>
-      received.push({ topic: "transactions?filter", data }),
+    await listener.realtime.subscribe(
+      `transactions/${A.transactions[0]}?options=${encodeURIComponent(JSON.stringify({ query: { filter: "1=1" } }))}`,
+      (data) => received.push({ topic: "transactions?filter", data }),
     );
 
     try {
@@ -365,8 +400,12 @@ describe("A's realtime topics", () => {
       await purchase(A.user.pb, { type: "DATACENTER", country, quantity: 1 });
       await A.user.pb.send(`/api/v1/proxies/${A.proxies[0]}`, { method: "PATCH", body: { auto_renew: true } });
       await A.user.pb.send(`/api/v1/proxies/${A.proxies[0]}/regenerate-credentials`, { method: "POST" });
-      await A.user.pb.collection("chat_messages").create({ ticket_id: A.support_tickets[0], sender_id: A.user.id, message: "A writes again" });
-      await hs.admin.collection("chat_messages").create({ ticket_id: A.support_tickets[0], sender_id: hs.adminUser.id, message: "Staff answers A" });
+      await A.user.pb
+        .collection("chat_messages")
+        .create({ ticket_id: A.support_tickets[0], sender_id: A.user.id, message: "A writes again" });
+      await hs.admin
+        .collection("chat_messages")
+        .create({ ticket_id: A.support_tickets[0], sender_id: hs.adminUser.id, message: "Staff answers A" });
       await hs.admin.collection("support_tickets").update(A.support_tickets[0]!, { status: "pending" });
       await post(A.user.pb, "/api/v1/credits/checkout", { package_id: "package-10" });
       await credit(hs, A.user.id, 123);
@@ -381,7 +420,10 @@ describe("A's realtime topics", () => {
       await new Promise((r) => setTimeout(r, 1000)); // late events of A's, if any
 
       const events = received.map((r) => JSON.stringify(r));
-      expect(received.some((r) => (r.data as { record?: RecordModel }).record?.["user_id"] === hs.B.user.id), "B gets B's own balance event").toBe(true);
+      expect(
+        received.some((r) => (r.data as { record?: RecordModel }).record?.["user_id"] === hs.B.user.id),
+        "B gets B's own balance event",
+      ).toBe(true);
       expectNothingOfA(events.join("\n"), "B's realtime events");
       const owners = received.map((r) => (r.data as { record?: RecordModel }).record).filter(Boolean) as RecordModel[];
       for (const record of owners) {

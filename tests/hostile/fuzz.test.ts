@@ -180,7 +180,9 @@ const ROUTES: Record<string, RouteSpec> = {
       email: badEmail,
       first_name: badText(2, 100),
       last_name: badText(2, 100),
-      country: badChoice(["Spain", "Canada", "Germany"]).filter((v) => typeof v !== "string" || v.trim().length > 40 || /[<>'"%{}\\]/.test(v)),
+      country: badChoice(["Spain", "Canada", "Germany"]).filter(
+        (v) => typeof v !== "string" || v.trim().length > 40 || /[<>'"%{}\\]/.test(v),
+      ),
     }),
   },
   "GET /api/shop/admin-invitations/check": { who: "public", read: true, query: () => ({ token: hostileQueryValue }) },
@@ -203,8 +205,7 @@ const ROUTES: Record<string, RouteSpec> = {
     keyed: true,
     readsBody: true,
     ids: () => ({ mine: [hs.A.user.id, hs.B.user.id], notMine: [] }),
-    body: () =>
-      fc.record({ transaction_type: fc.constantFrom("CREDIT", "DEBIT"), amount_cents: wholeCents, description: someText }),
+    body: () => fc.record({ transaction_type: fc.constantFrom("CREDIT", "DEBIT"), amount_cents: wholeCents, description: someText }),
     poisons: () => ({
       transaction_type: badChoice(["CREDIT", "DEBIT"]),
       amount_cents: badWholeNumber(1, 100_000_000),
@@ -234,7 +235,13 @@ const ROUTES: Record<string, RouteSpec> = {
   "GET /api/admin/proxies": {
     who: "admin",
     read: true,
-    query: () => ({ search: hostileQueryValue, type: hostileQueryValue, country: hostileQueryValue, status: hostileQueryValue, ...pageQuery() }),
+    query: () => ({
+      search: hostileQueryValue,
+      type: hostileQueryValue,
+      country: hostileQueryValue,
+      status: hostileQueryValue,
+      ...pageQuery(),
+    }),
   },
   "GET /api/admin/proxies/stats": { who: "admin", read: true },
   "GET /api/admin/proxies/locations": { who: "admin", read: true, query: () => ({ type: hostileQueryValue }) },
@@ -245,7 +252,10 @@ const ROUTES: Record<string, RouteSpec> = {
     ids: () => ({ mine: [...hs.stockIds, ...hs.A.proxies], notMine: [] }),
     body: () => fc.record({ port: fc.integer({ min: 1, max: 65535 }), auto_renew: fc.boolean() }, { requiredKeys: [] }),
     poisons: () => ({
-      port: fc.oneof(badWholeNumber(1, 65535).filter((v) => typeof v !== "string"), fc.constantFrom("abc", "65536", "0", "-1", " ")),
+      port: fc.oneof(
+        badWholeNumber(1, 65535).filter((v) => typeof v !== "string"),
+        fc.constantFrom("abc", "65536", "0", "-1", " "),
+      ),
       username: fc.constantFrom("", "   "),
       status: badNonEmptyChoice(["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"]),
     }),
@@ -337,7 +347,8 @@ const ROUTES: Record<string, RouteSpec> = {
     who: "verified",
     keyed: true,
     readsBody: true,
-    body: () => fc.record({ type: fc.constantFrom(...PROXY_TYPES), country: fc.constantFrom("US", "HA0"), quantity: fc.integer({ min: 1, max: 2 }) }),
+    body: () =>
+      fc.record({ type: fc.constantFrom(...PROXY_TYPES), country: fc.constantFrom("US", "HA0"), quantity: fc.integer({ min: 1, max: 2 }) }),
     poisons: () => ({
       type: badChoice(PROXY_TYPES),
       quantity: badWholeNumber(1, 100),
@@ -464,8 +475,9 @@ function routeRequest(template: string, spec: RouteSpec): fc.Arbitrary<Draft> {
   const wrongId = fc.oneof(...(ids.notMine.length ? [fc.constantFrom(...ids.notMine)] : []), junkId);
   const goodKey = fc.uuid();
   const query = spec.query ? fc.record(spec.query(), { requiredKeys: [] }) : fc.constant({});
-  const noisyQuery = fc.tuple(query, fc.dictionary(fc.constantFrom("expand", "fields", "filter", "sort", "page", "id"), hostileQueryValue, { maxKeys: 2 }))
-    .map(([q, junk]) => ({ ...junk, ...q }) as Record<string, string>);
+  const noisyQuery = fc
+    .tuple(query, fc.dictionary(fc.constantFrom("expand", "fields", "filter", "sort", "page", "id"), hostileQueryValue, { maxKeys: 2 }))
+    .map(([q, junk]) => ({ ...junk, ...q }));
 
   const draft = (defect: Defect | "read") =>
     fc
@@ -473,7 +485,12 @@ function routeRequest(template: string, spec: RouteSpec): fc.Arbitrary<Draft> {
         caller: defect === "caller" ? fc.constantFrom(...refused) : fc.constantFrom(...(defect === "read" ? [...PEOPLE] : allowed)),
         id: defect === "id" ? wrongId : anyId,
         key: defect === "key" ? badIdempotencyKey : goodKey,
-        body: defect === "malformed" ? malformedBody.map((raw) => ({ raw }) as { json?: unknown; raw?: RawBody }) : defect === "poison" ? poisonedBody(spec).map((json) => ({ json })) : anyBody(spec),
+        body:
+          defect === "malformed"
+            ? malformedBody.map((raw) => ({ raw }))
+            : defect === "poison"
+              ? poisonedBody(spec).map((json) => ({ json }))
+              : anyBody(spec),
         query: noisyQuery,
         ip: clientIp,
       })
@@ -517,7 +534,11 @@ const RECORD_WRITES: Record<string, WriteSpec> = {
   "users update": {
     allowed: ["customer", "unverified", "admin"],
     ids: (caller) => [selfId(caller)],
-    body: () => fc.record({ first_name: fc.constant("Renamed"), country: fc.constant("Spain"), onboarding_completed: fc.boolean() }, { requiredKeys: [] }),
+    body: () =>
+      fc.record(
+        { first_name: fc.constant("Renamed"), country: fc.constant("Spain"), onboarding_completed: fc.boolean() },
+        { requiredKeys: [] },
+      ),
     poisons: (caller) => ({
       first_name: fc.oneof(oneRune, overLong(100)),
       last_name: fc.oneof(oneRune, overLong(100)),
@@ -579,7 +600,10 @@ const RECORD_WRITES: Record<string, WriteSpec> = {
     allowed: ["customer", "unverified", "admin"],
     body: (caller) => fc.record({ user_id: fc.constant(selfId(caller)), subject: someText, priority: fc.constantFrom("low", "high") }),
     poisons: () => ({
-      subject: fc.oneof(fc.string({ unit: oneRune, maxLength: 4 }).map((s) => ` ${s} `), overLong(200)),
+      subject: fc.oneof(
+        fc.string({ unit: oneRune, maxLength: 4 }).map((s) => ` ${s} `),
+        overLong(200),
+      ),
       priority: badNonEmptyChoice(["low", "medium", "high", "urgent"]),
       status: fc.constantFrom("closed", "pending", "CLOSED", "x"),
       user_id: fc.constantFrom(hs.B.user.id, "", "x' OR '1'='1"),
@@ -597,7 +621,8 @@ const RECORD_WRITES: Record<string, WriteSpec> = {
   },
   "chat_messages create": {
     allowed: ["customer", "admin"],
-    body: (caller) => fc.record({ ticket_id: fc.constantFrom(...hs.A.support_tickets), sender_id: fc.constant(selfId(caller)), message: someText }),
+    body: (caller) =>
+      fc.record({ ticket_id: fc.constantFrom(...hs.A.support_tickets), sender_id: fc.constant(selfId(caller)), message: someText }),
     poisons: (caller) => ({
       message: fc.constantFrom("", "   ", "\n\t "),
       ticket_id: caller === "admin" ? junkId.filter((id) => id.trim() !== "") : fc.oneof(fc.constantFrom(...hs.B.support_tickets), junkId),
@@ -638,17 +663,27 @@ const proxyPoisons: Record<string, fc.Arbitrary<unknown>> = {
 const contactPoisons: Record<string, fc.Arbitrary<unknown>> = {
   email: fc.constantFrom<unknown>("not-an-email", "a@", "@b.c", "a b@c.d", "plainaddress", 5),
   type: fc.constantFrom("General", "spam", "x' OR '1'='1", "<script>"),
-  subject: fc.oneof(fc.string({ unit: oneRune, maxLength: 4 }).map((s) => ` ${s} `), overLong(200)),
-  message: fc.oneof(fc.string({ unit: oneRune, maxLength: 19 }).map((s) => `\n${s}\n`), overLong(5000)),
+  subject: fc.oneof(
+    fc.string({ unit: oneRune, maxLength: 4 }).map((s) => ` ${s} `),
+    overLong(200),
+  ),
+  message: fc.oneof(
+    fc.string({ unit: oneRune, maxLength: 19 }).map((s) => `\n${s}\n`),
+    overLong(5000),
+  ),
 };
 
 /** Multipart bodies with junk parts, files of the wrong kind and a broken @jsonPayload. */
 const junkMultipart: fc.Arbitrary<RawBody> = fc
-  .tuple(fc.dictionary(fc.constantFrom("message", "ticket_id", "attachments", "@jsonPayload", "x"), hostileString, { maxKeys: 3 }), fc.boolean())
+  .tuple(
+    fc.dictionary(fc.constantFrom("message", "ticket_id", "attachments", "@jsonPayload", "x"), hostileString, { maxKeys: 3 }),
+    fc.boolean(),
+  )
   .map(([parts, withFile]) => {
     const boundary = "hostileBoundary42";
     let body = "";
-    for (const [name, value] of Object.entries(parts)) body += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    for (const [name, value] of Object.entries(parts))
+      body += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     if (withFile) {
       body += `--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename="../../evil.html"\r\nContent-Type: image/png\r\n\r\n<script>alert(1)</script>\r\n`;
     }
@@ -672,13 +707,18 @@ function recordWrite(collection: string, op: Op): fc.Arbitrary<Draft> {
   if (op !== "create") defects.push("id");
   if (op !== "delete") defects.push("malformed");
   if (spec?.poisons) defects.push("poison");
-  const anyRecordBody = fc.oneof(junkFields.map((json) => ({ json })), hostileValue.map((json) => ({ json })), junkMultipart.map((raw) => ({ raw })));
+  const anyRecordBody = fc.oneof(
+    junkFields.map((json) => ({ json })),
+    hostileValue.map((json) => ({ json })),
+    junkMultipart.map((raw) => ({ raw })),
+  );
 
   return fc.constantFrom(...defects).chain((defect) =>
     fc.constantFrom(...(defect === "caller" ? refused : (spec?.allowed ?? PEOPLE))).chain((caller) => {
       const ids = spec?.ids?.(caller) ?? [];
       // B's rows are another customer's for customers, but an admin may act on them.
-      const wrongIds = caller === "admin" ? junkId : fc.oneof(junkId, fc.constantFrom(...hs.B.proxies, ...hs.B.support_tickets, hs.B.user.id));
+      const wrongIds =
+        caller === "admin" ? junkId : fc.oneof(junkId, fc.constantFrom(...hs.B.proxies, ...hs.B.support_tickets, hs.B.user.id));
       const targetId = defect === "id" || ids.length === 0 ? wrongIds : fc.oneof(fc.constantFrom(...ids), junkId);
       const plausible = spec?.body ? spec.body(caller) : fc.constant({});
       const body: fc.Arbitrary<{ json?: unknown; raw?: RawBody }> =
@@ -694,17 +734,18 @@ function recordWrite(collection: string, op: Op): fc.Arbitrary<Draft> {
                     return { json: out };
                   }),
                 )
-            : fc.oneof(plausible.map((json) => ({ json })), anyRecordBody);
-      return fc.record({ id: targetId, body, ip: clientIp }).map(
-        ({ id, body: b, ip }): Draft => ({
-          target: `${key} (${defect})`,
-          method,
-          path: op === "create" ? base : `${base}/${enc(id)}`,
-          caller,
-          ip,
-          ...(op === "delete" ? {} : b),
-        }),
-      );
+            : fc.oneof(
+                plausible.map((json) => ({ json })),
+                anyRecordBody,
+              );
+      return fc.record({ id: targetId, body, ip: clientIp }).map(({ id, body: b, ip }): Draft => ({
+        target: `${key} (${defect})`,
+        method,
+        path: op === "create" ? base : `${base}/${enc(id)}`,
+        caller,
+        ip,
+        ...(op === "delete" ? {} : b),
+      }));
     }),
   );
 }
@@ -738,7 +779,7 @@ async function computeVisibility(): Promise<void> {
     for (const name of names) {
       if (name === "settings") map.set(name, publicSets.settings);
       else if (name === "pricing_plans") map.set(name, publicSets.pricing_plans);
-      else if (id && ownerFilters[name]) map.set(name, await all(name, ownerFilters[name]!(id)));
+      else if (id && ownerFilters[name]) map.set(name, await all(name, ownerFilters[name](id)));
       else map.set(name, new Set());
     }
     return map;
@@ -755,7 +796,15 @@ async function computeVisibility(): Promise<void> {
 }
 
 /** Fields no API answer may carry to a non-superuser. */
-const HIDDEN_KEYS = new Set(["tokenKey", "password_encrypted", "request_hash", "refund_request_hash", "refund_idempotency_key", "token_hash", "passwordHash"]);
+const HIDDEN_KEYS = new Set([
+  "tokenKey",
+  "password_encrypted",
+  "request_hash",
+  "refund_request_hash",
+  "refund_idempotency_key",
+  "token_hash",
+  "passwordHash",
+]);
 
 /** Every record (an object with collectionName and id) in an answer, expanded ones included. */
 function recordsIn(value: unknown, out: { collectionName: string; id: string; keys: string[] }[] = []) {
@@ -820,23 +869,61 @@ function fieldishNames(): string[] {
 const filterArb: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...INJECTIONS),
   fc
-    .tuple(fc.constantFrom(...fieldishNames()), fc.constantFrom("=", "!=", "~", "!~", ">", "?=", "?~", "<="), fc.oneof(hostileString, fc.constantFrom('""', "''", "null", "true", "1")))
+    .tuple(
+      fc.constantFrom(...fieldishNames()),
+      fc.constantFrom("=", "!=", "~", "!~", ">", "?=", "?~", "<="),
+      fc.oneof(hostileString, fc.constantFrom('""', "''", "null", "true", "1")),
+    )
     .map(([f, op, v]) => `${f} ${op} ${/^["'\d]|^(null|true)$/.test(v) ? v : JSON.stringify(v)}`),
-  fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.constantFrom("(", "((id='x')||")).map(([n, open]) => `${open.repeat(n)}id = 'x'${")".repeat(n)}`),
-  fc.array(fc.constantFrom('id != ""', "user_id.email ~ '@'", "1=1", "@request.auth.id = ''"), { minLength: 2, maxLength: 50 }).map((a) => a.join(" || ")),
+  fc
+    .tuple(fc.integer({ min: 100, max: 20_000 }), fc.constantFrom("(", "((id='x')||"))
+    .map(([n, open]) => `${open.repeat(n)}id = 'x'${")".repeat(n)}`),
+  fc
+    .array(fc.constantFrom('id != ""', "user_id.email ~ '@'", "1=1", "@request.auth.id = ''"), { minLength: 2, maxLength: 50 })
+    .map((a) => a.join(" || ")),
   hostileString,
 );
 
 const listQuery: fc.Arbitrary<Record<string, string>> = fc.record(
   {
     filter: filterArb,
-    sort: fc.oneof(fc.tuple(fc.constantFrom("", "-", "+"), fc.constantFrom(...fieldishNames())).map(([sign, f]) => `${sign}${f}`), hostileString),
+    sort: fc.oneof(
+      fc.tuple(fc.constantFrom("", "-", "+"), fc.constantFrom(...fieldishNames())).map(([sign, f]) => `${sign}${f}`),
+      hostileString,
+    ),
     expand: fc.oneof(
-      fc.array(fc.constantFrom("user_id", "assigned_to_user_id", "ticket_id", "ticket_id.user_id", "sender_id", "affiliate_id.user_id", "referred_user_id", "payment_id", "transaction_id", "transactions_via_user_id", "proxies_via_assigned_to_user_id", "chat_messages_via_ticket_id.sender_id"), { minLength: 1, maxLength: 4 }).map((a) => a.join(",")),
+      fc
+        .array(
+          fc.constantFrom(
+            "user_id",
+            "assigned_to_user_id",
+            "ticket_id",
+            "ticket_id.user_id",
+            "sender_id",
+            "affiliate_id.user_id",
+            "referred_user_id",
+            "payment_id",
+            "transaction_id",
+            "transactions_via_user_id",
+            "proxies_via_assigned_to_user_id",
+            "chat_messages_via_ticket_id.sender_id",
+          ),
+          { minLength: 1, maxLength: 4 },
+        )
+        .map((a) => a.join(",")),
       fc.constant("a.b.c.d.e.f.g.h.i.j.k"),
       hostileString,
     ),
-    fields: fc.oneof(fc.constantFrom("*", "password_encrypted,tokenKey,request_hash", "*:excerpt(99999999,true)", "expand.*.email", "id,expand.user_id.email"), hostileString),
+    fields: fc.oneof(
+      fc.constantFrom(
+        "*",
+        "password_encrypted,tokenKey,request_hash",
+        "*:excerpt(99999999,true)",
+        "expand.*.email",
+        "id,expand.user_id.email",
+      ),
+      hostileString,
+    ),
     page: hostileQueryValue,
     perPage: hostileQueryValue,
     skipTotal: fc.constantFrom("1", "true", "maybe", ""),
@@ -848,12 +935,24 @@ function recordRead(): fc.Arbitrary<Draft> {
   const names = collections.map((c) => c.name);
   const system = ["_superusers", "_authOrigins", "_externalAuths", "_mfas", "_otps"];
   const someId = fc.oneof(
-    fc.constantFrom(...hs.A.proxies, ...hs.B.proxies, ...hs.B.transactions, ...hs.B.chat_messages, hs.B.user.id, hs.adminUser.id, hs.invitationId, hs.contactMessageId),
+    fc.constantFrom(
+      ...hs.A.proxies,
+      ...hs.B.proxies,
+      ...hs.B.transactions,
+      ...hs.B.chat_messages,
+      hs.B.user.id,
+      hs.adminUser.id,
+      hs.invitationId,
+      hs.contactMessageId,
+    ),
     junkId,
   );
   return fc
     .record({
-      collection: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom(...system, "..", "users/../_superusers", "%00") }),
+      collection: fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...names) },
+        { weight: 1, arbitrary: fc.constantFrom(...system, "..", "users/../_superusers", "%00") },
+      ),
       view: fc.boolean(),
       id: someId,
       query: listQuery,
@@ -878,11 +977,25 @@ function builtinRequest(): fc.Arbitrary<Draft> {
     ["/api/collections/users/auth-with-password", fc.record({ identity, password: hostileValue })],
     ["/api/collections/_superusers/auth-with-password", fc.record({ identity, password: hostileString })],
     ["/api/collections/users/auth-with-otp", fc.record({ otpId: hostileValue, password: hostileValue })],
-    ["/api/collections/users/confirm-password-reset", fc.record({ token: hostileValue, password: hostileValue, passwordConfirm: hostileValue })],
+    [
+      "/api/collections/users/confirm-password-reset",
+      fc.record({ token: hostileValue, password: hostileValue, passwordConfirm: hostileValue }),
+    ],
     ["/api/collections/users/confirm-verification", fc.record({ token: hostileValue })],
     ["/api/collections/users/confirm-email-change", fc.record({ token: hostileValue, password: hostileValue })],
     ["/api/collections/users/auth-refresh", fc.constant({})],
-    ["/api/batch", fc.record({ requests: fc.array(fc.record({ method: fc.constantFrom("POST", "PATCH", "DELETE"), url: fc.constantFrom("/api/collections/balances/records", "/api/collections/users/records/x"), body: junkFields })) })],
+    [
+      "/api/batch",
+      fc.record({
+        requests: fc.array(
+          fc.record({
+            method: fc.constantFrom("POST", "PATCH", "DELETE"),
+            url: fc.constantFrom("/api/collections/balances/records", "/api/collections/users/records/x"),
+            body: junkFields,
+          }),
+        ),
+      }),
+    ],
     ["/api/realtime", fc.record({ clientId: hostileValue, subscriptions: fc.array(hostileString) })],
   ];
   return fc.oneof(
@@ -907,7 +1020,10 @@ function builtinRequest(): fc.Arbitrary<Draft> {
       .record({
         collection: fc.constantFrom("chat_messages", "users", "proxies", "..", "_superusers"),
         record: fc.oneof(fc.constantFrom(...hs.A.chat_messages, ...hs.B.chat_messages), junkId),
-        file: fc.oneof(fc.constantFrom(...Object.values(hs.B.attachments).flat(), "../../data.db", "..%2F..%2Fdata.db", "screenshot.png"), hostileString),
+        file: fc.oneof(
+          fc.constantFrom(...Object.values(hs.B.attachments).flat(), "../../data.db", "..%2F..%2Fdata.db", "screenshot.png"),
+          hostileString,
+        ),
         token: fc.oneof(fc.constant(""), hostileString, fc.constant("eyJhbGciOiJub25lIn0.eyJpZCI6IngifQ.")),
         thumb: fc.oneof(fc.constant(""), fc.constantFrom("100x100", "0x0", "99999x99999", "-1x-1")),
         caller: fc.constantFrom<Caller>("anon", "customer"),
@@ -968,16 +1084,55 @@ describe("custom routes", () => {
   });
 
   it("answer out-of-range pages and numbers on every paged list without a 5xx or a vague message", async () => {
-    const paged = Object.entries(ROUTES).filter(([template, spec]) => spec.read && spec.query && "page" in spec.query() && !template.includes("{id}"));
+    const paged = Object.entries(ROUTES).filter(
+      ([template, spec]) => spec.read && spec.query && "page" in spec.query() && !template.includes("{id}"),
+    );
     expect(paged.length).toBeGreaterThan(3);
     for (const [template] of paged) {
       for (const value of ["1e400", "-1e400", "NaN", "99999999999999999999", "-5", "1.5", "0x10", ""]) {
         for (const key of ["page", "perPage"]) {
-          const req = build({ target: template, method: "GET", path: template.split(" ")[1]!, query: { [key]: value }, caller: "admin", ip: "192.0.2.10" });
+          const req = build({
+            target: template,
+            method: "GET",
+            path: template.split(" ")[1]!,
+            query: { [key]: value },
+            caller: "admin",
+            ip: "192.0.2.10",
+          });
           await expectCalmRead(req, true);
         }
       }
     }
+  });
+
+  it("count characters the way the database does (emoji are one character, not two)", async () => {
+    const cases: Draft[] = [
+      {
+        target: "POST /api/shop/signup",
+        method: "POST",
+        path: "/api/shop/signup",
+        caller: "anon",
+        ip: "192.0.2.20",
+        json: { first_name: " 🙂 ", last_name: "Fuzz", email: "emoji-name@hostile.test", country: "Spain" },
+      },
+      {
+        target: "POST /api/shop/signup",
+        method: "POST",
+        path: "/api/shop/signup",
+        caller: "anon",
+        ip: "192.0.2.21",
+        json: { first_name: "Fuzz", last_name: "𝒜", email: "emoji-last@hostile.test", country: "Spain" },
+      },
+      {
+        target: "POST /api/v1/support/tickets",
+        method: "POST",
+        path: "/api/v1/support/tickets",
+        caller: "customer",
+        ip: "192.0.2.22",
+        json: { subject: "🙂🙂🙂", message: "A message long enough to pass." },
+      },
+    ];
+    for (const d of cases) await expectRefused(build(d), true);
   });
 
   it("answer hostile queries and ids on reads without a 5xx or a change", async () => {
@@ -992,7 +1147,9 @@ describe("custom routes", () => {
 
 describe("collections through the records API", () => {
   it("has a spec for every operation a rule opens to clients", () => {
-    const open = collections.flatMap((c) => (["create", "update", "delete"] as Op[]).filter((op) => c.rules[op] !== null).map((op) => `${c.name} ${op}`));
+    const open = collections.flatMap((c) =>
+      (["create", "update", "delete"] as Op[]).filter((op) => c.rules[op] !== null).map((op) => `${c.name} ${op}`),
+    );
     expect(open.sort()).toEqual(Object.keys(RECORD_WRITES).sort());
   });
 
@@ -1026,8 +1183,22 @@ describe("oversized requests", () => {
   it("refuse bodies over the size limits with 413 and a message, on our routes and the records API", async () => {
     const big = "x".repeat(33 * 1024 * 1024);
     const all: Draft[] = [
-      { target: "support ticket", method: "POST", path: "/api/v1/support/tickets", caller: "customer", ip: "192.0.2.200", json: { subject: big } },
-      { target: "contact create", method: "POST", path: "/api/collections/contact_messages/records", caller: "anon", ip: "192.0.2.201", json: { message: big } },
+      {
+        target: "support ticket",
+        method: "POST",
+        path: "/api/v1/support/tickets",
+        caller: "customer",
+        ip: "192.0.2.200",
+        json: { subject: big },
+      },
+      {
+        target: "contact create",
+        method: "POST",
+        path: "/api/collections/contact_messages/records",
+        caller: "anon",
+        ip: "192.0.2.201",
+        json: { message: big },
+      },
       { target: "signup", method: "POST", path: "/api/shop/signup", caller: "anon", ip: "192.0.2.202", json: { email: big } },
     ];
     // The short form sends one (33 MB each is slow on a shared machine).
@@ -1062,9 +1233,20 @@ describe("the Stripe webhook", () => {
   it("has checks that can fail: a committed write shows in the snapshot, a foreign row is a leak", async () => {
     const su = await stripeShop.superuser(); // (a sign-in writes _authOrigins)
     const before = await stripeDb.take();
-    await su.collection("contact_messages").create({ name: "Self Check", email: "self@check.test", subject: "Self check", message: "The snapshot must see this row.", type: "general" });
+    await su.collection("contact_messages").create({
+      name: "Self Check",
+      email: "self@check.test",
+      subject: "Self check",
+      message: "The snapshot must see this row.",
+      type: "general",
+    });
     expect(changedTables(before, await stripeDb.take())).toEqual(["contact_messages"]);
-    const foreign = { status: 200, text: "", contentType: "application/json", json: { items: [{ collectionName: "proxies", id: hs.B.proxies[0], expand: {} }] } };
+    const foreign = {
+      status: 200,
+      text: "",
+      contentType: "application/json",
+      json: { items: [{ collectionName: "proxies", id: hs.B.proxies[0], expand: {} }] },
+    };
     expect(leakProblems("customer", foreign)).toEqual([`leaked proxies/${hs.B.proxies[0]} to customer`]);
     const hidden = { ...foreign, json: { collectionName: "users", id: hs.A.user.id, tokenKey: "x" } };
     expect(leakProblems("customer", hidden)).toEqual([`hidden field tokenKey of users/${hs.A.user.id} shown to customer`]);
@@ -1080,7 +1262,12 @@ describe("the Stripe webhook", () => {
       fc.constantFrom(`t=${now()}`, "v1=abc", "t=,v1=", `t=${now() - 3600},v1=${"0".repeat(64)}`, "t=1e400,v1=00"),
     );
     const event = fc.oneof(
-      fc.record({ type: fc.constantFrom("checkout.session.completed", "checkout.session.async_payment_succeeded", "checkout.session.expired"), data: fc.record({ object: junkFields }) }).map((e) => ({ json: e })),
+      fc
+        .record({
+          type: fc.constantFrom("checkout.session.completed", "checkout.session.async_payment_succeeded", "checkout.session.expired"),
+          data: fc.record({ object: junkFields }),
+        })
+        .map((e) => ({ json: e })),
       malformedBody.map((raw) => ({ raw })),
       hostileValue.map((json) => ({ json })),
     );
@@ -1124,7 +1311,10 @@ describe("afterwards", () => {
       const logs = await hs.su.logs.getList(page, 500, { filter: "data.status >= 400", sort: "created" });
       for (const log of logs.items) {
         const details = JSON.stringify(log.data["details"] ?? "") + JSON.stringify(log.data["error"] ?? "");
-        if (hookError.test(details)) offenders.push(`${log.data["method"]} ${String(log.data["url"]).slice(0, 200)} -> ${log.data["status"]}: ${details.slice(0, 300)}`);
+        if (hookError.test(details))
+          offenders.push(
+            `${log.data["method"]} ${String(log.data["url"]).slice(0, 200)} -> ${log.data["status"]}: ${details.slice(0, 300)}`,
+          );
       }
       if (page >= logs.totalPages) break;
     }

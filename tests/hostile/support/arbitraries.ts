@@ -7,7 +7,7 @@ import fc from "fast-check";
 /** Strings attackers try first: SQL, PocketBase filter syntax, path traversal, markup, templates. */
 export const INJECTIONS: readonly string[] = [
   "' OR '1'='1",
-  "\" OR \"1\"=\"1",
+  '" OR "1"="1',
   "1; DROP TABLE users; --",
   "') OR 1=1 --",
   "x' UNION SELECT email, password FROM users --",
@@ -58,7 +58,9 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u200b"), maxLength: 20 }) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.constantFrom("a", "(", "'", "%", "é", "🙂", "<"), fc.integer({ min: 1_000, max: 70_000 })).map(([c, n]) => c.repeat(n)),
+    arbitrary: fc
+      .tuple(fc.constantFrom("a", "(", "'", "%", "é", "🙂", "<"), fc.integer({ min: 1_000, max: 70_000 }))
+      .map(([c, n]) => c.repeat(n)),
   },
 );
 
@@ -87,7 +89,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
     { weight: 1, arbitrary: fc.dictionary(hostileKey(), tie("value"), { maxKeys: 4 }) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.integer({ min: 50, max: 3000 }), fc.constantFrom<"array" | "object">("array", "object")).map(([d, k]) => deepJson(d, k)),
+      arbitrary: fc
+        .tuple(fc.integer({ min: 50, max: 3000 }), fc.constantFrom<"array" | "object">("array", "object"))
+        .map(([d, k]) => deepJson(d, k)),
     },
   ),
 })).value;
@@ -163,12 +167,18 @@ export const malformedBody: fc.Arbitrary<RawBody> = fc.oneof(
     { contentType: "application/xml", body: "<a><b></a>" },
     { contentType: "text/xml", body: "<?xml version='1.0'?><!DOCTYPE x [<!ENTITY e SYSTEM 'file:///etc/passwd'>]><x>&e;</x>" },
     { contentType: "multipart/form-data", body: "no boundary given" },
-    { contentType: "multipart/form-data; boundary=zz", body: "--zz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\ntruncated" },
-    { contentType: "multipart/form-data; boundary=zz", body: "--zz\r\nContent-Disposition: form-data; name=\"@jsonPayload\"\r\n\r\n{broken\r\n--zz--\r\n" },
+    { contentType: "multipart/form-data; boundary=zz", body: '--zz\r\nContent-Disposition: form-data; name="a"\r\n\r\ntruncated' },
+    {
+      contentType: "multipart/form-data; boundary=zz",
+      body: '--zz\r\nContent-Disposition: form-data; name="@jsonPayload"\r\n\r\n{broken\r\n--zz--\r\n',
+    },
     { contentType: "application/x-www-form-urlencoded", body: "a=%zz&b=%" },
   ),
-  fc.json().filter((text) => !text.trim().startsWith("{") && text.trim() !== "null").map((body) => ({ contentType: "application/json", body })),
-  fc.tuple(fc.integer({ min: 2_000, max: 20_000 }), fc.constantFrom("[", "{\"a\":")).map(([n, open]) => ({
+  fc
+    .json()
+    .filter((text) => !text.trim().startsWith("{") && text.trim() !== "null")
+    .map((body) => ({ contentType: "application/json", body })),
+  fc.tuple(fc.integer({ min: 2_000, max: 20_000 }), fc.constantFrom("[", '{"a":')).map(([n, open]) => ({
     contentType: "application/json",
     body: open.repeat(n),
   })),
@@ -210,7 +220,10 @@ export function badWholeNumber(min: number, max: number): fc.Arbitrary<unknown> 
 }
 
 /** Values that are neither a boolean nor null. */
-export const notBoolean: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom<unknown>("true", "false", 1, 0, [], {}, [true], "on", "yes"), hostileString);
+export const notBoolean: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>("true", "false", 1, 0, [], {}, [true], "on", "yes"),
+  hostileString,
+);
 
 /** Values that are not a boolean (null included). */
 export const notBooleanOrNull: fc.Arbitrary<unknown> = fc.oneof(fc.constant(null), notBoolean);

@@ -50,7 +50,11 @@ export interface HostileShop extends Shop {
 
 let seq = 0;
 
-async function ticketWithAttachment(shop: Shop, owner: Customer, subject: string): Promise<{ ticket: string; messages: string[]; files: Record<string, string[]> }> {
+async function ticketWithAttachment(
+  shop: Shop,
+  owner: Customer,
+  subject: string,
+): Promise<{ ticket: string; messages: string[]; files: Record<string, string[]> }> {
   const { ticket } = await owner.pb.send<{ ticket: RecordModel; message: RecordModel }>("/api/v1/support/tickets", {
     method: "POST",
     body: { subject, message: `${subject}: the first message of this ticket.`, priority: "high" },
@@ -67,7 +71,11 @@ async function ticketWithAttachment(shop: Shop, owner: Customer, subject: string
     message: `Staff reply about ${subject}`,
   });
   const all = await shop.su.collection("chat_messages").getFullList({ filter: shop.su.filter("ticket_id = {:t}", { t: ticket.id }) });
-  return { ticket: ticket.id, messages: all.map((m) => m.id), files: { [withFile.id]: withFile["attachments"] as string[], [reply.id]: [] } };
+  return {
+    ticket: ticket.id,
+    messages: all.map((m) => m.id),
+    files: { [withFile.id]: withFile["attachments"] as string[], [reply.id]: [] },
+  };
 }
 
 async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
@@ -93,7 +101,9 @@ async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
   await post(referred, "/api/v1/credits/checkout", { package_id: "package-25" });
 
   const ids = async (collection: string, filter: string) =>
-    (await su.collection(collection).getFullList({ filter: su.filter(filter, { id: user.id, aff: affiliate.id }), fields: "id" })).map((r) => r.id);
+    (await su.collection(collection).getFullList({ filter: su.filter(filter, { id: user.id, aff: affiliate.id }), fields: "id" })).map(
+      (r) => r.id,
+    );
   return {
     user,
     balances: await ids("balances", "user_id = {:id}"),

@@ -7,7 +7,7 @@ export interface HostileRequest {
   /** Path and query, already encoded. */
   url: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string;
   /** What the request is about, for failure reports (route template or collection op). */
   target: string;
 }
@@ -25,7 +25,9 @@ export interface HostileResponse {
  * header, become spaces.
  */
 function headerBytes(value: string): string {
-  return Buffer.from(value.toWellFormed(), "utf8").toString("latin1").replace(/[\r\n\0]/g, " ");
+  return Buffer.from(value.toWellFormed(), "utf8")
+    .toString("latin1")
+    .replace(/[\r\n\0]/g, " ");
 }
 
 export async function sendRaw(base: string, req: HostileRequest): Promise<HostileResponse> {
@@ -73,7 +75,10 @@ export function refusalProblems(res: HostileResponse, options: { custom: boolean
  * parse (400). Readable, and not ours to word.
  */
 export function isHttpLayerRefusal(res: HostileResponse): boolean {
-  return /^(400 Bad Request|414 URI Too Long|431 Request Header Fields Too Large)$/.test(res.text.trim()) && res.text.trim().startsWith(String(res.status));
+  return (
+    /^(400 Bad Request|414 URI Too Long|431 Request Header Fields Too Large)$/.test(res.text.trim()) &&
+    res.text.trim().startsWith(String(res.status))
+  );
 }
 
 /** Problems of a 4xx body: JSON {status, message, data}, a readable message, no internals. */
@@ -94,14 +99,15 @@ export function errorBodyProblems(res: HostileResponse, options: { custom: boole
     if (options.custom && message === GENERIC_MESSAGE) problems.push("only PocketBase's generic fallback message (an unhandled error?)");
   }
   if (body.status !== res.status) problems.push(`body status ${JSON.stringify(body.status)} is not the HTTP status ${res.status}`);
-  if (INTERNALS.test(JSON.stringify(body.data ?? {}))) problems.push(`the error data shows internals: ${JSON.stringify(body.data).slice(0, 300)}`);
+  if (INTERNALS.test(JSON.stringify(body.data ?? {})))
+    problems.push(`the error data shows internals: ${JSON.stringify(body.data).slice(0, 300)}`);
   return problems;
 }
 
 /** A short, replayable description of a request for failure messages. */
 export function describeRequest(req: HostileRequest): string {
   const body =
-    req.body === undefined ? "" : typeof req.body === "string" ? req.body.slice(0, 300) : `<${req.body.byteLength} bytes>`;
+    req.body === undefined ? "" : req.body.length > 300 ? `${req.body.slice(0, 300)}... (${req.body.length} characters)` : req.body;
   const headers = Object.entries(req.headers)
     .filter(([k]) => k !== "Authorization")
     .map(([k, v]) => `${k}: ${v.slice(0, 80)}`)
