@@ -75,13 +75,13 @@ routerAdd(
     const priority = api.text(body["priority"]) || "medium";
     /** @type {Record<string, ValidationError>} */
     const errors = {};
-    if (subject.length < 5)
+    if (api.chars(subject) < 5)
       errors["subject"] = new ValidationError("validation_min_text_constraint", "Subject must be at least 5 characters");
-    if (subject.length > 200)
+    if (api.chars(subject) > 200)
       errors["subject"] = new ValidationError("validation_max_text_constraint", "Subject must be at most 200 characters");
-    if (text.length < 10)
+    if (api.chars(text) < 10)
       errors["message"] = new ValidationError("validation_min_text_constraint", "Message must be at least 10 characters");
-    if (text.length > 5000)
+    if (api.chars(text) > 5000)
       errors["message"] = new ValidationError("validation_max_text_constraint", "Message must be at most 5000 characters");
     if (["low", "medium", "high", "urgent"].indexOf(priority) < 0) {
       errors["priority"] = new ValidationError("validation_invalid_value", "Priority must be low, medium, high or urgent");

@@ -42,10 +42,11 @@ function validateSignup(body) {
   if (!EMAIL.test(input.email) || input.email.length > 255) {
     errors["email"] = new ValidationError("validation_invalid_email", "Please enter a valid email address");
   }
-  if (input.first_name.length < 2 || input.first_name.length > 100) {
+  const { chars } = require(`${__hooks}/lib/api.js`);
+  if (chars(input.first_name) < 2 || chars(input.first_name) > 100) {
     errors["first_name"] = new ValidationError("validation_length", "First name must be at least 2 characters");
   }
-  if (input.last_name.length < 2 || input.last_name.length > 100) {
+  if (chars(input.last_name) < 2 || chars(input.last_name) > 100) {
     errors["last_name"] = new ValidationError("validation_length", "Last name must be at least 2 characters");
   }
   if (countries.indexOf(input.country) < 0) {

@@ -91,6 +91,15 @@ function wholeNumber(value) {
 }
 
 /**
+ * The number of characters of a text as the database counts them (Unicode code points, as
+ * PocketBase's text fields do): an emoji is one character, not two UTF-16 units.
+ * @param {string} value
+ */
+function chars(value) {
+  return Array.from(value).length;
+}
+
+/**
  * A trimmed string from a JSON value ("" for anything else).
  * @param {unknown} value
  */
@@ -98,4 +107,4 @@ function text(value) {
   return typeof value === "string" ? value.trim() : "";
 }
 
-module.exports = { jsonBody, idempotencyKey, fieldError, customer, verifiedCustomer, wholeNumber, text };
+module.exports = { jsonBody, idempotencyKey, fieldError, customer, verifiedCustomer, wholeNumber, text, chars };

@@ -282,10 +282,10 @@ function validateRegister(body) {
   };
   /** @type {Record<string, ValidationError>} */
   const errors = {};
-  if (input.first_name.length < 2 || input.first_name.length > 100) {
+  if (api.chars(input.first_name) < 2 || api.chars(input.first_name) > 100) {
     errors["first_name"] = new ValidationError("validation_length", "First name must be at least 2 characters");
   }
-  if (input.last_name.length < 2 || input.last_name.length > 100) {
+  if (api.chars(input.last_name) < 2 || api.chars(input.last_name) > 100) {
     errors["last_name"] = new ValidationError("validation_length", "Last name must be at least 2 characters");
   }
   if (!EMAIL.test(input.email) || input.email.length > 255) {
