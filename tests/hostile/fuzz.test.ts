@@ -1080,7 +1080,7 @@ describe("custom routes", () => {
       const req = build(d);
       return () => expectRefused(req, true);
     });
-    await check(arb, runs(200, 3000));
+    await check(arb, runs(160, 3000));
   });
 
   it("answer out-of-range pages and numbers on every paged list without a 5xx or a vague message", async () => {
@@ -1159,7 +1159,7 @@ describe("collections through the records API", () => {
       const req = build(d);
       return () => expectRefused(req, false);
     });
-    await check(arb, runs(160, 1200));
+    await check(arb, runs(120, 1200));
   });
 
   it("answer hostile filters, sorts, expands, fields and pages without a 5xx, a leak or a change", async () => {
