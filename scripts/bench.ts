@@ -10,7 +10,7 @@
 // Exit code: non-zero when a "stable" row (a byte budget, a Lighthouse score) misses its
 // goal or a section fails to run at all. A timing that misses its goal is reported in the
 // table, never as a failed run: timings on a shared machine are noise-prone.
-import { isMain } from "./bench/run.ts";
+import { exitWhenDone, isMain } from "./bench/run.ts";
 import { SECTIONS, type SectionEntry } from "./bench/sections.ts";
 import { formatReport, summaryLine, tally, type BenchRow, type SectionRows } from "./bench/table.ts";
 
@@ -109,4 +109,7 @@ async function main(): Promise<void> {
   if (t.stableNotMet > 0 || crashed.length > 0) process.exitCode = 1;
 }
 
-if (isMain(import.meta.url)) await main();
+if (isMain(import.meta.url)) {
+  await main();
+  exitWhenDone();
+}

@@ -31,4 +31,14 @@ export async function runAlone(section: BenchSection): Promise<void> {
     console.error(`${section.title} failed:`, err);
     process.exitCode = 1;
   }
+  exitWhenDone();
+}
+
+/**
+ * Ends the process once a run is over. The web app loaded in-process (server/web-server.ts
+ * imports Astro's handler) keeps a realtime subscription to PocketBase that retries forever
+ * after the shop stops, which would otherwise keep node alive.
+ */
+export function exitWhenDone(): never {
+  process.exit(process.exitCode ?? 0);
 }
