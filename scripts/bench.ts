@@ -59,6 +59,7 @@ export async function runSections(
   entries: readonly SectionEntry[],
   ci: boolean,
   log: (line: string) => void = (line) => console.log(line),
+  logError: (line: string, err: unknown) => void = (line, err) => console.error(line, err),
 ): Promise<{ results: SectionRows[]; crashed: string[] }> {
   const results: SectionRows[] = [];
   const crashed: string[] = [];
@@ -75,7 +76,7 @@ export async function runSections(
     } catch (err) {
       crashed.push(entry.name);
       const message = err instanceof Error ? err.message : String(err);
-      console.error(`${title} failed:`, err);
+      logError(`${title} failed:`, err);
       const row: BenchRow = {
         figure: `${title}: the section did not finish`,
         goal: "runs",
@@ -88,6 +89,14 @@ export async function runSections(
     }
   }
   return { results, crashed };
+}
+
+/**
+ * The run's exit code: 1 when a stable row (a byte budget, a Lighthouse score, an
+ * invariant) missed its goal or a section did not finish; timings never fail a run.
+ */
+export function exitCodeFor(rows: readonly BenchRow[], crashed: readonly string[]): number {
+  return tally(rows).stableNotMet > 0 || crashed.length > 0 ? 1 : 0;
 }
 
 async function main(): Promise<void> {
@@ -103,10 +112,9 @@ async function main(): Promise<void> {
   console.log(`Sections: ${entries.map((e) => e.name).join(", ")}${options.ci ? " (CI short form: stable sections only)" : ""}`);
   const { results, crashed } = await runSections(entries, options.ci);
   const rows = results.flatMap((r) => r.rows);
-  const t = tally(rows);
   console.log(`\n${formatReport(results)}\n`);
   console.log(summaryLine(rows) + (crashed.length ? `; did not finish: ${crashed.join(", ")}` : ""));
-  if (t.stableNotMet > 0 || crashed.length > 0) process.exitCode = 1;
+  process.exitCode = exitCodeFor(rows, crashed);
 }
 
 if (isMain(import.meta.url)) {
