@@ -10,6 +10,7 @@
 // Exit code: non-zero when a "stable" row (a byte budget, a Lighthouse score) misses its
 // goal or a section fails to run at all. A timing that misses its goal is reported in the
 // table, never as a failed run: timings on a shared machine are noise-prone.
+import { unpin } from "./bench/load.ts";
 import { exitWhenDone, isMain } from "./bench/run.ts";
 import { SECTIONS, type SectionEntry } from "./bench/sections.ts";
 import { formatReport, summaryLine, tally, type BenchRow, type SectionRows } from "./bench/table.ts";
@@ -86,6 +87,10 @@ export async function runSections(
         kind: entry.stable ? "stable" : "timing",
       };
       results.push({ title, rows: [row] });
+    } finally {
+      // A section may have pinned this process to one core; the next one (Chromium for
+      // Lighthouse, say) must not inherit that.
+      unpin(process.pid);
     }
   }
   return { results, crashed };
