@@ -248,7 +248,7 @@ async function runAdminBench(log: (line: string) => void = (line) => console.log
 }
 
 export const adminBench: BenchSection = {
-  title: "Admin console at 100,000 rows (PocketBase direct)",
+  title: `Admin console at ${ROWS.toLocaleString("en-US")} rows (PocketBase direct)`,
   run: () => runAdminBench(),
 };
 
