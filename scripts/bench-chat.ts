@@ -22,6 +22,8 @@
 //   including the HTTP create through the public port. The goal is judged on it.
 // - "from created": the record's `created` (set by PocketBase before the insert; 1 ms
 //   resolution) to the arrival: the commit, the hooks and the broadcast.
+// "reply create answered" is how long the sender's create call took: when it grows past
+// the interval between replies, PocketBase can no longer keep up and replies queue.
 // Clients live in BENCH_CHAT_PROCS child processes (each reports its event-loop delay, so
 // the table shows whether the clients themselves were a bottleneck). PocketBase and the
 // web server (the shop) are pinned to core 0, clients and sender to core 1.
@@ -148,7 +150,7 @@ function describe(r: LevelResult): string {
     `p95 ${ms(r.fromCreated.p95)} from created; ${num(r.delivered)}/${num(r.expected)} delivered` +
     `${lost > 0 ? ` (${num(lost)} LOST)` : ""}${r.sendErrors ? `, ${r.sendErrors} sends failed` : ""}` +
     `${r.connectFailed ? `, ${r.connectFailed} clients failed to subscribe` : ""}; ` +
-    `client loop delay p99 ${ms(r.loopDelayP99)}`
+    `reply create answered p95 ${ms(r.createAnswer.p95)}; client loop delay p99 ${ms(r.loopDelayP99)}`
   );
 }
 
@@ -281,7 +283,7 @@ async function runChatBench(log: (line: string) => void = (line) => console.log(
         loopDelayMax,
       };
       results.push(result);
-      log(`${level.clients} clients: ${describe(result)}; reply create answered p95 ${ms(result.createAnswer.p95)}`);
+      log(`${level.clients} clients: ${describe(result)}`);
       if (result.sendErrors) log(`  first send error: ${sends.find((s) => s.error)?.error}`);
     }
 
