@@ -115,3 +115,15 @@ export function pin(pid: number, core: number): boolean {
     return false;
   }
 }
+
+/** Lets every thread of `pid` run on every core again (undoes pin); false when not possible. */
+export function unpin(pid: number): boolean {
+  const cores = os.cpus().length;
+  if (cores < 2) return false;
+  try {
+    execFileSync("taskset", ["-a", "-p", "-c", `0-${cores - 1}`, String(pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
