@@ -134,3 +134,30 @@ onRecordAfterCreateSuccess((e) => {
     html: `<p>Hello ${mail.escapeHtml(owner.getString("first_name"))},</p><p>Our support team replied to your ticket #${number} “${mail.escapeHtml(subject)}”:</p><blockquote style="white-space:pre-wrap">${mail.escapeHtml(text)}</blockquote><p><a href="${mail.escapeHtml(link)}">Reply in your dashboard</a></p><p>${mail.escapeHtml(site)}</p>`,
   });
 }, "chat_messages");
+
+// Live support for customers (lib/support-live.js): every committed change of a ticket or
+// message goes to its ticket's topic and its owner's, checked per client in memory.
+onRecordAfterCreateSuccess((e) => {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/support-live.js`).announceMessage(e.app, "create", e.record);
+}, "chat_messages");
+onRecordAfterUpdateSuccess((e) => {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/support-live.js`).announceMessage(e.app, "update", e.record);
+}, "chat_messages");
+onRecordAfterDeleteSuccess((e) => {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/support-live.js`).announceMessage(e.app, "delete", e.record);
+}, "chat_messages");
+onRecordAfterCreateSuccess((e) => {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/support-live.js`).announceTicket(e.app, "create", e.record);
+}, "support_tickets");
+onRecordAfterUpdateSuccess((e) => {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/support-live.js`).announceTicket(e.app, "update", e.record);
+}, "support_tickets");
+onRecordAfterDeleteSuccess((e) => {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/support-live.js`).announceTicket(e.app, "delete", e.record);
+}, "support_tickets");

@@ -6,10 +6,10 @@
 // Each client is the PocketBase JS SDK the app itself uses (with the npm `eventsource`
 // polyfill Node needs), subscribed to exactly the topics the real page subscribes to:
 // - a customer on /dashboard/support with their ticket open: the balance in the app shell
-//   (stores/balance.ts: balances/<id>), their ticket list (support/stores.ts:
-//   support_tickets/* filtered by user_id), the open conversation
-//   (support/conversation-store.ts: chat_messages/* filtered by ticket_id, and
-//   support_tickets/<id>) and PB_CONNECT (reconnect reload);
+//   (stores/balance.ts: balances/<id>), their ticket list (support/stores.ts: the custom
+//   topic support/users/<id>), the open conversation (support/conversation-store.ts: the
+//   custom topic support/tickets/<id>, pb_hooks/lib/support-live.js) and PB_CONNECT
+//   (reconnect reload);
 // - a staff member on /console/support with a ticket open: the live inbox
 //   (console-support/stores.ts: support_tickets/*), and the same conversation store.
 // All clients of a process share one event loop; its delay is measured and reported so
@@ -71,19 +71,16 @@ async function connect(url: string, index: number, spec: ClientSpec): Promise<Po
   const pb = new PocketBase(url);
   pb.autoCancellation(false);
   pb.authStore.save(spec.token, null);
-  const onMessage = (e: { action: string; record: { id: string } }) => {
-    if (e.action === "create") arrivals.push([e.record.id, now(), index]);
+  const onEvent = (e: { collection: string; action: string; record: { id: string } }) => {
+    if (e.collection === "chat_messages" && e.action === "create") arrivals.push([e.record.id, now(), index]);
   };
   if (spec.kind === "customer") {
     await pb.collection("balances").subscribe(spec.balanceId, noop);
-    await pb.collection("support_tickets").subscribe("*", noop, { filter: pb.filter("user_id = {:userId}", { userId: spec.userId }) });
+    await pb.realtime.subscribe(`support/users/${spec.userId}`, noop);
   } else {
     await pb.collection("support_tickets").subscribe("*", noop);
   }
-  await pb
-    .collection("chat_messages")
-    .subscribe("*", onMessage, { filter: pb.filter("ticket_id = {:ticketId}", { ticketId: spec.ticketId }) });
-  await pb.collection("support_tickets").subscribe(spec.ticketId, noop);
+  await pb.realtime.subscribe(`support/tickets/${spec.ticketId}`, onEvent);
   await pb.realtime.subscribe("PB_CONNECT", noop);
   return pb;
 }

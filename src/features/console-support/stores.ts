@@ -1,8 +1,8 @@
 // The console's Support Tickets state: the inbox (server-side search, status filter and
 // "load more" paging, kept live by the support_tickets subscription: a new ticket or a new
-// message moves its ticket up) and the selected ticket's conversation (its messages live
-// through the chat_messages subscription). Subscriptions start with the first subscriber
-// and stop on unmount (nanostores onMount).
+// message moves its ticket up) and the selected ticket's conversation (live through the
+// ticket's support topic, support/conversation-store.ts). Subscriptions start with the
+// first subscriber and stop on unmount (nanostores onMount).
 import { atom, onMount } from "nanostores";
 import {
   getInboxTicket,

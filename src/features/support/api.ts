@@ -1,7 +1,7 @@
 // The support page's calls. PocketBase's rules scope tickets and messages to their owner
 // (admins see all, so every query also names the user); the hooks force a new ticket open
 // and a message's sender.
-import type { RecordSubscription, UnsubscribeFunc } from "pocketbase";
+import type { UnsubscribeFunc } from "pocketbase";
 import { pb } from "@/lib/pocketbase";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
 import type { NewTicketOutput } from "@/features/support/schemas";
@@ -57,32 +57,25 @@ export async function sendMessage(ticketId: string, senderId: string, message: s
   return messages.create(form, { requestKey: null });
 }
 
-/** Live messages of one ticket (PocketBase checks the view rule for every event). */
-export async function subscribeMessages(
-  ticketId: string,
-  onEvent: (e: RecordSubscription<ChatMessageRecord>) => void,
-): Promise<UnsubscribeFunc> {
-  return pb()
-    .collection("chat_messages")
-    .subscribe("*", onEvent, { filter: pb().filter("ticket_id = {:ticketId}", { ticketId }) });
+/**
+ * A change on a support topic (pb_hooks/lib/support-live.js): the same shape as a record
+ * subscription's event, naming the collection it comes from.
+ */
+export type SupportEvent =
+  | { collection: "chat_messages"; action: string; record: ChatMessageRecord }
+  | { collection: "support_tickets"; action: string; record: SupportTicketRecord };
+
+/**
+ * Live messages and changes of one ticket, for its owner and staff. A custom topic rather
+ * than `chat_messages/*` with a filter, which costs PocketBase a query per connected client.
+ */
+export async function subscribeConversation(ticketId: string, onEvent: (e: SupportEvent) => void): Promise<UnsubscribeFunc> {
+  return pb().realtime.subscribe(`support/tickets/${ticketId}`, onEvent);
 }
 
-/** Live changes of the user's tickets. */
-export async function subscribeTickets(
-  userId: string,
-  onEvent: (e: RecordSubscription<SupportTicketRecord>) => void,
-): Promise<UnsubscribeFunc> {
-  return pb()
-    .collection("support_tickets")
-    .subscribe("*", onEvent, { filter: pb().filter("user_id = {:userId}", { userId }) });
-}
-
-/** Live changes of one ticket (its status). */
-export async function subscribeTicket(
-  ticketId: string,
-  onEvent: (e: RecordSubscription<SupportTicketRecord>) => void,
-): Promise<UnsubscribeFunc> {
-  return pb().collection("support_tickets").subscribe(ticketId, onEvent);
+/** Live changes of the user's tickets (custom topic, like subscribeConversation). */
+export async function subscribeUserTickets(userId: string, onEvent: (e: SupportEvent) => void): Promise<UnsubscribeFunc> {
+  return pb().realtime.subscribe(`support/users/${userId}`, onEvent);
 }
 
 /** Runs `onReconnect` whenever the realtime connection comes back after a drop. */

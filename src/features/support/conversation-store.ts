@@ -5,7 +5,7 @@
 // switch, sign-out and unmount (nanostores onMount).
 import { atom, onMount, type WritableAtom } from "nanostores";
 import type { UnsubscribeFunc } from "pocketbase";
-import { listMessages, onRealtimeReconnect, sendMessage, subscribeMessages, subscribeTicket } from "@/features/support/api";
+import { listMessages, onRealtimeReconnect, sendMessage, subscribeConversation } from "@/features/support/api";
 import { byCreated, upsert, upsertAll } from "@/features/support/format";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
@@ -95,17 +95,19 @@ export function conversationStore<Ticket>(source: ConversationSource<Ticket>): C
       try {
         // Subscribe first, then load: nothing written in between is missed.
         subs.hold(
-          await subscribeMessages(ticketId, ({ action, record }) => {
+          await subscribeConversation(ticketId, (event) => {
+            if (event.collection === "support_tickets") {
+              if (event.action === "update" && event.record.id === ticketId) {
+                patch((s) => ({ ...s, ticket: source.updated(s.ticket, event.record) }));
+              }
+              return;
+            }
+            const { action, record } = event;
             if (record.ticket_id !== ticketId) return;
             patch((s) => ({
               ...s,
               messages: action === "delete" ? s.messages.filter((m) => m.id !== record.id) : upsert(s.messages, record, byCreated),
             }));
-          }),
-        );
-        subs.hold(
-          await subscribeTicket(ticketId, ({ action, record }) => {
-            if (action === "update") patch((s) => ({ ...s, ticket: source.updated(s.ticket, record) }));
           }),
         );
         subs.hold(await onRealtimeReconnect(() => void load()));

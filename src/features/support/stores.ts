@@ -11,7 +11,7 @@ import {
   listTickets,
   loadSupportNameSetting,
   onRealtimeReconnect,
-  subscribeTickets,
+  subscribeUserTickets,
 } from "@/features/support/api";
 import { byNewest, supportName, upsert, upsertAll } from "@/features/support/format";
 import type { NewTicketOutput } from "@/features/support/schemas";
@@ -98,8 +98,9 @@ function followTickets(userId: string): () => void {
   void (async () => {
     try {
       subs.hold(
-        await subscribeTickets(userId, ({ action, record }) => {
-          if (subs.stopped) return;
+        await subscribeUserTickets(userId, (event) => {
+          if (subs.stopped || event.collection !== "support_tickets") return;
+          const { action, record } = event;
           const state = $tickets.get();
           if (action === "delete") {
             $tickets.set({ ...state, items: state.items.filter((t) => t.id !== record.id) });
