@@ -7,3 +7,13 @@ onBootstrap((e) => {
   e.next();
   require(`${__hooks}/lib/backups.js`).applyBackupEnv(e.app);
 });
+
+onBackupCreate((e) => {
+  require(`${__hooks}/lib/backups.js`).excludeSecrets(e);
+  e.next();
+});
+
+onBackupRestore((e) => {
+  require(`${__hooks}/lib/backups.js`).excludeSecrets(e);
+  e.next();
+});

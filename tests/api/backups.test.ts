@@ -3,13 +3,16 @@
 // made through the API is a zip of the data dir holding data.db and no secret: not the
 // credentials key (kept beside the data dir, in .secrets/), not the superuser password
 // file `npm start` keeps in the data dir, not a proxy password in clear.
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import PocketBase from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
 import { credentialsKeyFromFile, MIGRATIONS_DIR, startPocketBase } from "../../server/pocketbase-process.ts";
 import { freePort, SUPERUSER, TEST_RATE_LIMIT_ENV, type TestPocketBase } from "../support/pocketbase.ts";
+import { addStock, customer, purchase, shopClients } from "../support/shop.ts";
+import { extractZip, readZip } from "../support/zip.ts";
 
 interface BackupsSettings {
   cron: string;
@@ -155,5 +158,58 @@ describe("the backup schedule", () => {
     await expect(withPocketBase(tempDir("bad-keep"), { SHOP_BACKUP_KEEP: "0" }, backupsSettings)).rejects.toThrow(
       /SHOP_BACKUP_KEEP must be a whole number from 1 to 1000, got "0"/,
     );
+  });
+});
+
+describe("a backup made through the API", () => {
+  it("is a zip of the data dir holding data.db, without the credentials key or any secret in clear", async () => {
+    const dataDir = path.join(LAYOUT, "pb_data");
+    mkdirSync(dataDir);
+    writeFileSync(path.join(dataDir, ".superuser-password"), SUPERUSER.password, { mode: 0o600 });
+    const tpb = await testPocketBaseOn(dataDir, {});
+    try {
+      const shop = await shopClients(tpb);
+      await addStock(shop, { type: "DATACENTER", country: "DE", count: 3 });
+      const buyer = await customer(shop, 10_000);
+      const order = await purchase(buyer.pb, { type: "DATACENTER", country: "DE", quantity: 2 });
+      const clearPasswords = order.proxies.map((p) => p["password"] as string);
+      expect(clearPasswords.every((p) => p.length >= 8)).toBe(true);
+
+      const su = shop.su;
+      await su.backups.create("drill.zip");
+      const list = await su.backups.getFullList();
+      expect(list.map((b) => b.key)).toContain("drill.zip");
+      const token = await su.files.getToken();
+      const res = await fetch(su.backups.getDownloadURL(token, "drill.zip"));
+      expect(res.status).toBe(200);
+      const zip = Buffer.from(await res.arrayBuffer());
+      expect(zip.subarray(0, 4).toString("latin1")).toBe("PK\x03\x04");
+
+      const entries = readZip(zip);
+      const names = entries.map((e) => e.name);
+      expect(names).toContain("data.db");
+      // Only PocketBase's own files: a secret dropped into the data dir shows up here.
+      for (const name of names) expect(name).toMatch(/^(data|auxiliary)\.db(-wal|-shm)?$|^types\.d\.ts$|^storage\//);
+      expect(names).not.toContain(".superuser-password");
+      for (const entry of entries) {
+        for (const secret of [KEY, SUPERUSER.password, ...clearPasswords]) {
+          expect(entry.data.includes(secret), `${entry.name} holds a secret in clear`).toBe(false);
+        }
+      }
+
+      // data.db is a sound SQLite database holding the purchase.
+      const out = tempDir("extract");
+      extractZip(zip, out);
+      const check = execFileSync("python3", [
+        "-c",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('PRAGMA integrity_check').fetchone()[0]); print(c.execute('SELECT count(*) FROM proxy_orders').fetchone()[0])",
+        path.join(out, "data.db"),
+      ]).toString();
+      expect(check.trim().split("\n")).toEqual(["ok", "1"]);
+    } finally {
+      await tpb.process.stop();
+    }
+    // The superuser password file stayed where it was.
+    expect(readdirSync(dataDir)).toContain(".superuser-password");
   });
 });

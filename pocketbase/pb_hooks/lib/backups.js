@@ -1,7 +1,7 @@
 // @ts-check
 // PocketBase's own backups (settings.backups: a zip of the data dir, on a cron, kept N,
-// locally in pb_data/backups or in S3): the shop's defaults and the SHOP_BACKUP_* overrides
-// applied on every start.
+// locally in pb_data/backups or in S3): the shop's defaults, the SHOP_BACKUP_* overrides
+// applied on every start, and the files a backup must never hold.
 
 /** Daily at 03:00 UTC (PocketBase's cron runs in UTC). */
 const DEFAULT_CRON = "0 3 * * *";
@@ -9,6 +9,14 @@ const DEFAULT_CRON = "0 3 * * *";
 const DEFAULT_KEEP = 7;
 /** PocketBase's own default cronMaxKeep, for the down migration. */
 const POCKETBASE_DEFAULT_KEEP = 3;
+
+/**
+ * Data dir entries that never go into a backup, and that a restore leaves in place:
+ * `.superuser-password` is the superuser password `npm start` generates (scripts/start.ts)
+ * in plain text; a backup (maybe in S3) must not carry it, and a restore through the
+ * dashboard must not take it away from the running install.
+ */
+const NEVER_BACKED_UP = [".superuser-password"];
 
 /**
  * For the migration: turns on the daily schedule, kept 7, when no schedule is set (an
@@ -83,10 +91,23 @@ function applyBackupEnv(app) {
   }
 }
 
+/**
+ * For onBackupCreate / onBackupRestore: adds NEVER_BACKED_UP to the entries the backup
+ * leaves out (create) or leaves in place (restore).
+ * @param {core.BackupEvent} e
+ */
+function excludeSecrets(e) {
+  const exclude = e.exclude.slice();
+  for (const name of NEVER_BACKED_UP) if (exclude.indexOf(name) < 0) exclude.push(name);
+  e.exclude = exclude;
+}
+
 module.exports = {
   DEFAULT_CRON,
   DEFAULT_KEEP,
+  NEVER_BACKED_UP,
   setDefaultSchedule,
   removeDefaultSchedule,
   applyBackupEnv,
+  excludeSecrets,
 };
