@@ -14,6 +14,8 @@ onBackupCreate((e) => {
 });
 
 onBackupRestore((e) => {
-  require(`${__hooks}/lib/backups.js`).excludeSecrets(e);
+  const backups = require(`${__hooks}/lib/backups.js`);
+  backups.refuseRestoreWhileReplicating();
+  backups.excludeSecrets(e);
   e.next();
 });

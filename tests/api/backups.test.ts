@@ -213,3 +213,32 @@ describe("a backup made through the API", () => {
     expect(readdirSync(dataDir)).toContain(".superuser-password");
   });
 });
+
+describe("a restore through the dashboard while Litestream replicates", () => {
+  it("is refused, and the data dir stays as it is, with the reason in PocketBase's log", async () => {
+    const tpb = await testPocketBaseOn(tempDir("replicating"), { SHOP_LITESTREAM_REPLICA: "/srv/replica" });
+    try {
+      const su = await tpb.superuser();
+      await su.backups.create("before.zip");
+      const later = await su.collection("contact_messages").create({
+        name: "After Backup",
+        email: "after@example.com",
+        subject: "Written after the backup",
+        message: "This row is not in the backup.",
+        type: "general",
+      });
+      await su.backups.restore("before.zip"); // PocketBase answers 204 and restores in the background
+      await expect
+        .poll(
+          async () => (await su.logs.getList(1, 20, { filter: 'message ~ "restore"' })).items.map((l) => JSON.stringify(l.data)).join("\n"),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toContain("Restoring a backup in place is off while Litestream replicates this data dir to /srv/replica");
+      expect((await su.collection("contact_messages").getOne(later.id)).id).toBe(later.id);
+    } finally {
+      await tpb.stop();
+    }
+  });
+});

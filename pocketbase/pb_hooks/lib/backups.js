@@ -102,6 +102,20 @@ function excludeSecrets(e) {
   e.exclude = exclude;
 }
 
+/**
+ * For onBackupRestore: a restore through the dashboard swaps data.db under a running
+ * Litestream, which keeps replicating the old file. The shop passes SHOP_LITESTREAM_REPLICA
+ * to PocketBase while Litestream runs (server/shop.ts); then the restore is refused with
+ * the way to do it (README "Backups and restore": stop the shop, unzip, start).
+ */
+function refuseRestoreWhileReplicating() {
+  const replica = ($os.getenv("SHOP_LITESTREAM_REPLICA") || "").trim();
+  if (!replica) return;
+  throw new BadRequestError(
+    `Restoring a backup in place is off while Litestream replicates this data dir to ${replica}: stop the shop, unzip the backup into a fresh data dir and start it there (README, "Backups and restore").`,
+  );
+}
+
 module.exports = {
   DEFAULT_CRON,
   DEFAULT_KEEP,
@@ -110,4 +124,5 @@ module.exports = {
   removeDefaultSchedule,
   applyBackupEnv,
   excludeSecrets,
+  refuseRestoreWhileReplicating,
 };
