@@ -149,7 +149,7 @@ describe("the backup schedule", () => {
       cron: "",
       s3: { enabled: false },
     });
-  });
+  }, 120_000); // five PocketBase starts on one data dir
 
   it("refuses to start on a wrong SHOP_BACKUP_* value, naming it", async () => {
     await expect(withPocketBase(tempDir("bad-cron"), { SHOP_BACKUP_CRON: "every night" }, backupsSettings)).rejects.toThrow(
