@@ -9,9 +9,15 @@
 // 0.5: Litestream keeps a read transaction open, so no other connection's checkpoint can
 // restart the WAL over frames it has not copied yet (a PASSIVE checkpoint only copies
 // frames into data.db, which loses nothing), and should the WAL restart anyway, Litestream
-// sees the new WAL salt and takes a fresh snapshot instead of losing frames. Litestream's own checkpoints take a write lock for a
-// moment; PocketBase waits on it (its busy_timeout is 10 s). The restore drill in
-// tests/soak/restore.test.ts checks all of it under load with a kill -9.
+// sees the new WAL salt and takes a fresh snapshot instead of losing frames.
+// Litestream also commits rows of its own to data.db (_litestream_seq) and takes the
+// write lock for a moment at its checkpoints. PocketBase waits on the lock (busy_timeout
+// 10 s), but a deferred transaction that read before Litestream's commit cannot write
+// after it: SQLITE_BUSY_SNAPSHOT, "database is locked (517)", a failed purchase. So
+// PocketBase's transactions must begin IMMEDIATE (pocketbase/main.go, _txlock=immediate),
+// which also keeps its backups from waiting 10 s on Litestream's read lock with every
+// write held up. The restore drill in tests/soak/restore.test.ts checks all of it under
+// load, with a kill -9.
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
