@@ -20,7 +20,7 @@ import path from "node:path";
 import PocketBase, { ClientResponseError } from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
 import { restoreFromReplica, parseReplica, startLitestream } from "../../server/litestream.ts";
-import { startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
+import { startPocketBase } from "../../server/pocketbase-process.ts";
 import { adminSend } from "../support/admin.ts";
 import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY, TEST_RATE_LIMIT_ENV, type TestPocketBase } from "../support/pocketbase.ts";
 import { customer, purchase, shopClients, type Customer, type Shop } from "../support/shop.ts";
@@ -40,9 +40,9 @@ function tempDir(name: string): string {
   dirs.push(dir);
   return dir;
 }
-const running: PocketBaseProcess[] = [];
+const running: { stop(): Promise<void> }[] = [];
 afterAll(async () => {
-  for (const pb of running) await pb.stop();
+  for (const process of running) await process.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -229,6 +229,7 @@ describe("restore drills", () => {
     const tpb = await pocketBaseOn(path.join(tempDir("litestream-source"), "pb_data"));
     const replica = parseReplica(`file://${tempDir("replica")}`);
     const litestream = await startLitestream({ dataDir: tpb.dataDir, replica, metaDir: tempDir("litestream-meta") });
+    running.push(litestream);
     const { shop, customers } = await openShop(tpb);
     const load = purchaseLoad(customers, PROFILE.concurrency);
     let killedAt = 0;
