@@ -1,8 +1,10 @@
 // `npm start`: the embedded default. PocketBase with demo data on a local data dir,
-// the web server in front of it, the URL and the demo logins printed. Ctrl-C stops both.
+// the web server in front of it, the URL and the demo logins printed; with
+// LITESTREAM_REPLICA set, Litestream replicating data.db beside them. Ctrl-C stops all.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { parseReplica, type Replica } from "../server/litestream.ts";
 import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile, ROOT } from "../server/pocketbase-process.ts";
 import { mailSummary, startMailSink, type MailSink } from "../server/mail-sink.ts";
 import { startShop } from "../server/shop.ts";
@@ -58,6 +60,19 @@ const demo = {
   customerPassword: env("DEMO_CUSTOMER_PASSWORD", "DemoCustomer#2026"),
 };
 
+/** LITESTREAM_REPLICA: where Litestream replicates data.db (server/litestream.ts); unset: nowhere. */
+function litestreamReplica(): Replica | null {
+  const given = process.env["LITESTREAM_REPLICA"]?.trim();
+  if (!given) return null;
+  try {
+    return parseReplica(given, dataDir);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+}
+
+const replica = litestreamReplica();
 ensureBuilt();
 mkdirSync(dataDir, { recursive: true });
 const credentials = credentialsKey();
@@ -96,6 +111,7 @@ const shop = await startShop({
     SHOP_DEMO_CUSTOMER_PASSWORD: demo.customerPassword,
   },
   verbose: env("VERBOSE", "false") === "true",
+  ...(replica ? { litestream: { replica } } : {}),
 });
 
 console.log(`
@@ -110,6 +126,11 @@ console.log(`
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
   Proxy passwords are encrypted with the key in ${credentials.source}: without it they cannot be read.
   Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.
+  Backups: PocketBase's own on its schedule (dashboard > Settings > Backups, or SHOP_BACKUP_*); ${
+    replica
+      ? `Litestream replicates data.db to ${replica.where} (about a second behind).`
+      : "no continuous replica (set LITESTREAM_REPLICA to a directory or s3://bucket/path)."
+  }
 `);
 
 let stopping = false;
@@ -125,6 +146,16 @@ process.on("SIGTERM", () => void shutdown(0));
 shop.pocketbase.child.once("exit", (code) => {
   if (!stopping) {
     console.error(`PocketBase exited unexpectedly (code ${code}).`);
+    void shutdown(1);
+  }
+});
+// Without Litestream the shop would run on with no replica while it promises one: stop
+// and say so, as for PocketBase (a process manager brings both back).
+shop.litestream?.child.once("exit", (code, signal) => {
+  if (!stopping) {
+    console.error(
+      `Litestream exited unexpectedly (${signal ?? `code ${code}`}): data.db is no longer replicated.\n${shop.litestream?.output() ?? ""}`,
+    );
     void shutdown(1);
   }
 });

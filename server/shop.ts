@@ -1,5 +1,7 @@
-// Brings the whole product up: PocketBase on loopback, then the web server in front of it.
+// Brings the whole product up: PocketBase on loopback, Litestream beside it when a replica is
+// configured, then the web server in front of them.
 // Used by `npm start`, the end-to-end tests and the benchmarks.
+import { startLitestream, type LitestreamProcess, type Replica } from "./litestream.ts";
 import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 import { PUBLIC_PATHS } from "../src/lib/server/page-cache.ts";
@@ -24,11 +26,18 @@ export interface ShopOptions {
   /** Serve the PocketBase dashboard to non-loopback clients (off by default). */
   exposeDashboard?: boolean;
   verbose?: boolean;
+  /**
+   * Continuous replication of data.db (server/litestream.ts): Litestream starts once
+   * PocketBase is up and stops after it, so its last sync carries the last writes.
+   */
+  litestream?: { replica: Replica; metaDir?: string };
 }
 
 export interface Shop {
   url: string;
   pocketbase: PocketBaseProcess;
+  /** Null when no replica is configured. */
+  litestream: LitestreamProcess | null;
   web: WebServer;
   stop(): Promise<void>;
 }
@@ -41,13 +50,24 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     superuserPassword: options.superuserPassword,
     env: {
       ...options.hooksEnv,
+      // Tells the hooks Litestream replicates (a restore in place is refused then).
+      SHOP_LITESTREAM_REPLICA: options.litestream?.replica.where ?? "",
       SHOP_CREDENTIALS_KEY:
         options.credentialsKey ?? options.hooksEnv?.["SHOP_CREDENTIALS_KEY"] ?? process.env["SHOP_CREDENTIALS_KEY"] ?? newCredentialsKey(),
     },
     verbose: options.verbose ?? false,
   });
+  let litestream: LitestreamProcess | null = null;
   let web: WebServer;
   try {
+    if (options.litestream) {
+      litestream = await startLitestream({
+        dataDir: options.dataDir,
+        replica: options.litestream.replica,
+        ...(options.litestream.metaDir ? { metaDir: options.litestream.metaDir } : {}),
+        verbose: options.verbose ?? false,
+      });
+    }
     web = await startWebServer({
       port: options.webPort,
       ...(options.webHost ? { host: options.webHost } : {}),
@@ -57,6 +77,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     });
   } catch (err) {
     await pocketbase.stop();
+    await litestream?.stop();
     throw err;
   }
 
@@ -72,10 +93,12 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
   return {
     url: web.url,
     pocketbase,
+    litestream,
     web,
     async stop() {
       await web.stop();
       await pocketbase.stop();
+      await litestream?.stop();
     },
   };
 }

@@ -1,0 +1,284 @@
+// Restore drills: what an operator does after losing the data, done for real under load.
+// 1. A PocketBase backup taken while purchases run, downloaded through the API, unzipped
+//    into a fresh data dir: `PRAGMA integrity_check` ok, the money invariants hold, every
+//    purchase acknowledged before the backup was asked for is in it, and PocketBase starts
+//    on it and sells.
+// 2. Litestream replicating while purchases run (and a PocketBase backup checkpoints the
+//    WAL in the middle), then the machine is lost: PocketBase and Litestream killed with
+//    SIGKILL in the same instant. `litestream restore` into a fresh dir: integrity ok, the
+//    invariants hold, every purchase acknowledged more than LAG_ALLOWED_MS before the kill
+//    is there, no purchase failed while Litestream ran (Litestream commits its own rows to
+//    data.db: PocketBase needs BEGIN IMMEDIATE transactions, or a purchase between its
+//    first read and first write fails with "database is locked (517)"), and PocketBase
+//    starts on it.
+// `npm test` runs a short load (about 30 s for both); SOAK_PROFILE=full a longer, busier one.
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import PocketBase, { ClientResponseError } from "pocketbase";
+import { afterAll, describe, expect, it } from "vitest";
+import { restoreFromReplica, parseReplica, startLitestream } from "../../server/litestream.ts";
+import { startPocketBase } from "../../server/pocketbase-process.ts";
+import { adminSend } from "../support/admin.ts";
+import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY, TEST_RATE_LIMIT_ENV, type TestPocketBase } from "../support/pocketbase.ts";
+import { customer, purchase, shopClients, type Customer, type Shop } from "../support/shop.ts";
+import { extractZip } from "../support/zip.ts";
+import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
+
+const FULL = process.env["SOAK_PROFILE"] === "full";
+const PROFILE = FULL
+  ? { customers: 30, fundCents: 50_000, stockBatches: 4, concurrency: 12, loadMs: 20_000 }
+  : { customers: 4, fundCents: 50_000, stockBatches: 1, concurrency: 6, loadMs: 4_000 };
+/** Litestream ships within about a second; this is how much before a loss may be missing. */
+const LAG_ALLOWED_MS = 2_000;
+
+const dirs: string[] = [];
+function tempDir(name: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `proxyshop-restore-${name}-`));
+  dirs.push(dir);
+  return dir;
+}
+const running: { stop(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const process of running) await process.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** PocketBase on `dataDir` (the test credentials key: a restored dir needs the same key). */
+async function pocketBaseOn(dataDir: string): Promise<TestPocketBase> {
+  const process = await startPocketBase({
+    dataDir,
+    port: await freePort(),
+    superuserEmail: SUPERUSER.email,
+    superuserPassword: SUPERUSER.password,
+    env: { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, SHOP_BACKUP_CRON: "off" },
+  });
+  running.push(process);
+  const client = () => {
+    const pb = new PocketBase(process.url);
+    pb.autoCancellation(false);
+    return pb;
+  };
+  const superuser = async () => {
+    const su = client();
+    await su.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
+    return su;
+  };
+  return { url: process.url, dataDir, process, client, superuser, stop: () => process.stop() };
+}
+
+/** Stock (DATACENTER, US) and funded, signed-in customers. */
+async function openShop(tpb: TestPocketBase): Promise<{ shop: Shop; customers: Customer[] }> {
+  const shop = await shopClients(tpb);
+  for (let i = 0; i < PROFILE.stockBatches; i++) {
+    await adminSend(shop.admin, "/api/admin/proxies/generate", { type: "DATACENTER", country: "US", quantity: 1000 });
+  }
+  const customers: Customer[] = [];
+  for (let i = 0; i < PROFILE.customers; i += 4) {
+    const batch = Array.from({ length: Math.min(4, PROFILE.customers - i) }, () => customer(shop, PROFILE.fundCents));
+    customers.push(...(await Promise.all(batch)));
+  }
+  return { shop, customers };
+}
+
+interface Ack {
+  orderId: string;
+  at: number;
+}
+
+/** The shop's own "no" to a purchase: the balance or the stock does not cover it. */
+function isRefusal(err: unknown): boolean {
+  if (!(err instanceof ClientResponseError)) return false;
+  const fields = Object.values((err.response["data"] ?? {}) as Record<string, { code?: string }>);
+  return fields.some((f) => f.code === "insufficient_balance" || f.code === "insufficient_stock");
+}
+
+/** Purchases by random customers from `concurrency` workers until stopped. */
+function purchaseLoad(customers: Customer[], concurrency: number) {
+  const acks: Ack[] = [];
+  /** Refusals (no balance or stock left): a normal answer. */
+  let refused = 0;
+  /** Any other failure: an error status, or no answer at all (after a kill). */
+  const failures: { status: number; message: string; at: number }[] = [];
+  let stopped = false;
+  const worker = async () => {
+    while (!stopped) {
+      const buyer = customers[Math.floor(Math.random() * customers.length)]!;
+      try {
+        const res = await purchase(buyer.pb, { type: "DATACENTER", country: "US", quantity: 1 + Math.floor(Math.random() * 3) });
+        acks.push({ orderId: res.order.id, at: Date.now() });
+      } catch (err) {
+        if (isRefusal(err)) refused++;
+        else failures.push({ status: err instanceof ClientResponseError ? err.status : -1, message: String(err), at: Date.now() });
+        if (err instanceof ClientResponseError && err.status === 0) await sleep(20); // no answer: PocketBase is gone
+      }
+    }
+  };
+  const workers = Array.from({ length: concurrency }, worker);
+  return {
+    acks,
+    failures,
+    refused: () => refused,
+    async stop() {
+      stopped = true;
+      await Promise.all(workers);
+    },
+  };
+}
+
+/** One column of a query on a data.db (read-only, python3's sqlite3). */
+function column(dbFile: string, sql: string): Promise<string[]> {
+  const program = [
+    "import json, sqlite3, sys, urllib.parse",
+    "con = sqlite3.connect('file:' + urllib.parse.quote(sys.argv[1]) + '?mode=ro', uri=True)",
+    "sys.stdout.write(json.dumps([r[0] for r in con.execute(sys.argv[2]).fetchall()]))",
+  ].join("\n");
+  return new Promise((resolve, reject) =>
+    execFile("python3", ["-c", program, dbFile, sql], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(stderr || err.message)) : resolve(JSON.parse(stdout) as string[]),
+    ),
+  );
+}
+
+/**
+ * Integrity and invariants on the restored data.db; then PocketBase starts on it, counts
+ * the same orders, and the sessions made before the loss still work: the admin credits a
+ * customer, who buys.
+ */
+async function expectSoundRestore(
+  restoredDir: string,
+  expectedOrders: number,
+  sessions: { admin: PocketBase; buyer: Customer },
+): Promise<void> {
+  const db = path.join(restoredDir, "data.db");
+  expect(await integrityCheck(db)).toBe("ok");
+  const report = await checkMoneyInvariants(db);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+  expect(report.ledgerRows).toBeGreaterThan(0);
+
+  const tpb = await pocketBaseOn(restoredDir);
+  try {
+    const resume = (from: PocketBase) => {
+      const pb = tpb.client();
+      pb.authStore.save(from.authStore.token, from.authStore.record);
+      return pb;
+    };
+    const admin = resume(sessions.admin);
+    const buyer = resume(sessions.buyer.pb);
+    expect((await admin.collection("proxy_orders").getList(1, 1)).totalItems).toBe(expectedOrders);
+    await admin.send(`/api/admin/users/${sessions.buyer.id}/balance`, {
+      method: "POST",
+      body: { transaction_type: "CREDIT", amount_cents: 1_000, description: "after the restore" },
+      headers: { "Idempotency-Key": randomUUID() },
+    });
+    const res = await purchase(buyer, { type: "DATACENTER", country: "US", quantity: 1 });
+    expect(res.order["total_cents"]).toBeGreaterThan(0);
+  } finally {
+    await tpb.stop();
+  }
+  const after = await checkMoneyInvariants(db);
+  expect(after.problems).toEqual([]);
+}
+
+describe("restore drills", () => {
+  it("restores a PocketBase backup taken under load into a fresh data dir", async () => {
+    const tpb = await pocketBaseOn(path.join(tempDir("backup-source"), "pb_data"));
+    const { shop, customers } = await openShop(tpb);
+    const load = purchaseLoad(customers, PROFILE.concurrency);
+    try {
+      await sleep(PROFILE.loadMs / 2);
+      const ackedBefore = load.acks.length;
+      const asked = performance.now();
+      await shop.su.backups.create("under-load.zip");
+      const backupMs = performance.now() - asked;
+      const ackedAtBackup = load.acks.slice(0, ackedBefore);
+      await sleep(PROFILE.loadMs / 2);
+      await load.stop();
+      console.log(
+        `backup drill: ${load.acks.length} purchases acknowledged (${ackedBefore} before the backup), ${load.refused()} refused; backup took ${backupMs.toFixed(0)} ms`,
+      );
+      expect(load.failures).toEqual([]);
+      expect(ackedBefore).toBeGreaterThan(0);
+      expect(load.acks.length).toBeGreaterThan(ackedBefore); // purchases went on after it
+
+      const token = await shop.su.files.getToken();
+      const res = await fetch(shop.su.backups.getDownloadURL(token, "under-load.zip"));
+      expect(res.status).toBe(200);
+      const restored = path.join(tempDir("backup-restored"), "pb_data");
+      mkdirSync(restored);
+      expect(extractZip(Buffer.from(await res.arrayBuffer()), restored)).toContain("data.db");
+
+      const ids = new Set(await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders"));
+      const missing = ackedAtBackup.filter((a) => !ids.has(a.orderId));
+      expect(missing, "purchases acknowledged before the backup was asked for, missing from it").toEqual([]);
+      // It is one moment of the shop: nothing it holds was made after it.
+      expect(ids.size).toBeLessThanOrEqual(load.acks.length);
+      await expectSoundRestore(restored, ids.size, { admin: shop.admin, buyer: customers[0]! });
+    } finally {
+      await load.stop();
+      await tpb.stop();
+    }
+  });
+
+  it("restores a Litestream replica after the machine dies (kill -9) in the middle of purchases", async () => {
+    const tpb = await pocketBaseOn(path.join(tempDir("litestream-source"), "pb_data"));
+    const replica = parseReplica(`file://${tempDir("replica")}`);
+    const litestream = await startLitestream({ dataDir: tpb.dataDir, replica, metaDir: tempDir("litestream-meta") });
+    running.push(litestream);
+    const { shop, customers } = await openShop(tpb);
+    const load = purchaseLoad(customers, PROFILE.concurrency);
+    let killedAt = 0;
+    try {
+      await sleep(PROFILE.loadMs / 2);
+      // PocketBase checkpoints the WAL itself (TRUNCATE) while it makes a backup.
+      const asked = performance.now();
+      await shop.su.backups.create("beside-litestream.zip");
+      // With PocketBase's default deferred transactions, that checkpoint waited for
+      // Litestream's read lock until the 10 s busy timeout, holding up every write.
+      console.log(`litestream drill: a PocketBase backup beside Litestream took ${(performance.now() - asked).toFixed(0)} ms`);
+      await sleep(PROFILE.loadMs / 2);
+
+      // The machine is lost: both processes die in the same instant, nothing flushed.
+      killedAt = Date.now();
+      tpb.process.child.kill("SIGKILL");
+      litestream.child.kill("SIGKILL");
+      await load.stop();
+    } finally {
+      await load.stop();
+      await tpb.stop();
+      await litestream.stop();
+    }
+    // The backup made beside Litestream is sound too.
+    const backupDir = tempDir("beside-litestream");
+    extractZip(readFileSync(path.join(tpb.dataDir, "backups", "beside-litestream.zip")), backupDir);
+    expect(await integrityCheck(path.join(backupDir, "data.db"))).toBe("ok");
+    expect((await checkMoneyInvariants(path.join(backupDir, "data.db"))).problems).toEqual([]);
+
+    const beforeKill = load.failures.filter((f) => f.at < killedAt);
+    expect(beforeKill, "purchases that failed while Litestream replicated").toEqual([]);
+    expect(load.acks.length).toBeGreaterThan(0);
+
+    const restored = path.join(tempDir("litestream-restored"), "pb_data");
+    mkdirSync(restored);
+    await restoreFromReplica(replica, path.join(restored, "data.db"));
+    const ids = new Set(await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders"));
+    const due = load.acks.filter((a) => a.at < killedAt - LAG_ALLOWED_MS);
+    const missing = due.filter((a) => !ids.has(a.orderId)).map((a) => ({ ...a, msBeforeKill: killedAt - a.at }));
+    const lost = load.acks.filter((a) => !ids.has(a.orderId));
+    const newestKept = Math.max(0, ...load.acks.filter((a) => ids.has(a.orderId)).map((a) => a.at));
+    const oldestLost = Math.min(killedAt, ...lost.map((a) => a.at));
+    console.log(
+      `litestream drill: ${load.acks.length} purchases acknowledged, ${ids.size} in the replica; ` +
+        (lost.length ? `the ${lost.length} not in it were acknowledged within ${killedAt - oldestLost} ms of the kill; ` : "none lost; ") +
+        `the newest kept was acknowledged ${killedAt - newestKept} ms before the kill, the newest of all ${killedAt - Math.max(...load.acks.map((a) => a.at))} ms`,
+    );
+    expect(missing, `purchases acknowledged more than ${LAG_ALLOWED_MS} ms before the kill, missing from the replica`).toEqual([]);
+    expect(due.length).toBeGreaterThan(0);
+    await expectSoundRestore(restored, ids.size, { admin: shop.admin, buyer: customers[0]! });
+  });
+});
