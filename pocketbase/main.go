@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pocketbase/dbx"
 	"github.com/pocketbase/pocketbase"
 	"github.com/pocketbase/pocketbase/apis"
 	"github.com/pocketbase/pocketbase/core"
@@ -18,7 +19,7 @@ import (
 )
 
 func main() {
-	app := pocketbase.New()
+	app := pocketbase.NewWithConfig(pocketbase.Config{DBConnect: dbConnect})
 
 	var hooksDir, migrationsDir, publicDir string
 	var hooksWatch, automigrate, indexFallback bool
@@ -68,4 +69,17 @@ func defaultPublicDir() string {
 		return "./pb_public"
 	}
 	return filepath.Join(os.Args[0], "../../pb_public")
+}
+
+// dbConnect is PocketBase's DefaultDBConnect (core/db_connect.go) plus _txlock=immediate:
+// a transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE, waiting up to
+// busy_timeout), so a commit by another process between its first read and its first
+// write (Litestream's bookkeeping writes to data.db) makes it wait instead of failing
+// with SQLITE_BUSY_SNAPSHOT ("database is locked (517)"). PocketBase runs its
+// transactions on its single write connection, so nothing that ran concurrently before
+// is serialized now.
+func dbConnect(dbPath string) (*dbx.DB, error) {
+	// busy_timeout first: the connection must block on busy before WAL mode is set.
+	pragmas := "?_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=journal_size_limit(200000000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32000)"
+	return dbx.Open("sqlite", dbPath+pragmas)
 }
