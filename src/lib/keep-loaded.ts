@@ -42,7 +42,7 @@ export function keepLoaded<State extends Loadable>(
       );
     };
     const offs = triggers.map((trigger) => trigger.listen(run));
-    if (!takeSeed($store)) run();
+    if (takeSeed($store) === null) run();
     return () => {
       for (const off of offs) off();
       controller?.abort();

@@ -10,7 +10,7 @@ import { errorMessage } from "@/lib/api-error";
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { BalanceRecord } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { seedStore, takeSeed, useSeededStore } from "@/stores/seed";
+import { takeSeed, useSeededStore } from "@/stores/seed";
 
 export interface BalanceState {
   status: "loading" | "ready" | "error";
@@ -26,14 +26,10 @@ export interface BalanceSeed {
   cents: number;
 }
 
-/** Whose balance the seed in $balance is (it is kept only for that user). */
-let seededUserId: string | null = null;
-
 /** The live balance, starting from the one the server rendered (when there is one). */
 export function useBalance(seed?: BalanceSeed | null): BalanceState {
   const state = useMemo<BalanceState | null>(() => (seed ? { status: "ready", cents: seed.cents, error: "" } : null), [seed]);
-  if (seed && state && seedStore($balance, state)) seededUserId = seed.userId;
-  return useSeededStore($balance, state);
+  return useSeededStore($balance, state, seed?.userId);
 }
 
 /** Shows a balance a purchase or payment answered with (the realtime event follows). */
@@ -110,7 +106,7 @@ onMount($balance, () => {
     stop = null;
     userId = user?.id ?? null;
     // A balance the server rendered for this user stays on screen while follow() confirms it.
-    const seeded = userId !== null && userId === seededUserId && takeSeed($balance);
+    const seeded = userId !== null && takeSeed($balance)?.userId === userId;
     if (!seeded) $balance.set({ status: "loading", cents: 0, error: "" });
     if (userId) stop = follow(userId);
   });

@@ -14,11 +14,11 @@ function formatUtc(value: string): string {
  * server cannot know the viewer's zone, so the HTML and the first render in the browser
  * (hydration must match) show UTC; right after hydration it switches to local time.
  */
-export function LocalDateTime({ value, className }: { value: string; className?: string }) {
+export function LocalDateTime({ value, className, testId }: { value: string; className?: string; testId?: string }) {
   const hydrated = useHydrated();
   const date = parseDate(value);
   return (
-    <time dateTime={date?.toISOString()} className={className}>
+    <time dateTime={date?.toISOString()} className={className} data-testid={testId}>
       {hydrated ? formatDateTime(value) : formatUtc(value)}
     </time>
   );

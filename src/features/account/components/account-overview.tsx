@@ -9,6 +9,7 @@ import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
 import { useBalance, type BalanceSeed } from "@/stores/balance";
+import { seedFor } from "@/stores/seed";
 
 const USE_CASES = [
   "Web scraping and data collection",
@@ -42,8 +43,8 @@ export function AccountOverview({ initialUser = null, initial = null }: AccountO
       {(user) => (
         <Overview
           user={user}
-          initial={initial?.overview ?? null}
-          balanceSeed={initial?.balance?.userId === user.id ? initial.balance : null}
+          initial={seedFor(initialUser, user, initial?.overview)}
+          balanceSeed={seedFor(initialUser, user, initial?.balance)}
         />
       )}
     </AuthGate>

@@ -24,7 +24,7 @@ import { cn } from "@/lib/cn";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { formatCents } from "@/lib/money";
 import type { TransactionType, UserRecord } from "@/lib/pocketbase-types";
-import { useSeededStore } from "@/stores/seed";
+import { seedFor, useSeededStore } from "@/stores/seed";
 import type { AdminOverview } from "@/features/console-overview/api";
 import { $overview, overviewSeed, reloadOverview, type OverviewState } from "@/features/console-overview/stores";
 
@@ -45,7 +45,9 @@ const QUICK_ACTIONS = [
 
 /** /console (admin spec 2, "Admin Overview"): platform figures, recent ledger rows, static blocks. */
 export function OverviewPage({ initialUser = null, initial = null }: OverviewPageProps) {
-  return <AdminGate initialUser={initialUser}>{() => <Overview initial={initial?.overview ?? null} />}</AdminGate>;
+  return (
+    <AdminGate initialUser={initialUser}>{(admin) => <Overview initial={seedFor(initialUser, admin, initial?.overview)} />}</AdminGate>
+  );
 }
 
 interface OverviewPageProps {
