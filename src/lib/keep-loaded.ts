@@ -3,6 +3,7 @@
 // aborts the superseded request, and the last unsubscribe aborts what is in flight.
 import { onMount, type ReadableAtom, type WritableAtom } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { takeSeed } from "@/stores/seed";
 
 interface Loadable {
   status: "loading" | "ready" | "error";
@@ -13,7 +14,8 @@ interface Loadable {
  * Keeps `$store` loaded with `load`. `load` answers the next state, or null to set nothing
  * (it has already moved a trigger, which starts another load). A failure keeps the data
  * shown and sets status "error" with the server's message, or with `failureText` when the
- * page has a fixed one (the failure itself is then logged).
+ * page has a fixed one (the failure itself is then logged). A store seeded with the
+ * server's first data (stores/seed.ts) skips the first load: the server has just made it.
  */
 export function keepLoaded<State extends Loadable>(
   $store: WritableAtom<State>,
@@ -40,7 +42,7 @@ export function keepLoaded<State extends Loadable>(
       );
     };
     const offs = triggers.map((trigger) => trigger.listen(run));
-    run();
+    if (takeSeed($store) === null) run();
     return () => {
       for (const off of offs) off();
       controller?.abort();

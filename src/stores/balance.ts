@@ -2,11 +2,15 @@
 // subscription to their own `balances` row (PocketBase checks the row's view rule per
 // event), and reloaded after every reconnect so nothing is missed while offline.
 // Any island that shows the balance uses $balance; it starts with the first subscriber.
+// A page that rendered the balance on the server seeds it (useBalance): it shows at once
+// and the store still loads and follows it live from there.
 import { atom, onMount } from "nanostores";
+import { useMemo } from "react";
 import { errorMessage } from "@/lib/api-error";
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { BalanceRecord } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
+import { takeSeed, useSeededStore } from "@/stores/seed";
 
 export interface BalanceState {
   status: "loading" | "ready" | "error";
@@ -16,16 +20,36 @@ export interface BalanceState {
 
 export const $balance = atom<BalanceState>({ status: "loading", cents: 0, error: "" });
 
+/** The balance the server rendered, and whose it is. */
+export interface BalanceSeed {
+  userId: string;
+  cents: number;
+}
+
+/** The live balance, starting from the one the server rendered (when there is one). */
+export function useBalance(seed?: BalanceSeed | null): BalanceState {
+  const state = useMemo<BalanceState | null>(() => (seed ? { status: "ready", cents: seed.cents, error: "" } : null), [seed]);
+  return useSeededStore($balance, state, seed?.userId);
+}
+
 /** Shows a balance a purchase or payment answered with (the realtime event follows). */
 export function setBalance(cents: number): void {
   $balance.set({ status: "ready", cents, error: "" });
 }
 
-async function load(userId: string): Promise<BalanceRecord | null> {
-  const list = await pb()
-    .collection("balances")
-    .getList(1, 1, { filter: pb().filter("user_id = {:id}", { id: userId }), skipTotal: true, requestKey: null });
+async function load(userId: string, signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<BalanceRecord | null> {
+  const list = await client.collection("balances").getList(1, 1, {
+    filter: client.filter("user_id = {:id}", { id: userId }),
+    skipTotal: true,
+    requestKey: null,
+    ...(signal ? { signal } : {}),
+  });
   return list.items[0] ?? null;
+}
+
+/** One user's balance in cents (0 before their first ledger row), read with `client`'s session. */
+export async function fetchBalanceCents(userId: string, signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<number> {
+  return (await load(userId, signal, client))?.balance_cents ?? 0;
 }
 
 /** Follows one user's balance until the returned function is called. */
@@ -81,7 +105,9 @@ onMount($balance, () => {
     stop?.();
     stop = null;
     userId = user?.id ?? null;
-    $balance.set({ status: "loading", cents: 0, error: "" });
+    // A balance the server rendered for this user stays on screen while follow() confirms it.
+    const seeded = userId !== null && takeSeed($balance)?.userId === userId;
+    if (!seeded) $balance.set({ status: "loading", cents: 0, error: "" });
     if (userId) stop = follow(userId);
   });
   return () => {

@@ -8,8 +8,15 @@ import type { UserRecord } from "@/lib/pocketbase-types";
  * (the /console guard and every /api/admin/ route); this only mirrors it, with the
  * spec's "Access Denied" for a session whose admin flag was removed meanwhile.
  */
-export function AdminGate({ children }: { children: (admin: UserRecord) => ReactNode }) {
-  return <AuthGate>{(user) => (user.is_admin ? children(user) : <AccessDenied />)}</AuthGate>;
+export function AdminGate({
+  children,
+  initialUser = null,
+}: {
+  children: (admin: UserRecord) => ReactNode;
+  /** The admin the server verified for this request (see AuthGate). */
+  initialUser?: UserRecord | null | undefined;
+}) {
+  return <AuthGate initialUser={initialUser}>{(user) => (user.is_admin ? children(user) : <AccessDenied />)}</AuthGate>;
 }
 
 export function AccessDenied() {

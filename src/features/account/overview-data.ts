@@ -1,13 +1,23 @@
 // What the dashboard overview shows (spec 2.13), read with the user's own session;
-// PocketBase's rules scope every row to the user.
-import { pb } from "@/lib/pocketbase";
+// PocketBase's rules scope every row to the user. The same reads run on the server for
+// the page's first render (src/lib/server/first-data.ts) and in the browser after it.
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyRecord, TransactionRecord } from "@/lib/pocketbase-types";
+import type { FirstDataContext } from "@/lib/server/first-data";
+import { fetchBalanceCents, type BalanceSeed } from "@/stores/balance";
+
+/** What the overview lists of a proxy: no credentials (they stay out of the page's HTML). */
+export type OverviewProxy = Pick<ProxyRecord, "id" | "host" | "port" | "type" | "country">;
+const OVERVIEW_PROXY_FIELDS = "id,host,port,type,country";
+/** What the overview lists of a ledger row. */
+export type OverviewTransaction = Pick<TransactionRecord, "id" | "type" | "amount_cents" | "description" | "created">;
+const OVERVIEW_TRANSACTION_FIELDS = "id,type,amount_cents,description,created";
 
 /** The balance is not here: the overview shows the live `$balance` store. */
 export interface OverviewData {
-  activeProxies: ProxyRecord[];
+  activeProxies: OverviewProxy[];
   activeProxyCount: number;
-  recentTransactions: TransactionRecord[];
+  recentTransactions: OverviewTransaction[];
   /**
    * Sum of |amount| of the spending rows among the latest 5 transactions. The spec counts
    * DEBIT only; proxy purchases are spending too, so a customer who bought proxies
@@ -18,19 +28,28 @@ export interface OverviewData {
   affiliateCode: string;
 }
 
-export async function loadOverview(userId: string, signal?: AbortSignal): Promise<OverviewData> {
-  const client = pb();
+export async function loadOverview(userId: string, signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<OverviewData> {
   const opts = { requestKey: null, ...(signal ? { signal } : {}) };
   const [proxies, transactions, affiliates] = await Promise.all([
-    client.collection("proxies").getList(1, 10, {
+    client.collection("proxies").getList<OverviewProxy>(1, 10, {
       ...opts,
       filter: client.filter('assigned_to_user_id = {:id} && status = "ASSIGNED"', { id: userId }),
       sort: "-created",
+      fields: OVERVIEW_PROXY_FIELDS,
     }),
-    client
-      .collection("transactions")
-      .getList(1, 5, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), sort: "-created", skipTotal: true }),
-    client.collection("affiliates").getList(1, 1, { ...opts, filter: client.filter("user_id = {:id}", { id: userId }), skipTotal: true }),
+    client.collection("transactions").getList<OverviewTransaction>(1, 5, {
+      ...opts,
+      filter: client.filter("user_id = {:id}", { id: userId }),
+      sort: "-created",
+      skipTotal: true,
+      fields: OVERVIEW_TRANSACTION_FIELDS,
+    }),
+    client.collection("affiliates").getList(1, 1, {
+      ...opts,
+      filter: client.filter("user_id = {:id}", { id: userId }),
+      skipTotal: true,
+      fields: "code",
+    }),
   ]);
   return {
     activeProxies: proxies.items,
@@ -42,3 +61,12 @@ export async function loadOverview(userId: string, signal?: AbortSignal): Promis
       .reduce((sum, t) => sum + Math.abs(t.amount_cents), 0),
   };
 }
+
+/** The overview's first data, read on the server with the user's session (pages/dashboard/index.astro). */
+export const overviewFirstData = {
+  overview: ({ client, user, signal }: FirstDataContext): Promise<OverviewData> => loadOverview(user.id, signal, client),
+  balance: async ({ client, user, signal }: FirstDataContext): Promise<BalanceSeed> => ({
+    userId: user.id,
+    cents: await fetchBalanceCents(user.id, signal, client),
+  }),
+};

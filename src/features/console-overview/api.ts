@@ -1,6 +1,7 @@
 // The console Overview's one read: GET /api/admin/overview (pocketbase/pb_hooks/console-users.pb.js).
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { TransactionType } from "@/lib/pocketbase-types";
+import type { FirstDataContext } from "@/lib/server/first-data";
 
 export interface RecentTransaction {
   id: string;
@@ -20,6 +21,12 @@ export interface AdminOverview {
   recent_transactions: RecentTransaction[];
 }
 
-export function fetchOverview(signal?: AbortSignal): Promise<AdminOverview> {
-  return pb().send<AdminOverview>("/api/admin/overview", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+/** The figures, read with `client`'s session (the browser's, or the admin's own on the server). */
+export function fetchOverview(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<AdminOverview> {
+  return client.send<AdminOverview>("/api/admin/overview", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
 }
+
+/** The Overview's first data, read on the server with the admin's session (pages/console/index.astro). */
+export const overviewFirstData = {
+  overview: ({ client, signal }: FirstDataContext): Promise<AdminOverview> => fetchOverview(signal, client),
+};

@@ -1,4 +1,5 @@
-// Overview state: the figures, loaded when the page mounts and on "Try again".
+// Overview state: the figures, loaded when the page mounts and on "Try again"; seeded with
+// the server's first data when the page rendered it (no first load then).
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
 import { fetchOverview, type AdminOverview } from "@/features/console-overview/api";
@@ -16,4 +17,9 @@ keepLoaded($overview, [$reloads], async (signal) => ({ status: "ready", data: aw
 
 export function reloadOverview(): void {
   $reloads.set($reloads.get() + 1);
+}
+
+/** The state the page shows for the figures the server rendered. */
+export function overviewSeed(data: AdminOverview | null | undefined): OverviewState | null {
+  return data ? { status: "ready", data, error: "" } : null;
 }

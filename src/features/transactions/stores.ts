@@ -1,10 +1,12 @@
 // Transaction History state (spec 2.17): the query, the page it answers, the export.
-// A new query aborts the request it supersedes.
+// A new query aborts the request it supersedes. The first page may come from the server
+// (seeded, see stores/seed.ts): no first load then.
 import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { TransactionRecord, TransactionType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { fetchAllTransactions, fetchTransactionPage } from "@/features/transactions/api";
+import { takeSeed } from "@/stores/seed";
+import { fetchAllTransactions, fetchTransactionPage, type TransactionPage } from "@/features/transactions/api";
 import { NO_CRITERIA, type TransactionCriteria } from "@/features/transactions/filters";
 
 export const SEARCH_DELAY_MS = 300;
@@ -60,12 +62,21 @@ onMount($transactions, () => {
     );
   };
   const offs = [$transactionQuery.listen(load), $reloads.listen(load), $auth.listen(({ user }) => (user?.id ?? "") !== userId && load())];
-  load();
+  // The server's first page stands for the first load while the query is still the first one.
+  const seed = takeSeed($transactions);
+  const { criteria, page } = $transactionQuery.get();
+  if (seed && criteria === NO_CRITERIA && page === 1) userId = seed.userId;
+  else load();
   return () => {
     for (const off of offs) off();
     controller?.abort();
   };
 });
+
+/** The list state for the first page the server read. */
+export function transactionsSeed(first: TransactionPage | null | undefined): TransactionListState | null {
+  return first ? { status: "ready", error: "", criteria: NO_CRITERIA, ...first } : null;
+}
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 

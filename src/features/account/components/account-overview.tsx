@@ -1,14 +1,15 @@
-import { useStore } from "@nanostores/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
+import { LocalDateTime } from "@/components/session/local-date-time";
 import { loadOverview, type OverviewData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import { formatDateTime } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
-import { $balance } from "@/stores/balance";
+import { useHydrated } from "@/lib/use-hydrated";
+import { useBalance, type BalanceSeed } from "@/stores/balance";
+import { seedFor } from "@/stores/seed";
 
 const USE_CASES = [
   "Web scraping and data collection",
@@ -17,13 +18,37 @@ const USE_CASES = [
   "SEO and market research",
 ] as const;
 
-function referralLink(code: string): string {
-  return `${window.location.origin}/signup?ref=${encodeURIComponent(code)}`;
+/** The sign-up link with the user's code (the origin only in the browser: the server can't know it). */
+function referralLink(code: string, withOrigin: boolean): string {
+  const path = `/signup?ref=${encodeURIComponent(code)}`;
+  return withOrigin ? `${window.location.origin}${path}` : path;
+}
+
+/** What the server read for the first render (each part null when it could not). */
+export interface OverviewFirstData {
+  overview: OverviewData | null;
+  balance: BalanceSeed | null;
+}
+
+interface AccountOverviewProps {
+  /** The user the server verified for this request. */
+  initialUser?: UserRecord | null;
+  initial?: OverviewFirstData | null;
 }
 
 /** /dashboard: the overview with the user's real balance, proxies and transactions. */
-export function AccountOverview() {
-  return <AuthGate>{(user) => <Overview user={user} />}</AuthGate>;
+export function AccountOverview({ initialUser = null, initial = null }: AccountOverviewProps) {
+  return (
+    <AuthGate initialUser={initialUser}>
+      {(user) => (
+        <Overview
+          user={user}
+          initial={seedFor(initialUser, user, initial?.overview)}
+          balanceSeed={seedFor(initialUser, user, initial?.balance)}
+        />
+      )}
+    </AuthGate>
+  );
 }
 
 function SectionHeading({ id, title, href }: { id: string; title: string; href: string }) {
@@ -39,12 +64,15 @@ function SectionHeading({ id, title, href }: { id: string; title: string; href: 
   );
 }
 
-function Overview({ user }: { user: UserRecord }) {
-  const [data, setData] = useState<OverviewData | null>(null);
+function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: OverviewData | null; balanceSeed: BalanceSeed | null }) {
+  // The server's first data shows at once; the browser loads only what the server could not.
+  const [data, setData] = useState<OverviewData | null>(initial);
   const [error, setError] = useState("");
   // The balance is live ($balance follows the balances row by realtime).
-  const balance = useStore($balance);
+  const balance = useBalance(balanceSeed);
   const controller = useRef<AbortController | null>(null);
+  const rendered = useRef(initial !== null);
+  const hydrated = useHydrated();
 
   const load = useCallback(() => {
     controller.current?.abort();
@@ -61,7 +89,8 @@ function Overview({ user }: { user: UserRecord }) {
   }, [user.id]);
 
   useEffect(() => {
-    load();
+    if (rendered.current) rendered.current = false;
+    else load();
     return () => controller.current?.abort();
   }, [load]);
 
@@ -104,14 +133,19 @@ function Overview({ user }: { user: UserRecord }) {
           ) : data && data.recentTransactions.length > 0 ? (
             <ul className="divide-y divide-slate-100">
               {data.recentTransactions.map((t) => (
-                <li key={t.id} className="flex items-center justify-between py-2 text-sm">
-                  <div>
-                    <p className="font-medium text-slate-900">{t.description || t.type}</p>
-                    <p className="text-xs text-slate-500">{formatDateTime(t.created)}</p>
+                <li key={t.id} className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="overview-transaction">
+                  <div className="min-w-0">
+                    <p className="font-medium break-words text-slate-900">{t.description || t.type}</p>
+                    <LocalDateTime value={t.created} className="block text-xs text-slate-500" />
                   </div>
-                  <span className={t.amount_cents >= 0 ? "font-medium text-green-700" : "font-medium text-red-700"}>
-                    {t.amount_cents >= 0 ? "+" : "-"}
-                    {formatCents(Math.abs(t.amount_cents))}
+                  <span
+                    className={
+                      t.amount_cents >= 0
+                        ? "shrink-0 font-medium whitespace-nowrap text-green-700 tabular-nums"
+                        : "shrink-0 font-medium whitespace-nowrap text-red-700 tabular-nums"
+                    }
+                  >
+                    {`${t.amount_cents >= 0 ? "+" : "-"}${formatCents(Math.abs(t.amount_cents))}`}
                   </span>
                 </li>
               ))}
@@ -119,7 +153,7 @@ function Overview({ user }: { user: UserRecord }) {
           ) : (
             <p className="text-sm text-slate-500">
               No transactions yet.{" "}
-              <a href="/dashboard/buy-credits" className="text-primary hover:underline">
+              <a href="/dashboard/buy-credits" className="text-primary underline hover:no-underline">
                 Buy credits
               </a>{" "}
               to get started.
@@ -151,7 +185,7 @@ function Overview({ user }: { user: UserRecord }) {
           ) : (
             <p className="text-sm text-slate-500">
               No active proxies.{" "}
-              <a href="/dashboard/buy-proxies" className="text-primary hover:underline">
+              <a href="/dashboard/buy-proxies" className="text-primary underline hover:no-underline">
                 Buy proxies
               </a>
               .
@@ -178,7 +212,13 @@ function Overview({ user }: { user: UserRecord }) {
             Testing Your Proxies
           </h2>
           <p className="mb-2 text-sm text-slate-600">Check that a proxy works by asking an IP-echo service which address it sees:</p>
-          <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+          {/* Scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it too. */}
+          <pre
+            className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100 focus-visible:ring-2 focus-visible:ring-primary focus-visible:outline-none"
+            tabIndex={0}
+            role="region"
+            aria-label="Example: test a proxy with curl"
+          >
             <code>curl -x http://USERNAME:PASSWORD@HOST:PORT https://api.ipify.org</code>
           </pre>
           <a href="/docs" className="mt-3 inline-block text-sm text-primary hover:underline">
@@ -192,8 +232,8 @@ function Overview({ user }: { user: UserRecord }) {
             Your Referral Link
           </h2>
           <p className="mb-2 text-sm text-slate-600">Share it: people who sign up through it are linked to your affiliate account.</p>
-          <code className="block overflow-x-auto rounded-md bg-slate-100 px-3 py-2 text-sm" data-testid="referral-link">
-            {referralLink(data.affiliateCode)}
+          <code className="block rounded-md bg-slate-100 px-3 py-2 text-sm break-all" data-testid="referral-link">
+            {referralLink(data.affiliateCode, hydrated)}
           </code>
         </section>
       ) : null}

@@ -1,4 +1,4 @@
-import { useStore } from "@nanostores/react";
+import { useMemo } from "react";
 import {
   Activity,
   AlertTriangle,
@@ -21,10 +21,12 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
 import { cn } from "@/lib/cn";
-import { formatDateTime } from "@/lib/dates";
+import { LocalDateTime } from "@/components/session/local-date-time";
 import { formatCents } from "@/lib/money";
-import type { TransactionType } from "@/lib/pocketbase-types";
-import { $overview, reloadOverview } from "@/features/console-overview/stores";
+import type { TransactionType, UserRecord } from "@/lib/pocketbase-types";
+import { seedFor, useSeededStore } from "@/stores/seed";
+import type { AdminOverview } from "@/features/console-overview/api";
+import { $overview, overviewSeed, reloadOverview, type OverviewState } from "@/features/console-overview/stores";
 
 const TYPE_LABELS: Record<TransactionType, string> = {
   CREDIT: "Credit",
@@ -42,12 +44,22 @@ const QUICK_ACTIONS = [
 ] as const;
 
 /** /console (admin spec 2, "Admin Overview"): platform figures, recent ledger rows, static blocks. */
-export function OverviewPage() {
-  return <AdminGate>{() => <Overview />}</AdminGate>;
+export function OverviewPage({ initialUser = null, initial = null }: OverviewPageProps) {
+  return (
+    <AdminGate initialUser={initialUser}>{(admin) => <Overview initial={seedFor(initialUser, admin, initial?.overview)} />}</AdminGate>
+  );
 }
 
-function Overview() {
-  const state = useStore($overview);
+interface OverviewPageProps {
+  /** The admin the server verified for this request. */
+  initialUser?: UserRecord | null;
+  /** The figures the server read for the first render (null when it could not). */
+  initial?: { overview: AdminOverview | null } | null;
+}
+
+function Overview({ initial }: { initial: AdminOverview | null }) {
+  const seed = useMemo(() => overviewSeed(initial), [initial]);
+  const state = useSeededStore($overview, seed);
   const loading = state.status === "loading" && !state.data;
   const data = state.data;
   return (
@@ -83,7 +95,7 @@ function Overview() {
       </section>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <RecentTransactions />
+        <RecentTransactions state={state} />
         <SystemAlerts />
       </div>
 
@@ -139,8 +151,7 @@ function Overview() {
   );
 }
 
-function RecentTransactions() {
-  const state = useStore($overview);
+function RecentTransactions({ state }: { state: OverviewState }) {
   const rows = state.data?.recent_transactions ?? [];
   return (
     <Card className="lg:col-span-2">
@@ -163,7 +174,7 @@ function RecentTransactions() {
                 <p className="truncate text-sm font-medium text-slate-900">{row.user_email || "Deleted user"}</p>
                 <p className="text-xs break-words text-slate-600">{row.description || TYPE_LABELS[row.type]}</p>
                 <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
-                  <time dateTime={row.created}>{formatDateTime(row.created)}</time>
+                  <LocalDateTime value={row.created} />
                   <Badge tone={INCOMING.has(row.type) ? "success" : "danger"}>{TYPE_LABELS[row.type]}</Badge>
                 </p>
               </div>

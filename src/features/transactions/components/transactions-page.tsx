@@ -1,6 +1,8 @@
 import { useStore } from "@nanostores/react";
+import { useMemo } from "react";
 import { Download, Receipt, SearchX } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
+import { LocalDateTime } from "@/components/session/local-date-time";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -11,7 +13,9 @@ import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
-import { formatDateTime } from "@/lib/dates";
+import type { UserRecord } from "@/lib/pocketbase-types";
+import { seedFor, useSeededStore } from "@/stores/seed";
+import type { TransactionPage } from "@/features/transactions/api";
 import { hasCriteria, isTransactionType, showPager, TYPE_FILTERS, TYPE_LABELS } from "@/features/transactions/filters";
 import { amountClass, isIncoming, signedAmount } from "@/features/transactions/format";
 import {
@@ -25,14 +29,26 @@ import {
   reloadTransactions,
   setTransactionSearch,
   setTransactionType,
+  transactionsSeed,
 } from "@/features/transactions/stores";
 
-/** /dashboard/transactions (spec 2.17): the customer's ledger, searchable and exportable. */
-export function TransactionsPage() {
-  return <AuthGate>{() => <TransactionHistory />}</AuthGate>;
+interface TransactionsPageProps {
+  /** The user the server verified for this request. */
+  initialUser?: UserRecord | null;
+  /** The first page the server read (null when it could not). */
+  initial?: { transactions: TransactionPage | null } | null;
 }
 
-function TransactionHistory() {
+/** /dashboard/transactions (spec 2.17): the customer's ledger, searchable and exportable. */
+export function TransactionsPage({ initialUser = null, initial = null }: TransactionsPageProps) {
+  return (
+    <AuthGate initialUser={initialUser}>
+      {(user) => <TransactionHistory first={seedFor(initialUser, user, initial?.transactions)} userId={user.id} />}
+    </AuthGate>
+  );
+}
+
+function TransactionHistory({ first, userId }: { first: TransactionPage | null; userId: string }) {
   const exporting = useStore($transactionExport);
   return (
     <div className="mx-auto max-w-5xl space-y-6">
@@ -50,7 +66,7 @@ function TransactionHistory() {
       <div aria-live="polite" className="empty:hidden">
         {exporting.error ? <Alert tone="error">{exporting.error}</Alert> : null}
       </div>
-      <TransactionList />
+      <TransactionList first={first} userId={userId} />
     </div>
   );
 }
@@ -88,8 +104,9 @@ function Filters() {
   );
 }
 
-function TransactionList() {
-  const list = useStore($transactions);
+function TransactionList({ first, userId }: { first: TransactionPage | null; userId: string }) {
+  const seed = useMemo(() => transactionsSeed(first), [first]);
+  const list = useSeededStore($transactions, seed, userId);
 
   if (list.status === "error" && list.items.length === 0) {
     return <LoadError message={list.error} onRetry={reloadTransactions} />;
@@ -136,9 +153,7 @@ function TransactionList() {
             <div className="min-w-0 space-y-1">
               <p className="text-sm font-medium break-words text-slate-900">{row.description || TYPE_LABELS[row.type]}</p>
               <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
-                <time dateTime={row.created} data-testid="transaction-date">
-                  {formatDateTime(row.created)}
-                </time>
+                <LocalDateTime value={row.created} testId="transaction-date" />
                 <Badge tone={isIncoming(row.type) ? "success" : "danger"}>{TYPE_LABELS[row.type]}</Badge>
               </p>
               {row.stripe_payment_intent_id ? (

@@ -1,0 +1,252 @@
+// App pages render their first data on the server (issue #8, "App pages"): the HTML of
+// /dashboard and /console already holds the balance, the recent rows and the figures,
+// read with the visitor's own session; the island takes it over without a loading screen
+// or a hydration mismatch; nobody gets another account's data; a bad session still
+// redirects before any HTML.
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import PocketBase from "pocketbase";
+import { adjustBalance, createAdmin, createCustomer } from "./support/customers.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { E2E } from "./support/env.ts";
+import { superuserClient } from "./support/pocketbase.ts";
+
+// The browser is in another time zone than the server: dates rendered on the server must
+// not make hydration fail (they show UTC until hydrated, then local time).
+test.use({ timezoneId: "Asia/Kolkata" });
+
+const LOADING_TEXT = "Loading Dashboard";
+/** A name that would end Astro's island script and start one of its own if put into the HTML raw. */
+const HOSTILE = `</script><script>window.__pwned=1</script>`;
+
+/** The `pb_auth` cookie value the browser keeps for this user's session (src/stores/auth.ts). */
+async function sessionCookie(user: { email: string; password: string }): Promise<string> {
+  const pb = new PocketBase(E2E.pocketbaseUrl);
+  await pb.collection("users").authWithPassword(user.email, user.password);
+  const cookie = pb.authStore.exportToCookie({ httpOnly: false, sameSite: "Lax", path: "/" }, "pb_auth");
+  return cookie.slice("pb_auth=".length, cookie.indexOf(";"));
+}
+
+/** The HTML the server sends for `path` to this session, without following redirects. */
+async function htmlFor(page: Page, path: string, cookie: string) {
+  const res = await page.request.get(path, { headers: { Cookie: `pb_auth=${cookie}` }, maxRedirects: 0 });
+  return { status: res.status(), headers: res.headers(), html: res.status() === 200 ? await res.text() : "" };
+}
+
+/** Signs the browser in the way the app does (the session cookie; the app restores it). */
+async function signInWithCookie(context: BrowserContext, cookie: string): Promise<void> {
+  await context.addCookies([{ name: "pb_auth", value: cookie, url: E2E.baseUrl }]);
+}
+
+/**
+ * Watches the page from its first byte: whether the loading screen's text ever appears in
+ * the DOM, and every console error (React reports a hydration mismatch there).
+ */
+async function watchPage(page: Page): Promise<{ errors: string[]; sawLoading: () => Promise<boolean> }> {
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(err.message));
+  await page.addInitScript((text: string) => {
+    const w = window as unknown as { __sawLoading?: boolean };
+    w.__sawLoading = false;
+    const check = () => {
+      if (document.body?.textContent?.includes(text)) w.__sawLoading = true;
+    };
+    new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+    document.addEventListener("DOMContentLoaded", check);
+  }, LOADING_TEXT);
+  return {
+    errors,
+    sawLoading: () => page.evaluate(() => (window as unknown as { __sawLoading?: boolean }).__sawLoading === true),
+  };
+}
+
+/** Text of the HTML without tags (what a reader of the page without JavaScript sees). */
+function visibleText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+test.describe("dashboard first data", () => {
+  test("the HTML holds the balance and the recent rows; the page never shows the loading screen", async ({ page, context }) => {
+    const customer = await createCustomer({ firstName: "Dana" });
+    const tag = Date.now().toString(36);
+    await adjustBalance(customer.id, 12_345, `Opening credit ${tag}`);
+    await adjustBalance(customer.id, -2_000, `Manual debit ${tag}`);
+    const cookie = await sessionCookie(customer);
+
+    const { status, headers, html } = await htmlFor(page, "/dashboard", cookie);
+    expect(status).toBe(200);
+    expect(headers["cache-control"]).toBe("no-store");
+    const text = visibleText(html);
+    expect(text).toContain("Welcome back, Dana");
+    expect(text).toContain("$103.45");
+    expect(text).toContain(`Opening credit ${tag}`);
+    expect(text).toContain(`Manual debit ${tag}`);
+    expect(text).toContain("-$20.00");
+    expect(text).not.toContain(LOADING_TEXT);
+
+    await signInWithCookie(context, cookie);
+    const watch = await watchPage(page);
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("overview-balance")).toHaveText("$103.45");
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    await expect(page.getByTestId("overview-transaction")).toHaveCount(2);
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+
+    // Still live after hydration: a credit shows without a reload (realtime as before).
+    await adjustBalance(customer.id, 1_000, `Later credit ${tag}`);
+    await expect(page.getByTestId("overview-balance")).toHaveText("$113.45");
+    await expect(page.getByText(`Later credit ${tag}`)).toBeVisible();
+  });
+
+  test("a name holding </script> stays text in the HTML and on the page", async ({ page, context }) => {
+    const su = await superuserClient();
+    const customer = await createCustomer({ firstName: "Eve" });
+    await su.collection("users").update(customer.id, { first_name: HOSTILE });
+    await adjustBalance(customer.id, 500, HOSTILE);
+    const cookie = await sessionCookie(customer);
+
+    const { html } = await htmlFor(page, "/dashboard", cookie);
+    expect(html).not.toContain(HOSTILE);
+    expect(html).not.toContain("<script>window.__pwned");
+
+    await signInWithCookie(context, cookie);
+    const watch = await watchPage(page);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome back, ${HOSTILE}`);
+    await expect(page.getByTestId("overview-transaction").first()).toContainText(HOSTILE);
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(watch.errors).toEqual([]);
+  });
+
+  test("a customer's HTML holds only their own data, and /console sends them away before any HTML", async ({ page }) => {
+    const tag = Date.now().toString(36);
+    const other = await createCustomer({ firstName: "Olga" });
+    await adjustBalance(other.id, 777, `Other customer's credit ${tag}`);
+    const customer = await createCustomer({ firstName: "Finn" });
+    await adjustBalance(customer.id, 300, `Own credit ${tag}`);
+    const cookie = await sessionCookie(customer);
+
+    const { html } = await htmlFor(page, "/dashboard", cookie);
+    expect(html).toContain(`Own credit ${tag}`);
+    expect(html).not.toContain(`Other customer's credit ${tag}`);
+    expect(html).not.toContain(other.email);
+    expect(html).not.toContain(other.id);
+
+    const console = await htmlFor(page, "/console", cookie);
+    expect(console.status).toBe(302);
+    expect(console.headers["location"]).toBe("/dashboard");
+    expect(console.html).toBe("");
+  });
+
+  test("a stale or invalid session is sent to /login before any HTML", async ({ page }) => {
+    const customer = await createCustomer();
+    const cookie = await sessionCookie(customer);
+    // The account is gone: its token no longer verifies.
+    const su = await superuserClient();
+    await su.collection("users").delete(customer.id);
+    for (const value of [cookie, "garbage", encodeURIComponent(JSON.stringify({ token: "x.y.z", record: { id: customer.id } }))]) {
+      const res = await htmlFor(page, "/dashboard", value);
+      expect(res.status).toBe(302);
+      expect(res.headers["location"]).toBe("/login?next=%2Fdashboard");
+    }
+  });
+
+  test("fits a 360 px screen with long rows, and passes axe", async ({ page, context }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    const customer = await createCustomer({ firstName: "Gus" });
+    // A description with a long unbreakable token (a payment reference) must wrap, not push the amount out.
+    await adjustBalance(customer.id, 987_654, "Bulk credit payment:pi_3PqXyZAbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdef");
+    await adjustBalance(customer.id, -123_456, "Proxy purchase: 25 x RESIDENTIAL in United States, California, Los Angeles");
+    await signInWithCookie(context, await sessionCookie(customer));
+    await page.goto("/dashboard");
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    await expect(page.getByTestId("overview-transaction")).toHaveCount(2);
+    await expectNoHorizontalScroll(page);
+    // The amounts are whole on screen, not cut by the card's edge.
+    for (const amount of await page.getByTestId("overview-transaction").locator("span").all()) {
+      const box = await amount.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(360);
+    }
+    // The curl example scrolls: it can take the focus and has a name.
+    const curl = page.getByRole("region", { name: "Example: test a proxy with curl" });
+    await curl.focus();
+    await expect(curl).toBeFocused();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe("other dashboard pages", () => {
+  test("transactions: the first page is in the HTML, then filters and paging load in the browser", async ({ page, context }) => {
+    const tag = Date.now().toString(36);
+    const customer = await createCustomer({ firstName: "Ivo" });
+    await adjustBalance(customer.id, 2_500, `First credit ${tag}`);
+    await adjustBalance(customer.id, -700, `First debit ${tag}`);
+    const cookie = await sessionCookie(customer);
+
+    const { status, html } = await htmlFor(page, "/dashboard/transactions", cookie);
+    expect(status).toBe(200);
+    const text = visibleText(html);
+    expect(text).toContain(`First credit ${tag}`);
+    expect(text).toContain(`First debit ${tag}`);
+    expect(text).not.toContain(LOADING_TEXT);
+
+    await signInWithCookie(context, cookie);
+    const watch = await watchPage(page);
+    await page.goto("/dashboard/transactions");
+    await expect(page.getByTestId("transaction-row")).toHaveCount(2);
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    // The store works on from the seed: a filter reloads from PocketBase.
+    await page.getByLabel("Type").selectOption("DEBIT");
+    await expect(page.getByTestId("transaction-row")).toHaveCount(1);
+    await expect(page.getByTestId("transaction-row")).toContainText(`First debit ${tag}`);
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+});
+
+test.describe("console first data", () => {
+  test("the admin's HTML holds the figures and recent rows; no loading screen", async ({ page, context }) => {
+    const tag = Date.now().toString(36);
+    const customer = await createCustomer({ firstName: "Hana" });
+    await adjustBalance(customer.id, 4_200, `Console credit ${tag}`);
+    const admin = await createAdmin();
+    const cookie = await sessionCookie(admin);
+
+    const { status, headers, html } = await htmlFor(page, "/console", cookie);
+    expect(status).toBe(200);
+    expect(headers["cache-control"]).toBe("no-store");
+    const text = visibleText(html);
+    expect(text).toContain("Admin Overview");
+    expect(text).toContain(`Console credit ${tag}`);
+    expect(text).toContain(customer.email);
+    expect(html).toMatch(/data-testid="overview-total-users"[^>]*>\d[\d,]*</);
+    expect(text).not.toContain(LOADING_TEXT);
+
+    await signInWithCookie(context, cookie);
+    const watch = await watchPage(page);
+    await page.goto("/console");
+    await expect(page.getByText(`Console credit ${tag}`)).toBeVisible();
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+
+  test("the admin flag removed after sign-in: the console redirects before any HTML", async ({ page }) => {
+    const admin = await createAdmin();
+    const cookie = await sessionCookie(admin);
+    const su = await superuserClient();
+    await su.collection("users").update(admin.id, { is_admin: false });
+    const res = await htmlFor(page, "/console", cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers["location"]).toBe("/dashboard");
+  });
+});
