@@ -52,7 +52,7 @@ function child(role: "shop" | "static", env: Record<string, string> = {}): { pro
     stdio: ["pipe", "pipe", "inherit"],
   });
   const ready = new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: proc.stdout! });
+    const lines = createInterface({ input: proc.stdout });
     lines.once("line", resolve);
     proc.once("exit", (code) => reject(new Error(`the ${role} process exited (code ${code}) before it was ready`)));
   });
@@ -82,7 +82,12 @@ async function runShop(): Promise<void> {
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
   });
-  const info: ShopInfo = { url: shop.url, pocketbaseUrl: shop.pocketbase.url, pocketbasePid: shop.pocketbase.child.pid!, paths: [...PUBLIC_PATHS] };
+  const info: ShopInfo = {
+    url: shop.url,
+    pocketbaseUrl: shop.pocketbase.url,
+    pocketbasePid: shop.pocketbase.child.pid!,
+    paths: [...PUBLIC_PATHS],
+  };
   process.stdout.write(`${JSON.stringify(info)}\n`);
   process.stdin.resume();
   process.stdin.once("end", () => {
@@ -93,7 +98,11 @@ async function runShop(): Promise<void> {
   });
 }
 
-const STATIC_TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".txt": "text/plain; charset=utf-8", ".xml": "application/xml" };
+const STATIC_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml",
+};
 
 /**
  * Child role "static": the reference, a plain static file server over BENCH_STATIC_DIR in

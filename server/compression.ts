@@ -115,13 +115,19 @@ interface Outgoing {
  * as it is, else the coding (which may be identity when the client accepts none).
  * `vary` says whether the answer depends on Accept-Encoding at all.
  */
-export function onTheFlyCoding(req: IncomingMessage, status: number, headers: Outgoing, knownLength?: number): { coding: Encoding; vary: boolean } {
+export function onTheFlyCoding(
+  req: IncomingMessage,
+  status: number,
+  headers: Outgoing,
+  knownLength?: number,
+): { coding: Encoding; vary: boolean } {
   const contentType = headers.get("content-type");
   if (!isCompressibleType(contentType)) return { coding: "identity", vary: false };
   const encoded = headers.get("content-encoding");
   if (encoded && encoded.trim().toLowerCase() !== "identity") return { coding: "identity", vary: false };
   if (/\bno-transform\b/i.test(headers.get("cache-control") ?? "")) return { coding: "identity", vary: false };
-  if (req.method === "HEAD" || status < 200 || status === 204 || status === 206 || status === 304) return { coding: "identity", vary: true };
+  if (req.method === "HEAD" || status < 200 || status === 204 || status === 206 || status === 304)
+    return { coding: "identity", vary: true };
   const length = knownLength ?? (headers.get("content-length") !== undefined ? Number(headers.get("content-length")) : undefined);
   if (length !== undefined && length < MIN_COMPRESS_BYTES) return { coding: "identity", vary: true };
   if (req.headers.cookie && /\b(?:private|no-store)\b/i.test(headers.get("cache-control") ?? "")) return { coding: "identity", vary: true };
@@ -132,7 +138,13 @@ export function onTheFlyCoding(req: IncomingMessage, status: number, headers: Ou
  * Sends an upstream answer (PocketBase's) to the client, compressed when it pays. A stream
  * that is not compressed is piped as it arrives, headers flushed first (realtime).
  */
-export function sendUpstream(req: IncomingMessage, res: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Readable): void {
+export function sendUpstream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body: Readable,
+): void {
   const { coding, vary } = onTheFlyCoding(req, status, { get: (name) => text(headers[name]) });
   if (vary) headers["vary"] = addToList(text(headers["vary"]), "Accept-Encoding");
   if (coding === "identity") {
@@ -206,7 +218,8 @@ export function compressWrites(req: IncomingMessage, res: ServerResponse): void 
     const data = typeof chunk === "function" ? undefined : chunk;
     const enc = typeof encoding === "string" ? encoding : undefined;
     if (!decided && !res.headersSent) {
-      const length = data === undefined || data === null ? 0 : typeof data === "string" ? Buffer.byteLength(data, enc) : (data as Uint8Array).byteLength;
+      const length =
+        data === undefined || data === null ? 0 : typeof data === "string" ? Buffer.byteLength(data, enc) : (data as Uint8Array).byteLength;
       decide(res.statusCode, [], length);
     }
     if (!zip) return end(data, enc, callback as (() => void) | undefined);

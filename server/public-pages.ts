@@ -33,7 +33,17 @@ type Prepared = Record<Encoding, Representation>;
 const FAST_PATHS: ReadonlySet<string> = new Set([...PUBLIC_PATHS, ...PUBLIC_DOCUMENTS]);
 
 /** Headers of the rendered page that are per response, or that each coding sets itself. */
-const NOT_REPLAYED = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "set-cookie", "etag", "vary"]);
+const NOT_REPLAYED = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "set-cookie",
+  "etag",
+  "vary",
+]);
 
 const prepared = new WeakMap<PublishedPage, Prepared | Promise<Prepared>>();
 
@@ -86,7 +96,13 @@ function send(req: IncomingMessage, res: ServerResponse, ready: Prepared): void 
   }
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, page: PublishedPage, currentVersion: () => Promise<number>, miss: Handler) {
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: PublishedPage,
+  currentVersion: () => Promise<number>,
+  miss: Handler,
+) {
   let ready: Prepared;
   try {
     if ((await currentVersion()) !== page.version) return miss(req, res);

@@ -105,7 +105,10 @@ test("a settings change gives the public pages a new ETag and the new content wi
     await pb.collection("settings").update(setting.id, { value: renamed });
     const started = Date.now();
     await expect
-      .poll(async () => (await get("/docs", { "accept-encoding": "br", "if-none-match": beforeTag })).status, { timeout: 15_000, intervals: [100] })
+      .poll(async () => (await get("/docs", { "accept-encoding": "br", "if-none-match": beforeTag })).status, {
+        timeout: 15_000,
+        intervals: [100],
+      })
       .toBe(200);
     const after = await get("/docs", { "accept-encoding": "br" });
     expect(after.headers["etag"]).not.toBe(beforeTag);
@@ -125,7 +128,12 @@ test("realtime events stream through unbuffered and uncompressed when the client
   let onEvent: () => void = () => {};
   const stream = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const req = http.get(
-      { host: "127.0.0.1", port: E2E.webPort, path: "/api/realtime", headers: { accept: "text/event-stream", "accept-encoding": "gzip, deflate, br" } },
+      {
+        host: "127.0.0.1",
+        port: E2E.webPort,
+        path: "/api/realtime",
+        headers: { accept: "text/event-stream", "accept-encoding": "gzip, deflate, br" },
+      },
       resolve,
     );
     req.on("error", reject);
@@ -195,7 +203,13 @@ test("robots.txt and sitemap.xml name the public pages on the shop's own address
   expect(sitemap.headers["content-type"]).toBe("application/xml; charset=utf-8");
   const locs = [...sitemap.body.toString().matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
   expect(locs).toEqual(
-    expect.arrayContaining([`${E2E.baseUrl}/`, `${E2E.baseUrl}/pricing`, `${E2E.baseUrl}/docs`, `${E2E.baseUrl}/terms`, `${E2E.baseUrl}/signup`]),
+    expect.arrayContaining([
+      `${E2E.baseUrl}/`,
+      `${E2E.baseUrl}/pricing`,
+      `${E2E.baseUrl}/docs`,
+      `${E2E.baseUrl}/terms`,
+      `${E2E.baseUrl}/signup`,
+    ]),
   );
   for (const loc of locs) {
     const page = await get(new URL(loc).pathname);

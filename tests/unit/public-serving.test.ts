@@ -80,14 +80,24 @@ describe("what is compressed on the fly", () => {
     ]) {
       expect(isCompressibleType(type), type).toBe(true);
     }
-    for (const type of [undefined, "text/event-stream", "text/event-stream; charset=utf-8", "image/png", "application/zip", "font/woff2", "application/jsonp"]) {
+    for (const type of [
+      undefined,
+      "text/event-stream",
+      "text/event-stream; charset=utf-8",
+      "image/png",
+      "application/zip",
+      "font/woff2",
+      "application/jsonp",
+    ]) {
       expect(isCompressibleType(type), String(type)).toBe(false);
     }
   });
 
   test("a large JSON or HTML answer is compressed with the client's best coding", () => {
     expect(onTheFlyCoding(request(), 200, answer({ "content-type": "application/json" }))).toEqual({ coding: "br", vary: true });
-    expect(onTheFlyCoding(request({ "accept-encoding": "gzip" }), 200, answer({ "content-type": "text/html", "content-length": "5000" }))).toEqual({
+    expect(
+      onTheFlyCoding(request({ "accept-encoding": "gzip" }), 200, answer({ "content-type": "text/html", "content-length": "5000" })),
+    ).toEqual({
       coding: "gzip",
       vary: true,
     });
@@ -102,14 +112,22 @@ describe("what is compressed on the fly", () => {
     ["a 204", {}, 204, { "content-type": "application/json" }, true],
     ["a partial body", {}, 206, { "content-type": "text/html" }, true],
     ["a personalised page for a cookie", { cookie: "pb_auth=x" }, 200, { "content-type": "text/html", "cache-control": "no-store" }, true],
-    ["a private answer for a cookie", { cookie: "pb_auth=x" }, 200, { "content-type": "application/json", "cache-control": "private" }, true],
+    [
+      "a private answer for a cookie",
+      { cookie: "pb_auth=x" },
+      200,
+      { "content-type": "application/json", "cache-control": "private" },
+      true,
+    ],
   ] as const)("not %s", (_name, reqHeaders, status, headers, vary) => {
     expect(onTheFlyCoding(request(reqHeaders), status, answer(headers))).toEqual({ coding: "identity", vary });
   });
 
   test("HEAD is answered uncompressed; a public answer to a cookie-bearing request is compressed", () => {
     expect(onTheFlyCoding(request({}, "HEAD"), 200, answer({ "content-type": "text/html" })).coding).toBe("identity");
-    expect(onTheFlyCoding(request({ cookie: "a=b" }), 200, answer({ "content-type": "text/html", "cache-control": "public, max-age=0" })).coding).toBe("br");
+    expect(
+      onTheFlyCoding(request({ cookie: "a=b" }), 200, answer({ "content-type": "text/html", "cache-control": "public, max-age=0" })).coding,
+    ).toBe("br");
   });
 });
 
@@ -124,7 +142,10 @@ describe("crawler documents", () => {
   test("the sitemap lists the public pages with absolute, escaped URLs", () => {
     const xml = sitemapXml("https://shop.example/a&b", ["/", "/pricing"]);
     expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual(["https://shop.example/a&amp;b/", "https://shop.example/a&amp;b/pricing"]);
+    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([
+      "https://shop.example/a&amp;b/",
+      "https://shop.example/a&amp;b/pricing",
+    ]);
     expect(SITEMAP_PATHS).toContain("/pricing");
     expect(SITEMAP_PATHS).not.toContain("/login");
     expect(SITEMAP_PATHS.every((p) => isCacheablePath(p))).toBe(true);

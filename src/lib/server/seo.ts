@@ -33,14 +33,9 @@ export function siteUrl(env: Record<string, string | undefined> = process.env): 
 }
 
 export function robotsTxt(site: string): string {
-  return [
-    "User-agent: *",
-    "Allow: /",
-    ...DISALLOWED_PREFIXES.map((p) => `Disallow: ${p}`),
-    "",
-    `Sitemap: ${site}/sitemap.xml`,
-    "",
-  ].join("\n");
+  return ["User-agent: *", "Allow: /", ...DISALLOWED_PREFIXES.map((p) => `Disallow: ${p}`), "", `Sitemap: ${site}/sitemap.xml`, ""].join(
+    "\n",
+  );
 }
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
