@@ -1,17 +1,19 @@
 // `npm run bench:public`: every public page's requests per second and median latency
 // through the shop's public port, side by side with a plain static file server serving
-// the SAME HTML bytes (written to files, served sirv-style: headers precomputed at start,
-// the body streamed from the file with fs.createReadStream per request), measured
-// alternately in one run; the transfer size of each page in each coding; and how long a
-// settings change takes to reach the pages.
+// the SAME HTML bytes (written to files and served sirv-style: headers precomputed at
+// start, the body streamed from the file with fs.createReadStream per request), measured
+// in alternating runs, each with the server's CPU time per request (steadier than rates
+// on a shared machine). Also: the home page against Node's http answering from memory
+// (the ceiling of any Node server, for the record), the bytes each page sends in each
+// coding, and how long a settings change takes to reach the pages.
 //
 // The web server and the static server each run in a child process pinned to core 0; the
 // load (autocannon, in this process) and PocketBase (idle: cached pages never reach it)
 // share core 1. Importing this module runs nothing: scripts/bench.ts calls
-// publicPagesBench.run().
+// publicPagesBench.run(). BENCH_SECONDS, BENCH_ROUNDS and BENCH_PAGES=/,/pricing narrow a run.
 import autocannon from "autocannon";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdirSync, readFileSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +25,8 @@ import { formatTable, num, type BenchRow, type BenchSection } from "./bench/tabl
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+/** BENCH_PAGES=/,/pricing measures only those pages. */
+const ONLY_PAGES = process.env["BENCH_PAGES"]?.split(",").filter(Boolean);
 const CONNECTIONS = 16;
 const GOAL_RATIO = 0.8;
 const FRESHNESS_GOAL_S = 15;
@@ -39,6 +43,8 @@ interface Rate {
   rps: number;
   p50: number;
   failures: number;
+  /** The server process's CPU time per request (user + system), when /proc tells it. */
+  cpuMicros: number | null;
 }
 
 // --- child processes -------------------------------------------------------------------
@@ -125,8 +131,18 @@ function runStatic(): void {
     const url = name === "index.html" ? "/" : `/${name.replace(/\.html$/, "")}`;
     files.set(url, { file, headers });
   }
+  // Under /memory/ the same files from memory (res.end(bytes)): the ceiling of Node's http.
+  const memory = new Map(
+    [...files].map(([url, entry]) => [`/memory${url === "/" ? "" : url}/`, { ...entry, bytes: readFileSync(entry.file) }]),
+  );
   const server = http.createServer((req, res) => {
-    const entry = files.get((req.url ?? "/").split("?")[0]!);
+    const url = (req.url ?? "/").split("?")[0]!;
+    const inMemory = memory.get(url);
+    if (inMemory) {
+      res.writeHead(200, inMemory.headers).end(inMemory.bytes);
+      return;
+    }
+    const entry = files.get(url);
     if (!entry) {
       res.writeHead(404).end();
       return;
@@ -147,11 +163,34 @@ function runStatic(): void {
 
 // --- measuring -------------------------------------------------------------------------
 
-async function rate(url: string, warm: boolean): Promise<Rate> {
-  if (warm) await autocannon({ url, connections: CONNECTIONS, duration: 1 });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
-  return { rps: r.requests.average, p50: r.latency.p50, failures: r.errors + r.timeouts + r.non2xx };
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+/** CPU seconds (user + system, all threads) a process has used, or null off Linux. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
 }
+
+/**
+ * Requests per second and median latency under load, plus the server's CPU time per
+ * request: on a machine shared with other work the rate is noisy, the CPU cost much less.
+ */
+async function rate(url: string, serverPid: number, warm: boolean): Promise<Rate> {
+  if (warm) await autocannon({ url, connections: CONNECTIONS, duration: 1 });
+  const cpuBefore = cpuSeconds(serverPid);
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  const cpuAfter = cpuSeconds(serverPid);
+  const cpuMicros =
+    cpuBefore !== null && cpuAfter !== null && r.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1e6) / r.requests.total : null;
+  return { rps: r.requests.average, p50: r.latency.p50, failures: r.errors + r.timeouts + r.non2xx, cpuMicros };
+}
+
+const cpu = (r: Rate): string => (r.cpuMicros === null ? "" : `, CPU ${num(r.cpuMicros)} µs/req`);
 
 const medianBy = (runs: Rate[]): Rate => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
 
@@ -215,6 +254,7 @@ async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     const shop = JSON.parse(await shopChild.ready) as ShopInfo;
+    if (ONLY_PAGES) shop.paths = shop.paths.filter((p) => ONLY_PAGES.includes(p));
 
     // The reference serves the very bytes the shop sends.
     const identity = new Map<string, Buffer>();
@@ -238,8 +278,8 @@ async function run(): Promise<BenchRow[]> {
       const ours: Rate[] = [];
       const reference: Rate[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        reference.push(await rate(staticUrl + p, round === 0));
-        ours.push(await rate(shop.url + p, round === 0));
+        reference.push(await rate(staticUrl + p, staticChild.process.pid!, round === 0));
+        ours.push(await rate(shop.url + p, shopChild.process.pid!, round === 0));
       }
       const o = medianBy(ours);
       const s = medianBy(reference);
@@ -248,9 +288,29 @@ async function run(): Promise<BenchRow[]> {
       rows.push({
         figure: `public page ${p}, req/s`,
         goal: `>= ${GOAL_RATIO} x static server`,
-        measured: `${num(o.rps)}/s, p50 ${o.p50} ms (${num(ratio, 2)} x)${failures ? `, ${failures} failed` : ""}`,
-        reference: `${num(s.rps)}/s, p50 ${s.p50} ms static`,
+        measured: `${num(o.rps)}/s, p50 ${o.p50} ms (${num(ratio, 2)} x)${cpu(o)}${failures ? `, ${failures} failed` : ""}`,
+        reference: `${num(s.rps)}/s, p50 ${s.p50} ms${cpu(s)} static`,
         pass: failures === 0 && ratio >= GOAL_RATIO,
+        kind: "timing",
+      });
+    }
+
+    // For the record: the home page against Node's http answering from memory, no files.
+    if (shop.paths.includes("/")) {
+      const memory: Rate[] = [];
+      const ours: Rate[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        memory.push(await rate(`${staticUrl}/memory/`, staticChild.process.pid!, round === 0));
+        ours.push(await rate(`${shop.url}/`, shopChild.process.pid!, false));
+      }
+      const o = medianBy(ours);
+      const m = medianBy(memory);
+      rows.push({
+        figure: "public page /, req/s vs Node http from memory",
+        goal: "(informative)",
+        measured: `${num(o.rps)}/s (${num(o.rps / m.rps, 2)} x)${cpu(o)}`,
+        reference: `${num(m.rps)}/s${cpu(m)} in-memory`,
+        pass: null,
         kind: "timing",
       });
     }

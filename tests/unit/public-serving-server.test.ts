@@ -226,12 +226,10 @@ describe("the public page fast path", () => {
     const url = await serve((req, res) => {
       // The fallback plays Astro: it renders through the page cache, as the middleware does.
       const fallback: Handler = (r, s) => {
-        void renderThroughCache(r.url!.split("?")[0]!, version, render, r.headers["if-none-match"] as string | undefined).then(
-          async (response) => {
-            s.writeHead(response.status, { ...Object.fromEntries(response.headers), "x-from": "astro" });
-            s.end(Buffer.from(await response.arrayBuffer()));
-          },
-        );
+        void renderThroughCache(r.url!.split("?")[0]!, version, render, r.headers["if-none-match"]).then(async (response) => {
+          s.writeHead(response.status, { ...Object.fromEntries(response.headers), "x-from": "astro" });
+          s.end(Buffer.from(await response.arrayBuffer()));
+        });
       };
       if (!servePublicPage(req, res, fallback)) fallback(req, res);
     });
