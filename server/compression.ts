@@ -111,9 +111,9 @@ interface Outgoing {
 }
 
 /**
- * Whether an answer should be compressed on the fly, and how: `null` when it must go out
- * as it is, else the coding (which may be identity when the client accepts none).
- * `vary` says whether the answer depends on Accept-Encoding at all.
+ * How an answer goes out: `coding` is the one to compress it with on the fly (identity
+ * when it must go out as it is, or the client accepts no coding we make); `vary` says
+ * whether answers of this kind depend on Accept-Encoding at all (caches must know).
  */
 export function onTheFlyCoding(
   req: IncomingMessage,
