@@ -212,6 +212,38 @@ function wireBytes(url: string, acceptEncoding: string): Promise<number> {
   });
 }
 
+/** The JS files a page loads: module scripts and island component/renderer URLs. */
+function scriptUrls(html: string): string[] {
+  const urls = new Set<string>();
+  for (const m of html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)) urls.add(m[1]!);
+  for (const m of html.matchAll(/\b(?:component-url|renderer-url)="([^"]+)"/g)) urls.add(m[1]!);
+  return [...urls].filter((u) => u.startsWith("/"));
+}
+
+/**
+ * The JavaScript a page loads (static imports followed, shared chunks counted once): its
+ * size, and the bytes the web server sends for it to a browser that takes brotli.
+ */
+async function jsSent(base: string, html: string): Promise<{ files: number; raw: number; br: number }> {
+  const { ROOT } = await import("../server/pocketbase-process.ts");
+  const seen = new Set<string>();
+  const queue = scriptUrls(html);
+  let raw = 0;
+  let br = 0;
+  while (queue.length) {
+    const url = queue.pop()!;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const code = readFileSync(path.join(ROOT, "dist", "client", url));
+    raw += code.length;
+    br += await wireBytes(base + url, "br");
+    for (const m of code.toString().matchAll(/(?:import|from)\s*["'](\.\/[^"']+\.js)["']/g)) {
+      queue.push(path.posix.join(path.posix.dirname(url), m[1]!));
+    }
+  }
+  return { files: seen.size, raw, br };
+}
+
 /** Seconds from a settings change to a new ETag (and the new name) on the home page. */
 async function freshness(shop: ShopInfo): Promise<number> {
   const pb = new PocketBase(shop.pocketbaseUrl);
@@ -319,10 +351,13 @@ async function run(): Promise<BenchRow[]> {
       const [br, gzip, plain] = await Promise.all(["br", "gzip", "identity"].map((ae) => wireBytes(shop.url + p, ae)));
       // The reference served these very bytes.
       const same = plain === identity.get(p)!.length;
+      const js = await jsSent(shop.url, identity.get(p)!.toString());
       rows.push({
         figure: `public page ${p}, bytes sent`,
         goal: "",
-        measured: `br ${num(br!)} / gzip ${num(gzip!)} / identity ${num(plain!)}${same ? "" : " (identity differs from the page!)"}`,
+        measured:
+          `HTML br ${num(br!)} / gzip ${num(gzip!)} / identity ${num(plain!)}${same ? "" : " (identity differs from the page!)"}; ` +
+          `JS ${js.files} files, br ${num(js.br)} of ${num(js.raw)}`,
         reference: "",
         pass: null,
         kind: "stable",
