@@ -4,7 +4,7 @@
 import { startLitestream, type LitestreamProcess, type Replica } from "./litestream.ts";
 import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
-import { PUBLIC_PATHS } from "../src/lib/server/page-cache.ts";
+import { PUBLIC_DOCUMENTS, PUBLIC_PATHS } from "../src/lib/server/page-cache.ts";
 
 export interface ShopOptions {
   webPort: number;
@@ -58,6 +58,10 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     verbose: options.verbose ?? false,
   });
   let litestream: LitestreamProcess | null = null;
+  // The shop's public address, for absolute links the web server writes (sitemap.xml,
+  // robots.txt); the same one PocketBase's mails use.
+  const appUrl = options.hooksEnv?.["SHOP_APP_URL"];
+  if (appUrl) process.env["SHOP_APP_URL"] = appUrl;
   let web: WebServer;
   try {
     if (options.litestream) {
@@ -81,14 +85,20 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     throw err;
   }
 
-  // Render every public page once so the first visitor is served from the cache.
-  await Promise.all(
-    [...PUBLIC_PATHS].map((p) =>
-      fetch(web.url + p)
-        .then((r) => r.arrayBuffer())
-        .catch(() => {}),
-    ),
-  );
+  if (!appUrl && !process.env["SHOP_APP_URL"]) process.env["SHOP_APP_URL"] = web.url;
+
+  // Render every public page once, then ask again so the web server has it compressed:
+  // the first visitor is served from memory.
+  const warm = () =>
+    Promise.all(
+      [...PUBLIC_PATHS, ...PUBLIC_DOCUMENTS].map((p) =>
+        fetch(web.url + p, { headers: { "accept-encoding": "br, gzip" } })
+          .then((r) => r.arrayBuffer())
+          .catch(() => {}),
+      ),
+    );
+  await warm();
+  await warm();
 
   return {
     url: web.url,

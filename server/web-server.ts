@@ -3,6 +3,8 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { sendUpstream } from "./compression.ts";
+import { frontDoor } from "./front-door.ts";
 import { ROOT } from "./pocketbase-process.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -98,9 +100,7 @@ function proxyToPocketBase(target: URL, trustForwardedFor: boolean): Handler {
         for (const [name, value] of Object.entries(upstreamRes.headers)) {
           if (!HOP_BY_HOP.has(name) && value !== undefined) outHeaders[name] = value;
         }
-        res.writeHead(upstreamRes.statusCode ?? 502, outHeaders);
-        res.flushHeaders();
-        upstreamRes.pipe(res);
+        sendUpstream(req, res, upstreamRes.statusCode ?? 502, outHeaders, upstreamRes);
       },
     );
     upstream.on("error", () => {
@@ -137,7 +137,8 @@ export interface WebServer {
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   process.env["POCKETBASE_URL"] = options.pocketbaseUrl;
-  const astro = await loadAstroHandler();
+  // Cached public pages and build files first, then Astro's handler (server/front-door.ts).
+  const site = frontDoor(await loadAstroHandler(), path.join(ROOT, "dist", "client"));
   const trust = options.trustForwardedFor ?? false;
   const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), trust);
   const server = http.createServer((req, res) => {
@@ -156,7 +157,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         delete req.headers["x-forwarded-proto"];
         delete req.headers["x-forwarded-port"];
       }
-      astro(req, res);
+      site(req, res);
     }
   });
   // Realtime streams stay open up to PocketBase's own 5-minute idle cut; never time them out here.

@@ -1,7 +1,10 @@
 import { defineMiddleware } from "astro:middleware";
 import { guard, isAppPath, referralCookie, SessionCheckUnavailable, verifySession } from "@/lib/server/auth";
-import { isCacheablePath, servePublicPage } from "@/lib/server/page-cache";
+import { isCacheablePath, publishSnapshotVersion, servePublicPage } from "@/lib/server/page-cache";
 import { getSiteSnapshot } from "@/lib/server/site-content";
+
+// The web server answers a cached public page itself while the page's version is this one.
+publishSnapshotVersion(async () => (await getSiteSnapshot()).version);
 
 function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
@@ -53,7 +56,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     // App pages are per user: never stored by browsers or proxies.
     response = withHeader(await next(), "Cache-Control", "no-store", "set");
   } else if (context.request.method === "GET" && isCacheablePath(pathname)) {
-    response = await servePublicPage(pathname, version, () => next());
+    response = await servePublicPage(pathname, version, () => next(), context.request.headers.get("if-none-match"));
   } else {
     response = await next();
   }
