@@ -5,7 +5,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../server/pocketbase-process.ts";
 
-const SOURCES = ["src", "public", "astro.config.mjs", "package-lock.json"];
+// server/precompress.ts runs inside the build (astro.config.mjs); compression.ts is its helper.
+const SOURCES = ["src", "public", "astro.config.mjs", "package-lock.json", "server/precompress.ts", "server/compression.ts"];
 const BUILT = path.join(ROOT, "dist", "server", "entry.mjs");
 
 function newestMtime(p: string): number {

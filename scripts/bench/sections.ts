@@ -17,8 +17,8 @@ export interface SectionEntry {
 
 export const SECTIONS: readonly SectionEntry[] = [
   // Uncomment each line when its module has landed on main (helpers "public", "appdata", "lighthouse").
-  // { name: "public", stable: false, load: async () => (await import("../bench-public.ts")).publicPagesBench },
-  // { name: "app", stable: false, load: async () => (await import("../bench-app.ts")).appPagesBench },
+  { name: "public", stable: false, load: async () => (await import("../bench-public.ts")).publicPagesBench },
+  { name: "app", stable: false, load: async () => (await import("../bench-app.ts")).appPagesBench },
   { name: "purchase", stable: false, load: async () => (await import("../bench-purchase.ts")).purchaseBench },
   { name: "admin", stable: false, load: async () => (await import("../bench-admin.ts")).adminBench },
   { name: "chat", stable: false, load: async () => (await import("../bench-chat.ts")).chatBench },
