@@ -51,7 +51,10 @@ describe(`bank test (${PROFILE.name}: ${PROFILE.bankSeeds.length} seed(s) x ${PR
         expect(sum(kind), kind).toBeGreaterThan(0);
       }
       expect(sum("purchase.refused.409"), "purchases refused for want of stock").toBeGreaterThan(0);
-      expect(sum("purchase.refused.400") + sum("renewal.refused.400") + sum("debit.refused.400"), "refusals for want of money").toBeGreaterThan(0);
+      expect(
+        sum("purchase.refused.400") + sum("renewal.refused.400") + sum("debit.refused.400"),
+        "refusals for want of money",
+      ).toBeGreaterThan(0);
     },
   );
 });

@@ -61,7 +61,8 @@ export async function checkAgainstBook(
     requests.filter((r) => r.kind === "credit" || r.kind === "debit").map((r) => [adjustmentReference(options.adminId, r.key), r]),
   );
   const webhooksOf = new Map<string, Request[]>();
-  for (const r of requests) if (r.kind === "webhook" && r.paymentId) webhooksOf.set(r.paymentId, [...(webhooksOf.get(r.paymentId) ?? []), r]);
+  for (const r of requests)
+    if (r.kind === "webhook" && r.paymentId) webhooksOf.set(r.paymentId, [...(webhooksOf.get(r.paymentId) ?? []), r]);
   /** A request that may have made a row: acknowledged, or in doubt while the load still runs. */
   const mayHaveMade = (r: Request | undefined) => !!r && (r.state === "acked" || (!options.final && r.state === "inflight"));
   const problem = (text: string) => problems.push(text);
@@ -103,8 +104,10 @@ export async function checkAgainstBook(
       }
     } else if (r.kind === "checkout" && r.paymentId) {
       const p = paymentById.get(r.paymentId);
-      if (!p || p.idempotency_key !== r.key || p.user_id !== r.userId) problem(`acknowledged payment ${r.paymentId} is ${p ? JSON.stringify(p) : "missing"}`);
-      else if (options.provider === "test" && p.status !== "paid") problem(`test-provider payment ${p.id} acknowledged paid is ${p.status}`);
+      if (!p || p.idempotency_key !== r.key || p.user_id !== r.userId)
+        problem(`acknowledged payment ${r.paymentId} is ${p ? JSON.stringify(p) : "missing"}`);
+      else if (options.provider === "test" && p.status !== "paid")
+        problem(`test-provider payment ${p.id} acknowledged paid is ${p.status}`);
     } else if (r.kind === "webhook" && r.paymentId) {
       const p = paymentById.get(r.paymentId);
       if (p?.status !== "paid") problem(`payment ${r.paymentId} whose webhook was acknowledged is ${p?.status ?? "missing"}`);
@@ -117,7 +120,9 @@ export async function checkAgainstBook(
       if (r.kind === "refund") {
         const o = r.order ? orderById.get(r.order.id) : undefined;
         if (o?.status !== "refunded" || o.refund_idempotency_key !== r.key) {
-          problem(`acknowledged refund ${r.key} of order ${r.order?.id ?? "?"}: the order is ${o ? `${o.status} by key ${o.refund_idempotency_key}` : "missing"}`);
+          problem(
+            `acknowledged refund ${r.key} of order ${r.order?.id ?? "?"}: the order is ${o ? `${o.status} by key ${o.refund_idempotency_key}` : "missing"}`,
+          );
         }
       }
     }
@@ -127,7 +132,9 @@ export async function checkAgainstBook(
   for (const o of orders) {
     const r = byKey.get(o.idempotency_key);
     if (!r || (r.kind !== "purchase" && r.kind !== "renewal") || r.userId !== o.user_id || !mayHaveMade(r)) {
-      problem(`order ${o.id} (key ${o.idempotency_key || "none"}) was not asked for by an acknowledged or in-doubt request (${r ? `${r.kind} ${r.state}` : "no request"})`);
+      problem(
+        `order ${o.id} (key ${o.idempotency_key || "none"}) was not asked for by an acknowledged or in-doubt request (${r ? `${r.kind} ${r.state}` : "no request"})`,
+      );
     }
     if (o.status === "refunded") {
       const refund = byKey.get(o.refund_idempotency_key);
@@ -156,7 +163,8 @@ export async function checkAgainstBook(
     const add = (user: string, cents: number) => expected.set(user, (expected.get(user) ?? 0) + cents);
     for (const r of requests) {
       if (r.state !== "acked") continue;
-      if (r.kind === "purchase" || r.kind === "renewal" || r.kind === "credit" || r.kind === "debit" || r.kind === "refund") add(r.userId, r.cents ?? 0);
+      if (r.kind === "purchase" || r.kind === "renewal" || r.kind === "credit" || r.kind === "debit" || r.kind === "refund")
+        add(r.userId, r.cents ?? 0);
     }
     for (const p of book.payments.values()) if (p.paid) add(p.userId, p.cents);
     for (const b of balances) {

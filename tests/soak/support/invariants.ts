@@ -278,7 +278,14 @@ export async function checkMoneyInvariants(dbFile: string): Promise<InvariantRep
 /** checkMoneyInvariants of several databases in one Python process (the checks' own tests). */
 export async function checkMoneyInvariantsOfEach(dbFiles: string[]): Promise<InvariantReport[]> {
   const reports = await runPython<Omit<InvariantReport, "ok">[]>(
-    [CHECK_SCRIPT, "out = []", "for path in arg:", ...OPEN_READ_ONLY.split("\n").map((l) => `    ${l}`), "    out.append(check(con))", "    con.close()"].join("\n"),
+    [
+      CHECK_SCRIPT,
+      "out = []",
+      "for path in arg:",
+      ...OPEN_READ_ONLY.split("\n").map((l) => `    ${l}`),
+      "    out.append(check(con))",
+      "    con.close()",
+    ].join("\n"),
     dbFiles,
   );
   return reports.map(report);
@@ -289,7 +296,13 @@ function report(res: Omit<InvariantReport, "ok">): InvariantReport {
     res.problems.length > MAX_PROBLEMS
       ? [...res.problems.slice(0, MAX_PROBLEMS), `... and ${res.problems.length - MAX_PROBLEMS} more problems`]
       : res.problems;
-  return { ok: res.problems.length === 0, problems, users: res.users, ledgerRows: res.ledgerRows, totalBalanceCents: res.totalBalanceCents };
+  return {
+    ok: res.problems.length === 0,
+    problems,
+    users: res.users,
+    ledgerRows: res.ledgerRows,
+    totalBalanceCents: res.totalBalanceCents,
+  };
 }
 
 /** PRAGMA integrity_check; "ok" when sound. */

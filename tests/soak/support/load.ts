@@ -58,22 +58,18 @@ export async function call(
   url: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+  options: { token?: string | undefined; body?: unknown; headers?: Record<string, string>; raw?: string | undefined } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.token) headers["authorization"] = options.token;
   let res: Response;
   let text: string;
   try {
-    res = await fetch(`${url}${path}`, {
-      method,
-      headers,
-      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-      signal: AbortSignal.timeout(60_000),
-    });
+    const body = options.raw ?? (options.body === undefined ? null : JSON.stringify(options.body));
+    res = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(60_000) });
     text = await res.text();
   } catch (err) {
-    throw new NoAnswer(`${method} ${path}: ${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? "")}`);
+    throw new NoAnswer(`${method} ${path}: ${(err as Error).message} ${(err as { cause?: Error }).cause?.message ?? ""}`);
   }
   let body: Record<string, unknown> = {};
   try {
@@ -147,10 +143,12 @@ export interface Book {
   problems: string[];
   /** How many requests got no answer at least once (in doubt). */
   inDoubt: number;
+  /** 2xx answers so far (the crash test waits for the load to be going again before a kill). */
+  acks: number;
 }
 
 export function newBook(): Book {
-  return { requests: new Map(), orders: new Map(), payments: new Map(), problems: [], inDoubt: 0 };
+  return { requests: new Map(), orders: new Map(), payments: new Map(), problems: [], inDoubt: 0, acks: 0 };
 }
 
 /** The ledger reference of an admin balance adjustment (lib/console-users.js adjustmentReference). */
@@ -231,9 +229,11 @@ async function send(
       entry.status = answer.status;
       if (answer.status >= 200 && answer.status < 300) {
         entry.state = "acked";
+        book.acks += 1;
         return { entry, answer };
       }
-      entry.message = String(answer.body["message"] ?? "");
+      const message = answer.body["message"];
+      entry.message = typeof message === "string" ? message : JSON.stringify(answer.body);
       entry.state = "refused";
       if (!REFUSALS[request.kind].includes(answer.status)) {
         book.problems.push(`${request.kind} ${request.key} answered ${answer.status}: ${entry.message}`);
@@ -305,7 +305,9 @@ async function customerLoop(options: LoadOptions, actor: Actor, index: number): 
         // The replay is a request of its own in the book (same key): it must not move money again.
         const again = await purchase(options, actor, body, first.entry.key);
         if (!again.answer?.replayed || again.entry.order?.id !== firstOrder?.id) {
-          book.problems.push(`purchase replay of ${first.entry.key} answered ${again.entry.status} order ${again.entry.order?.id}, first ${firstOrder?.id}`);
+          book.problems.push(
+            `purchase replay of ${first.entry.key} answered ${again.entry.status} order ${again.entry.order?.id}, first ${firstOrder?.id}`,
+          );
         }
       }
     } else if (roll < 0.65) {
@@ -362,12 +364,13 @@ async function buyCredits(options: LoadOptions, actor: Actor, rng: Prng): Promis
 
 /** Stripe's checkout.session.completed for `payment`, signed with the endpoint secret. */
 export function sessionCompleted(payment: Record<string, unknown>): string {
+  const session = payment["provider_session_id"];
   return JSON.stringify({
     id: `evt_${String(payment["id"])}`,
     type: "checkout.session.completed",
     data: {
       object: {
-        id: String(payment["provider_session_id"] || `cs_${String(payment["id"])}`),
+        id: typeof session === "string" && session ? session : `cs_${String(payment["id"])}`,
         object: "checkout.session",
         client_reference_id: payment["id"],
         metadata: { payment_id: payment["id"] },
@@ -433,7 +436,10 @@ async function adminLoop(options: LoadOptions, lane: number): Promise<void> {
       );
       if (res.answer) {
         const tx = res.answer.body["transaction"] as Record<string, unknown> | null;
-        Object.assign(res.entry, { transactionId: String(tx?.["id"] ?? ""), cents: Number(tx?.["amount_cents"] ?? 0) });
+        Object.assign(res.entry, {
+          transactionId: typeof tx?.["id"] === "string" ? tx["id"] : "",
+          cents: Number(tx?.["amount_cents"] ?? 0),
+        });
         if (!tx || Number(tx["amount_cents"]) !== order.total) {
           book.problems.push(`refund of ${order.id} answered transaction ${JSON.stringify(tx)}, order total ${order.total}`);
         }
@@ -447,7 +453,12 @@ export async function adjust(options: LoadOptions, userId: string, type: "CREDIT
   const key = nextKey(options, options.admin);
   const res = await send(
     options,
-    { key, kind: type === "CREDIT" ? "credit" : "debit", userId, body: { transaction_type: type, amount_cents: cents, description: `soak ${type.toLowerCase()}` } },
+    {
+      key,
+      kind: type === "CREDIT" ? "credit" : "debit",
+      userId,
+      body: { transaction_type: type, amount_cents: cents, description: `soak ${type.toLowerCase()}` },
+    },
     `/api/admin/users/${userId}/balance`,
     options.admin.token,
   );

@@ -39,8 +39,7 @@ export async function startSoakShop(provider: "test" | "stripe"): Promise<SoakSh
     stripe = await startStripeMock();
     Object.assign(env, { STRIPE_SECRET_KEY: "sk_test_soak", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url });
   }
-  const start = () =>
-    startPocketBase({ dataDir, port, superuserEmail: SUPERUSER.email, superuserPassword: SUPERUSER.password, env });
+  const start = () => startPocketBase({ dataDir, port, superuserEmail: SUPERUSER.email, superuserPassword: SUPERUSER.password, env });
   let pb: PocketBaseProcess = await start();
   const gate = new ServerGate(pb.url);
   return {
@@ -112,9 +111,7 @@ export async function populate(
   const admin = await actor(su, `soak-admin-${tag}@soak.test`, true);
   const customers: Actor[] = [];
   for (let i = 0; i < options.customers; i += 10) {
-    const batch = Array.from({ length: Math.min(10, options.customers - i) }, (_, j) =>
-      actor(su, `soak-${tag}-${i + j}@soak.test`, false),
-    );
+    const batch = Array.from({ length: Math.min(10, options.customers - i) }, (_, j) => actor(su, `soak-${tag}-${i + j}@soak.test`, false));
     customers.push(...(await Promise.all(batch)));
   }
   const book = newBook();

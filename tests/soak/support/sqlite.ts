@@ -16,9 +16,13 @@ export const OPEN_READ_ONLY = [
  * JSON `input` decoded; the script assigns its answer to `out`, which comes back decoded.
  */
 export function runPython<T>(script: string, input: unknown = null): Promise<T> {
-  const program = ["import json, sqlite3, sys, urllib.parse", "arg = json.loads(sys.argv[1])", "out = None", script, "sys.stdout.write(json.dumps(out))"].join(
-    "\n",
-  );
+  const program = [
+    "import json, sqlite3, sys, urllib.parse",
+    "arg = json.loads(sys.argv[1])",
+    "out = None",
+    script,
+    "sys.stdout.write(json.dumps(out))",
+  ].join("\n");
   return new Promise((resolve, reject) => {
     execFile("python3", ["-c", program, JSON.stringify(input)], { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err) {
@@ -39,11 +43,12 @@ export function runPython<T>(script: string, input: unknown = null): Promise<T> 
  * `input` decoded; the script assigns its answer to `out`.
  */
 export function withDatabase<T>(dbFile: string, script: string, input: unknown = null): Promise<T> {
-  return runPython<T>(["path, arg = arg['path'], arg['input']", OPEN_READ_ONLY, script, "con.close()"].join("\n"), { path: dbFile, input }).catch(
-    (err: Error) => {
-      throw new Error(`reading ${dbFile}: ${err.message}`);
-    },
-  );
+  return runPython<T>(["path, arg = arg['path'], arg['input']", OPEN_READ_ONLY, script, "con.close()"].join("\n"), {
+    path: dbFile,
+    input,
+  }).catch((err: Error) => {
+    throw new Error(`reading ${dbFile}: ${err.message}`);
+  });
 }
 
 /** The rows of one SQL query (named parameters from `params`), as plain objects. */
