@@ -126,7 +126,9 @@ describe("one Idempotency-Key sent many times at once moves money once", () => {
       ),
     );
     expect(credits.map((a) => a.status)).toEqual(Array(30).fill(200));
-    expect(new Set(credits.map((a) => (a.body["transaction"] as { id: string }).id)).size).toBe(1);
+    expect(credits.filter((a) => !a.replayed)).toHaveLength(1);
+    const firstCredit = credits.find((a) => !a.replayed)?.body;
+    for (const a of credits) expect(a.body).toEqual(firstCredit);
     expect(await balanceOf(buyer.id)).toBe(before + 700);
 
     const order = await su.collection("proxy_orders").getFirstListItem(`user_id = "${buyer.id}"`);
@@ -137,7 +139,8 @@ describe("one Idempotency-Key sent many times at once moves money once", () => {
     );
     expect(refunds.map((a) => a.status)).toEqual(Array(30).fill(200));
     expect(refunds.filter((a) => !a.replayed)).toHaveLength(1);
-    expect(new Set(refunds.map((a) => (a.body["transaction"] as { id: string }).id)).size).toBe(1);
+    const firstRefund = refunds.find((a) => !a.replayed)?.body;
+    for (const a of refunds) expect(a.body).toEqual(firstRefund);
     expect((await ledgerRows(buyer.id, "refund:")).map((r) => r["amount_cents"])).toEqual([order["total_cents"]]);
     expect(await balanceOf(buyer.id)).toBe(before + 700 + Number(order["total_cents"]));
   });

@@ -326,9 +326,18 @@ async function customerLoop(options: LoadOptions, actor: Actor, index: number): 
     } else {
       // A customer reading their balance between actions (load on the read path too).
       try {
-        await call(options.gate.url, "GET", `/api/collections/balances/records?filter=${encodeURIComponent(`user_id="${actor.id}"`)}`, {
-          token: actor.token,
-        });
+        const read = await call(
+          options.gate.url,
+          "GET",
+          `/api/collections/balances/records?filter=${encodeURIComponent(`user_id="${actor.id}"`)}`,
+          {
+            token: actor.token,
+          },
+        );
+        const items = read.body["items"] as { balance_cents: number }[] | undefined;
+        if (read.status !== 200 || items?.length !== 1 || !(items[0] && items[0].balance_cents >= 0)) {
+          book.problems.push(`reading the balance of ${actor.id} answered ${read.status}: ${JSON.stringify(read.body)}`);
+        }
       } catch (err) {
         if (!(err instanceof NoAnswer)) throw err;
         await options.gate.wait();
