@@ -30,50 +30,59 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(`crash test (${PROFILE.name})`, () => {
   const seed = PROFILE.crashSeed;
-  it(`survives ${PROFILE.crashCycles} kill -9s in the middle of the load (seed ${seed}, Stripe payments)`, async () => {
-    shop = await startSoakShop("stripe");
-    const running = shop;
-    const population = await populate(running, { seed, customers: PROFILE.customers, startCents: 1000, stockPerPlace: PROFILE.customers });
-    const { book, admin } = population;
-    const kills = Prng.derive(seed, "kills");
-    let stopped = false;
-    const load = runLoad(loadOptionsFor(running, population, seed, () => stopped));
+  it(
+    `survives ${PROFILE.crashCycles} kill -9s in the middle of the load (seed ${seed}, Stripe payments)`,
+    async () => {
+      shop = await startSoakShop("stripe");
+      const running = shop;
+      const population = await populate(running, {
+        seed,
+        customers: PROFILE.customers,
+        startCents: 1000,
+        stockPerPlace: PROFILE.customers,
+      });
+      const { book, admin } = population;
+      const kills = Prng.derive(seed, "kills");
+      let stopped = false;
+      const load = runLoad(loadOptionsFor(running, population, seed, () => stopped));
 
-    const afterKill: string[] = [];
-    let inDoubtAtKills = 0;
-    for (let cycle = 1; cycle <= PROFILE.crashCycles && afterKill.length === 0; cycle++) {
-      // A random moment once the load is going again: after a restart PocketBase warms its JS
-      // VMs and the cut-off requests are retried first, so wait for fresh answers, then a bit.
-      const acks = book.acks + PROFILE.customers;
-      const until = Date.now() + 60_000;
-      while (book.acks < acks && Date.now() < until) await sleep(50);
-      await sleep(kills.int(0, 1500));
-      await running.kill9();
-      const inDoubt = [...book.requests.values()].filter((r) => r.state === "inflight").length;
-      inDoubtAtKills += inDoubt;
-      const integrity = await integrityCheck(running.dbFile);
-      if (integrity !== "ok") afterKill.push(`cycle ${cycle}: integrity_check: ${integrity}`);
+      const afterKill: string[] = [];
+      let inDoubtAtKills = 0;
+      for (let cycle = 1; cycle <= PROFILE.crashCycles && afterKill.length === 0; cycle++) {
+        // A random moment once the load is going again: after a restart PocketBase warms its JS
+        // VMs and the cut-off requests are retried first, so wait for fresh answers, then a bit.
+        const acks = book.acks + PROFILE.customers;
+        const until = Date.now() + 60_000;
+        while (book.acks < acks && Date.now() < until) await sleep(50);
+        await sleep(kills.int(0, 1500));
+        await running.kill9();
+        const inDoubt = [...book.requests.values()].filter((r) => r.state === "inflight").length;
+        inDoubtAtKills += inDoubt;
+        const integrity = await integrityCheck(running.dbFile);
+        if (integrity !== "ok") afterKill.push(`cycle ${cycle}: integrity_check: ${integrity}`);
+        const report = await checkMoneyInvariants(running.dbFile);
+        afterKill.push(...report.problems.map((p) => `cycle ${cycle}: ${p}`));
+        const acked = await checkAgainstBook(running.dbFile, book, { adminId: admin.id, final: false, provider: "stripe" });
+        afterKill.push(...acked.map((p) => `cycle ${cycle}: ${p}`));
+        console.log(`crash seed ${seed} cycle ${cycle}: ${report.ledgerRows} ledger rows, ${inDoubt} requests in doubt at the kill`);
+        await running.restart();
+      }
+      // A last stretch of load after the final restart, then every request must have its answer.
+      await sleep(1000);
+      stopped = true;
+      await load;
+      console.log(`crash seed ${seed}: ${JSON.stringify(tally(book))}; ${book.inDoubt} requests retried after a kill`);
+
+      expect(afterKill, "what survived each kill").toEqual([]);
+      expect(book.problems, "what the client saw").toEqual([]);
+      expect(await integrityCheck(running.dbFile)).toBe("ok");
       const report = await checkMoneyInvariants(running.dbFile);
-      afterKill.push(...report.problems.map((p) => `cycle ${cycle}: ${p}`));
-      const acked = await checkAgainstBook(running.dbFile, book, { adminId: admin.id, final: false, provider: "stripe" });
-      afterKill.push(...acked.map((p) => `cycle ${cycle}: ${p}`));
-      console.log(`crash seed ${seed} cycle ${cycle}: ${report.ledgerRows} ledger rows, ${inDoubt} requests in doubt at the kill`);
-      await running.restart();
-    }
-    // A last stretch of load after the final restart, then every request must have its answer.
-    await sleep(1000);
-    stopped = true;
-    await load;
-    console.log(`crash seed ${seed}: ${JSON.stringify(tally(book))}; ${book.inDoubt} requests retried after a kill`);
-
-    expect(afterKill, "what survived each kill").toEqual([]);
-    expect(book.problems, "what the client saw").toEqual([]);
-    expect(await integrityCheck(running.dbFile)).toBe("ok");
-    const report = await checkMoneyInvariants(running.dbFile);
-    expect(report.problems).toEqual([]);
-    expect(await checkAgainstBook(running.dbFile, book, { adminId: admin.id, final: true, provider: "stripe" })).toEqual([]);
-    // The kills really landed mid-load: requests were cut off and retried.
-    expect(inDoubtAtKills, "requests in flight at the kills").toBeGreaterThan(0);
-    expect(book.inDoubt).toBeGreaterThan(0);
-  });
+      expect(report.problems).toEqual([]);
+      expect(await checkAgainstBook(running.dbFile, book, { adminId: admin.id, final: true, provider: "stripe" })).toEqual([]);
+      // The kills really landed mid-load: requests were cut off and retried.
+      expect(inDoubtAtKills, "requests in flight at the kills").toBeGreaterThan(0);
+      expect(book.inDoubt).toBeGreaterThan(0);
+    },
+    PROFILE.crashTimeoutMs,
+  );
 });

@@ -13,4 +13,6 @@ export const PROFILE = {
   customers: full ? 50 : 20,
   crashSeed: seedOverride ?? 9001,
   crashCycles: full ? 25 : 3,
+  /** A cycle takes seconds on a quiet machine, but a busy one can take ten times that. */
+  crashTimeoutMs: (full ? 60 : 10) * 60_000,
 } as const;
