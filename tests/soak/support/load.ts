@@ -218,10 +218,14 @@ async function send(
   const { gate, book } = options;
   const entry: Request = { ...request, state: "inflight", tries: 0 };
   book.requests.set(entry.key, entry);
-  const deadline = Date.now() + 120_000;
+  // No answer for 120 s while PocketBase is up is a problem; the time it is down does not count.
+  let deadline = Date.now() + 120_000;
   let doubted = false;
   for (;;) {
-    await gate.wait();
+    if (!gate.isUp) {
+      await gate.wait();
+      deadline = Date.now() + 120_000;
+    }
     entry.tries += 1;
     try {
       const headers = request.kind === "webhook" ? (extra.headers ?? {}) : { "Idempotency-Key": request.key, ...extra.headers };
