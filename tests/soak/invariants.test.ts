@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMoneyInvariants, checkMoneyInvariantsOfEach, integrityCheck, type InvariantReport } from "./support/invariants.ts";
+import { startTestPocketBase } from "../support/pocketbase.ts";
 import { checkAgainstBook } from "./support/acknowledged.ts";
 import { call, newBook, type Answer, type Request } from "./support/load.ts";
 import { queryRows } from "./support/sqlite.ts";
@@ -120,6 +121,17 @@ describe("checkMoneyInvariants and integrityCheck", () => {
     expect(report.ledgerRows).toBe(11);
     const rows = await queryRows<{ n: number }>(base, "SELECT COUNT(*) AS n FROM commissions");
     expect(rows[0]?.n).toBe(1);
+  });
+
+  it("pass on the demo seed's history (what `npm start` ships)", async () => {
+    const demo = await startTestPocketBase({ SHOP_DEMO_SEED: "true" });
+    try {
+      const report = await checkMoneyInvariants(path.join(demo.dataDir, "data.db"));
+      expect(report.problems).toEqual([]);
+      expect(report.ledgerRows).toBeGreaterThan(0);
+    } finally {
+      await demo.stop();
+    }
   });
 
   const cases: [string, () => string, RegExp][] = [
