@@ -1,0 +1,290 @@
+// The checks can fail: a small shop history made through the real routes (purchases, a
+// renewal, a refund, admin credit and debit, a referred customer's payment with a bonus, a
+// commission and the welcome credit) passes every invariant; then each kind of damage, done
+// to a copy of its database by hand, is reported by checkMoneyInvariants, and a torn page by
+// integrityCheck.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkMoneyInvariants, checkMoneyInvariantsOfEach, integrityCheck, type InvariantReport } from "./support/invariants.ts";
+import { startTestPocketBase } from "../support/pocketbase.ts";
+import { checkAgainstBook } from "./support/acknowledged.ts";
+import { call, newBook, type Answer, type Request } from "./support/load.ts";
+import { queryRows } from "./support/sqlite.ts";
+import { populate, startSoakShop, type SoakShop } from "./support/soak-shop.ts";
+
+let shop: SoakShop;
+let dir: string;
+let base: string;
+const ids: Record<string, string> = {};
+
+function ok(answer: Answer): Record<string, unknown> {
+  if (answer.status !== 200) throw new Error(`${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/** Copies of the base database, each with its SQL applied (one Python process for all). */
+function damaged(cases: { file: string; sql: string }[]): void {
+  for (const c of cases) copyFileSync(base, c.file);
+  const script =
+    "import json,sqlite3,sys\nfor c in json.loads(sys.argv[1]):\n    con=sqlite3.connect(c['file'])\n    con.executescript(c['sql'])\n    con.commit()\n    con.close()";
+  execFileSync("python3", ["-c", script, JSON.stringify(cases)]);
+}
+
+beforeAll(async () => {
+  shop = await startSoakShop("test");
+  const { admin, customers } = await populate(shop, { seed: 1, customers: 2, startCents: 3000, stockPerPlace: 4 });
+  const [a, b] = customers;
+  if (!a || !b) throw new Error("no customers");
+  const key = (() => {
+    let n = 0;
+    return () => ({ "Idempotency-Key": `inv-${++n}` });
+  })();
+  const buy = (token: string, body: object) => call(shop.url, "POST", "/api/v1/proxies/purchase", { token, body, headers: key() });
+  const order1 = ok(await buy(a.token, { type: "RESIDENTIAL", country: "US", state: "California", quantity: 2 }))["order"] as Record<
+    string,
+    unknown
+  >;
+  const order2 = ok(await buy(a.token, { type: "DATACENTER", country: "US", state: "Texas", quantity: 1 }))["order"] as Record<
+    string,
+    unknown
+  >;
+  ok(await buy(b.token, { type: "DATACENTER", country: "UK", quantity: 1 }));
+  const items = order1["items"] as { id: string }[];
+  ok(await call(shop.url, "POST", "/api/v1/proxies/renew", { token: a.token, body: { proxy_ids: [items[0]?.id] }, headers: key() }));
+  ok(
+    await call(shop.url, "POST", `/api/admin/orders/${String(order2["id"])}/refund`, {
+      token: admin.token,
+      body: { reason: "check" },
+      headers: key(),
+    }),
+  );
+  ok(
+    await call(shop.url, "POST", `/api/admin/users/${a.id}/balance`, {
+      token: admin.token,
+      body: { transaction_type: "DEBIT", amount_cents: 100, description: "check" },
+      headers: key(),
+    }),
+  );
+  // A customer referred by the admin's affiliate code, verified (welcome credit), paying with a bonus (commission).
+  const su = await shop.superuser();
+  const code = (await su.collection("affiliates").getFirstListItem(`user_id = "${admin.id}"`))["code"] as string;
+  const signup = ok(
+    await call(shop.url, "POST", "/api/shop/signup", {
+      body: { first_name: "Rita", last_name: "Referred", email: "rita@soak.test", country: "Spain", ref: code },
+    }),
+  );
+  const rita = (signup["record"] as { id: string }).id;
+  await su.collection("users").update(rita, { verified: true });
+  const payment = ok(
+    await call(shop.url, "POST", "/api/v1/credits/checkout", {
+      token: String(signup["token"]),
+      body: { package_id: "package-25" },
+      headers: key(),
+    }),
+  );
+  Object.assign(ids, {
+    a: a.id,
+    b: b.id,
+    order1: String(order1["id"]),
+    order2: String(order2["id"]),
+    proxy1: items[1]?.id ?? "",
+    payment: String((payment["payment"] as { id: string }).id),
+    rita,
+  });
+  await shop.kill9();
+  dir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-invariants-"));
+  base = path.join(dir, "base.db");
+  for (const suffix of ["", "-wal", "-shm"]) if (existsSync(shop.dbFile + suffix)) copyFileSync(shop.dbFile + suffix, base + suffix);
+  // Fold the WAL into the copy, so each damaged copy is one file.
+  execFileSync("python3", [
+    "-c",
+    "import sqlite3,sys\ncon=sqlite3.connect(sys.argv[1])\ncon.execute('PRAGMA wal_checkpoint(TRUNCATE)')\ncon.execute('PRAGMA journal_mode=DELETE')\ncon.close()",
+    base,
+  ]);
+});
+
+afterAll(async () => {
+  await shop?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("checkMoneyInvariants and integrityCheck", () => {
+  it("pass on a history made by the shop's own routes", async () => {
+    expect(await integrityCheck(base)).toBe("ok");
+    const report = await checkMoneyInvariants(base);
+    expect(report.problems).toEqual([]);
+    expect(report).toMatchObject({ ok: true, users: 4 });
+    // Starting credits (2), 3 purchases, a renewal, a refund, a debit, the welcome credit, a payment and its bonus.
+    expect(report.ledgerRows).toBe(11);
+    const rows = await queryRows<{ n: number }>(base, "SELECT COUNT(*) AS n FROM commissions");
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it("pass on the demo seed's history (what `npm start` ships)", async () => {
+    const demo = await startTestPocketBase({ SHOP_DEMO_SEED: "true" });
+    try {
+      const report = await checkMoneyInvariants(path.join(demo.dataDir, "data.db"));
+      expect(report.problems).toEqual([]);
+      expect(report.ledgerRows).toBeGreaterThan(0);
+    } finally {
+      await demo.stop();
+    }
+  });
+
+  const cases: [string, () => string, RegExp][] = [
+    [
+      "a balance changed without a ledger row",
+      () => `UPDATE balances SET balance_cents = balance_cents + 1 WHERE user_id = '${ids["a"]}'`,
+      /balance of \w+ is \d+ but its ledger rows sum to/,
+    ],
+    ["a negative balance", () => `UPDATE balances SET balance_cents = -5 WHERE user_id = '${ids["b"]}'`, /negative/],
+    [
+      "a purchase without its ledger row",
+      () => `DELETE FROM transactions WHERE reference = 'order:${ids["order1"]}'`,
+      /order \w+ of \w+ has no ledger row/,
+    ],
+    [
+      "a ledger row whose running balance is wrong",
+      () => `UPDATE transactions SET balance_after_cents = balance_after_cents + 100 WHERE reference = 'order:${ids["order1"]}'`,
+      /balance_after_cents \d+ but the rows before it sum to/,
+    ],
+    [
+      "a ledger row of the wrong sign",
+      () => `UPDATE transactions SET type = 'CREDIT' WHERE reference = 'order:${ids["order1"]}'`,
+      /wrong sign/,
+    ],
+    ["a ledger row for nothing", () => `UPDATE transactions SET reference = '' WHERE reference = 'welcome'`, /has no reference/],
+    [
+      "a proxy assigned without an order",
+      () =>
+        `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = '${ids["b"]}' WHERE id = (SELECT id FROM proxies WHERE status = 'AVAILABLE' LIMIT 1)`,
+      /is held by \w+ but its latest purchase is none/,
+    ],
+    [
+      "a proxy moved to another customer",
+      () => `UPDATE proxies SET assigned_to_user_id = '${ids["b"]}' WHERE id = '${ids["proxy1"]}'`,
+      /is held by \w+ but its latest purchase is/,
+    ],
+    [
+      "a bought proxy back in stock without a refund",
+      () => `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '' WHERE id = '${ids["proxy1"]}'`,
+      /was bought by \w+ in order \w+ .* but is AVAILABLE for nobody/,
+    ],
+    [
+      "a proxy without an owner",
+      () => `UPDATE proxies SET assigned_to_user_id = '' WHERE id = '${ids["proxy1"]}'`,
+      /is ASSIGNED without an owner/,
+    ],
+    [
+      "a proxy sold twice",
+      () =>
+        `UPDATE proxy_orders SET items = json_insert(items, '$[#]', json_object('id', '${ids["proxy1"]}', 'unit_price_cents', 0)), quantity = quantity + 1 WHERE user_id = '${ids["b"]}' AND kind = 'purchase'`,
+      /sold twice/,
+    ],
+    [
+      "an order total that differs from its ledger row",
+      () => `UPDATE proxy_orders SET total_cents = total_cents + 1 WHERE id = '${ids["order1"]}'`,
+      /does not match order/,
+    ],
+    [
+      "an order marked refunded without a refund",
+      () => `UPDATE proxy_orders SET status = 'refunded', refunded_at = '2026-01-01 00:00:00.000Z' WHERE id = '${ids["order1"]}'`,
+      /is 'refunded' .* has no refund row/,
+    ],
+    [
+      "a refund row whose order is not refunded",
+      () => `UPDATE proxy_orders SET status = 'completed', refunded_at = '' WHERE id = '${ids["order2"]}'`,
+      /does not match order .* status completed|is 'completed' .* has refund row/,
+    ],
+    [
+      "a credited payment not marked paid",
+      () => `UPDATE payments SET status = 'failed' WHERE id = '${ids["payment"]}'`,
+      /payment \w+ is failed but has credit row/,
+    ],
+    [
+      "a paid payment without its credit",
+      () => `DELETE FROM transactions WHERE reference = 'payment:${ids["payment"]}'`,
+      /payment \w+ is paid but has no credit row/,
+    ],
+    [
+      "a commission that is not 20% of the payment",
+      () => `UPDATE commissions SET amount_cents = amount_cents + 1`,
+      /commission \w+ of \d+ is for payment/,
+    ],
+    [
+      "affiliate earnings that differ from the commissions",
+      () => `UPDATE affiliates SET pending_earnings_cents = pending_earnings_cents + 7 WHERE total_earnings_cents > 0`,
+      /affiliate \w+ shows \d+ earned/,
+    ],
+    [
+      "an admin adjustment without its audit row",
+      () => `DELETE FROM audit_logs WHERE action = 'users.balance_debit'`,
+      /admin adjustment row \w+ of \w+ has no audit row/,
+    ],
+    [
+      "money from nowhere, the ledger and balances agreeing",
+      () => `UPDATE payments SET credits_cents = credits_cents + 50 WHERE id = '${ids["payment"]}'`,
+      /records say|does not match payment/,
+    ],
+    ["a balance row missing", () => `DELETE FROM balances WHERE user_id = '${ids["b"]}'`, /user \w+ has no balance row/],
+  ];
+  const reports = new Map<string, InvariantReport>();
+  beforeAll(async () => {
+    const files = cases.map(([name, sql]) => ({ name, file: path.join(dir, `${name.replace(/\W+/g, "-")}.db`), sql: sql() }));
+    damaged(files);
+    const results = await checkMoneyInvariantsOfEach(files.map((f) => f.file));
+    files.forEach((f, i) => reports.set(f.name, results[i] as InvariantReport));
+  });
+  it.each(cases)("report %s", (name, _sql, expected) => {
+    const report = reports.get(name);
+    expect(report?.ok).toBe(false);
+    expect(report?.problems.join("\n")).toMatch(expected);
+  });
+
+  it("checkAgainstBook reports what the client was told but is missing, refusals that left rows, and rows nobody asked for", async () => {
+    const book = newBook();
+    const request = (r: Omit<Request, "tries">): Request => ({ tries: 1, ...r });
+    const ghost = {
+      id: "ghostorder00000",
+      userId: ids["a"] ?? "",
+      kind: "purchase" as const,
+      total: 450,
+      transactionId: "ghosttx",
+      proxyIds: [],
+    };
+    book.requests.set(
+      "ghost",
+      request({ key: "ghost", kind: "purchase", userId: ids["a"] ?? "", body: {}, state: "acked", order: ghost, cents: -450 }),
+    );
+    // inv-1 made order1: a client told "refused" for it would be wrong.
+    book.requests.set(
+      "inv-1",
+      request({ key: "inv-1", kind: "purchase", userId: ids["a"] ?? "", body: {}, state: "refused", status: 409 }),
+    );
+    const found = (await checkAgainstBook(base, book, { adminId: "nobody", final: true, provider: "test" })).join("\n");
+    expect(found).toMatch(/acknowledged purchase ghostorder00000 \(key ghost\) is missing/);
+    expect(found).toMatch(/purchase inv-1 was refused \(409: undefined\) but left a row/);
+    expect(found).toMatch(new RegExp(`order ${ids["order2"]} \\(key inv-2\\) was not asked for`));
+    expect(found).toMatch(/payment \w+ \(key inv-\d+\) was not asked for/);
+    expect(found).toMatch(/admin adjustment \w+ \(-100\) was not asked for/);
+    expect(found).toMatch(
+      new RegExp(
+        `balance of ${ids["b"]} is \\d+, the client was told of moves summing to -450|balance of ${ids["b"]} is \\d+, the client was told of moves summing to 0`,
+      ),
+    );
+  });
+
+  it("integrityCheck reports a torn page", async () => {
+    const file = path.join(dir, "torn.db");
+    copyFileSync(base, file);
+    const fd = openSync(file, "r+");
+    // Garbage over the headers of pages 2-12 (4096-byte pages): b-tree pages of the shop's tables.
+    for (let page = 1; page < 12; page++) writeSync(fd, Buffer.alloc(64, 0xa5), 0, 64, page * 4096);
+    closeSync(fd);
+    const result = await integrityCheck(file).catch((err: Error) => err.message);
+    expect(result).not.toBe("ok");
+  });
+});

@@ -1,0 +1,501 @@
+// The soak load: N customers and an admin working one shop at once for a bounded time, with
+// scarce balances and scarce stock so refusals happen, and a record (the Book) of what the
+// client was told. Every money request carries an Idempotency-Key; a request that gets no
+// answer (connection refused or cut: PocketBase was killed) is "in doubt" and is sent again
+// with the same key and body until it gets one, as a real client retries. So at the end every
+// request has a definite answer, and the database must hold exactly what was acknowledged.
+//
+// Choices come from a small seeded PRNG, one stream per actor (customer i, the admin, the
+// kill moment), so a failing seed replays the same decisions; the interleaving of actors is
+// up to the machine.
+import { createHash, createHmac } from "node:crypto";
+
+// ---- Seeded randomness ----------------------------------------------------------------
+
+/** mulberry32: a tiny, well-mixed 32-bit PRNG; `next()` is in [0, 1). */
+export class Prng {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** A whole number in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  pick<T>(items: readonly T[]): T {
+    const item = items[Math.floor(this.next() * items.length)];
+    if (item === undefined) throw new Error("pick from an empty list");
+    return item;
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  /** An independent stream for `label` (an actor), derived from this seed. */
+  static derive(seed: number, label: string): Prng {
+    return new Prng(createHash("sha256").update(`${seed}:${label}`).digest().readUInt32LE(0));
+  }
+}
+
+// ---- Talking to PocketBase -------------------------------------------------------------
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  replayed: boolean;
+}
+
+/** No HTTP answer at all: the connection was refused or cut. */
+export class NoAnswer extends Error {}
+
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  options: { token?: string | undefined; body?: unknown; headers?: Record<string, string>; raw?: string | undefined } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  if (options.token) headers["authorization"] = options.token;
+  let res: Response;
+  let text: string;
+  try {
+    const body = options.raw ?? (options.body === undefined ? null : JSON.stringify(options.body));
+    res = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(60_000) });
+    text = await res.text();
+  } catch (err) {
+    throw new NoAnswer(`${method} ${path}: ${(err as Error).message} ${(err as { cause?: Error }).cause?.message ?? ""}`);
+  }
+  let body: Record<string, unknown> = {};
+  try {
+    body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    body = { text };
+  }
+  return { status: res.status, body, replayed: res.headers.get("idempotent-replayed") === "true" };
+}
+
+/** Whether PocketBase is up; requests that get no answer wait for it before trying again. */
+export class ServerGate {
+  private upNow = true;
+  private waiters: (() => void)[] = [];
+  constructor(public url: string) {}
+  get isUp(): boolean {
+    return this.upNow;
+  }
+  down(): void {
+    this.upNow = false;
+  }
+  up(): void {
+    this.upNow = true;
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+  wait(): Promise<void> {
+    return this.upNow ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+// ---- What the client was told ----------------------------------------------------------
+
+export type Kind = "purchase" | "renewal" | "checkout" | "webhook" | "credit" | "debit" | "refund";
+
+export interface OrderAck {
+  id: string;
+  userId: string;
+  kind: "purchase" | "renewal";
+  total: number;
+  transactionId: string;
+  proxyIds: string[];
+}
+
+/** One request (one Idempotency-Key) and what became of it. */
+export interface Request {
+  key: string;
+  kind: Kind;
+  userId: string;
+  body: unknown;
+  /** inflight: sent, no answer yet (in doubt while PocketBase is down); acked: 2xx; refused: 4xx. */
+  state: "inflight" | "acked" | "refused";
+  status?: number;
+  message?: string;
+  /** Tries it took (more than 1: it was in doubt and sent again). */
+  tries: number;
+  order?: OrderAck;
+  paymentId?: string;
+  transactionId?: string;
+  /** The signed amount this request moved on the user's balance when acknowledged. */
+  cents?: number;
+}
+
+/** Webhook deliveries per payment (the key of a delivery is `webhook:<payment id>`). */
+export interface Book {
+  requests: Map<string, Request>;
+  /** Orders acknowledged, by id. */
+  orders: Map<string, OrderAck>;
+  /** Payments created by an acknowledged checkout: id -> {userId, credits + bonus, paid seen by the client}. */
+  payments: Map<string, { userId: string; cents: number; paid: boolean; key: string }>;
+  /** Problems the client saw (5xx, unexpected statuses, replays that differ). */
+  problems: string[];
+  /** How many requests got no answer at least once (in doubt). */
+  inDoubt: number;
+  /** 2xx answers so far (the crash test waits for the load to be going again before a kill). */
+  acks: number;
+}
+
+export function newBook(): Book {
+  return { requests: new Map(), orders: new Map(), payments: new Map(), problems: [], inDoubt: 0, acks: 0 };
+}
+
+/** The ledger reference of an admin balance adjustment (lib/console-users.js adjustmentReference). */
+export function adjustmentReference(adminId: string, key: string): string {
+  return `adjustment:${createHash("sha256").update(`${adminId}\n${key}`).digest("hex")}`;
+}
+
+// ---- The shop under load ---------------------------------------------------------------
+
+export interface Place {
+  type: "RESIDENTIAL" | "DATACENTER";
+  country: string;
+  state: string;
+  city: string;
+}
+
+/** Where the scarce stock is: few places, so customers compete for the same proxies. */
+export const PLACES: readonly Place[] = [
+  { type: "RESIDENTIAL", country: "US", state: "California", city: "Los Angeles" },
+  { type: "RESIDENTIAL", country: "DE", state: "Berlin", city: "" },
+  { type: "DATACENTER", country: "US", state: "Texas", city: "" },
+  { type: "DATACENTER", country: "UK", state: "England", city: "London" },
+];
+
+export interface Actor {
+  id: string;
+  token: string;
+}
+
+export interface LoadOptions {
+  gate: ServerGate;
+  book: Book;
+  seed: number;
+  customers: Actor[];
+  admin: Actor;
+  /** "stripe": checkouts open a Checkout Session (stripe-mock) and the load delivers the signed webhook. */
+  provider: "test" | "stripe";
+  webhookSecret?: string;
+  /** Set to stop: each actor finishes its current request (and its retries) and returns. */
+  stopped: () => boolean;
+}
+
+/** Statuses that are a definite, expected refusal for each kind (anything else is a problem). */
+const REFUSALS: Record<Kind, number[]> = {
+  purchase: [400, 409], // insufficient balance, not enough stock
+  renewal: [400, 404], // insufficient balance, proxy no longer theirs (refunded meanwhile)
+  checkout: [],
+  webhook: [],
+  credit: [],
+  debit: [400], // insufficient balance
+  refund: [409], // already refunded, renewed later
+};
+
+let keySeq = 0;
+
+/**
+ * Sends one request until it has an answer: every try with the same key and body. Records
+ * it in the book (inflight first, so a crash check knows it may have happened).
+ */
+async function send(
+  options: LoadOptions,
+  request: Omit<Request, "state" | "tries">,
+  path: string,
+  token: string | undefined,
+  extra: { headers?: Record<string, string>; raw?: string } = {},
+): Promise<{ entry: Request; answer?: Answer }> {
+  const { gate, book } = options;
+  const entry: Request = { ...request, state: "inflight", tries: 0 };
+  book.requests.set(entry.key, entry);
+  // No answer for 120 s while PocketBase is up is a problem; the time it is down does not count.
+  let deadline = Date.now() + 120_000;
+  let doubted = false;
+  for (;;) {
+    if (!gate.isUp) {
+      await gate.wait();
+      deadline = Date.now() + 120_000;
+    }
+    entry.tries += 1;
+    try {
+      const headers = request.kind === "webhook" ? (extra.headers ?? {}) : { "Idempotency-Key": request.key, ...extra.headers };
+      const answer = await call(gate.url, "POST", path, { token, body: request.body, headers, ...(extra.raw ? { raw: extra.raw } : {}) });
+      entry.status = answer.status;
+      if (answer.status >= 200 && answer.status < 300) {
+        entry.state = "acked";
+        book.acks += 1;
+        return { entry, answer };
+      }
+      const message = answer.body["message"];
+      entry.message = typeof message === "string" ? message : JSON.stringify(answer.body);
+      entry.state = "refused";
+      if (!REFUSALS[request.kind].includes(answer.status)) {
+        book.problems.push(`${request.kind} ${request.key} answered ${answer.status}: ${entry.message}`);
+      }
+      return { entry };
+    } catch (err) {
+      if (!(err instanceof NoAnswer)) throw err;
+      if (!doubted) {
+        doubted = true;
+        book.inDoubt += 1;
+      }
+      if (Date.now() > deadline) {
+        book.problems.push(`${request.kind} ${request.key} got no answer for 120 s: ${err.message}`);
+        return { entry };
+      }
+      // Killed or restarting: wait for the gate (or a moment, if the kill is not noticed yet).
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+function orderAck(answer: Answer, userId: string): OrderAck {
+  const order = answer.body["order"] as Record<string, unknown>;
+  const proxies = (answer.body["proxies"] as Record<string, unknown>[]) ?? [];
+  return {
+    id: String(order["id"]),
+    userId,
+    kind: order["kind"] as "purchase" | "renewal",
+    total: Number(order["total_cents"]),
+    transactionId: String(order["transaction_id"]),
+    proxyIds: proxies.map((p) => String(p["id"])),
+  };
+}
+
+export async function purchase(options: LoadOptions, actor: Actor, body: Record<string, unknown>, key = nextKey(options, actor)) {
+  const res = await send(options, { key, kind: "purchase", userId: actor.id, body }, "/api/v1/proxies/purchase", actor.token);
+  if (res.answer) recordOrder(options.book, res.entry, res.answer, actor.id);
+  return res;
+}
+
+function recordOrder(book: Book, entry: Request, answer: Answer, userId: string) {
+  const ack = orderAck(answer, userId);
+  Object.assign(entry, { order: ack, transactionId: ack.transactionId, cents: -ack.total });
+  const earlier = book.orders.get(ack.id);
+  if (earlier && JSON.stringify(earlier) !== JSON.stringify(ack)) {
+    book.problems.push(`order ${ack.id} answered differently on a replay: ${JSON.stringify(earlier)} then ${JSON.stringify(ack)}`);
+  }
+  book.orders.set(ack.id, ack);
+}
+
+function nextKey(options: LoadOptions, actor: Actor): string {
+  keySeq += 1;
+  return `soak-${options.seed}-${actor.id}-${keySeq}`;
+}
+
+/** One customer: buys, renews and buys credits until stopped, one request at a time. */
+async function customerLoop(options: LoadOptions, actor: Actor, index: number): Promise<void> {
+  const rng = Prng.derive(options.seed, `customer-${index}`);
+  const book = options.book;
+  while (!options.stopped()) {
+    const roll = rng.next();
+    if (roll < 0.45) {
+      const place = rng.pick(PLACES);
+      const body = { type: place.type, country: place.country, state: place.state, city: place.city, quantity: rng.int(1, 3) };
+      const first = await purchase(options, actor, body);
+      // Now and then the client retries an answered purchase (a lost response): same order back.
+      if (first.answer && rng.chance(0.1)) {
+        const firstOrder = first.entry.order;
+        // The replay is a request of its own in the book (same key): it must not move money again.
+        const again = await purchase(options, actor, body, first.entry.key);
+        if (!again.answer?.replayed || again.entry.order?.id !== firstOrder?.id) {
+          book.problems.push(
+            `purchase replay of ${first.entry.key} answered ${again.entry.status} order ${again.entry.order?.id}, first ${firstOrder?.id}`,
+          );
+        }
+      }
+    } else if (roll < 0.65) {
+      const mine = [...book.orders.values()].filter((o) => o.userId === actor.id && o.kind === "purchase");
+      if (mine.length === 0) continue;
+      const ids = [...new Set(rng.pick(mine).proxyIds.slice(0, rng.int(1, 2)))].sort();
+      const res = await send(
+        options,
+        { key: nextKey(options, actor), kind: "renewal", userId: actor.id, body: { proxy_ids: ids } },
+        "/api/v1/proxies/renew",
+        actor.token,
+      );
+      if (res.answer) recordOrder(book, res.entry, res.answer, actor.id);
+    } else if (roll < 0.72) {
+      await buyCredits(options, actor, rng);
+    } else {
+      // A customer reading their balance between actions (load on the read path too).
+      try {
+        const read = await call(
+          options.gate.url,
+          "GET",
+          `/api/collections/balances/records?filter=${encodeURIComponent(`user_id="${actor.id}"`)}`,
+          {
+            token: actor.token,
+          },
+        );
+        const items = read.body["items"] as { balance_cents: number }[] | undefined;
+        if (read.status !== 200 || items?.length !== 1 || !(items[0] && items[0].balance_cents >= 0)) {
+          book.problems.push(`reading the balance of ${actor.id} answered ${read.status}: ${JSON.stringify(read.body)}`);
+        }
+      } catch (err) {
+        if (!(err instanceof NoAnswer)) throw err;
+        await options.gate.wait();
+      }
+    }
+  }
+}
+
+const PACKAGE_CENTS: Record<string, number> = { "package-10": 1000, "package-25": 2600 };
+
+async function buyCredits(options: LoadOptions, actor: Actor, rng: Prng): Promise<void> {
+  const packageId = rng.chance(0.8) ? "package-10" : "package-25";
+  const res = await send(
+    options,
+    { key: nextKey(options, actor), kind: "checkout", userId: actor.id, body: { package_id: packageId } },
+    "/api/v1/credits/checkout",
+    actor.token,
+  );
+  if (!res.answer) return;
+  const payment = res.answer.body["payment"] as Record<string, unknown>;
+  const paymentId = String(payment["id"]);
+  res.entry.paymentId = paymentId;
+  const paid = payment["status"] === "paid";
+  options.book.payments.set(paymentId, { userId: actor.id, cents: PACKAGE_CENTS[packageId] ?? 0, paid, key: res.entry.key });
+  if (options.provider === "test") {
+    if (!paid) options.book.problems.push(`test-provider payment ${paymentId} answered ${String(payment["status"])}`);
+    return;
+  }
+  // Stripe: the customer pays on Stripe's page, Stripe calls the webhook (sometimes twice).
+  const deliveries = rng.chance(0.2) ? 2 : 1;
+  for (let i = 0; i < deliveries; i++) await deliverWebhook(options, payment);
+}
+
+/** Stripe's checkout.session.completed for `payment`, signed with the endpoint secret. */
+export function sessionCompleted(payment: Record<string, unknown>): string {
+  const session = payment["provider_session_id"];
+  return JSON.stringify({
+    id: `evt_${String(payment["id"])}`,
+    type: "checkout.session.completed",
+    data: {
+      object: {
+        id: typeof session === "string" && session ? session : `cs_${String(payment["id"])}`,
+        object: "checkout.session",
+        client_reference_id: payment["id"],
+        metadata: { payment_id: payment["id"] },
+        payment_status: "paid",
+        amount_total: payment["amount_cents"],
+        currency: "usd",
+        payment_intent: `pi_${String(payment["id"])}`,
+      },
+    },
+  });
+}
+
+export function stripeSignature(payload: string, secret: string): string {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex")}`;
+}
+
+async function deliverWebhook(options: LoadOptions, payment: Record<string, unknown>): Promise<void> {
+  const paymentId = String(payment["id"]);
+  const payload = sessionCompleted(payment);
+  const secret = options.webhookSecret ?? "";
+  // Each delivery is a request of its own (the same event, signed once; a retry after no answer resends it).
+  const key = `webhook:${paymentId}:${++keySeq}`;
+  const res = await send(
+    options,
+    { key, kind: "webhook", userId: String(payment["user_id"]), body: null, paymentId },
+    "/api/v1/payments/stripe/webhook",
+    undefined,
+    { headers: { "stripe-signature": stripeSignature(payload, secret) }, raw: payload },
+  );
+  const outcome = res.answer?.body["outcome"];
+  if (res.answer && outcome !== "credited" && outcome !== "already_paid") {
+    options.book.problems.push(`webhook for ${paymentId} answered outcome ${String(outcome)}`);
+  }
+  const known = options.book.payments.get(paymentId);
+  if (res.answer && known) known.paid = true;
+}
+
+/** The admin: credits, debits and refunds customers' orders at random, until stopped. */
+async function adminLoop(options: LoadOptions, lane: number): Promise<void> {
+  const rng = Prng.derive(options.seed, `admin-${lane}`);
+  const { admin, book, customers } = options;
+  while (!options.stopped()) {
+    const roll = rng.next();
+    const target = rng.pick(customers);
+    if (roll < 0.3) {
+      await adjust(options, target.id, "CREDIT", rng.int(1, 8) * 100);
+    } else if (roll < 0.55) {
+      await adjust(options, target.id, "DEBIT", rng.int(1, 6) * 100);
+    } else {
+      const orders = [...book.orders.values()];
+      if (orders.length === 0) {
+        await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+      const order = rng.pick(orders);
+      const key = nextKey(options, admin);
+      const res = await send(
+        options,
+        { key, kind: "refund", userId: order.userId, body: { reason: "soak test refund" }, order },
+        `/api/admin/orders/${order.id}/refund`,
+        admin.token,
+      );
+      if (res.answer) {
+        const tx = res.answer.body["transaction"] as Record<string, unknown> | null;
+        Object.assign(res.entry, {
+          transactionId: typeof tx?.["id"] === "string" ? tx["id"] : "",
+          cents: Number(tx?.["amount_cents"] ?? 0),
+        });
+        if (!tx || Number(tx["amount_cents"]) !== order.total) {
+          book.problems.push(`refund of ${order.id} answered transaction ${JSON.stringify(tx)}, order total ${order.total}`);
+        }
+      }
+    }
+  }
+}
+
+/** An admin balance adjustment through the console route; recorded in the book. */
+export async function adjust(options: LoadOptions, userId: string, type: "CREDIT" | "DEBIT", cents: number) {
+  const key = nextKey(options, options.admin);
+  const res = await send(
+    options,
+    {
+      key,
+      kind: type === "CREDIT" ? "credit" : "debit",
+      userId,
+      body: { transaction_type: type, amount_cents: cents, description: `soak ${type.toLowerCase()}` },
+    },
+    `/api/admin/users/${userId}/balance`,
+    options.admin.token,
+  );
+  if (res.answer) {
+    const tx = res.answer.body["transaction"] as Record<string, unknown>;
+    Object.assign(res.entry, { transactionId: String(tx["id"]), cents: Number(tx["amount_cents"]) });
+  }
+  return res;
+}
+
+/** Runs every customer and `adminLanes` admin loops until `options.stopped()`; resolves when all have finished. */
+export async function runLoad(options: LoadOptions, adminLanes = 2): Promise<void> {
+  await Promise.all([
+    ...options.customers.map((c, i) => customerLoop(options, c, i)),
+    ...Array.from({ length: adminLanes }, (_, lane) => adminLoop(options, lane)),
+  ]);
+}
+
+/** Counts of answers by kind and state, for the test's log and its "refusals happened" checks. */
+export function tally(book: Book): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of book.requests.values()) {
+    const name = `${r.kind}.${r.state}${r.state === "refused" ? `.${r.status}` : ""}`;
+    out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+// A shop for the soak suite: a PocketBase on its own data dir and port that can be killed
+// with SIGKILL and started again on the same data dir, an admin, N verified customers with
+// scarce starting balances (admin credits, recorded in the Book) and scarce stock.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import PocketBase from "pocketbase";
+import { startPocketBase, type PocketBaseProcess } from "../../../server/pocketbase-process.ts";
+import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY, TEST_RATE_LIMIT_ENV } from "../../support/pocketbase.ts";
+import { startStripeMock, type StripeMock } from "../../support/stripe-mock.ts";
+import { adjust, call, newBook, PLACES, ServerGate, type Actor, type Book, type LoadOptions } from "./load.ts";
+
+export const WEBHOOK_SECRET = "whsec_soak_proxyshop";
+
+export interface SoakShop {
+  url: string;
+  dataDir: string;
+  dbFile: string;
+  gate: ServerGate;
+  provider: "test" | "stripe";
+  /** SIGKILL, and wait until the process is gone (the gate is closed first). */
+  kill9(): Promise<void>;
+  /** Starts PocketBase again on the same data dir and port, then opens the gate. */
+  restart(): Promise<void>;
+  superuser(): Promise<PocketBase>;
+  stop(): Promise<void>;
+}
+
+/**
+ * PocketBase with the test rate limits (the load comes from one address) and, for "stripe",
+ * stripe-mock as Stripe's API with the soak's webhook secret.
+ */
+export async function startSoakShop(provider: "test" | "stripe"): Promise<SoakShop> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-soak-"));
+  const port = await freePort();
+  let stripe: StripeMock | undefined;
+  const env: Record<string, string> = { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY };
+  if (provider === "stripe") {
+    stripe = await startStripeMock();
+    Object.assign(env, { STRIPE_SECRET_KEY: "sk_test_soak", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url });
+  }
+  const start = () => startPocketBase({ dataDir, port, superuserEmail: SUPERUSER.email, superuserPassword: SUPERUSER.password, env });
+  let pb: PocketBaseProcess = await start();
+  const gate = new ServerGate(pb.url);
+  return {
+    url: pb.url,
+    dataDir,
+    dbFile: path.join(dataDir, "data.db"),
+    gate,
+    provider,
+    async kill9() {
+      gate.down();
+      const child = pb.child;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async restart() {
+      pb = await start();
+      gate.up();
+    },
+    async superuser() {
+      const client = new PocketBase(pb.url);
+      client.autoCancellation(false);
+      await client.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
+      return client;
+    },
+    async stop() {
+      await pb.stop();
+      await stripe?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A verified users record and a token for it (impersonation: no password hashing per customer). */
+async function actor(su: PocketBase, email: string, isAdmin: boolean): Promise<Actor> {
+  const password = `Soak#${Math.random().toString(36).slice(2)}A1`;
+  const record = await su.collection("users").create({
+    email,
+    password,
+    passwordConfirm: password,
+    verified: true,
+    first_name: "Soak",
+    last_name: isAdmin ? "Admin" : "Customer",
+    country: "Canada",
+    is_admin: isAdmin,
+  });
+  const client = await su.collection("users").impersonate(record.id, 24 * 3600);
+  return { id: record.id, token: client.authStore.token };
+}
+
+export interface Population {
+  admin: Actor;
+  customers: Actor[];
+  book: Book;
+}
+
+/**
+ * `customers` customers, each credited `startCents` by the admin (through the console route,
+ * recorded in the book), and `stockPerPlace` AVAILABLE proxies at each of PLACES (through the
+ * console's generate route).
+ */
+export async function populate(
+  shop: SoakShop,
+  options: { seed: number; customers: number; startCents: number; stockPerPlace: number },
+): Promise<Population> {
+  const su = await shop.superuser();
+  const tag = `${options.seed}-${Date.now().toString(36)}`;
+  const admin = await actor(su, `soak-admin-${tag}@soak.test`, true);
+  const customers: Actor[] = [];
+  for (let i = 0; i < options.customers; i += 10) {
+    const batch = Array.from({ length: Math.min(10, options.customers - i) }, (_, j) => actor(su, `soak-${tag}-${i + j}@soak.test`, false));
+    customers.push(...(await Promise.all(batch)));
+  }
+  const book = newBook();
+  const loadOptions = loadOptionsFor(shop, { admin, customers, book }, options.seed, () => false);
+  await Promise.all(customers.map((c) => adjust(loadOptions, c.id, "CREDIT", options.startCents)));
+  for (const place of PLACES) {
+    const res = await call(shop.url, "POST", "/api/admin/proxies/generate", {
+      token: admin.token,
+      body: { ...place, quantity: options.stockPerPlace },
+    });
+    if (res.status !== 200) throw new Error(`generating stock failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return { admin, customers, book };
+}
+
+export function loadOptionsFor(shop: SoakShop, population: Population, seed: number, stopped: () => boolean): LoadOptions {
+  return {
+    gate: shop.gate,
+    book: population.book,
+    seed,
+    customers: population.customers,
+    admin: population.admin,
+    provider: shop.provider,
+    webhookSecret: WEBHOOK_SECRET,
+    stopped,
+  };
+}
