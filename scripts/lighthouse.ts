@@ -19,18 +19,22 @@ import { pathToFileURL } from "node:url";
 import { startShop } from "../server/shop.ts";
 import { PUBLIC_PATHS } from "../src/lib/server/page-cache.ts";
 import { freePort } from "../tests/support/pocketbase.ts";
-import { formatTable, type BenchRow, type BenchSection } from "./bench/table.ts";
+import { formatTable, type BenchSection } from "./bench/table.ts";
+import {
+  CATEGORIES,
+  MAX_RUNS,
+  SHORT,
+  explainMiss,
+  meetsGoals,
+  medians,
+  toRow,
+  undecided,
+  type Category,
+  type PageResult,
+  type PageRun,
+} from "./lighthouse/verdict.ts";
 import { ensureBuilt } from "./ensure-built.ts";
 
-export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** The issue's goals (#8): median of 5, mobile. */
-export const GOALS: Readonly<Record<Category, number>> = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 };
-
-const SHORT: Readonly<Record<Category, string>> = { performance: "perf", accessibility: "a11y", "best-practices": "bp", seo: "seo" };
-
-const MAX_RUNS = 5;
 const CHROME_PATH = process.env["CHROME_PATH"] ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
   "--headless=new",
@@ -50,21 +54,6 @@ const CHROME_FLAGS = [
   "--password-store=basic",
   "--use-mock-keychain",
 ];
-
-/** One Lighthouse run of one page: 0-100 per category, and the audits that lost points. */
-export interface PageRun {
-  scores: Record<Category, number>;
-  /** Per category, lines naming each audit that lost points (worst first). */
-  losses: Record<Category, string[]>;
-}
-
-export interface PageResult {
-  path: string;
-  runs: PageRun[];
-  /** Median score per category over `runs`. */
-  median: Record<Category, number>;
-  pass: boolean;
-}
 
 interface Chrome {
   port: number;
@@ -164,31 +153,6 @@ export async function runLighthouse(url: string): Promise<PageRun> {
   }
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
-}
-
-const meetsGoals = (scores: Record<Category, number>): boolean => CATEGORIES.every((c) => scores[c] >= GOALS[c]);
-
-/**
- * Whether more runs can still change the verdict of a median of MAX_RUNS: per category, the
- * median of 5 meets the goal exactly when at least 3 runs do, so a category is decided once
- * 3 runs fall on one side.
- */
-export function undecided(runs: readonly PageRun[]): boolean {
-  const needed = (MAX_RUNS >> 1) + 1;
-  return CATEGORIES.some((c) => {
-    const passing = runs.filter((r) => r.scores[c] >= GOALS[c]).length;
-    return passing < needed && runs.length - passing < needed;
-  });
-}
-
-function medians(runs: readonly PageRun[]): Record<Category, number> {
-  return Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((r) => r.scores[c]))])) as Record<Category, number>;
-}
-
 /**
  * Measures one page. "full": MAX_RUNS runs. "ci": one run; if it misses a goal, more runs
  * until the median of MAX_RUNS is decided.
@@ -209,30 +173,6 @@ export async function measurePage(
   } while (runs.length < MAX_RUNS && (mode === "full" || undecided(runs)));
   const med = medians(runs);
   return { path: pagePath, runs, median: med, pass: meetsGoals(med) };
-}
-
-/** For a page that misses a goal: per missed category, the audits that lost points in the run closest to the median. */
-export function explainMiss(result: PageResult): string[] {
-  const lines: string[] = [];
-  for (const c of CATEGORIES) {
-    if (result.median[c] >= GOALS[c]) continue;
-    const run = [...result.runs].sort((a, b) => Math.abs(a.scores[c] - result.median[c]) - Math.abs(b.scores[c] - result.median[c]))[0]!;
-    lines.push(`${result.path} ${c} ${result.median[c]} < ${GOALS[c]} (run scoring ${run.scores[c]}):`);
-    for (const loss of run.losses[c]) lines.push(`    ${loss}`);
-  }
-  return lines;
-}
-
-export function toRow(result: PageResult): BenchRow {
-  const n = result.runs.length;
-  return {
-    figure: `Lighthouse ${result.path} (mobile, median of ${n}${n === 1 ? ", ci" : ""}): perf/a11y/bp/seo`,
-    goal: `>= ${CATEGORIES.map((c) => GOALS[c]).join("/")}`,
-    measured: CATEGORIES.map((c) => result.median[c]).join("/"),
-    reference: "",
-    pass: result.pass,
-    kind: "stable",
-  };
 }
 
 /** Starts a shop on a temporary data dir (default content) and measures every public page. */
