@@ -63,19 +63,33 @@ interface Chrome {
 /** Starts Chromium with a throwaway profile and its DevTools port on loopback. */
 async function launchChrome(): Promise<Chrome> {
   const profile = mkdtempSync(path.join(os.tmpdir(), "proxyshop-lh-chrome-"));
+  // Its own process group, so stopping it ends the renderers and helpers too.
   const child: ChildProcess = spawn(
     CHROME_PATH,
     [...CHROME_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
     {
       stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
     },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, sig);
+    } catch {
+      // Already gone.
+    }
+  };
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    if (child.exitCode === null && child.signalCode === null) signal("SIGTERM");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    rmSync(profile, { recursive: true, force: true });
+    signal("SIGKILL");
+    // A helper process may still be closing files in the profile: retry, and never fail a run over cleanup.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (err) {
+      console.warn(`could not remove ${profile}: ${(err as Error).message}`);
+    }
   };
   try {
     const port = await new Promise<number>((resolve, reject) => {
