@@ -1,0 +1,79 @@
+// What `npm run lighthouse` decides from the scores it measured: the goals, the median,
+// when more runs can no longer change a verdict, the bench row and the explanation of a
+// miss. Pure functions, unit-tested in tests/unit/lighthouse-verdict.test.ts.
+import type { BenchRow } from "../bench/table.ts";
+
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** The issue's goals (#8): median of 5, mobile. */
+export const GOALS: Readonly<Record<Category, number>> = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 };
+
+export const SHORT: Readonly<Record<Category, string>> = { performance: "perf", accessibility: "a11y", "best-practices": "bp", seo: "seo" };
+
+/** A page is judged on the median of this many runs. */
+export const MAX_RUNS = 5;
+
+/** One Lighthouse run of one page: 0-100 per category, and the audits that lost points. */
+export interface PageRun {
+  scores: Record<Category, number>;
+  /** Per category, lines naming each audit that lost points (worst first). */
+  losses: Record<Category, string[]>;
+}
+
+export interface PageResult {
+  path: string;
+  runs: PageRun[];
+  /** Median score per category over `runs`. */
+  median: Record<Category, number>;
+  pass: boolean;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+}
+
+export const meetsGoals = (scores: Record<Category, number>): boolean => CATEGORIES.every((c) => scores[c] >= GOALS[c]);
+
+/**
+ * Whether more runs can still change the verdict of a median of MAX_RUNS: per category, the
+ * median of 5 meets the goal exactly when at least 3 runs do, so a category is decided once
+ * 3 runs fall on one side.
+ */
+export function undecided(runs: readonly PageRun[]): boolean {
+  const needed = (MAX_RUNS >> 1) + 1;
+  return CATEGORIES.some((c) => {
+    const passing = runs.filter((r) => r.scores[c] >= GOALS[c]).length;
+    return passing < needed && runs.length - passing < needed;
+  });
+}
+
+export function medians(runs: readonly PageRun[]): Record<Category, number> {
+  return Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((r) => r.scores[c]))])) as Record<Category, number>;
+}
+
+/** For a page that misses a goal: per missed category, the audits that lost points in the run closest to the median. */
+export function explainMiss(result: PageResult): string[] {
+  const lines: string[] = [];
+  for (const c of CATEGORIES) {
+    if (result.median[c] >= GOALS[c]) continue;
+    const run = [...result.runs].sort((a, b) => Math.abs(a.scores[c] - result.median[c]) - Math.abs(b.scores[c] - result.median[c]))[0]!;
+    lines.push(`${result.path} ${c} ${result.median[c]} < ${GOALS[c]} (run scoring ${run.scores[c]}):`);
+    for (const loss of run.losses[c]) lines.push(`    ${loss}`);
+  }
+  return lines;
+}
+
+export function toRow(result: PageResult): BenchRow {
+  const n = result.runs.length;
+  return {
+    figure: `Lighthouse ${result.path} (mobile, median of ${n}${n === 1 ? ", ci" : ""}): perf/a11y/bp/seo`,
+    goal: `>= ${CATEGORIES.map((c) => GOALS[c]).join("/")}`,
+    measured: CATEGORIES.map((c) => result.median[c]).join("/"),
+    reference: "",
+    pass: result.pass,
+    kind: "stable",
+  };
+}

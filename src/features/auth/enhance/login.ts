@@ -1,0 +1,166 @@
+// /login's script (no React): sign-in with a password, with a code mailed to the
+// address (two steps), or "forgot your password?" (a mailed link), and the ?verify=TOKEN
+// links of verification mails. The password form is in the HTML; the other two are
+// cloned from their <template>s when asked for, so only one form is ever on the page.
+import { authErrorMessage } from "@/features/auth/auth-error";
+import {
+  byId,
+  enhancePasswordToggle,
+  inputValue,
+  onSubmit,
+  setBanner,
+  setFieldError,
+  submitButton,
+  validate,
+} from "@/features/auth/enhance/form-kit";
+import { safeNext } from "@/features/auth/safe-next";
+import { SignInCodeRequestSchema, SignInCodeSchema, SignInSchema } from "@/features/auth/schemas";
+import { errorMessage } from "@/lib/api-error";
+import { pb } from "@/lib/pocketbase";
+import { refreshSession, requestPasswordLink, requestSignInCode, signInWithCode, signInWithPassword, startAuth } from "@/stores/auth";
+
+type Mode = "password" | "code" | "reset";
+
+const onSignedIn = (): void => window.location.replace(safeNext(new URLSearchParams(window.location.search).get("next")));
+
+function fromTemplate(id: string): HTMLElement {
+  const content = byId<HTMLTemplateElement>(id).content.cloneNode(true) as DocumentFragment;
+  return content.firstElementChild as HTMLElement;
+}
+
+function wirePasswordForm(form: HTMLFormElement, toReset: () => void): void {
+  const banner = byId("password-banner", form);
+  const button = submitButton(form.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  enhancePasswordToggle(form);
+  form.querySelector<HTMLButtonElement>("[data-forgot-password]")!.addEventListener("click", toReset);
+  onSubmit(form, async () => {
+    setBanner(banner, null);
+    const data = validate(
+      SignInSchema,
+      { email: inputValue("email"), password: inputValue("password") },
+      { email: "email", password: "password" },
+    );
+    if (!data) return;
+    button.busy(true);
+    try {
+      await signInWithPassword(data.email, data.password);
+      onSignedIn();
+    } catch (err) {
+      setBanner(banner, { tone: "error", text: authErrorMessage(err, "password") });
+      button.busy(false);
+    }
+  });
+}
+
+function codeView(): HTMLElement {
+  const view = fromTemplate("code-template");
+  const banner = byId("code-banner", view);
+  const requestForm = byId<HTMLFormElement>("code-request-form", view);
+  const codeForm = byId<HTMLFormElement>("code-form", view);
+  const requestButton = submitButton(requestForm.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  const codeButton = submitButton(codeForm.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  let sent: { email: string; otpId: string } | null = null;
+
+  onSubmit(requestForm, async () => {
+    setBanner(banner, null);
+    const data = validate(SignInCodeRequestSchema, { email: inputValue("code-email") }, { email: "code-email" });
+    if (!data) return;
+    requestButton.busy(true);
+    try {
+      const email = data.email.trim().toLowerCase();
+      sent = { email, otpId: await requestSignInCode(email) };
+      setBanner(banner, { tone: "info", text: `If an account exists for ${email}, we have emailed it a 6-digit sign-in code.` });
+      requestForm.hidden = true;
+      codeForm.hidden = false;
+      byId("code").focus();
+    } catch (err) {
+      setBanner(banner, { tone: "error", text: authErrorMessage(err) });
+    } finally {
+      requestButton.busy(false);
+    }
+  });
+
+  onSubmit(codeForm, async () => {
+    if (!sent) return;
+    const data = validate(SignInCodeSchema, { code: inputValue("code") }, { code: "code" });
+    if (!data) return;
+    codeButton.busy(true);
+    try {
+      await signInWithCode(sent.otpId, data.code);
+      onSignedIn();
+    } catch (err) {
+      setBanner(banner, { tone: "error", text: authErrorMessage(err, "code") });
+      codeButton.busy(false);
+    }
+  });
+
+  codeForm.querySelector<HTMLButtonElement>("[data-code-restart]")!.addEventListener("click", () => {
+    sent = null;
+    setBanner(banner, null);
+    codeForm.reset();
+    setFieldError("code", undefined);
+    codeForm.hidden = true;
+    requestForm.hidden = false;
+    byId("code-email").focus();
+  });
+  return view;
+}
+
+function resetView(): HTMLElement {
+  const form = fromTemplate("reset-template") as HTMLFormElement;
+  const banner = byId("reset-banner", form);
+  const button = submitButton(form.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  onSubmit(form, async () => {
+    setBanner(banner, null);
+    const data = validate(SignInCodeRequestSchema, { email: inputValue("reset-email") }, { email: "reset-email" });
+    if (!data) return;
+    button.busy(true);
+    try {
+      const address = data.email.trim().toLowerCase();
+      await requestPasswordLink(address);
+      setBanner(banner, {
+        tone: "success",
+        text: `If an account exists for ${address}, we have emailed it a link to set a new password. It is valid for 30 minutes.`,
+      });
+    } catch (err) {
+      setBanner(banner, { tone: "error", text: authErrorMessage(err) });
+    } finally {
+      button.busy(false);
+    }
+  });
+  return form;
+}
+
+/** Confirms a ?verify=TOKEN from a verification mail and says how it went. */
+function confirmVerification(notice: HTMLElement): void {
+  const token = new URLSearchParams(window.location.search).get("verify");
+  if (!token) return;
+  pb()
+    .collection("users")
+    .confirmVerification(token)
+    .then(() => {
+      setBanner(notice, { tone: "success", text: "Your email address is verified." });
+      // A signed-in visitor's session now carries verified = true (buying needs it).
+      return refreshSession().catch(() => {});
+    })
+    .catch((err: unknown) => setBanner(notice, { tone: "error", text: errorMessage(err) }));
+}
+
+export function enhanceLogin(): void {
+  startAuth();
+  confirmVerification(byId("verify-notice"));
+  const view = byId("signin-view");
+  const passwordForm = byId<HTMLFormElement>("password-form");
+  const modeSwitch = byId<HTMLButtonElement>("signin-mode-switch");
+  let mode: Mode = "password";
+
+  const show = (next: Mode): void => {
+    mode = next;
+    // The password form is kept (with what was typed); the others start afresh each time.
+    view.replaceChildren(next === "password" ? passwordForm : next === "code" ? codeView() : resetView());
+    modeSwitch.textContent = next === "password" ? "No password yet? Email me a sign-in code" : "Sign in with a password instead";
+  };
+
+  wirePasswordForm(passwordForm, () => show("reset"));
+  modeSwitch.addEventListener("click", () => show(mode === "password" ? "code" : "password"));
+}

@@ -1,0 +1,297 @@
+// The accessibility sweep of the signed-in app (issue #8): every /dashboard/** page and
+// /onboarding as a customer, every /console/** page as an admin, with axe (WCAG 2.2 A and
+// AA) at a desktop width and again at 360 px (where the bottom bar replaces the sidebar),
+// plus no sideways scrolling at 360 px. Open states that matter are swept too: dialogs,
+// the user drawer, tabs, a ticket thread, the country picker's list.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import PocketBase from "pocketbase";
+import type { TestUser } from "../support/pocketbase.ts";
+import { addStock, createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
+import { expectNoHorizontalScroll } from "./support/checks.ts";
+import { E2E } from "./support/env.ts";
+import { superuserClient } from "./support/pocketbase.ts";
+
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA (axe has no wcag22a rules of its own). */
+export const WCAG22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Violations known on the two overview pages, which the "appdata" helper is reworking
+ * (issue #8: the dashboard's curl block scrolls without being focusable). Only these rule
+ * ids are tolerated there, and only until that work lands: then delete the entries.
+ */
+const KNOWN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
+  "/dashboard": ["scrollable-region-focusable"],
+  "/console": [],
+};
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 360, height: 800 };
+
+/** axe over the whole page; a failure lists rule, element and the first check's message. */
+async function expectNoViolations(page: Page, what: string, tolerated: readonly string[] = []): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG22_AA).analyze();
+  for (const v of violations.filter((v) => tolerated.includes(v.id))) {
+    test.info().annotations.push({ type: "known violation (owned elsewhere)", description: `${what}: ${v.id} (${v.nodes.length} nodes)` });
+  }
+  expect(
+    violations
+      .filter((v) => !tolerated.includes(v.id))
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} (${(n.any[0] ?? n.all[0] ?? n.none[0])?.message ?? v.help})`)),
+    `axe violations on ${what}`,
+  ).toEqual([]);
+}
+
+/** Waits until the page's data has arrived: islands hydrated, no skeleton or busy region left. */
+async function settled(page: Page): Promise<void> {
+  await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+  await expect(page.locator(".animate-pulse, [aria-busy='true']")).toHaveCount(0);
+  await expect(page.getByText(/^Loading\b/)).toHaveCount(0);
+}
+
+/** The page at a desktop width and at 360 px: axe at both, no sideways scroll at 360 px. */
+async function sweep(page: Page, path: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await open(page, path);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, "\\?")}$`));
+  await settled(page);
+  const tolerated = KNOWN_ELSEWHERE[path] ?? [];
+  await expectNoViolations(page, `${path} (${DESKTOP.width} px)`, tolerated);
+  await page.setViewportSize(PHONE);
+  await settled(page);
+  await expectNoHorizontalScroll(page);
+  await expectNoViolations(page, `${path} (${PHONE.width} px)`, tolerated);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** A browser page signed in as `user` (one sign-in for a whole describe block). */
+async function signedInPage(browser: Browser, user: TestUser, landing: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: E2E.baseUrl, viewport: DESKTOP });
+  const page = await context.newPage();
+  await signInAs(page, user, landing);
+  return page;
+}
+
+async function clientOf(user: TestUser): Promise<PocketBase> {
+  const pb = new PocketBase(E2E.pocketbaseUrl);
+  pb.autoCancellation(false);
+  await pb.collection("users").authWithPassword(user.email, user.password);
+  return pb;
+}
+
+let seq = 0;
+const tag = (): string => `${Date.now().toString(36)}${seq++}`;
+
+test.describe("signed-in customer", () => {
+  test.describe.configure({ timeout: 90_000 });
+  let page: Page;
+  let customer: TestUser;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    customer = await createCustomer({ balanceCents: 50_000, firstName: "Axel" });
+    // Two proxies of the customer's own, so My Proxies shows cards, dialogs and the ledger has rows.
+    const place = { type: "DATACENTER", country: "DE", state: `A11y ${tag()}`, count: 2 };
+    await addStock(place);
+    const pb = await clientOf(customer);
+    await pb.send("/api/v1/proxies/purchase", {
+      method: "POST",
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: { type: place.type, country: place.country, state: place.state, city: "", quantity: place.count },
+    });
+    page = await signedInPage(browser, customer, "/dashboard/settings");
+  });
+
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  // The overview (/dashboard) is being reworked beside this sweep; it is swept all the same.
+  for (const path of [
+    "/dashboard",
+    "/dashboard/buy-credits",
+    "/dashboard/buy-proxies",
+    "/dashboard/proxies",
+    "/dashboard/affiliate",
+    "/dashboard/transactions",
+    "/dashboard/support",
+    "/dashboard/settings",
+  ]) {
+    test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
+      await sweep(page, path);
+    });
+  }
+
+  test("My Proxies with the renew and regenerate dialogs open", async () => {
+    await open(page, "/dashboard/proxies");
+    await settled(page);
+    const card = page.getByRole("article").first();
+    await card.getByRole("button", { name: "Renew", exact: true }).click();
+    const renew = page.getByRole("dialog", { name: "Renew 1 proxy" });
+    await expect(renew.getByRole("heading", { name: "Renew 1 proxy" })).toBeVisible();
+    await expectNoViolations(page, "the renew dialog");
+    await renew.getByRole("button", { name: "Cancel" }).click();
+    await expect(renew).toBeHidden();
+
+    await card.getByRole("button", { name: "Regenerate credentials" }).click();
+    const regenerate = page.getByRole("dialog", { name: "Regenerate credentials?" });
+    await expect(regenerate.getByRole("heading", { name: "Regenerate credentials?" })).toBeVisible();
+    await expectNoViolations(page, "the regenerate dialog");
+    await regenerate.getByRole("button", { name: "Cancel" }).click();
+    await expect(regenerate).toBeHidden();
+  });
+
+  test("Support: the new ticket form, then a ticket's thread", async () => {
+    await open(page, "/dashboard/support");
+    await settled(page);
+    await page.getByRole("button", { name: "New Ticket" }).click();
+    await expect(page.getByLabel("Subject", { exact: true })).toBeVisible();
+    await expectNoViolations(page, "the new ticket form");
+    const subject = `Sweep ticket ${tag()}`;
+    await page.getByLabel("Subject", { exact: true }).fill(subject);
+    await page.getByLabel("Message", { exact: true }).fill("Checking how this thread reads with a screen reader.");
+    await page.getByRole("button", { name: "Create Ticket" }).click();
+    await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
+    await expectNoViolations(page, "a ticket thread");
+    await page.setViewportSize(PHONE);
+    await expectNoHorizontalScroll(page);
+    await expectNoViolations(page, "a ticket thread at 360 px");
+    await page.setViewportSize(DESKTOP);
+  });
+
+  test("/onboarding for a customer who has not finished it", async ({ browser }) => {
+    const fresh = await createCustomer({ onboarded: false, firstName: "Nova" });
+    const onboarding = await signedInPage(browser, fresh, "/onboarding");
+    try {
+      await sweep(onboarding, "/onboarding");
+    } finally {
+      await onboarding.context().close();
+    }
+  });
+});
+
+test.describe("signed-in admin", () => {
+  test.describe.configure({ timeout: 90_000 });
+  let page: Page;
+  let customer: TestUser;
+  let stocked: { host: string; port: number };
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    customer = await createCustomer({ balanceCents: 2_500, firstName: "Cleo" });
+    const [id] = await addStock({ type: "RESIDENTIAL", country: "FR", state: `A11y ${tag()}`, count: 3 });
+    const proxy = await (await superuserClient()).collection("proxies").getOne(id ?? "");
+    stocked = { host: proxy["host"] as string, port: proxy["port"] as number };
+    const admin = await createAdmin("Ada");
+    page = await signedInPage(browser, admin, "/console/settings");
+  });
+
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  // The overview (/console) is being reworked beside this sweep; it is swept all the same.
+  for (const path of [
+    "/console",
+    "/console/users",
+    "/console/affiliates",
+    "/console/pricing",
+    "/console/proxies",
+    "/console/support",
+    "/console/analytics",
+    "/console/logs",
+    "/console/settings",
+    "/console/messages",
+  ]) {
+    test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
+      await sweep(page, path);
+    });
+  }
+
+  test("User Management with the balance dialog and the details drawer open", async () => {
+    await open(page, "/console/users");
+    await settled(page);
+    await page.getByRole("searchbox").first().fill(customer.email);
+    const row = page.getByRole("row").filter({ hasText: customer.email });
+    await row.getByRole("button", { name: `Adjust balance of ${customer.email}` }).click();
+    const balance = page.getByRole("dialog", { name: "Adjust balance" });
+    await expect(balance.getByRole("heading", { name: "Adjust balance" })).toBeVisible();
+    await expectNoViolations(page, "the balance dialog");
+    await balance.getByRole("button", { name: "Cancel" }).click();
+    await expect(balance).toBeHidden();
+
+    await row.getByRole("button", { name: `Details of ${customer.email}` }).click();
+    const drawer = page.getByRole("dialog", { name: "Cleo Customer" });
+    await expect(drawer.getByRole("heading", { name: "Cleo Customer" })).toBeVisible();
+    await expect(drawer.locator(".animate-pulse")).toHaveCount(0);
+    await expectNoViolations(page, "the user details drawer");
+    await page.setViewportSize(PHONE);
+    await expectNoHorizontalScroll(page);
+    await expectNoViolations(page, "the user details drawer at 360 px");
+    await page.setViewportSize(DESKTOP);
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+  });
+
+  test("Pricing Management with the add-plan dialog open", async () => {
+    await open(page, "/console/pricing");
+    await settled(page);
+    await page.getByRole("button", { name: "Add Plan" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Pricing Plan" });
+    await expect(dialog.getByRole("heading", { name: "Add Pricing Plan" })).toBeVisible();
+    await expectNoViolations(page, "the add-plan dialog");
+    await page.setViewportSize(PHONE);
+    await expectNoHorizontalScroll(page);
+    await expectNoViolations(page, "the add-plan dialog at 360 px");
+    await page.setViewportSize(DESKTOP);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  });
+
+  test("Proxy Management: every tab, and the edit dialog of a proxy", async () => {
+    await open(page, "/console/proxies");
+    await settled(page);
+    for (const name of ["Generate", "Import", "Inventory"]) {
+      await page.getByRole("tab", { name }).click();
+      await expect(page.getByRole("tab", { name })).toHaveAttribute("aria-selected", "true");
+      await settled(page);
+      await expectNoViolations(page, `the ${name} tab`);
+    }
+    // The Generate tab's country picker with its list open.
+    await page.getByRole("tab", { name: "Generate" }).click();
+    await page.getByLabel("Country", { exact: true }).fill("braz");
+    await expect(page.getByRole("option", { name: "Brazil (BR)" })).toBeVisible();
+    await expectNoViolations(page, "the Generate tab's country list");
+    await page.getByLabel("Country", { exact: true }).press("Escape");
+
+    await page.getByRole("tab", { name: "Inventory" }).click();
+    await settled(page);
+    const address = `${stocked.host}:${stocked.port}`;
+    await page.getByLabel("Search").fill(stocked.host);
+    await page.getByRole("button", { name: `Edit ${address}` }).click();
+    const dialog = page.getByRole("dialog", { name: address });
+    await expect(dialog.getByLabel("Password")).toBeVisible();
+    await expectNoViolations(page, "the edit-proxy dialog");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  });
+
+  test("Support Tickets with a ticket open", async () => {
+    // A customer opens a ticket; the admin reads it.
+    const subject = `Console sweep ${tag()}`;
+    const pb = await clientOf(customer);
+    await pb.send("/api/v1/support/tickets", {
+      method: "POST",
+      body: { subject, message: "My proxy stopped answering this morning.", priority: "high" },
+    });
+    await open(page, "/console/support");
+    await settled(page);
+    await page.getByText(subject).first().click();
+    await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
+    await expectNoViolations(page, "a ticket open in the console");
+    await page.setViewportSize(PHONE);
+    await expectNoHorizontalScroll(page);
+    await expectNoViolations(page, "a ticket open in the console at 360 px");
+    await page.setViewportSize(DESKTOP);
+  });
+});
