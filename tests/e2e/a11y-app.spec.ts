@@ -3,44 +3,16 @@
 // AA) at a desktop width and again at 360 px (where the bottom bar replaces the sidebar),
 // plus no sideways scrolling at 360 px. Open states that matter are swept too: dialogs,
 // the user drawer, tabs, a ticket thread, the country picker's list.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
 import { addStock, createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
-import { expectNoHorizontalScroll } from "./support/checks.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA (axe has no wcag22a rules of its own). */
-export const WCAG22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-/**
- * Violations known on the two overview pages, which the "appdata" helper is reworking
- * (issue #8: the dashboard's curl block scrolls without being focusable). Only these rule
- * ids are tolerated there, and only until that work lands: then delete the entries.
- */
-const KNOWN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
-  "/dashboard": ["scrollable-region-focusable"],
-  "/console": [],
-};
-
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 800 };
-
-/** axe over the whole page; a failure lists rule, element and the first check's message. */
-async function expectNoViolations(page: Page, what: string, tolerated: readonly string[] = []): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG22_AA).analyze();
-  for (const v of violations.filter((v) => tolerated.includes(v.id))) {
-    test.info().annotations.push({ type: "known violation (owned elsewhere)", description: `${what}: ${v.id} (${v.nodes.length} nodes)` });
-  }
-  expect(
-    violations
-      .filter((v) => !tolerated.includes(v.id))
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} (${(n.any[0] ?? n.all[0] ?? n.none[0])?.message ?? v.help})`)),
-    `axe violations on ${what}`,
-  ).toEqual([]);
-}
 
 /** Waits until the page's data has arrived: islands hydrated, no skeleton or busy region left. */
 async function settled(page: Page): Promise<void> {
@@ -55,12 +27,11 @@ async function sweep(page: Page, path: string): Promise<void> {
   await open(page, path);
   await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, "\\?")}$`));
   await settled(page);
-  const tolerated = KNOWN_ELSEWHERE[path] ?? [];
-  await expectNoViolations(page, `${path} (${DESKTOP.width} px)`, tolerated);
+  await expectNoAxeViolations(page, `${path} (${DESKTOP.width} px)`);
   await page.setViewportSize(PHONE);
   await settled(page);
   await expectNoHorizontalScroll(page);
-  await expectNoViolations(page, `${path} (${PHONE.width} px)`, tolerated);
+  await expectNoAxeViolations(page, `${path} (${PHONE.width} px)`);
   await page.setViewportSize(DESKTOP);
 }
 
@@ -129,14 +100,14 @@ test.describe("signed-in customer", () => {
     await card.getByRole("button", { name: "Renew", exact: true }).click();
     const renew = page.getByRole("dialog", { name: "Renew 1 proxy" });
     await expect(renew.getByRole("heading", { name: "Renew 1 proxy" })).toBeVisible();
-    await expectNoViolations(page, "the renew dialog");
+    await expectNoAxeViolations(page, "the renew dialog");
     await renew.getByRole("button", { name: "Cancel" }).click();
     await expect(renew).toBeHidden();
 
     await card.getByRole("button", { name: "Regenerate credentials" }).click();
     const regenerate = page.getByRole("dialog", { name: "Regenerate credentials?" });
     await expect(regenerate.getByRole("heading", { name: "Regenerate credentials?" })).toBeVisible();
-    await expectNoViolations(page, "the regenerate dialog");
+    await expectNoAxeViolations(page, "the regenerate dialog");
     await regenerate.getByRole("button", { name: "Cancel" }).click();
     await expect(regenerate).toBeHidden();
   });
@@ -146,16 +117,16 @@ test.describe("signed-in customer", () => {
     await settled(page);
     await page.getByRole("button", { name: "New Ticket" }).click();
     await expect(page.getByLabel("Subject", { exact: true })).toBeVisible();
-    await expectNoViolations(page, "the new ticket form");
+    await expectNoAxeViolations(page, "the new ticket form");
     const subject = `Sweep ticket ${tag()}`;
     await page.getByLabel("Subject", { exact: true }).fill(subject);
     await page.getByLabel("Message", { exact: true }).fill("Checking how this thread reads with a screen reader.");
     await page.getByRole("button", { name: "Create Ticket" }).click();
     await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
-    await expectNoViolations(page, "a ticket thread");
+    await expectNoAxeViolations(page, "a ticket thread");
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page);
-    await expectNoViolations(page, "a ticket thread at 360 px");
+    await expectNoAxeViolations(page, "a ticket thread at 360 px");
     await page.setViewportSize(DESKTOP);
   });
 
@@ -216,7 +187,7 @@ test.describe("signed-in admin", () => {
     await row.getByRole("button", { name: `Adjust balance of ${customer.email}` }).click();
     const balance = page.getByRole("dialog", { name: "Adjust balance" });
     await expect(balance.getByRole("heading", { name: "Adjust balance" })).toBeVisible();
-    await expectNoViolations(page, "the balance dialog");
+    await expectNoAxeViolations(page, "the balance dialog");
     await balance.getByRole("button", { name: "Cancel" }).click();
     await expect(balance).toBeHidden();
 
@@ -224,10 +195,10 @@ test.describe("signed-in admin", () => {
     const drawer = page.getByRole("dialog", { name: "Cleo Customer" });
     await expect(drawer.getByRole("heading", { name: "Cleo Customer" })).toBeVisible();
     await expect(drawer.locator(".animate-pulse")).toHaveCount(0);
-    await expectNoViolations(page, "the user details drawer");
+    await expectNoAxeViolations(page, "the user details drawer");
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page);
-    await expectNoViolations(page, "the user details drawer at 360 px");
+    await expectNoAxeViolations(page, "the user details drawer at 360 px");
     await page.setViewportSize(DESKTOP);
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
@@ -239,10 +210,10 @@ test.describe("signed-in admin", () => {
     await page.getByRole("button", { name: "Add Plan" }).click();
     const dialog = page.getByRole("dialog", { name: "Add Pricing Plan" });
     await expect(dialog.getByRole("heading", { name: "Add Pricing Plan" })).toBeVisible();
-    await expectNoViolations(page, "the add-plan dialog");
+    await expectNoAxeViolations(page, "the add-plan dialog");
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page);
-    await expectNoViolations(page, "the add-plan dialog at 360 px");
+    await expectNoAxeViolations(page, "the add-plan dialog at 360 px");
     await page.setViewportSize(DESKTOP);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
@@ -255,13 +226,13 @@ test.describe("signed-in admin", () => {
       await page.getByRole("tab", { name }).click();
       await expect(page.getByRole("tab", { name })).toHaveAttribute("aria-selected", "true");
       await settled(page);
-      await expectNoViolations(page, `the ${name} tab`);
+      await expectNoAxeViolations(page, `the ${name} tab`);
     }
     // The Generate tab's country picker with its list open.
     await page.getByRole("tab", { name: "Generate" }).click();
     await page.getByLabel("Country", { exact: true }).fill("braz");
     await expect(page.getByRole("option", { name: "Brazil (BR)" })).toBeVisible();
-    await expectNoViolations(page, "the Generate tab's country list");
+    await expectNoAxeViolations(page, "the Generate tab's country list");
     await page.getByLabel("Country", { exact: true }).press("Escape");
 
     await page.getByRole("tab", { name: "Inventory" }).click();
@@ -271,7 +242,7 @@ test.describe("signed-in admin", () => {
     await page.getByRole("button", { name: `Edit ${address}` }).click();
     const dialog = page.getByRole("dialog", { name: address });
     await expect(dialog.getByLabel("Password")).toBeVisible();
-    await expectNoViolations(page, "the edit-proxy dialog");
+    await expectNoAxeViolations(page, "the edit-proxy dialog");
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
   });
@@ -288,10 +259,10 @@ test.describe("signed-in admin", () => {
     await settled(page);
     await page.getByText(subject).first().click();
     await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
-    await expectNoViolations(page, "a ticket open in the console");
+    await expectNoAxeViolations(page, "a ticket open in the console");
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page);
-    await expectNoViolations(page, "a ticket open in the console at 360 px");
+    await expectNoAxeViolations(page, "a ticket open in the console at 360 px");
     await page.setViewportSize(DESKTOP);
   });
 });

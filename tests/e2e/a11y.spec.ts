@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./support/checks.ts";
 import { open } from "./support/customers.ts";
 
 // axe over a whole page takes seconds on a busy 2-core machine.
@@ -13,18 +13,10 @@ test.describe.configure({ timeout: 90_000 });
 
 const PUBLIC_PAGES = ["/", "/use-cases", "/pricing", "/docs", "/contact", "/program", "/terms", "/privacy", "/login", "/signup"];
 
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
-const WCAG22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-async function expectNoViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG22_AA).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 for (const path of PUBLIC_PAGES) {
   test(`${path} has no detectable accessibility violations`, async ({ page }) => {
     await page.goto(path);
-    await expectNoViolations(page);
+    await expectNoAxeViolations(page);
   });
 }
 
@@ -32,29 +24,29 @@ test("the sign-in page's other forms and messages have no violations", async ({ 
   await open(page, "/login");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByText("Password is required")).toBeVisible();
-  await expectNoViolations(page);
+  await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "No password yet? Email me a sign-in code" }).click();
   await expect(page.getByRole("button", { name: "Email me a sign-in code", exact: true })).toBeEnabled();
-  await expectNoViolations(page);
+  await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Sign in with a password instead" }).click();
   await page.getByRole("button", { name: "Forgot your password?" }).click();
   await page.getByRole("button", { name: "Email me a reset link" }).click();
   await expect(page.getByText("Invalid email address")).toBeVisible();
-  await expectNoViolations(page);
+  await expectNoAxeViolations(page);
 });
 
 test("the sign-up page with its messages and the country list open has no violations", async ({ page }) => {
   await open(page, "/signup");
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByText("Please select your country")).toBeVisible();
-  await expectNoViolations(page);
+  await expectNoAxeViolations(page);
   await page.getByLabel("Country").fill("an");
   await expect(page.getByRole("listbox")).toBeVisible();
   await page.getByLabel("Country").press("ArrowDown");
-  await expectNoViolations(page);
+  await expectNoAxeViolations(page);
   await page.getByLabel("Country").fill("Atlantis");
   await expect(page.getByText("No countries found")).toBeVisible();
-  await expectNoViolations(page);
+  await expectNoAxeViolations(page);
 });
 
 test("public pages fit a 360 px wide screen without horizontal scrolling", async ({ page }) => {
