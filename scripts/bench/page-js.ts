@@ -1,6 +1,5 @@
-// The JavaScript a page really loads, and its byte budgets: one copy, used by the size
-// section of `npm run bench` (scripts/bench-size.ts) and the e2e budget test
-// (tests/e2e/page-budgets.spec.ts).
+// The JavaScript a page really loads, and its byte budgets: the size section of
+// `npm run bench` (scripts/bench-size.ts), which `npm test` runs in its CI short form.
 //
 // "As loaded" means what Chromium requests as scripts while opening the page until the
 // network is idle: entry modules, their static imports and the lazy chunks the page pulls

@@ -16,17 +16,16 @@ export interface SectionEntry {
 }
 
 export const SECTIONS: readonly SectionEntry[] = [
-  // Uncomment each line when its module has landed on main (helpers "public", "appdata", "lighthouse").
   { name: "public", stable: false, load: async () => (await import("../bench-public.ts")).publicPagesBench },
   { name: "app", stable: false, load: async () => (await import("../bench-app.ts")).appPagesBench },
   { name: "purchase", stable: false, load: async () => (await import("../bench-purchase.ts")).purchaseBench },
   { name: "admin", stable: false, load: async () => (await import("../bench-admin.ts")).adminBench },
   { name: "chat", stable: false, load: async () => (await import("../bench-chat.ts")).chatBench },
   { name: "size", stable: true, load: async () => (await import("../bench-size.ts")).sizeBench },
-  // {
-  //   name: "lighthouse",
-  //   stable: true,
-  //   load: async () => (await import("../lighthouse.ts")).lighthouseBench,
-  //   loadCi: async () => (await import("../lighthouse.ts")).lighthouseCiBench,
-  // },
+  {
+    name: "lighthouse",
+    stable: true,
+    load: async () => (await import("../lighthouse.ts")).lighthouseBench,
+    loadCi: async () => (await import("../lighthouse.ts")).lighthouseCiBench,
+  },
 ];
