@@ -7,6 +7,7 @@ import path from "node:path";
 import { parseReplica, type Replica } from "../server/litestream.ts";
 import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile, ROOT } from "../server/pocketbase-process.ts";
 import { mailSummary, startMailSink, type MailSink } from "../server/mail-sink.ts";
+import type { TrustedProxies } from "../server/client-address.ts";
 import { startShop } from "../server/shop.ts";
 import { ensureBuilt } from "./ensure-built.ts";
 
@@ -47,6 +48,16 @@ function credentialsKey(): { key: string; source: string } {
   const { key, created } = credentialsKeyFromFile(file);
   const where = path.relative(ROOT, file) || file;
   return { key, source: created ? `${where} (new; back it up apart from the data dir)` : where };
+}
+
+/** TRUST_PROXY: "true" (a proxy on this machine or a private network), "false", or a list of addresses/CIDRs. */
+function trustedProxies(value: string): TrustedProxies {
+  if (value === "true") return true;
+  if (value === "false" || value === "") return false;
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 // Demo accounts have published passwords, so they are seeded by default only while the
@@ -99,7 +110,7 @@ const shop = await startShop({
   superuserEmail,
   superuserPassword: superuserPassword(),
   credentialsKey: credentials.key,
-  trustForwardedFor: env("TRUST_PROXY", "false") === "true",
+  trustForwardedFor: trustedProxies(env("TRUST_PROXY", "false")),
   exposeDashboard: env("EXPOSE_PB_DASHBOARD", "false") === "true",
   hooksEnv: {
     ...smtpEnv,

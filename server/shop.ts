@@ -1,6 +1,7 @@
 // Brings the whole product up: PocketBase on loopback, Litestream beside it when a replica is
 // configured, then the web server in front of them.
 // Used by `npm start`, the end-to-end tests and the benchmarks.
+import type { TrustedProxies } from "./client-address.ts";
 import { startLitestream, type LitestreamProcess, type Replica } from "./litestream.ts";
 import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
@@ -22,7 +23,7 @@ export interface ShopOptions {
    * (`npm start` keeps it in a file, scripts/start.ts).
    */
   credentialsKey?: string;
-  trustForwardedFor?: boolean;
+  trustForwardedFor?: TrustedProxies;
   /** Serve the PocketBase dashboard to non-loopback clients (off by default). */
   exposeDashboard?: boolean;
   verbose?: boolean;

@@ -3,9 +3,11 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { sendUpstream } from "./compression.ts";
+import { isLoopback, resolveClient, trustedPeers, type TrustedProxies } from "./client-address.ts";
 import { frontDoor } from "./front-door.ts";
 import { ROOT } from "./pocketbase-process.ts";
+import { proxyToPocketBase } from "./proxy.ts";
+import { kindOf, setSecurityHeaders } from "./security-headers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -13,47 +15,44 @@ export interface WebServerOptions {
   port: number;
   host?: string;
   pocketbaseUrl: string;
-  /** Set when a trusted reverse proxy in front of us appends X-Forwarded-For. */
-  trustForwardedFor?: boolean;
+  /**
+   * Set when a reverse proxy in front of us appends X-Forwarded-For (and says
+   * X-Forwarded-Proto): `true` believes such a proxy on this machine or in a private
+   * network, a list believes exactly those addresses/CIDRs (client-address.ts).
+   */
+  trustForwardedFor?: TrustedProxies;
   /** Serve the PocketBase dashboard (/_/) and superuser sign-in to non-loopback clients too. */
   exposeDashboard?: boolean;
+  /** Slow-request protection (see SLOW_REQUEST_LIMITS); tests shorten them. */
+  limits?: Partial<SlowRequestLimits>;
 }
 
-const SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "DENY",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-};
+export interface SlowRequestLimits {
+  /** A client must have sent the whole request head (line and headers) within this. */
+  headersTimeoutMs: number;
+  /** ... and the whole request, body included (a 5 MB chat attachment at 45 KB/s fits). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (above common proxies' 60 s). */
+  keepAliveTimeoutMs: number;
+  /** How often Node looks for connections past those limits. */
+  checkIntervalMs: number;
+}
 
-// Hop-by-hop headers must not be forwarded (RFC 9110 7.6.1).
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
+/**
+ * Node's headersTimeout/requestTimeout bound RECEIVING a request: a client dribbling its
+ * headers (slowloris) or its body is answered 408 and cut off. They do not bound the
+ * response, so a realtime stream (a short GET answered by a long SSE response) stays open
+ * as long as PocketBase keeps it (its own 5-minute idle cut).
+ */
+export const SLOW_REQUEST_LIMITS: SlowRequestLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 65_000,
+  checkIntervalMs: 2_000,
+};
 
 function isPocketBasePath(url: string): boolean {
   return url.startsWith("/api/") || url === "/api" || url.startsWith("/_/") || url === "/_";
-}
-
-function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
-  const socketIp = req.socket.remoteAddress ?? "";
-  if (!trustForwardedFor) return socketIp;
-  const forwarded = req.headers["x-forwarded-for"];
-  // The right-most value is the one our trusted proxy appended; the rest is client-supplied.
-  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").pop()?.trim();
-  return last || socketIp;
-}
-
-/** Real client IPs only: the PocketBase dashboard and superuser sign-in stay on this host. */
-function isLoopback(ip: string): boolean {
-  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
 }
 
 // PocketBase resolves a collection by name or id (percent-decoded); pbc_3142635823 is the
@@ -64,62 +63,13 @@ export function isSuperuserPath(url: string): boolean {
   let path = url.split("?")[0] ?? "";
   try {
     path = decodeURIComponent(path);
+    // Dot segments resolved as a server would ("/api/x/../collections/_superusers").
+    path = new URL(path.replace(/\\/g, "/"), "http://x").pathname;
   } catch {
     return true; // malformed escapes: nothing legitimate looks like this
   }
   path = path.toLowerCase();
   return path === "/_" || path.startsWith("/_/") || SUPERUSER_COLLECTION.test(path);
-}
-
-function proxyToPocketBase(target: URL, trustForwardedFor: boolean): Handler {
-  return (req, res) => {
-    const headers: http.OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (!HOP_BY_HOP.has(name) && name !== "host" && value !== undefined) headers[name] = value;
-    }
-    // PocketBase trusts this header (settings.trustedProxy) and listens on loopback only,
-    // so its rate limiter and logs see the real client.
-    headers["x-forwarded-for"] = clientIp(req, trustForwardedFor);
-    headers["x-forwarded-proto"] = trustForwardedFor ? (req.headers["x-forwarded-proto"] ?? "http") : "http";
-    headers["host"] = target.host;
-
-    // Re-frame the body explicitly. A chunked body is sent on chunked; a request with no
-    // length and no chunking has no body. Piping unframed bytes would let a client smuggle
-    // a second request onto the shared upstream connection.
-    const chunked = req.headers["transfer-encoding"] !== undefined;
-    if (chunked) {
-      delete headers["content-length"];
-      headers["transfer-encoding"] = "chunked";
-    }
-    const hasBody = chunked || Number(req.headers["content-length"] ?? 0) > 0;
-
-    const upstream = http.request(
-      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers },
-      (upstreamRes) => {
-        const outHeaders: http.OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(upstreamRes.headers)) {
-          if (!HOP_BY_HOP.has(name) && value !== undefined) outHeaders[name] = value;
-        }
-        sendUpstream(req, res, upstreamRes.statusCode ?? 502, outHeaders, upstreamRes);
-      },
-    );
-    upstream.on("error", () => {
-      if (!res.headersSent) {
-        res.writeHead(502, { "content-type": "application/json" });
-        res.end(JSON.stringify({ status: 502, message: "The backend is unavailable. Please try again shortly.", data: {} }));
-      } else {
-        res.destroy();
-      }
-    });
-    req.on("aborted", () => upstream.destroy());
-    res.on("close", () => upstream.destroy());
-    if (hasBody) {
-      req.pipe(upstream);
-    } else {
-      req.resume();
-      upstream.end();
-    }
-  };
 }
 
 async function loadAstroHandler(): Promise<Handler> {
@@ -139,30 +89,41 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   process.env["POCKETBASE_URL"] = options.pocketbaseUrl;
   // Cached public pages and build files first, then Astro's handler (server/front-door.ts).
   const site = frontDoor(await loadAstroHandler(), path.join(ROOT, "dist", "client"));
-  const trust = options.trustForwardedFor ?? false;
-  const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), trust);
-  const server = http.createServer((req, res) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    const url = req.url ?? "/";
-    if (isSuperuserPath(url) && !options.exposeDashboard && !isLoopback(clientIp(req, trust))) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
-    } else if (isPocketBasePath(url)) {
-      toPocketBase(req, res);
-    } else {
-      // Astro (and the session check it forwards to PocketBase) sees the client as we
-      // resolved it, never what the client claims about itself.
-      req.headers["x-forwarded-for"] = clientIp(req, trust);
-      if (!trust) {
-        delete req.headers["x-forwarded-host"];
-        delete req.headers["x-forwarded-proto"];
-        delete req.headers["x-forwarded-port"];
+  const isTrustedPeer = trustedPeers(options.trustForwardedFor ?? false);
+  const clientOf = (req: IncomingMessage) => resolveClient(req, isTrustedPeer);
+  const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), clientOf);
+  const limits = { ...SLOW_REQUEST_LIMITS, ...options.limits };
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (req, res) => {
+      const url = req.url ?? "/";
+      const client = clientOf(req);
+      setSecurityHeaders(res, kindOf(url), client.secure);
+      // The dashboard and superuser sign-in answer only a client on this machine that
+      // reached us directly or through a proxy on this machine.
+      const local = isLoopback(client.peer) && isLoopback(client.ip);
+      if (isSuperuserPath(url) && !options.exposeDashboard && !local) {
+        res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+      } else if (isPocketBasePath(url)) {
+        toPocketBase(req, res);
+      } else {
+        // Astro (and the session check it forwards to PocketBase) sees the client as we
+        // resolved it, never what the client claims about itself.
+        req.headers["x-forwarded-for"] = client.ip;
+        req.headers["x-forwarded-proto"] = client.secure ? "https" : "http";
+        if (!isTrustedPeer(client.peer)) {
+          delete req.headers["x-forwarded-host"];
+          delete req.headers["x-forwarded-port"];
+        }
+        site(req, res);
       }
-      site(req, res);
-    }
-  });
-  // Realtime streams stay open up to PocketBase's own 5-minute idle cut; never time them out here.
-  server.requestTimeout = 0;
-  server.keepAliveTimeout = 65_000;
+    },
+  );
 
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

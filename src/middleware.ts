@@ -1,5 +1,5 @@
 import { defineMiddleware } from "astro:middleware";
-import { guard, isAppPath, referralCookie, SessionCheckUnavailable, verifySession } from "@/lib/server/auth";
+import { guard, isAppPath, isSecureRequest, referralCookie, SessionCheckUnavailable, verifySession } from "@/lib/server/auth";
 import { isCacheablePath, publishSnapshotVersion, servePublicPage } from "@/lib/server/page-cache";
 import { getSiteSnapshot } from "@/lib/server/site-content";
 
@@ -63,7 +63,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
 
   // ?ref=CODE on any page is remembered for 30 days. Set on the response, never baked
   // into a cached page body.
-  const refCookie = context.request.method === "GET" ? referralCookie(context.url) : null;
+  const refCookie = context.request.method === "GET" ? referralCookie(context.url, isSecureRequest(context.request)) : null;
   if (!refCookie) return response;
   // A response that sets a cookie must never be stored by a shared cache.
   return withHeader(withHeader(response, "Set-Cookie", refCookie, "append"), "Cache-Control", "private, no-store", "set");

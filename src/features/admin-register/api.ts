@@ -2,6 +2,7 @@
 import { ClientResponseError } from "pocketbase";
 import { pb } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
+import { adoptSession } from "@/stores/auth";
 
 export interface InvitationCheck {
   valid: true;
@@ -27,14 +28,14 @@ export function checkInvitation(token: string, signal?: AbortSignal): Promise<In
   });
 }
 
-/** Creates the admin account and signs this browser in (the auth store writes the session cookie). */
+/** Creates the admin account and signs this browser in (the server sets the session cookie before this resolves). */
 export async function registerAdmin(data: AdminRegistration): Promise<void> {
   const res = await pb().send<{ token: string; record: UserRecord }>("/api/shop/admin-register", {
     method: "POST",
     body: { ...data },
     requestKey: null,
   });
-  pb().authStore.save(res.token, res.record);
+  await adoptSession(res.token, res.record);
 }
 
 /** True when the server refused the link itself (unknown 404, used/revoked/expired 410, closed 403). */

@@ -1,7 +1,8 @@
-// Server-side session check for the guards in src/middleware.ts. The browser keeps the
-// `pb_auth` cookie in sync with its PocketBase authStore (src/stores/auth.ts); here the
-// token in it is verified by PocketBase itself (auth-refresh answers only for a valid,
-// unrevoked token of the users collection). Unverified JWT claims are never trusted.
+// Server-side sessions. The `pb_auth` cookie is written only by the server
+// (src/pages/auth/session.ts, HttpOnly: page scripts cannot read it), after PocketBase
+// itself confirmed the token; the guards in src/middleware.ts read it and have PocketBase
+// verify it again (auth-refresh answers only for a valid, unrevoked token of the users
+// collection). Unverified JWT claims are never trusted.
 import PocketBase, { ClientResponseError } from "pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { AUTH_COOKIE, REF_COOKIE } from "@/lib/cookies";
@@ -20,26 +21,118 @@ export class SessionCheckUnavailable extends Error {
 /** Answers that mean "this token is not a valid session" (bad, expired, revoked, user gone). */
 const SIGNED_OUT_STATUSES = new Set([400, 401, 403, 404]);
 
+/** The value of one cookie in a Cookie header, or "". */
+export function cookieValue(cookieHeader: string, name: string): string {
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return "";
+}
+
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The JWT's `exp` (seconds), unverified: only for cookie lifetimes, never for trust. */
+export function tokenExpiry(token: string): number {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown };
+    return typeof claims.exp === "number" ? claims.exp : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The token in the session cookie, or "". The cookie holds the bare token; a cookie from
+ * before it was HttpOnly holds the SDK's URL-encoded JSON ({token, record}) and is still
+ * read, until the browser's next page replaces it.
+ */
+export function sessionToken(cookieHeader: string): string {
+  let value = cookieValue(cookieHeader, AUTH_COOKIE);
+  if (!JWT.test(value)) {
+    try {
+      const legacy = JSON.parse(decodeURIComponent(value)) as { token?: unknown };
+      value = typeof legacy.token === "string" ? legacy.token : "";
+    } catch {
+      return "";
+    }
+  }
+  return JWT.test(value) && tokenExpiry(value) > Date.now() / 1000 ? value : "";
+}
+
+/**
+ * Has PocketBase refresh `token`: a new token and the user for a valid session, null when
+ * the token is not one. Throws SessionCheckUnavailable when PocketBase cannot tell.
+ */
+export async function refreshAuth(token: string, clientIp?: string): Promise<{ token: string; record: UserRecord } | null> {
+  const pb = new PocketBase(pocketbaseUrl());
+  pb.authStore.save(token, null);
+  try {
+    const { token: fresh, record } = await pb.collection("users").authRefresh<UserRecord>({
+      requestKey: null,
+      // PocketBase trusts this header from loopback; rate limits then count the visitor, not us.
+      ...(clientIp ? { headers: { "X-Forwarded-For": clientIp } } : {}),
+    });
+    return { token: fresh, record };
+  } catch (err) {
+    if (err instanceof ClientResponseError && SIGNED_OUT_STATUSES.has(err.status)) return null;
+    throw new SessionCheckUnavailable(err instanceof ClientResponseError ? err.status : 0);
+  }
+}
+
 /**
  * The signed-in user for this request's cookie, or null when there is no valid session.
  * Throws SessionCheckUnavailable when PocketBase cannot tell (429, 5xx, unreachable).
  */
 export async function verifySession(cookieHeader: string, clientIp?: string): Promise<UserRecord | null> {
-  if (!cookieHeader.includes(`${AUTH_COOKIE}=`)) return null;
-  const pb = new PocketBase(pocketbaseUrl());
-  pb.authStore.loadFromCookie(cookieHeader, AUTH_COOKIE);
-  if (!pb.authStore.isValid) return null;
+  const token = sessionToken(cookieHeader);
+  if (!token) return null;
+  return (await refreshAuth(token, clientIp))?.record ?? null;
+}
+
+// --- the session cookie and its endpoint ------------------------------------------------
+
+/**
+ * True when the visitor reached us over TLS. The web server (server/web-server.ts) sets
+ * X-Forwarded-Proto on every request it hands to Astro, from the socket or from a trusted
+ * proxy, and drops whatever the client sent.
+ */
+export function isSecureRequest(request: Request): boolean {
+  return request.headers.get("x-forwarded-proto") === "https";
+}
+
+/** Set-Cookie for the session: HttpOnly, SameSite=Lax, Secure behind TLS, living as long as the token. */
+export function sessionCookie(token: string, secure: boolean): string {
+  const maxAge = Math.max(0, Math.floor(tokenExpiry(token) - Date.now() / 1000));
+  return `${AUTH_COOKIE}=${token}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return `${AUTH_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/**
+ * CSRF guard for the endpoints that set or clear cookies: only a page of this site may call
+ * them. Browsers say where a request comes from in Sec-Fetch-Site (unforgeable by pages);
+ * without it, the Origin must name this host. A request carrying neither is refused.
+ */
+export function isSameOriginRequest(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const origin = request.headers.get("origin");
+  if (!origin || origin === "null") return false;
+  let originHost: string;
   try {
-    const { record } = await pb.collection("users").authRefresh<UserRecord>({
-      requestKey: null,
-      // PocketBase trusts this header from loopback; rate limits then count the visitor, not us.
-      ...(clientIp ? { headers: { "X-Forwarded-For": clientIp } } : {}),
-    });
-    return record;
-  } catch (err) {
-    if (err instanceof ClientResponseError && SIGNED_OUT_STATUSES.has(err.status)) return null;
-    throw new SessionCheckUnavailable(err instanceof ClientResponseError ? err.status : 0);
+    originHost = new URL(origin).host.toLowerCase();
+  } catch {
+    return false;
   }
+  // The Host we were asked for, or the one a trusted proxy forwarded (the web server drops
+  // X-Forwarded-Host from anyone else).
+  const hosts = [request.headers.get("host"), request.headers.get("x-forwarded-host")?.split(",").pop()]
+    .filter((h): h is string => Boolean(h))
+    .map((h) => h.trim().toLowerCase());
+  return hosts.includes(originHost);
 }
 
 /** Console pages open to visitors: admin registration by invitation (checked by its route). */
@@ -65,10 +158,13 @@ export function guard(pathname: string, search: string, user: UserRecord | null)
 
 const REF_MAX_AGE = 30 * 24 * 3600;
 
-/** The Set-Cookie value remembering a valid ?ref= code for 30 days, or null. */
-export function referralCookie(url: URL): string | null {
+/**
+ * The Set-Cookie value remembering a valid ?ref= code for 30 days, or null. SameSite=Lax,
+ * Secure behind TLS; not HttpOnly: the sign-up form reads it, and the code is no secret
+ * (it is printed in the affiliate's public link).
+ */
+export function referralCookie(url: URL, secure = url.protocol === "https:"): string | null {
   const code = url.searchParams.get("ref");
   if (!code || !/^[A-Za-z0-9_-]{1,32}$/.test(code)) return null;
-  const secure = url.protocol === "https:" ? "; Secure" : "";
-  return `${REF_COOKIE}=${code}; Max-Age=${REF_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
+  return `${REF_COOKIE}=${code}; Max-Age=${REF_MAX_AGE}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 }

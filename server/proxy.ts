@@ -1,0 +1,97 @@
+// The reverse proxy to PocketBase: /api/** and /_/** streamed through unbuffered (realtime
+// SSE included), with hop-by-hop headers dropped in both directions and the client's
+// address passed on as we resolved it, never as the client claimed it.
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { ClientAddress } from "./client-address.ts";
+import { sendUpstream } from "./compression.ts";
+
+/** Hop-by-hop headers (RFC 9110 7.6.1), plus the non-standard Proxy-Connection. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/**
+ * The end-to-end headers of a message: without the hop-by-hop ones and without every header
+ * the Connection header names (RFC 9110 7.6.1: "Connection: close, X-Secret" makes
+ * X-Secret a hop-by-hop header that a proxy must not forward).
+ */
+export function endToEndHeaders(headers: IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const connection = headers["connection"];
+  const named = new Set(
+    (Array.isArray(connection) ? connection.join(",") : (connection ?? ""))
+      .split(",")
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+/** Headers through which a client could claim another address or scheme; we set our own. */
+const CLIENT_CLAIMS = ["forwarded", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port", "x-real-ip"];
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function proxyToPocketBase(target: URL, clientOf: (req: IncomingMessage) => ClientAddress): Handler {
+  return (req, res) => {
+    const client = clientOf(req);
+    const headers = endToEndHeaders(req.headers);
+    for (const name of CLIENT_CLAIMS) delete headers[name];
+    // PocketBase trusts X-Forwarded-For (settings.trustedProxy) and listens on loopback
+    // only, so its rate limiter and logs see the real client.
+    headers["x-forwarded-for"] = client.ip;
+    headers["x-forwarded-proto"] = client.secure ? "https" : "http";
+    headers["host"] = target.host;
+
+    // Re-frame the body explicitly. A chunked body is sent on chunked; a request with no
+    // length and no chunking has no body. Piping unframed bytes would let a client smuggle
+    // a second request onto the shared upstream connection.
+    const chunked = req.headers["transfer-encoding"] !== undefined;
+    if (chunked) {
+      delete headers["content-length"];
+      headers["transfer-encoding"] = "chunked";
+    }
+    const hasBody = chunked || Number(req.headers["content-length"] ?? 0) > 0;
+
+    const upstream = http.request(
+      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+      (upstreamRes) => {
+        const out = endToEndHeaders(upstreamRes.headers);
+        // Our security headers (already set on `res`) win over PocketBase's
+        // (X-Frame-Options: SAMEORIGIN becomes DENY), except a Content-Security-Policy of its
+        // own: the dashboard's and the file server's are made for what they serve.
+        for (const name of res.getHeaderNames()) {
+          if (name !== "content-security-policy") delete out[name];
+        }
+        sendUpstream(req, res, upstreamRes.statusCode ?? 502, out, upstreamRes);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) {
+        res.writeHead(502, { "content-type": "application/json" });
+        res.end(JSON.stringify({ status: 502, message: "The backend is unavailable. Please try again shortly.", data: {} }));
+      } else {
+        res.destroy();
+      }
+    });
+    req.on("aborted", () => upstream.destroy());
+    res.on("close", () => upstream.destroy());
+    if (hasBody) {
+      req.pipe(upstream);
+    } else {
+      req.resume();
+      upstream.end();
+    }
+  };
+}
