@@ -3,10 +3,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChatMessageRecord, SupportTicketRecord, UserRecord } from "@/lib/pocketbase-types";
 
-type Handler = (event: { action: string; record: unknown }) => void;
+type Handler = (event: { collection?: string; action: string; record: unknown }) => void;
 
 const fake = vi.hoisted(() => ({
-  /** Live subscriptions by topic ("messages:<ticket>", "ticket:<id>", "tickets:<user>", "reconnect"). */
+  /** Live subscriptions by topic ("conversation:<ticket>", "tickets:<user>", "reconnect"). */
   subscriptions: new Map<string, Handler[]>(),
   messages: new Map<string, unknown[]>(),
   tickets: [] as unknown[],
@@ -26,9 +26,8 @@ vi.mock("@/features/support/api", () => {
   };
   return {
     TICKETS_PER_PAGE: 20,
-    subscribeMessages: (ticketId: string, handler: Handler) => hold(`messages:${ticketId}`, handler),
-    subscribeTicket: (ticketId: string, handler: Handler) => hold(`ticket:${ticketId}`, handler),
-    subscribeTickets: (userId: string, handler: Handler) => hold(`tickets:${userId}`, handler),
+    subscribeConversation: (ticketId: string, handler: Handler) => hold(`conversation:${ticketId}`, handler),
+    subscribeUserTickets: (userId: string, handler: Handler) => hold(`tickets:${userId}`, handler),
     onRealtimeReconnect: (handler: Handler) => hold("reconnect", handler),
     listTickets: async () => ({ items: fake.tickets, page: 1, totalPages: 1 }),
     getTicket: async (id: string) => fake.tickets.find((t) => (t as { id: string }).id === id),
@@ -73,8 +72,9 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
-const emit = (topic: string, action: string, record: unknown) => {
-  for (const handler of fake.subscriptions.get(topic) ?? []) handler({ action, record });
+/** An event on a support topic, as pb_hooks/lib/support-live.js sends it. */
+const emit = (topic: string, collection: "chat_messages" | "support_tickets", action: string, record: unknown) => {
+  for (const handler of fake.subscriptions.get(topic) ?? []) handler({ collection, action, record });
 };
 
 beforeEach(() => {
@@ -101,18 +101,18 @@ describe("support stores", () => {
     selectTicket("tA");
     await settle();
     expect($conversation.get().messages.map((m) => m.id)).toEqual(["a1"]);
-    expect([...fake.subscriptions.keys()].sort()).toEqual(["messages:tA", "reconnect", "ticket:tA"]);
+    expect([...fake.subscriptions.keys()].sort()).toEqual(["conversation:tA", "reconnect"]);
 
     selectTicket("tB");
     await settle();
-    expect([...fake.subscriptions.keys()].sort()).toEqual(["messages:tB", "reconnect", "ticket:tB"]);
+    expect([...fake.subscriptions.keys()].sort()).toEqual(["conversation:tB", "reconnect"]);
     expect(fake.subscriptions.get("reconnect")).toHaveLength(1);
-    emit("messages:tA", "create", message("a2", "tA", "2026-01-01 11:00:00.000Z"));
+    emit("conversation:tA", "chat_messages", "create", message("a2", "tA", "2026-01-01 11:00:00.000Z"));
     expect($conversation.get().messages.map((m) => m.id)).toEqual(["b1"]);
 
     // A live staff reply and a status change.
-    emit("messages:tB", "create", message("b2", "tB", "2026-01-01 11:00:00.000Z", "staff1"));
-    emit("ticket:tB", "update", { ...ticket("tB"), status: "closed" });
+    emit("conversation:tB", "chat_messages", "create", message("b2", "tB", "2026-01-01 11:00:00.000Z", "staff1"));
+    emit("conversation:tB", "support_tickets", "update", { ...ticket("tB"), status: "closed" });
     expect($conversation.get().messages.map((m) => m.id)).toEqual(["b1", "b2"]);
     expect($conversation.get().ticket?.status).toBe("closed");
 
@@ -128,8 +128,8 @@ describe("support stores", () => {
     selectTicket("tA");
     await settle();
     const sent = await sendReply("Thanks!", []);
-    emit("messages:tA", "create", sent);
-    emit("messages:tA", "create", sent);
+    emit("conversation:tA", "chat_messages", "create", sent);
+    emit("conversation:tA", "chat_messages", "create", sent);
     expect($conversation.get().messages.map((m) => m.id)).toEqual(["a1", sent.id]);
     off();
     vi.advanceTimersByTime(1000);
@@ -141,7 +141,7 @@ describe("support stores", () => {
     selectTicket("tA");
     await settle();
     expect($tickets.get().items.map((t) => t.id)).toEqual(["tB", "tA"]);
-    expect([...fake.subscriptions.keys()].sort()).toEqual(["messages:tA", "reconnect", "ticket:tA", "tickets:user1"]);
+    expect([...fake.subscriptions.keys()].sort()).toEqual(["conversation:tA", "reconnect", "tickets:user1"]);
     expect(fake.subscriptions.get("reconnect")).toHaveLength(2);
 
     $auth.set({ status: "signed-out", user: null });
@@ -157,9 +157,9 @@ describe("support stores", () => {
   it("keep the tickets list live: new tickets on top, status changes in place", async () => {
     const off = $tickets.listen(() => {});
     await settle();
-    emit(`tickets:${user.id}`, "create", { ...ticket("tC"), created: "2026-01-02 10:00:00.000Z" });
-    emit(`tickets:${user.id}`, "update", { ...ticket("tA"), status: "pending" });
-    emit(`tickets:${user.id}`, "create", { ...ticket("tC"), created: "2026-01-02 10:00:00.000Z" });
+    emit(`tickets:${user.id}`, "support_tickets", "create", { ...ticket("tC"), created: "2026-01-02 10:00:00.000Z" });
+    emit(`tickets:${user.id}`, "support_tickets", "update", { ...ticket("tA"), status: "pending" });
+    emit(`tickets:${user.id}`, "support_tickets", "create", { ...ticket("tC"), created: "2026-01-02 10:00:00.000Z" });
     expect($tickets.get().items.map((t) => `${t.id}:${t.status}`)).toEqual(["tC:open", "tB:open", "tA:pending"]);
     off();
     vi.advanceTimersByTime(1000);
