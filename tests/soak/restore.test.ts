@@ -28,9 +28,13 @@ import { extractZip } from "../support/zip.ts";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
 
 const FULL = process.env["SOAK_PROFILE"] === "full";
+// Each worker pauses between purchases so the load can never sell out the stock, however
+// fast the machine: at most concurrency x loadMs / pauseMs purchases of 1-3 proxies (short:
+// 240 x 2 on average of 1,000; full: 1,200 x 2 of 4,000). A drill must go on buying after
+// the backup, and buy once more after the restore.
 const PROFILE = FULL
-  ? { customers: 30, fundCents: 50_000, stockBatches: 4, concurrency: 12, loadMs: 20_000 }
-  : { customers: 4, fundCents: 50_000, stockBatches: 1, concurrency: 6, loadMs: 4_000 };
+  ? { customers: 30, fundCents: 50_000, stockBatches: 4, concurrency: 12, loadMs: 20_000, pauseMs: 200 }
+  : { customers: 4, fundCents: 50_000, stockBatches: 1, concurrency: 6, loadMs: 4_000, pauseMs: 100 };
 /** Litestream ships within about a second; this is how much before a loss may be missing. */
 const LAG_ALLOWED_MS = 2_000;
 
@@ -116,6 +120,7 @@ function purchaseLoad(customers: Customer[], concurrency: number) {
         else failures.push({ status: err instanceof ClientResponseError ? err.status : -1, message: String(err), at: Date.now() });
         if (err instanceof ClientResponseError && err.status === 0) await sleep(20); // no answer: PocketBase is gone
       }
+      await sleep(PROFILE.pauseMs);
     }
   };
   const workers = Array.from({ length: concurrency }, worker);
