@@ -10,13 +10,24 @@ import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
-const user = { id: "u1aaaaaaaaaaaaa", collectionName: "users", email: "a@example.test", is_admin: false } as UserRecord;
+const USERS = "_pb_users_auth_";
+const SUPERUSERS = "pbc_3142635823";
+const user = {
+  id: "u1aaaaaaaaaaaaa",
+  collectionId: USERS,
+  collectionName: "users",
+  email: "a@example.test",
+  is_admin: false,
+} as UserRecord;
 
-/** A `pb_auth` cookie as the browser writes it: a JWT (unsigned here; PocketBase checks signatures) and the record. */
-function authCookie(record: { id: string; collectionName: string }, expiresInSeconds = 3600): string {
+/**
+ * A `pb_auth` cookie as the server sets it: the bare JWT (unsigned here; PocketBase checks
+ * signatures, and the middleware has verified it before a page reads anything).
+ */
+function authCookie(record: { id: string; collectionId: string }, expiresInSeconds = 3600): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const token = `${part({ alg: "HS256", typ: "JWT" })}.${part({ id: record.id, type: "auth", exp: Math.floor(Date.now() / 1000) + expiresInSeconds })}.sig`;
-  return `pb_auth=${encodeURIComponent(JSON.stringify({ token, record }))}`;
+  const claims = { id: record.id, collectionId: record.collectionId, type: "auth", exp: Math.floor(Date.now() / 1000) + expiresInSeconds };
+  return `pb_auth=${part({ alg: "HS256", typ: "JWT" })}.${part(claims)}.sig`;
 }
 
 describe("loadFirstData", () => {
@@ -76,8 +87,8 @@ describe("loadFirstData", () => {
     expect((await loadFirstData(page(authCookie(user), null), { x: reader })).data).toEqual({ x: null });
     // Another account's token, a superuser's token, an expired token: never used.
     for (const cookie of [
-      authCookie({ id: "u2bbbbbbbbbbbbb", collectionName: "users" }),
-      authCookie({ id: user.id, collectionName: "_superusers" }),
+      authCookie({ id: "u2bbbbbbbbbbbbb", collectionId: USERS }),
+      authCookie({ id: user.id, collectionId: SUPERUSERS }),
       authCookie(user, -60),
       "",
     ]) {

@@ -32,14 +32,29 @@ export function cookieValue(cookieHeader: string, name: string): string {
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
+/** A JWT's claims, unverified ({} when unreadable). */
+function tokenClaims(token: string): Record<string, unknown> {
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8"));
+    return claims && typeof claims === "object" ? (claims as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The JWT's `exp` (seconds), unverified: only for cookie lifetimes, never for trust. */
 export function tokenExpiry(token: string): number {
-  try {
-    const claims = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown };
-    return typeof claims.exp === "number" ? claims.exp : 0;
-  } catch {
-    return 0;
-  }
+  const { exp } = tokenClaims(token);
+  return typeof exp === "number" ? exp : 0;
+}
+
+/**
+ * Whose session a PocketBase token is (its `id` and `collectionId` claims), unverified:
+ * only to match a token to the user PocketBase just verified it as, never for trust.
+ */
+export function tokenOwner(token: string): { id: string; collectionId: string } {
+  const { id, collectionId } = tokenClaims(token);
+  return { id: typeof id === "string" ? id : "", collectionId: typeof collectionId === "string" ? collectionId : "" };
 }
 
 /**

@@ -11,9 +11,9 @@
 //   trusts), so rate limits count the visitor, as the browser's own requests would.
 import type { AstroGlobal } from "astro";
 import PocketBase from "pocketbase";
-import { AUTH_COOKIE } from "@/lib/cookies";
 import type { TypedPocketBase } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
+import { sessionToken, tokenOwner } from "@/lib/server/auth";
 import { pocketbaseUrl } from "@/lib/server/config";
 
 /** How long a page waits for its first data before it renders without it. */
@@ -61,9 +61,10 @@ function clientAddress(astro: PageContext): string | undefined {
 export function sessionClient(cookieHeader: string, user: UserRecord, clientIp?: string): TypedPocketBase | null {
   const client: TypedPocketBase = new PocketBase(pocketbaseUrl());
   client.autoCancellation(false);
-  client.authStore.loadFromCookie(cookieHeader, AUTH_COOKIE);
-  const record = client.authStore.record;
-  if (!client.authStore.isValid || record?.collectionName !== "users" || record.id !== user.id) return null;
+  const token = sessionToken(cookieHeader);
+  const owner = tokenOwner(token);
+  if (!token || owner.id !== user.id || owner.collectionId !== user.collectionId) return null;
+  client.authStore.save(token, user);
   if (clientIp) {
     client.beforeSend = (url, options) => {
       options.headers = { ...(options.headers as Record<string, string> | undefined), "X-Forwarded-For": clientIp };
