@@ -18,12 +18,17 @@ const LOADING_TEXT = "Loading Dashboard";
 /** A name that would end Astro's island script and start one of its own if put into the HTML raw. */
 const HOSTILE = `</script><script>window.__pwned=1</script>`;
 
-/** The `pb_auth` cookie value the browser keeps for this user's session (src/stores/auth.ts). */
+const sessions = new Map<string, string>();
+
+/**
+ * The `pb_auth` cookie value the server sets for this user's session (the bare token,
+ * src/pages/auth/session.ts); the SDK's own copy for signInWithCookie is kept beside it.
+ */
 async function sessionCookie(user: { email: string; password: string }): Promise<string> {
   const pb = new PocketBase(E2E.pocketbaseUrl);
   await pb.collection("users").authWithPassword(user.email, user.password);
-  const cookie = pb.authStore.exportToCookie({ httpOnly: false, sameSite: "Lax", path: "/" }, "pb_auth");
-  return cookie.slice("pb_auth=".length, cookie.indexOf(";"));
+  sessions.set(pb.authStore.token, JSON.stringify({ token: pb.authStore.token, record: pb.authStore.record }));
+  return pb.authStore.token;
 }
 
 /** The HTML the server sends for `path` to this session, without following redirects. */
@@ -32,9 +37,13 @@ async function htmlFor(page: Page, path: string, cookie: string) {
   return { status: res.status(), headers: res.headers(), html: res.status() === 200 ? await res.text() : "" };
 }
 
-/** Signs the browser in the way the app does (the session cookie; the app restores it). */
+/** Signs the browser in as the app leaves it: the HttpOnly session cookie and the SDK's stored session. */
 async function signInWithCookie(context: BrowserContext, cookie: string): Promise<void> {
-  await context.addCookies([{ name: "pb_auth", value: cookie, url: E2E.baseUrl }]);
+  await context.addCookies([{ name: "pb_auth", value: cookie, url: E2E.baseUrl, httpOnly: true, sameSite: "Lax" }]);
+  const stored = sessions.get(cookie) ?? "";
+  await context.addInitScript((value) => {
+    if (value && !window.localStorage.getItem("pocketbase_auth")) window.localStorage.setItem("pocketbase_auth", value);
+  }, stored);
 }
 
 /**
