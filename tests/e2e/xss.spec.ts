@@ -151,7 +151,7 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-test("public pages show settings, plan names and features as text", async ({ page }) => {
+test("public pages show settings, plan names and features as text", async ({ page, browser }) => {
   // Settings reach the cached public pages within 15 seconds.
   await expect(async () => {
     await page.goto("/");
@@ -176,6 +176,21 @@ test("public pages show settings, plan names and features as text", async ({ pag
   const hrefs = await page.locator("a[href^='mailto:'], a[href^='tel:']").evaluateAll((els) => els.map((el) => el.getAttribute("href")));
   expect(hrefs.length).toBeGreaterThan(0);
   await expectInert(page, "/contact links");
+
+  // Without JavaScript the contact form's note offers the e-mail setting: as text, in a mailto: link.
+  const noScript = await browser.newContext({ baseURL: E2E.baseUrl, javaScriptEnabled: false });
+  try {
+    const plain = await noScript.newPage();
+    await plain.goto("/contact");
+    const form = plain.locator("form#contact-message-form");
+    // (Playwright's text search skips <noscript>; without JavaScript its content is real markup.)
+    const note = form.locator("noscript p");
+    await expect(note).toContainText(`This form needs JavaScript. You can also e-mail us at ${text.settings.contact_email!}.`);
+    await expect(note.getByRole("link")).toHaveAttribute("href", `mailto:${text.settings.contact_email!}`);
+    await expect(plain.locator("[data-xss]"), "/contact without JavaScript: injected elements").toHaveCount(0);
+  } finally {
+    await noScript.close();
+  }
 });
 
 test("the customer's pages show their name, ticket subject and messages as text", async ({ page }) => {

@@ -38,13 +38,14 @@ export const ContactMessageSchema = v.object({
 export type ContactMessageInput = v.InferInput<typeof ContactMessageSchema>;
 export type ContactMessageOutput = v.InferOutput<typeof ContactMessageSchema>;
 
-export const EMPTY_CONTACT_MESSAGE: ContactMessageInput = {
-  name: "",
-  email: "",
-  subject: "",
-  message: "",
-  type: "general",
-};
+/** The id of each field's control on /contact (ContactForm.astro), by schema key. */
+export const CONTACT_FIELD_IDS = {
+  name: "contact-name",
+  email: "contact-email",
+  type: "contact-type",
+  subject: "contact-subject",
+  message: "contact-message",
+} as const satisfies Record<keyof ContactMessageInput, string>;
 
 /** The topic a link preselects (`/contact?type=partnership`), if it names one. */
 export function contactTypeFrom(value: string | null): ContactType | null {

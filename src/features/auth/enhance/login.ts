@@ -3,16 +3,7 @@
 // links of verification mails. The password form is in the HTML; the other two are
 // cloned from their <template>s when asked for, so only one form is ever on the page.
 import { authErrorMessage } from "@/features/auth/auth-error";
-import {
-  byId,
-  enhancePasswordToggle,
-  inputValue,
-  onSubmit,
-  setBanner,
-  setFieldError,
-  submitButton,
-  validate,
-} from "@/features/auth/enhance/form-kit";
+import { byId, enhancePasswordToggle, inputValue, onSubmit, setBanner, setFieldError, submitButton, validate } from "@/lib/form-kit";
 import { safeNext } from "@/features/auth/safe-next";
 import { SignInCodeRequestSchema, SignInCodeSchema, SignInSchema } from "@/features/auth/schemas";
 import { errorMessage } from "@/lib/api-error";

@@ -3,17 +3,7 @@
 // Field messages from the server go under their fields, the rest in the banner.
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { enhanceCountryCombobox } from "@/features/auth/enhance/country-combobox";
-import {
-  byId,
-  check,
-  inputValue,
-  onSubmit,
-  setBanner,
-  setFieldError,
-  showMessages,
-  submitButton,
-  validate,
-} from "@/features/auth/enhance/form-kit";
+import { byId, check, inputValue, onSubmit, setBanner, setFieldError, showMessages, submitButton, validate } from "@/lib/form-kit";
 import { SignUpSchema } from "@/features/auth/schemas";
 import { fieldErrors } from "@/lib/api-error";
 import { REF_COOKIE } from "@/lib/cookies";

@@ -1,7 +1,7 @@
-// The small toolkit behind /login and /signup. Those pages are server-rendered HTML
-// forms (src/features/auth/components/*.astro) that work without React: these helpers
-// validate with the same valibot schemas, show each field's message under it, announce
-// banners, and show a busy button, on the markup the .astro components render.
+// The small toolkit behind the server-rendered forms of /login, /signup and /contact
+// (no React): the pages render their fields with src/components/form/*.astro, and these
+// helpers validate with the pages' valibot schemas, show each field's message under it,
+// announce banners in live regions, and run a busy submit button, on that markup.
 import * as v from "valibot";
 
 const TONES = {
@@ -18,8 +18,18 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string, root: Docu
   return el as T;
 }
 
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/** The current value of an input, textarea or select. */
 export function inputValue(id: string): string {
-  return byId<HTMLInputElement>(id).value;
+  return byId<Control>(id).value;
+}
+
+/** The values of several controls (`ids` maps a schema key to its control's id), keyed by schema key. */
+export function inputValues<K extends string>(ids: Readonly<Record<K, string>>): Record<K, string> {
+  const out = {} as Record<K, string>;
+  for (const key of Object.keys(ids) as K[]) out[key] = inputValue(ids[key]);
+  return out;
 }
 
 /** Shows (or clears) the message under a field and ties it to the control (aria-invalid, aria-describedby). */
@@ -107,7 +117,8 @@ export function submitButton(button: HTMLButtonElement): { busy(on: boolean): vo
 
 /**
  * Wires a form: native validation off, one submission at a time, and after the first
- * attempt every edit re-validates (`recheck`), as react-hook-form's default mode did.
+ * attempt every edit re-validates (`recheck`), as react-hook-form's default mode did,
+ * until the form is reset (`form.reset()` starts it afresh, as react-hook-form's reset).
  */
 export function onSubmit(form: HTMLFormElement, handler: () => Promise<void>, recheck?: () => void): void {
   let running = false;
@@ -122,6 +133,9 @@ export function onSubmit(form: HTMLFormElement, handler: () => Promise<void>, re
     void handler().finally(() => {
       running = false;
     });
+  });
+  form.addEventListener("reset", () => {
+    attempted = false;
   });
   if (recheck) form.addEventListener("input", () => attempted && recheck());
 }
