@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { E2E } from "./tests/e2e/support/env.ts";
+import { CHROMIUM_LAUNCH } from "./tests/support/chromium.ts";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -13,16 +14,6 @@ export default defineConfig({
   use: {
     baseURL: E2E.baseUrl,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
 });

@@ -18,20 +18,12 @@ import PocketBase from "pocketbase";
 import { startShop } from "../server/shop.ts";
 import { createTestUser, freePort } from "../tests/support/pocketbase.ts";
 import { formatTable, num, type BenchRow, type BenchSection } from "./bench/table.ts";
+import { CHROMIUM_LAUNCH } from "../tests/support/chromium.ts";
 
 const RUNS = Number(process.env["BENCH_APP_RUNS"] ?? 5);
 const CPU_THROTTLE = 4;
 const GOAL_MS = 1000;
 const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench2026" };
-/** The same flags as playwright.config.ts. */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 interface Session {
   token: string;
@@ -230,7 +222,7 @@ async function run(): Promise<BenchRow[]> {
     progress("shop started");
     const { customer, admin } = await arrange(shop.pocketbase.url);
     progress("customer and admin arranged");
-    browser = await chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
 
     const reference = await timeMedian(browser, shop.url, {
       path: "/pricing",

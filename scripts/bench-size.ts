@@ -23,20 +23,9 @@ import { ensureBuilt } from "./ensure-built.ts";
 import { CONSOLE_PAGES, DASHBOARD_PAGES, kb, PAGE_JS_BUDGETS, publicPageBudget, shippedJs } from "./bench/page-js.ts";
 import { isMain, runAlone } from "./bench/run.ts";
 import type { BenchRow, BenchSection } from "./bench/table.ts";
+import { CHROMIUM_LAUNCH } from "../tests/support/chromium.ts";
 
 const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench2026" };
-/** The same Chromium and flags as playwright.config.ts. */
-const CHROMIUM = {
-  executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-};
 
 /** The `pb_auth` cookie value the app keeps for a signed-in user (src/stores/auth.ts). */
 async function sessionCookie(url: string, user: { email: string; password: string }): Promise<string> {
@@ -155,7 +144,7 @@ async function runSizeBench(log: (line: string) => void = (line) => console.log(
     const customer = await createTestUser(su, { email: "customer@size.bench", first_name: "Cleo", onboarding_completed: true });
     const admin = await createTestUser(su, { email: "admin@size.bench", first_name: "Ada", is_admin: true, onboarding_completed: true });
 
-    browser = await chromium.launch(CHROMIUM);
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
     const visitor = await contextFor(browser, shop.url, null);
     rows.push(...(await pageRows(visitor, [...PUBLIC_PATHS], publicPageBudget, "visitor")));
     await visitor.close();

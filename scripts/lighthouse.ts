@@ -34,19 +34,15 @@ import {
   type PageRun,
 } from "./lighthouse/verdict.ts";
 import { ensureBuilt } from "./ensure-built.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/support/chromium.ts";
 
-const CHROME_PATH = process.env["CHROME_PATH"] ?? "/usr/bin/chromium";
+const CHROME_PATH = process.env["CHROME_PATH"] ?? CHROMIUM_PATH;
 const CHROME_FLAGS = [
+  ...CHROMIUM_ARGS,
   "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
   // What chrome-launcher (Lighthouse's own launcher) adds for a quiet, repeatable run.
   "--no-first-run",
   "--no-default-browser-check",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
   "--disable-extensions",
   "--disable-default-apps",
   "--mute-audio",
