@@ -10,38 +10,19 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page } from "@playwright/test";
 import { ROOT } from "../../server/pocketbase-process.ts";
+import { CONSOLE_NAV, CUSTOMER_NAV } from "../../src/features/app-shell/nav.ts";
 
 export const KB = 1024;
 
-/** Every page of the customer dashboard (signed in as a customer). */
-export const DASHBOARD_PAGES: readonly string[] = [
-  "/dashboard",
-  "/dashboard/buy-credits",
-  "/dashboard/buy-proxies",
-  "/dashboard/proxies",
-  "/dashboard/affiliate",
-  "/dashboard/transactions",
-  "/dashboard/support",
-  "/dashboard/settings",
-];
+/** Every page of the customer dashboard (signed in as a customer): the sidebar's. */
+export const DASHBOARD_PAGES: readonly string[] = CUSTOMER_NAV.map((item) => item.href);
 
 /**
- * Every page of the console (signed in as an admin). /console/register loads its island
- * only while admin registration is on (turn the admin_registration_enabled setting on).
+ * Every page of the console (signed in as an admin): the sidebar's, and /console/register,
+ * which loads its island only while admin registration is on (turn the
+ * admin_registration_enabled setting on).
  */
-export const CONSOLE_PAGES: readonly string[] = [
-  "/console",
-  "/console/users",
-  "/console/affiliates",
-  "/console/pricing",
-  "/console/proxies",
-  "/console/support",
-  "/console/analytics",
-  "/console/logs",
-  "/console/settings",
-  "/console/messages",
-  "/console/register?token=size-check",
-];
+export const CONSOLE_PAGES: readonly string[] = [...CONSOLE_NAV.map((item) => item.href), "/console/register?token=size-check"];
 
 /** Gzip budgets of the JavaScript a page loads. */
 export const PAGE_JS_BUDGETS = {

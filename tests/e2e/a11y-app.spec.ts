@@ -10,6 +10,7 @@ import { addStock, createAdmin, createCustomer, open, signInAs } from "./support
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { CONSOLE_NAV, CUSTOMER_NAV } from "../../src/features/app-shell/nav.ts";
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 800 };
@@ -77,17 +78,7 @@ test.describe("signed-in customer", () => {
     await page.context().close();
   });
 
-  // The overview (/dashboard) is being reworked beside this sweep; it is swept all the same.
-  for (const path of [
-    "/dashboard",
-    "/dashboard/buy-credits",
-    "/dashboard/buy-proxies",
-    "/dashboard/proxies",
-    "/dashboard/affiliate",
-    "/dashboard/transactions",
-    "/dashboard/support",
-    "/dashboard/settings",
-  ]) {
+  for (const path of CUSTOMER_NAV.map((item) => item.href)) {
     test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
       await sweep(page, path);
     });
@@ -161,19 +152,7 @@ test.describe("signed-in admin", () => {
     await page.context().close();
   });
 
-  // The overview (/console) is being reworked beside this sweep; it is swept all the same.
-  for (const path of [
-    "/console",
-    "/console/users",
-    "/console/affiliates",
-    "/console/pricing",
-    "/console/proxies",
-    "/console/support",
-    "/console/analytics",
-    "/console/logs",
-    "/console/settings",
-    "/console/messages",
-  ]) {
+  for (const path of CONSOLE_NAV.map((item) => item.href)) {
     test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
       await sweep(page, path);
     });

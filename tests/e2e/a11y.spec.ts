@@ -5,13 +5,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { expect, test, type Page } from "@playwright/test";
+import { PUBLIC_PATHS } from "../../src/lib/server/page-cache.ts";
 import { expectNoAxeViolations } from "./support/checks.ts";
 import { open } from "./support/customers.ts";
 
 // axe over a whole page takes seconds on a busy 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 
-const PUBLIC_PAGES = ["/", "/use-cases", "/pricing", "/docs", "/contact", "/program", "/terms", "/privacy", "/login", "/signup"];
+const PUBLIC_PAGES = [...PUBLIC_PATHS];
 
 for (const path of PUBLIC_PAGES) {
   test(`${path} has no detectable accessibility violations`, async ({ page }) => {
