@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import PocketBase from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
-import { credentialsKeyFromFile, MIGRATIONS_DIR, startPocketBase } from "../../server/pocketbase-process.ts";
-import { freePort, SUPERUSER, TEST_RATE_LIMIT_ENV, type TestPocketBase } from "../support/pocketbase.ts";
+import { credentialsKeyFromFile, MIGRATIONS_DIR } from "../../server/pocketbase-process.ts";
+import { startTestPocketBase, SUPERUSER, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, customer, purchase, shopClients } from "../support/shop.ts";
 import { extractZip, readZip } from "../support/zip.ts";
 
@@ -30,27 +30,12 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A TestPocketBase on a data dir of our own (startTestPocketBase makes a temp one). */
-async function testPocketBaseOn(dataDir: string, env: Record<string, string>, migrationsDir?: string): Promise<TestPocketBase> {
-  const process = await startPocketBase({
-    dataDir,
-    port: await freePort(),
-    superuserEmail: SUPERUSER.email,
-    superuserPassword: SUPERUSER.password,
-    env: { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: KEY, ...NO_BACKUP_ENV, ...env },
-    ...(migrationsDir ? { migrationsDir } : {}),
-  });
-  const client = () => {
-    const pb = new PocketBase(process.url);
-    pb.autoCancellation(false);
-    return pb;
-  };
-  const superuser = async () => {
-    const su = client();
-    await su.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
-    return su;
-  };
-  return { url: process.url, dataDir, process, client, superuser, stop: () => process.stop() };
+/** A TestPocketBase on a data dir of our own, with this file's key and no backup env of the runner's. */
+function testPocketBaseOn(dataDir: string, env: Record<string, string>, migrationsDir?: string): Promise<TestPocketBase> {
+  return startTestPocketBase(
+    { SHOP_CREDENTIALS_KEY: KEY, ...NO_BACKUP_ENV, ...env },
+    { dataDir, ...(migrationsDir ? { migrationsDir } : {}) },
+  );
 }
 
 async function backupsSettings(su: PocketBase): Promise<BackupsSettings> {

@@ -20,9 +20,8 @@ import path from "node:path";
 import PocketBase, { ClientResponseError } from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
 import { restoreFromReplica, parseReplica, startLitestream } from "../../server/litestream.ts";
-import { startPocketBase } from "../../server/pocketbase-process.ts";
 import { adminSend } from "../support/admin.ts";
-import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY, TEST_RATE_LIMIT_ENV, type TestPocketBase } from "../support/pocketbase.ts";
+import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { customer, purchase, shopClients, type Customer, type Shop } from "../support/shop.ts";
 import { extractZip } from "../support/zip.ts";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
@@ -54,25 +53,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** PocketBase on `dataDir` (the test credentials key: a restored dir needs the same key). */
 async function pocketBaseOn(dataDir: string): Promise<TestPocketBase> {
-  const process = await startPocketBase({
-    dataDir,
-    port: await freePort(),
-    superuserEmail: SUPERUSER.email,
-    superuserPassword: SUPERUSER.password,
-    env: { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, SHOP_BACKUP_CRON: "off" },
-  });
-  running.push(process);
-  const client = () => {
-    const pb = new PocketBase(process.url);
-    pb.autoCancellation(false);
-    return pb;
-  };
-  const superuser = async () => {
-    const su = client();
-    await su.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
-    return su;
-  };
-  return { url: process.url, dataDir, process, client, superuser, stop: () => process.stop() };
+  const tpb = await startTestPocketBase({ SHOP_BACKUP_CRON: "off" }, { dataDir });
+  running.push(tpb);
+  return tpb;
 }
 
 /** Stock (DATACENTER, US) and funded, signed-in customers. */

@@ -47,18 +47,27 @@ export const REAL_RATE_LIMITS: Readonly<Record<string, string>> = { SHOP_RATE_LI
 /** The key that encrypts proxy passwords in test PocketBases (a new one each test run). */
 export const TEST_CREDENTIALS_KEY = newCredentialsKey();
 
+export interface TestPocketBaseOptions {
+  /** A data dir of the caller's (e.g. a restored one), kept on stop; default: a new temporary one, removed on stop. */
+  dataDir?: string;
+  /** Another migrations directory (tests of a migration start from the ones before it). */
+  migrationsDir?: string;
+}
+
 /**
  * `env` is added to (and overrides) TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY =
  * TEST_CREDENTIALS_KEY and the runner's environment.
  */
-export async function startTestPocketBase(env: Record<string, string> = {}): Promise<TestPocketBase> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-test-pb-"));
+export async function startTestPocketBase(env: Record<string, string> = {}, options: TestPocketBaseOptions = {}): Promise<TestPocketBase> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "proxyshop-test-pb-"));
   const process = await startPocketBase({
     dataDir,
     port: await freePort(),
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
     env: { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, ...env },
+    ...(options.migrationsDir ? { migrationsDir: options.migrationsDir } : {}),
   });
   const client = () => {
     const pb = new PocketBase(process.url);
@@ -77,7 +86,7 @@ export async function startTestPocketBase(env: Record<string, string> = {}): Pro
     },
     async stop() {
       await process.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
