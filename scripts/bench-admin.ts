@@ -17,6 +17,7 @@ import PocketBase from "pocketbase";
 import { newCredentialsKey, startPocketBase } from "../server/pocketbase-process.ts";
 import { freePort } from "../tests/support/pocketbase.ts";
 import { benchHooks } from "./bench/hooks.ts";
+import { fundedBuyer } from "./bench/shop.ts";
 import { failures, formatResult, load, pin, type Result } from "./bench/load.ts";
 import { isMain, runAlone } from "./bench/run.ts";
 import type { BenchRow, BenchSection } from "./bench/table.ts";
@@ -181,23 +182,7 @@ async function runAdminBench(log: (line: string) => void = (line) => console.log
     // --- Import 10,000 while 10 customers buy ----------------------------------------------
     const buyers: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const email = `buyer${i}@bench.local`;
-      const user = await su.collection("users").create({
-        email,
-        password: "Buyer#Bench2026",
-        passwordConfirm: "Buyer#Bench2026",
-        verified: true,
-        first_name: "Bea",
-        last_name: "Buyer",
-      });
-      await admin.send(`/api/admin/users/${user.id}/balance`, {
-        method: "POST",
-        headers: { "Idempotency-Key": randomUUID() },
-        body: { transaction_type: "CREDIT", amount_cents: 100_000_000, description: "bench funding" },
-      });
-      const pb = client(url);
-      await pb.collection("users").authWithPassword(email, "Buyer#Bench2026");
-      buyers.push(pb.authStore.token);
+      buyers.push(await fundedBuyer(url, su, admin, i, 100_000_000));
     }
     const buy = (worker: number) => ({
       path: "/api/v1/proxies/purchase",

@@ -14,6 +14,7 @@ import PocketBase from "pocketbase";
 import { newCredentialsKey, startPocketBase } from "../server/pocketbase-process.ts";
 import { freePort } from "../tests/support/pocketbase.ts";
 import { benchHooks } from "./bench/hooks.ts";
+import { fundedBuyer } from "./bench/shop.ts";
 import { failures, formatResult as fmt, load, median, pin, type Result } from "./bench/load.ts";
 import { isMain, runAlone } from "./bench/run.ts";
 import { num, type BenchRow, type BenchSection } from "./bench/table.ts";
@@ -82,24 +83,8 @@ async function runPurchaseBench(log: (line: string) => void = (line) => console.
       const tokens: string[] = [];
       let funded = 0;
       for (let i = 0; i < Math.max(...LEVELS); i++) {
-        const email = `buyer${i}@bench.local`;
-        const user = await su.collection("users").create({
-          email,
-          password: "Buyer#Bench2026",
-          passwordConfirm: "Buyer#Bench2026",
-          verified: true,
-          first_name: "Bea",
-          last_name: "Buyer",
-        });
-        await admin.send(`/api/admin/users/${user.id}/balance`, {
-          method: "POST",
-          headers: { "Idempotency-Key": randomUUID() },
-          body: { transaction_type: "CREDIT", amount_cents: 100_000_000, description: "bench funding" },
-        });
+        tokens.push(await fundedBuyer(pbProcess.url, su, admin, i, 100_000_000));
         funded += 100_000_000;
-        const pb = new PocketBase(pbProcess.url);
-        await pb.collection("users").authWithPassword(email, "Buyer#Bench2026");
-        tokens.push(pb.authStore.token);
       }
 
       // Inventory for every purchase of the run (with a margin).

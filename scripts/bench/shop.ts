@@ -2,9 +2,11 @@
 // same public web server as `npm start` (server/web-server.ts: /api and realtime streamed
 // through to PocketBase, the rest to Astro), on free ports and a throwaway data dir.
 // server/shop.ts startShop() does the same without a hooks directory of one's own.
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import PocketBase from "pocketbase";
 import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
 import { startWebServer, type WebServer } from "../../server/web-server.ts";
 import { freePort } from "../../tests/support/pocketbase.ts";
@@ -50,4 +52,31 @@ export async function startBenchShop(options: { hooksDir?: string; env?: Record<
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The buyers' password (throwaway data dirs only). */
+const BUYER_PASSWORD = "Buyer#Bench2026";
+
+/**
+ * A verified customer `buyer<n>@bench.local` credited `cents` through the admin balance
+ * route (`admin` is a signed-in shop admin); answers the buyer's auth token.
+ */
+export async function fundedBuyer(url: string, su: PocketBase, admin: PocketBase, n: number, cents: number): Promise<string> {
+  const email = `buyer${n}@bench.local`;
+  const user = await su.collection("users").create({
+    email,
+    password: BUYER_PASSWORD,
+    passwordConfirm: BUYER_PASSWORD,
+    verified: true,
+    first_name: "Bea",
+    last_name: "Buyer",
+  });
+  await admin.send(`/api/admin/users/${user.id}/balance`, {
+    method: "POST",
+    headers: { "Idempotency-Key": randomUUID() },
+    body: { transaction_type: "CREDIT", amount_cents: cents, description: "bench funding" },
+  });
+  const pb = new PocketBase(url);
+  await pb.collection("users").authWithPassword(email, BUYER_PASSWORD);
+  return pb.authStore.token;
 }
