@@ -44,12 +44,12 @@ function ownerOrAdmin(app, ownerId) {
  */
 function send(app, topics, data, mayReceive) {
   const json = JSON.stringify(data);
+  const messages = topics.map((topic) => ({ topic, message: new SubscriptionMessage({ name: topic, data: json }) }));
   const clients = app.subscriptionsBroker().clients();
   for (const id in clients) {
     const client = clients[id];
-    for (const topic of topics) {
-      if (!client.hasSubscription(topic)) continue;
-      if (mayReceive(client.get("auth"))) client.send(new SubscriptionMessage({ name: topic, data: json }));
+    for (const { topic, message } of messages) {
+      if (client.hasSubscription(topic) && mayReceive(client.get("auth"))) client.send(message);
     }
   }
 }
