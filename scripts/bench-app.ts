@@ -18,6 +18,7 @@ import PocketBase from "pocketbase";
 import { startShop } from "../server/shop.ts";
 import { createTestUser, freePort } from "../tests/support/pocketbase.ts";
 import { formatTable, num, type BenchRow, type BenchSection } from "./bench/table.ts";
+import { sessionFor, signInContext, type BrowserSession } from "../tests/support/browser-session.ts";
 import { CHROMIUM_LAUNCH } from "../tests/support/chromium.ts";
 
 const RUNS = Number(process.env["BENCH_APP_RUNS"] ?? 5);
@@ -25,17 +26,10 @@ const CPU_THROTTLE = 4;
 const GOAL_MS = 1000;
 const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench2026" };
 
-interface Session {
-  token: string;
-  record: Record<string, unknown>;
-  /** The `pb_auth` cookie value the app keeps (src/stores/auth.ts). */
-  cookie: string;
-}
-
 /** A page to time and the test, run in the page, that its data is on screen. */
 interface Target {
   path: string;
-  session: Session | null;
+  session: BrowserSession | null;
   /** Source of a browser-side function answering true once the data is in the DOM. */
   ready: string;
 }
@@ -46,19 +40,8 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-async function signIn(url: string, email: string, password: string): Promise<Session> {
-  const pb = new PocketBase(url);
-  await pb.collection("users").authWithPassword(email, password);
-  const cookie = pb.authStore.exportToCookie({ httpOnly: false, sameSite: "Lax", path: "/" }, "pb_auth");
-  return {
-    token: pb.authStore.token,
-    record: pb.authStore.record as unknown as Record<string, unknown>,
-    cookie: cookie.slice("pb_auth=".length, cookie.indexOf(";")),
-  };
-}
-
 /** Customer with balance, ledger rows and proxies, and an admin, on a fresh shop. */
-async function arrange(pocketbaseUrl: string): Promise<{ customer: Session; admin: Session }> {
+async function arrange(pocketbaseUrl: string): Promise<{ customer: BrowserSession; admin: BrowserSession }> {
   const su = new PocketBase(pocketbaseUrl);
   su.autoCancellation(false);
   await su.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
@@ -78,7 +61,7 @@ async function arrange(pocketbaseUrl: string): Promise<{ customer: Session; admi
     country: "Germany",
     onboarding_completed: true,
   });
-  const admin = await signIn(pocketbaseUrl, adminUser.email, adminUser.password);
+  const admin = await sessionFor(pocketbaseUrl, adminUser.email, adminUser.password);
   const adminPb = new PocketBase(pocketbaseUrl);
   adminPb.authStore.save(admin.token, null);
   const adjust = (cents: number, description: string) =>
@@ -100,7 +83,7 @@ async function arrange(pocketbaseUrl: string): Promise<{ customer: Session; admi
       status: "AVAILABLE",
     });
   }
-  const customer = await signIn(pocketbaseUrl, customerUser.email, customerUser.password);
+  const customer = await sessionFor(pocketbaseUrl, customerUser.email, customerUser.password);
   const customerPb = new PocketBase(pocketbaseUrl);
   customerPb.authStore.save(customer.token, null);
   await customerPb.send("/api/v1/proxies/purchase", {
@@ -176,10 +159,7 @@ async function timeMedian(browser: Browser, baseUrl: string, target: Target): Pr
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
   try {
     if (target.session) {
-      const { cookie, token, record } = target.session;
-      await context.addCookies([{ name: "pb_auth", value: cookie, url: baseUrl }]);
-      // The app's own storage (the PocketBase SDK's LocalAuthStore), as after a sign-in.
-      await context.addInitScript((auth: string) => localStorage.setItem("pocketbase_auth", auth), JSON.stringify({ token, record }));
+      await signInContext(context, baseUrl, target.session);
     }
     await context.addInitScript(observer(target.ready));
     await timeOnce(context, target);

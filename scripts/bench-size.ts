@@ -23,21 +23,14 @@ import { ensureBuilt } from "./ensure-built.ts";
 import { CONSOLE_PAGES, DASHBOARD_PAGES, kb, PAGE_JS_BUDGETS, publicPageBudget, shippedJs } from "./bench/page-js.ts";
 import { isMain, runAlone } from "./bench/run.ts";
 import type { BenchRow, BenchSection } from "./bench/table.ts";
+import { sessionFor, signInContext, type BrowserSession } from "../tests/support/browser-session.ts";
 import { CHROMIUM_LAUNCH } from "../tests/support/chromium.ts";
 
 const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench2026" };
 
-/** The `pb_auth` cookie value the app keeps for a signed-in user (src/stores/auth.ts). */
-async function sessionCookie(url: string, user: { email: string; password: string }): Promise<string> {
-  const pb = new PocketBase(url);
-  await pb.collection("users").authWithPassword(user.email, user.password);
-  const cookie = pb.authStore.exportToCookie({ httpOnly: false, sameSite: "Lax", path: "/" }, "pb_auth");
-  return cookie.slice("pb_auth=".length, cookie.indexOf(";"));
-}
-
-async function contextFor(browser: Browser, baseURL: string, cookie: string | null): Promise<BrowserContext> {
+async function contextFor(browser: Browser, baseURL: string, session: BrowserSession | null): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
-  if (cookie) await context.addCookies([{ name: "pb_auth", value: cookie, url: baseURL }]);
+  if (session) await signInContext(context, baseURL, session);
   return context;
 }
 
@@ -149,11 +142,11 @@ async function runSizeBench(log: (line: string) => void = (line) => console.log(
     rows.push(...(await pageRows(visitor, [...PUBLIC_PATHS], publicPageBudget, "visitor")));
     await visitor.close();
     log(`public pages measured`);
-    const customerContext = await contextFor(browser, shop.url, await sessionCookie(shop.url, customer));
+    const customerContext = await contextFor(browser, shop.url, await sessionFor(shop.url, customer.email, customer.password));
     rows.push(...(await pageRows(customerContext, DASHBOARD_PAGES, () => PAGE_JS_BUDGETS.dashboard, "customer")));
     await customerContext.close();
     log(`dashboard pages measured`);
-    const adminContext = await contextFor(browser, shop.url, await sessionCookie(shop.url, admin));
+    const adminContext = await contextFor(browser, shop.url, await sessionFor(shop.url, admin.email, admin.password));
     rows.push(...(await pageRows(adminContext, CONSOLE_PAGES, () => PAGE_JS_BUDGETS.console, "admin")));
     await adminContext.close();
     log(`console pages measured`);

@@ -3,8 +3,8 @@
 // read with the visitor's own session; the island takes it over without a loading screen
 // or a hydration mismatch; nobody gets another account's data; a bad session still
 // redirects before any HTML.
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
+import { expect, test, type Page } from "@playwright/test";
+import { sessionFor, signInContext } from "../support/browser-session.ts";
 import { adjustBalance, createAdmin, createCustomer } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
@@ -18,32 +18,13 @@ const LOADING_TEXT = "Loading Dashboard";
 /** A name that would end Astro's island script and start one of its own if put into the HTML raw. */
 const HOSTILE = `</script><script>window.__pwned=1</script>`;
 
-const sessions = new Map<string, string>();
-
-/**
- * The `pb_auth` cookie value the server sets for this user's session (the bare token,
- * src/pages/auth/session.ts); the SDK's own copy for signInWithCookie is kept beside it.
- */
-async function sessionCookie(user: { email: string; password: string }): Promise<string> {
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  await pb.collection("users").authWithPassword(user.email, user.password);
-  sessions.set(pb.authStore.token, JSON.stringify({ token: pb.authStore.token, record: pb.authStore.record }));
-  return pb.authStore.token;
-}
+/** A session signed in with PocketBase directly, as the app's sign-in leaves it. */
+const sessionOf = (user: { email: string; password: string }) => sessionFor(E2E.pocketbaseUrl, user.email, user.password);
 
 /** The HTML the server sends for `path` to this session, without following redirects. */
 async function htmlFor(page: Page, path: string, cookie: string) {
   const res = await page.request.get(path, { headers: { Cookie: `pb_auth=${cookie}` }, maxRedirects: 0 });
   return { status: res.status(), headers: res.headers(), html: res.status() === 200 ? await res.text() : "" };
-}
-
-/** Signs the browser in as the app leaves it: the HttpOnly session cookie and the SDK's stored session. */
-async function signInWithCookie(context: BrowserContext, cookie: string): Promise<void> {
-  await context.addCookies([{ name: "pb_auth", value: cookie, url: E2E.baseUrl, httpOnly: true, sameSite: "Lax" }]);
-  const stored = sessions.get(cookie) ?? "";
-  await context.addInitScript((value) => {
-    if (value && !window.localStorage.getItem("pocketbase_auth")) window.localStorage.setItem("pocketbase_auth", value);
-  }, stored);
 }
 
 /**
@@ -87,9 +68,9 @@ test.describe("dashboard first data", () => {
     const tag = Date.now().toString(36);
     await adjustBalance(customer.id, 12_345, `Opening credit ${tag}`);
     await adjustBalance(customer.id, -2_000, `Manual debit ${tag}`);
-    const cookie = await sessionCookie(customer);
+    const session = await sessionOf(customer);
 
-    const { status, headers, html } = await htmlFor(page, "/dashboard", cookie);
+    const { status, headers, html } = await htmlFor(page, "/dashboard", session.token);
     expect(status).toBe(200);
     expect(headers["cache-control"]).toBe("no-store");
     const text = visibleText(html);
@@ -100,7 +81,7 @@ test.describe("dashboard first data", () => {
     expect(text).toContain("-$20.00");
     expect(text).not.toContain(LOADING_TEXT);
 
-    await signInWithCookie(context, cookie);
+    await signInContext(context, E2E.baseUrl, session);
     const watch = await watchPage(page);
     await page.goto("/dashboard");
     await expect(page.getByTestId("overview-balance")).toHaveText("$103.45");
@@ -120,13 +101,13 @@ test.describe("dashboard first data", () => {
     const customer = await createCustomer({ firstName: "Eve" });
     await su.collection("users").update(customer.id, { first_name: HOSTILE });
     await adjustBalance(customer.id, 500, HOSTILE);
-    const cookie = await sessionCookie(customer);
+    const session = await sessionOf(customer);
 
-    const { html } = await htmlFor(page, "/dashboard", cookie);
+    const { html } = await htmlFor(page, "/dashboard", session.token);
     expect(html).not.toContain(HOSTILE);
     expect(html).not.toContain("<script>window.__pwned");
 
-    await signInWithCookie(context, cookie);
+    await signInContext(context, E2E.baseUrl, session);
     const watch = await watchPage(page);
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome back, ${HOSTILE}`);
@@ -142,15 +123,15 @@ test.describe("dashboard first data", () => {
     await adjustBalance(other.id, 777, `Other customer's credit ${tag}`);
     const customer = await createCustomer({ firstName: "Finn" });
     await adjustBalance(customer.id, 300, `Own credit ${tag}`);
-    const cookie = await sessionCookie(customer);
+    const session = await sessionOf(customer);
 
-    const { html } = await htmlFor(page, "/dashboard", cookie);
+    const { html } = await htmlFor(page, "/dashboard", session.token);
     expect(html).toContain(`Own credit ${tag}`);
     expect(html).not.toContain(`Other customer's credit ${tag}`);
     expect(html).not.toContain(other.email);
     expect(html).not.toContain(other.id);
 
-    const console = await htmlFor(page, "/console", cookie);
+    const console = await htmlFor(page, "/console", session.token);
     expect(console.status).toBe(302);
     expect(console.headers["location"]).toBe("/dashboard");
     expect(console.html).toBe("");
@@ -158,11 +139,11 @@ test.describe("dashboard first data", () => {
 
   test("a stale or invalid session is sent to /login before any HTML", async ({ page }) => {
     const customer = await createCustomer();
-    const cookie = await sessionCookie(customer);
+    const session = await sessionOf(customer);
     // The account is gone: its token no longer verifies.
     const su = await superuserClient();
     await su.collection("users").delete(customer.id);
-    for (const value of [cookie, "garbage", encodeURIComponent(JSON.stringify({ token: "x.y.z", record: { id: customer.id } }))]) {
+    for (const value of [session.token, "garbage", encodeURIComponent(JSON.stringify({ token: "x.y.z", record: { id: customer.id } }))]) {
       const res = await htmlFor(page, "/dashboard", value);
       expect(res.status).toBe(302);
       expect(res.headers["location"]).toBe("/login?next=%2Fdashboard");
@@ -175,7 +156,7 @@ test.describe("dashboard first data", () => {
     // A description with a long unbreakable token (a payment reference) must wrap, not push the amount out.
     await adjustBalance(customer.id, 987_654, "Bulk credit payment:pi_3PqXyZAbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdef");
     await adjustBalance(customer.id, -123_456, "Proxy purchase: 25 x RESIDENTIAL in United States, California, Los Angeles");
-    await signInWithCookie(context, await sessionCookie(customer));
+    await signInContext(context, E2E.baseUrl, await sessionOf(customer));
     await page.goto("/dashboard");
     await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     await expect(page.getByTestId("overview-transaction")).toHaveCount(2);
@@ -199,16 +180,16 @@ test.describe("other dashboard pages", () => {
     const customer = await createCustomer({ firstName: "Ivo" });
     await adjustBalance(customer.id, 2_500, `First credit ${tag}`);
     await adjustBalance(customer.id, -700, `First debit ${tag}`);
-    const cookie = await sessionCookie(customer);
+    const session = await sessionOf(customer);
 
-    const { status, html } = await htmlFor(page, "/dashboard/transactions", cookie);
+    const { status, html } = await htmlFor(page, "/dashboard/transactions", session.token);
     expect(status).toBe(200);
     const text = visibleText(html);
     expect(text).toContain(`First credit ${tag}`);
     expect(text).toContain(`First debit ${tag}`);
     expect(text).not.toContain(LOADING_TEXT);
 
-    await signInWithCookie(context, cookie);
+    await signInContext(context, E2E.baseUrl, session);
     const watch = await watchPage(page);
     await page.goto("/dashboard/transactions");
     await expect(page.getByTestId("transaction-row")).toHaveCount(2);
@@ -228,9 +209,9 @@ test.describe("console first data", () => {
     const customer = await createCustomer({ firstName: "Hana" });
     await adjustBalance(customer.id, 4_200, `Console credit ${tag}`);
     const admin = await createAdmin();
-    const cookie = await sessionCookie(admin);
+    const session = await sessionOf(admin);
 
-    const { status, headers, html } = await htmlFor(page, "/console", cookie);
+    const { status, headers, html } = await htmlFor(page, "/console", session.token);
     expect(status).toBe(200);
     expect(headers["cache-control"]).toBe("no-store");
     const text = visibleText(html);
@@ -240,7 +221,7 @@ test.describe("console first data", () => {
     expect(html).toMatch(/data-testid="overview-total-users"[^>]*>\d[\d,]*</);
     expect(text).not.toContain(LOADING_TEXT);
 
-    await signInWithCookie(context, cookie);
+    await signInContext(context, E2E.baseUrl, session);
     const watch = await watchPage(page);
     await page.goto("/console");
     await expect(page.getByText(`Console credit ${tag}`)).toBeVisible();
@@ -251,10 +232,10 @@ test.describe("console first data", () => {
 
   test("the admin flag removed after sign-in: the console redirects before any HTML", async ({ page }) => {
     const admin = await createAdmin();
-    const cookie = await sessionCookie(admin);
+    const session = await sessionOf(admin);
     const su = await superuserClient();
     await su.collection("users").update(admin.id, { is_admin: false });
-    const res = await htmlFor(page, "/console", cookie);
+    const res = await htmlFor(page, "/console", session.token);
     expect(res.status).toBe(302);
     expect(res.headers["location"]).toBe("/dashboard");
   });
