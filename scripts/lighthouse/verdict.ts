@@ -35,16 +35,24 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 }
 
-export const meetsGoals = (scores: Record<Category, number>): boolean => CATEGORIES.every((c) => scores[c] >= GOALS[c]);
+/**
+ * The categories the CI form judges. Performance is a timing: on unchanged pages with no
+ * JavaScript it measured 91 to 100 on an idle 2-core machine, so it is reported there and
+ * judged only by the full form (median of 5); the other three are stable.
+ */
+export const CI_JUDGED: readonly Category[] = ["accessibility", "best-practices", "seo"];
+
+export const meetsGoals = (scores: Record<Category, number>, judged: readonly Category[] = CATEGORIES): boolean =>
+  judged.every((c) => scores[c] >= GOALS[c]);
 
 /**
  * Whether more runs can still change the verdict of a median of MAX_RUNS: per category, the
  * median of 5 meets the goal exactly when at least 3 runs do, so a category is decided once
  * 3 runs fall on one side.
  */
-export function undecided(runs: readonly PageRun[]): boolean {
+export function undecided(runs: readonly PageRun[], judged: readonly Category[] = CATEGORIES): boolean {
   const needed = (MAX_RUNS >> 1) + 1;
-  return CATEGORIES.some((c) => {
+  return judged.some((c) => {
     const passing = runs.filter((r) => r.scores[c] >= GOALS[c]).length;
     return passing < needed && runs.length - passing < needed;
   });
@@ -55,9 +63,9 @@ export function medians(runs: readonly PageRun[]): Record<Category, number> {
 }
 
 /** For a page that misses a goal: per missed category, the audits that lost points in the run closest to the median. */
-export function explainMiss(result: PageResult): string[] {
+export function explainMiss(result: PageResult, judged: readonly Category[] = CATEGORIES): string[] {
   const lines: string[] = [];
-  for (const c of CATEGORIES) {
+  for (const c of judged) {
     if (result.median[c] >= GOALS[c]) continue;
     const run = [...result.runs].sort((a, b) => Math.abs(a.scores[c] - result.median[c]) - Math.abs(b.scores[c] - result.median[c]))[0]!;
     lines.push(`${result.path} ${c} ${result.median[c]} < ${GOALS[c]} (run scoring ${run.scores[c]}):`);
@@ -66,11 +74,12 @@ export function explainMiss(result: PageResult): string[] {
   return lines;
 }
 
-export function toRow(result: PageResult): BenchRow {
+export function toRow(result: PageResult, mode: "full" | "ci" = "full"): BenchRow {
   const n = result.runs.length;
+  const goals = CATEGORIES.map((c) => GOALS[c]).join("/");
   return {
-    figure: `Lighthouse ${result.path} (mobile, median of ${n}${n === 1 ? ", ci" : ""}): perf/a11y/bp/seo`,
-    goal: `>= ${CATEGORIES.map((c) => GOALS[c]).join("/")}`,
+    figure: `Lighthouse ${result.path} (mobile, median of ${n}${mode === "ci" ? ", ci" : ""}): perf/a11y/bp/seo`,
+    goal: mode === "ci" ? `>= ${goals} (perf judged by the full form)` : `>= ${goals}`,
     measured: CATEGORIES.map((c) => result.median[c]).join("/"),
     reference: "",
     pass: result.pass,

@@ -2,6 +2,7 @@
 // a page, and what a miss prints.
 import { describe, expect, it } from "vitest";
 import {
+  CI_JUDGED,
   explainMiss,
   medians,
   meetsGoals,
@@ -84,5 +85,17 @@ describe("a page's row and its explanation", () => {
 
   it("explains nothing for a page that meets its goals", () => {
     expect(explainMiss(result("/", [run(100)]))).toEqual([]);
+  });
+});
+
+describe("the CI form judges accessibility, best practices and SEO only", () => {
+  it("passes a page whose performance alone is below its goal, and still fails one below an SEO goal", () => {
+    expect(meetsGoals(run(91).scores, CI_JUDGED)).toBe(true);
+    expect(meetsGoals(run(91).scores)).toBe(false);
+    expect(meetsGoals(run(100, 91).scores, CI_JUDGED)).toBe(false);
+  });
+
+  it("names the performance goal as judged by the full form", () => {
+    expect(toRow(result("/", [run(91)]), "ci").goal).toBe(">= 98/100/100/100 (perf judged by the full form)");
   });
 });
