@@ -24,8 +24,8 @@ import {
   CATEGORIES,
   MAX_RUNS,
   SHORT,
-  CI_JUDGED,
   explainMiss,
+  judgedIn,
   meetsGoals,
   medians,
   toRow,
@@ -166,7 +166,7 @@ export async function runLighthouse(url: string): Promise<PageRun> {
 
 /**
  * Measures one page. "full": MAX_RUNS runs, every category judged. "ci": one run; if it
- * misses a goal of CI_JUDGED, more runs until the median of MAX_RUNS is decided.
+ * misses a goal it judges (CI_JUDGED), more runs until the median of MAX_RUNS is decided.
  */
 export async function measurePage(
   baseUrl: string,
@@ -174,7 +174,7 @@ export async function measurePage(
   mode: "full" | "ci",
   log: (line: string) => void,
 ): Promise<PageResult> {
-  const judged = mode === "ci" ? CI_JUDGED : CATEGORIES;
+  const judged = judgedIn(mode);
   const runs: PageRun[] = [];
   const fmt = (s: Record<Category, number>) => CATEGORIES.map((c) => `${SHORT[c]} ${s[c]}`).join(", ");
   do {
@@ -217,7 +217,7 @@ function section(mode: "full" | "ci"): BenchSection {
     title: mode === "full" ? "Lighthouse, every public page (mobile, median of 5)" : "Lighthouse, every public page (mobile, ci form)",
     async run() {
       const results = await measureAllPages(mode);
-      for (const r of results) for (const line of explainMiss(r, mode === "ci" ? CI_JUDGED : CATEGORIES)) console.log(line);
+      for (const r of results) for (const line of explainMiss(r, judgedIn(mode))) console.log(line);
       return results.map((r) => toRow(r, mode));
     },
   };
@@ -238,7 +238,7 @@ async function main(): Promise<void> {
   const results = await measureAllPages(mode, console.log, pages);
   console.log(`\n${formatTable(results.map((r) => toRow(r, mode)))}\n`);
   const misses = results.filter((r) => !r.pass);
-  for (const r of misses) for (const line of explainMiss(r, mode === "ci" ? CI_JUDGED : CATEGORIES)) console.log(line);
+  for (const r of misses) for (const line of explainMiss(r, judgedIn(mode))) console.log(line);
   console.log(
     `${results.length} pages, ${results.reduce((s, r) => s + r.runs.length, 0)} runs, ${Math.round((Date.now() - started) / 1000)} s`,
   );

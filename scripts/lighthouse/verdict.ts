@@ -42,6 +42,9 @@ export function median(values: readonly number[]): number {
  */
 export const CI_JUDGED: readonly Category[] = ["accessibility", "best-practices", "seo"];
 
+/** The categories a form judges: every one in the full form, CI_JUDGED in the CI form. */
+export const judgedIn = (mode: "full" | "ci"): readonly Category[] => (mode === "ci" ? CI_JUDGED : CATEGORIES);
+
 export const meetsGoals = (scores: Record<Category, number>, judged: readonly Category[] = CATEGORIES): boolean =>
   judged.every((c) => scores[c] >= GOALS[c]);
 
