@@ -2,6 +2,7 @@
 // affiliate's referrals, and paying a referral. New queries abort superseded requests.
 import { atom, onMount } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
+import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
 import {
@@ -15,15 +16,9 @@ import {
 
 export const SEARCH_DELAY_MS = 250;
 
-export interface AffiliateListState {
-  status: "loading" | "ready" | "error";
-  items: AffiliateRow[];
-  page: number;
-  totalItems: number;
-  totalPages: number;
+/** The affiliates page; its criteria are the search text. */
+export interface AffiliateListState extends PagedListState<AffiliateRow, string> {
   stats: AffiliateStats | null;
-  search: string;
-  error: string;
 }
 
 export interface ReferralListState {
@@ -38,16 +33,7 @@ export interface ReferralListState {
 
 export const $affiliateQuery = atom<{ search: string; page: number }>({ search: "", page: 1 });
 export const $affiliateSearchText = atom("");
-export const $affiliates = atom<AffiliateListState>({
-  status: "loading",
-  items: [],
-  page: 1,
-  totalItems: 0,
-  totalPages: 0,
-  stats: null,
-  search: "",
-  error: "",
-});
+export const $affiliates = atom<AffiliateListState>({ ...pendingList(""), stats: null });
 /** The affiliate whose detail panel is open ("" none) and the referrals page shown. */
 export const $selection = atom<{ affiliateId: string; page: number }>({ affiliateId: "", page: 1 });
 export const $referrals = atom<ReferralListState>({
@@ -68,16 +54,7 @@ const $referralReloads = atom(0);
 keepLoaded($affiliates, [$affiliateQuery, $listReloads], async (signal) => {
   const { search, page } = $affiliateQuery.get();
   const result = await fetchAffiliates(search, page, signal);
-  return {
-    status: "ready",
-    error: "",
-    search,
-    items: result.items,
-    page: result.page,
-    totalItems: result.totalItems,
-    totalPages: result.totalPages,
-    stats: result.stats,
-  };
+  return { ...loadedList(result, search), stats: result.stats };
 });
 
 onMount($referrals, () => {

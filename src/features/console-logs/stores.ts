@@ -2,20 +2,13 @@
 // cards. A new query aborts the request it supersedes; typing is debounced.
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
+import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
 import { fetchAuditPage, fetchAuditSummary, type AuditCriteria, type AuditEntry, type AuditSummary } from "@/features/console-logs/api";
 
 export const SEARCH_DELAY_MS = 250;
 const NO_CRITERIA: AuditCriteria = { search: "", action: "" };
 
-export interface AuditListState {
-  status: "loading" | "ready" | "error";
-  items: AuditEntry[];
-  page: number;
-  totalItems: number;
-  totalPages: number;
-  criteria: AuditCriteria;
-  error: string;
-}
+export type AuditListState = PagedListState<AuditEntry, AuditCriteria>;
 
 export interface AuditSummaryState {
   status: "loading" | "ready" | "error";
@@ -25,31 +18,14 @@ export interface AuditSummaryState {
 
 export const $auditQuery = atom<{ criteria: AuditCriteria; page: number }>({ criteria: NO_CRITERIA, page: 1 });
 export const $auditSearchText = atom("");
-export const $auditLogs = atom<AuditListState>({
-  status: "loading",
-  items: [],
-  page: 1,
-  totalItems: 0,
-  totalPages: 0,
-  criteria: NO_CRITERIA,
-  error: "",
-});
+export const $auditLogs = atom<AuditListState>(pendingList(NO_CRITERIA));
 export const $auditSummary = atom<AuditSummaryState>({ status: "loading", summary: null, error: "" });
 
 const $reloads = atom(0);
 
 keepLoaded($auditLogs, [$auditQuery, $reloads], async (signal) => {
   const { criteria, page } = $auditQuery.get();
-  const result = await fetchAuditPage(criteria, page, signal);
-  return {
-    status: "ready",
-    error: "",
-    criteria,
-    items: result.items,
-    page: result.page,
-    totalItems: result.totalItems,
-    totalPages: result.totalPages,
-  };
+  return loadedList(await fetchAuditPage(criteria, page, signal), criteria);
 });
 
 keepLoaded($auditSummary, [$reloads], async (signal) => ({ status: "ready", summary: await fetchAuditSummary(signal), error: "" }));

@@ -3,6 +3,7 @@
 // A new query aborts the request it supersedes; every change refreshes list and stats.
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
+import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
 import { ClientResponseError } from "pocketbase";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
 import {
@@ -29,16 +30,7 @@ export interface InventoryQuery {
   page: number;
 }
 
-export interface InventoryState {
-  status: "loading" | "ready" | "error";
-  items: AdminProxy[];
-  page: number;
-  totalItems: number;
-  totalPages: number;
-  /** The criteria the items answer (for the empty state's wording). */
-  criteria: InventoryCriteria;
-  error: string;
-}
+export type InventoryState = PagedListState<AdminProxy, InventoryCriteria>;
 
 export interface StatsState {
   status: "loading" | "ready" | "error";
@@ -53,15 +45,7 @@ export interface Banner {
 
 export const $inventoryQuery = atom<InventoryQuery>({ criteria: NO_CRITERIA, page: 1 });
 export const $inventorySearchText = atom("");
-export const $inventory = atom<InventoryState>({
-  status: "loading",
-  items: [],
-  page: 1,
-  totalItems: 0,
-  totalPages: 0,
-  criteria: NO_CRITERIA,
-  error: "",
-});
+export const $inventory = atom<InventoryState>(pendingList(NO_CRITERIA));
 export const $proxyStats = atom<StatsState>({ status: "loading", stats: null, error: "" });
 export const $banner = atom<Banner | null>(null);
 
@@ -76,15 +60,7 @@ keepLoaded($inventory, [$inventoryQuery, $inventoryReloads], async (signal) => {
     $inventoryQuery.set({ criteria, page: result.totalPages });
     return null;
   }
-  return {
-    status: "ready",
-    error: "",
-    criteria,
-    items: result.items,
-    page: result.page,
-    totalItems: result.totalItems,
-    totalPages: result.totalPages,
-  };
+  return loadedList(result, criteria);
 });
 
 keepLoaded($proxyStats, [$statsReloads], async (signal) => ({ status: "ready", stats: await fetchStats(signal), error: "" }));

@@ -143,7 +143,7 @@ function AffiliateTable() {
     );
   }
   if (list.items.length === 0) {
-    return list.search ? (
+    return list.criteria ? (
       <EmptyState icon={SearchX} title="No affiliates found" text="Try another name, e-mail or referral code">
         <Button variant="secondary" size="sm" onClick={clearAffiliateSearch}>
           Clear search
