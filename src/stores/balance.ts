@@ -52,15 +52,28 @@ export async function fetchBalanceCents(userId: string, signal?: AbortSignal, cl
   return (await load(userId, signal, client))?.balance_cents ?? 0;
 }
 
-/** Follows one user's balance until the returned function is called. */
+/**
+ * Follows one user's balance until the returned function is called. The row is read once
+ * to learn its id, subscribed to, then read again: a change between the first read and the
+ * subscription would otherwise be missed. A read that answers after a newer event keeps
+ * the newer figure (rows carry their `updated` time).
+ */
 function follow(userId: string): () => void {
   let stopped = false;
   let unsubscribe: (() => Promise<void>) | null = null;
+  let newest = "";
+
+  const show = (row: Pick<BalanceRecord, "balance_cents" | "updated">) => {
+    if (stopped || row.updated < newest) return;
+    newest = row.updated;
+    setBalance(row.balance_cents);
+  };
 
   const refresh = async () => {
     try {
       const row = await load(userId);
-      if (!stopped) setBalance(row?.balance_cents ?? 0);
+      if (row) show(row);
+      else if (!stopped) setBalance(0);
       return row;
     } catch (err) {
       if (!stopped)
@@ -75,8 +88,9 @@ function follow(userId: string): () => void {
     const offRecord = await pb()
       .collection("balances")
       .subscribe(row.id, (event) => {
-        if (!stopped && event.action !== "delete") setBalance(event.record.balance_cents);
+        if (event.action !== "delete") show(event.record);
       });
+    void refresh();
     // PB_CONNECT fires again after a reconnect: catch up on what happened meanwhile. The
     // record subscription above has usually connected already; only later connects count.
     let connected = pb().realtime.isConnected;
