@@ -20,6 +20,26 @@ export function formatDate(value: string | null | undefined): string {
   return date ? format(date, "MMM dd, yyyy") : "";
 }
 
+/** `date` moved so that formatting it in this machine's zone shows its UTC wall clock. */
+function utcWallClock(date: Date): Date {
+  return new Date(date.getTime() + date.getTimezoneOffset() * 60_000);
+}
+
+/**
+ * formatDateTime and formatDate in UTC, whatever the machine's zone: what server-rendered
+ * HTML (and the browser's first render, which must match it) shows, since the server
+ * cannot know the viewer's zone.
+ */
+export function formatDateTimeUtc(value: string | null | undefined): string {
+  const date = parseDate(value);
+  return date ? format(utcWallClock(date), "MMM dd, yyyy HH:mm") : "";
+}
+
+export function formatDateUtc(value: string | null | undefined): string {
+  const date = parseDate(value);
+  return date ? format(utcWallClock(date), "MMM dd, yyyy") : "";
+}
+
 /**
  * Days from now until `value`, counting a started day as a day: a proxy bought a moment ago
  * for 30 days has 30 days left, one expiring in 3 hours 1 day. Negative once past.

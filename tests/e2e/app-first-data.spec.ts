@@ -4,8 +4,9 @@
 // or a hydration mismatch; nobody gets another account's data; a bad session still
 // redirects before any HTML.
 import { expect, test, type Page } from "@playwright/test";
+import PocketBase from "pocketbase";
 import { sessionFor, signInContext } from "../support/browser-session.ts";
-import { adjustBalance, createAdmin, createCustomer } from "./support/customers.ts";
+import { addStock, adjustBalance, createAdmin, createCustomer } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
@@ -198,6 +199,53 @@ test.describe("other dashboard pages", () => {
     await page.getByLabel("Type").selectOption("DEBIT");
     await expect(page.getByTestId("transaction-row")).toHaveCount(1);
     await expect(page.getByTestId("transaction-row")).toContainText(`First debit ${tag}`);
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+
+  test("my proxies: the first page and the country filter are in the HTML, then filters load in the browser", async ({ page, context }) => {
+    const tag = Date.now().toString(36);
+    const customer = await createCustomer({ firstName: "Jo", balanceCents: 10_000 });
+    const session = await sessionOf(customer);
+    // Bought through the real purchase route, with the customer's own session.
+    const buyer = new PocketBase(E2E.pocketbaseUrl);
+    buyer.autoCancellation(false);
+    buyer.authStore.save(session.token, session.record);
+    const bought: { host: string; port: number }[] = [];
+    for (const place of [
+      { type: "DATACENTER", country: "DE", state: `Saxony ${tag}`, count: 2 },
+      { type: "RESIDENTIAL", country: "US", state: `Ohio ${tag}`, count: 1 },
+    ]) {
+      await addStock(place);
+      const res = await buyer.send<{ proxies: { host: string; port: number }[] }>("/api/v1/proxies/purchase", {
+        method: "POST",
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+        body: { type: place.type, country: place.country, state: place.state, quantity: place.count },
+      });
+      bought.push(...res.proxies);
+    }
+
+    const { status, html } = await htmlFor(page, "/dashboard/proxies", session.token);
+    expect(status).toBe(200);
+    const text = visibleText(html);
+    expect(text).toContain("3 of 3 proxies");
+    for (const p of bought) expect(text).toContain(`${p.host}:${p.port}`);
+    expect(text).toContain(`Saxony ${tag}`);
+    // The country filter's options came with it.
+    expect(html).toMatch(/<option value="DE"[^>]*>/);
+    expect(html).toMatch(/<option value="US"[^>]*>/);
+    expect(text).not.toContain("Loading your proxies...");
+    expect(text).not.toContain(LOADING_TEXT);
+
+    await signInContext(context, E2E.baseUrl, session);
+    const watch = await watchPage(page);
+    await page.goto("/dashboard/proxies");
+    await expect(page.getByTestId("proxy-card")).toHaveCount(3);
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    // The store works on from the seed: a filter reloads from PocketBase.
+    await page.getByLabel("Country").selectOption("US");
+    await expect(page.getByTestId("proxy-card")).toHaveCount(1);
+    await expect(page.getByTestId("proxy-count")).toHaveText("1 of 3 proxies");
     expect(await watch.sawLoading()).toBe(false);
     expect(watch.errors).toEqual([]);
   });

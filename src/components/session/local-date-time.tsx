@@ -1,13 +1,5 @@
-import { format } from "date-fns";
-import { formatDateTime, parseDate } from "@/lib/dates";
+import { formatDateTime, formatDateTimeUtc, parseDate } from "@/lib/dates";
 import { useHydrated } from "@/lib/use-hydrated";
-
-/** 'MMM dd, yyyy HH:mm' in UTC, whatever the time zone of the machine. */
-function formatUtc(value: string): string {
-  const date = parseDate(value);
-  if (!date) return "";
-  return format(new Date(date.getTime() + date.getTimezoneOffset() * 60_000), "MMM dd, yyyy HH:mm");
-}
 
 /**
  * A date and time in the viewer's time zone on a page the server rendered with data. The
@@ -19,7 +11,7 @@ export function LocalDateTime({ value, className, testId }: { value: string; cla
   const date = parseDate(value);
   return (
     <time dateTime={date?.toISOString()} className={className} data-testid={testId}>
-      {hydrated ? formatDateTime(value) : formatUtc(value)}
+      {hydrated ? formatDateTime(value) : formatDateTimeUtc(value)}
     </time>
   );
 }

@@ -1,8 +1,17 @@
 // The My Proxies calls: the records API for reading (rules scope rows to the user) and
 // the /api/v1/proxies routes for every change.
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
-import { EXPORT_BATCH, hasCriteria, PROXIES_PER_PAGE, PROXY_SORT, proxyFilter, type ProxyCriteria } from "@/features/proxies/filters";
+import type { FirstDataContext } from "@/lib/server/first-data";
+import {
+  EXPORT_BATCH,
+  hasCriteria,
+  NO_CRITERIA,
+  PROXIES_PER_PAGE,
+  PROXY_SORT,
+  proxyFilter,
+  type ProxyCriteria,
+} from "@/features/proxies/filters";
 import type { PriceList } from "@/features/proxies/renewal";
 
 const signalOption = (signal?: AbortSignal) => (signal ? { signal } : {});
@@ -18,8 +27,13 @@ export interface ProxyPage {
 }
 
 /** One page of the user's proxies matching `criteria`, with both counts. */
-export async function fetchProxyPage(userId: string, criteria: ProxyCriteria, page: number, signal?: AbortSignal): Promise<ProxyPage> {
-  const client = pb();
+export async function fetchProxyPage(
+  userId: string,
+  criteria: ProxyCriteria,
+  page: number,
+  signal?: AbortSignal,
+  client: TypedPocketBase = pb(),
+): Promise<ProxyPage> {
   const opts = { requestKey: null, ...signalOption(signal) };
   const [list, all] = await Promise.all([
     client
@@ -52,9 +66,15 @@ export function fetchAllProxies(userId: string, criteria: ProxyCriteria, signal?
 }
 
 /** GET /api/v1/proxies/countries: the distinct countries of my proxies. */
-export function fetchOwnCountries(signal?: AbortSignal): Promise<string[]> {
-  return pb().send<string[]>("/api/v1/proxies/countries", { requestKey: null, ...signalOption(signal) });
+export function fetchOwnCountries(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<string[]> {
+  return client.send<string[]>("/api/v1/proxies/countries", { requestKey: null, ...signalOption(signal) });
 }
+
+/** The page's first data, read on the server with the user's session (pages/dashboard/proxies.astro). */
+export const proxiesFirstData = {
+  proxies: ({ client, user, signal }: FirstDataContext): Promise<ProxyPage> => fetchProxyPage(user.id, NO_CRITERIA, 1, signal, client),
+  countries: ({ client, signal }: FirstDataContext): Promise<string[]> => fetchOwnCountries(signal, client),
+};
 
 /** GET /api/v1/proxies/prices: today's unit price per 30 days of each type for sale. */
 export function fetchPrices(signal?: AbortSignal): Promise<PriceList> {

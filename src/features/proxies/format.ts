@@ -1,5 +1,5 @@
 // How a proxy reads on its card.
-import { daysUntil, formatDate } from "@/lib/dates";
+import { daysUntil, formatDate, formatDateUtc } from "@/lib/dates";
 import type { ProxyRecord, ProxyStatus } from "@/lib/pocketbase-types";
 
 export const STATUS_BADGES: Record<ProxyStatus, { label: string; tone: "success" | "danger" | "warning" | "neutral" }> = {
@@ -24,9 +24,12 @@ export function isRenewable(proxy: Pick<ProxyRecord, "status">): boolean {
   return proxy.status === "ASSIGNED" || proxy.status === "EXPIRED";
 }
 
-/** "Expires Jan 02, 2026 · 29 days left", "Expired Jan 02, 2026", "" without a date. */
-export function expiryText(proxy: Pick<ProxyRecord, "expires_at" | "status">, now: Date = new Date()): string {
-  const date = formatDate(proxy.expires_at);
+/**
+ * "Expires Jan 02, 2026 · 29 days left", "Expired Jan 02, 2026", "" without a date; the
+ * date in the viewer's zone, or in UTC (`inUtc`) where the HTML came from the server.
+ */
+export function expiryText(proxy: Pick<ProxyRecord, "expires_at" | "status">, now: Date = new Date(), inUtc = false): string {
+  const date = inUtc ? formatDateUtc(proxy.expires_at) : formatDate(proxy.expires_at);
   const days = daysUntil(proxy.expires_at, now);
   if (!date || days === null) return "";
   if (proxy.status === "EXPIRED" || days < 0) return `Expired ${date}`;

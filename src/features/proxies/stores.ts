@@ -1,14 +1,16 @@
 // My Proxies state (spec 2.16): the query (search, type, country, page), the page of
 // proxies it answers, the country filter's options, the selection, the renewal dialog
 // and exports. Loads start with the first subscriber; a new query aborts the request
-// it supersedes.
-import { atom, onMount } from "nanostores";
+// it supersedes. The first page and the countries may come from the server (seeded, see
+// stores/seed.ts): no first load then.
+import { atom, onMount, type ReadableAtom } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
 import { setBalance } from "@/stores/balance";
+import { takeSeed } from "@/stores/seed";
 import {
   fetchAllProxies,
   fetchOwnCountries,
@@ -17,6 +19,7 @@ import {
   regenerateCredentials,
   renewProxies,
   updateAutoRenew,
+  type ProxyPage,
 } from "@/features/proxies/api";
 import type { ProxyExportFormat } from "@/features/proxies/export-formats";
 import { NO_CRITERIA, type ProxyCriteria } from "@/features/proxies/filters";
@@ -86,8 +89,17 @@ function currentUserId(): string {
   return $auth.get().user?.id ?? "";
 }
 
-/** Runs `load` now, again whenever one of `triggers` changes or the user changes, aborting the one before. */
-function follow(triggers: Array<{ listen: (cb: () => void) => () => void }>, load: (userId: string, signal: AbortSignal) => void) {
+/**
+ * Runs `load` now, again whenever one of `triggers` changes or the user changes, aborting
+ * the one before. A seed the server put into `$seeded` stands for the first load while
+ * `seedStillAnswers()` (the query is still the first one).
+ */
+function follow(
+  triggers: Array<{ listen: (cb: () => void) => () => void }>,
+  load: (userId: string, signal: AbortSignal) => void,
+  $seeded: ReadableAtom<unknown>,
+  seedStillAnswers: () => boolean = () => true,
+) {
   let controller: AbortController | null = null;
   let userId = "";
   const run = () => {
@@ -98,7 +110,9 @@ function follow(triggers: Array<{ listen: (cb: () => void) => () => void }>, loa
   };
   const offs = triggers.map((store) => store.listen(run));
   offs.push($auth.listen(({ user }) => (user?.id ?? "") !== userId && run()));
-  run();
+  const seed = takeSeed($seeded);
+  if (seed && seedStillAnswers()) userId = seed.userId;
+  else run();
   return () => {
     for (const off of offs) off();
     controller?.abort();
@@ -106,39 +120,56 @@ function follow(triggers: Array<{ listen: (cb: () => void) => () => void }>, loa
 }
 
 onMount($proxyList, () =>
-  follow([$proxyQuery, $reloads], (userId, signal) => {
-    const { criteria, page } = $proxyQuery.get();
-    $proxyList.set({ ...$proxyList.get(), status: "loading", error: "" });
-    fetchProxyPage(userId, criteria, page, signal).then(
-      (result) => {
-        if (signal.aborted) return;
-        // The last page went away (proxies returned to stock meanwhile): show the new last one.
-        if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
-          $proxyQuery.set({ criteria, page: result.totalPages });
-          return;
-        }
-        $proxyList.set({ status: "ready", error: "", ...result });
-      },
-      (err: unknown) => {
-        if (signal.aborted || isAbort(err)) return;
-        $proxyList.set({ ...$proxyList.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  }),
+  follow(
+    [$proxyQuery, $reloads],
+    (userId, signal) => {
+      const { criteria, page } = $proxyQuery.get();
+      $proxyList.set({ ...$proxyList.get(), status: "loading", error: "" });
+      fetchProxyPage(userId, criteria, page, signal).then(
+        (result) => {
+          if (signal.aborted) return;
+          // The last page went away (proxies returned to stock meanwhile): show the new last one.
+          if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
+            $proxyQuery.set({ criteria, page: result.totalPages });
+            return;
+          }
+          $proxyList.set({ status: "ready", error: "", ...result });
+        },
+        (err: unknown) => {
+          if (signal.aborted || isAbort(err)) return;
+          $proxyList.set({ ...$proxyList.get(), status: "error", error: errorMessage(err) });
+        },
+      );
+    },
+    $proxyList,
+    () => {
+      const { criteria, page } = $proxyQuery.get();
+      return criteria === NO_CRITERIA && page === 1;
+    },
+  ),
 );
 
+/** The list state for the first page the server read. */
+export function proxiesSeed(first: ProxyPage | null | undefined): ProxyListState | null {
+  return first ? { status: "ready", error: "", ...first } : null;
+}
+
 onMount($countries, () =>
-  follow([$reloads], (_userId, signal) => {
-    fetchOwnCountries(signal).then(
-      (countries) => {
-        if (!signal.aborted) $countries.set(countries);
-      },
-      (err: unknown) => {
-        // The filter keeps the countries it had; the list shows its own errors.
-        if (!isAbort(err)) console.error("Loading the countries of your proxies failed", err);
-      },
-    );
-  }),
+  follow(
+    [$reloads],
+    (_userId, signal) => {
+      fetchOwnCountries(signal).then(
+        (countries) => {
+          if (!signal.aborted) $countries.set(countries);
+        },
+        (err: unknown) => {
+          // The filter keeps the countries it had; the list shows its own errors.
+          if (!isAbort(err)) console.error("Loading the countries of your proxies failed", err);
+        },
+      );
+    },
+    $countries,
+  ),
 );
 
 // ---- the query

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
@@ -11,6 +11,8 @@ import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { UserRecord } from "@/lib/pocketbase-types";
+import { seedFor, useSeededStore } from "@/stores/seed";
+import type { ProxyPage } from "@/features/proxies/api";
 import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
 import { isProxyType, PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
 import { countryLabel, isRenewable } from "@/features/proxies/format";
@@ -29,17 +31,36 @@ import {
   clearSelection,
   exportProxies,
   goToPage,
+  proxiesSeed,
   refreshProxies,
   renewSelection,
   selectPage,
   setCountryFilter,
   setSearchText,
   setTypeFilter,
+  type ProxyListState,
 } from "@/features/proxies/stores";
 
+interface ProxiesPageProps {
+  /** The user the server verified (the page renders at once), or null. */
+  initialUser?: UserRecord | null;
+  /** The first page and the country filter's options, read on the server (null: load here). */
+  initial?: { proxies: ProxyPage | null; countries: string[] | null } | null;
+}
+
 /** /dashboard/proxies (spec 2.16): the customer's proxies, searchable, exportable, renewable. */
-export function ProxiesPage() {
-  return <AuthGate>{(user) => <MyProxies user={user} />}</AuthGate>;
+export function ProxiesPage({ initialUser = null, initial = null }: ProxiesPageProps) {
+  return (
+    <AuthGate initialUser={initialUser}>
+      {(user) => (
+        <MyProxies
+          user={user}
+          first={seedFor(initialUser, user, initial?.proxies)}
+          countries={seedFor(initialUser, user, initial?.countries)}
+        />
+      )}
+    </AuthGate>
+  );
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -47,8 +68,15 @@ const count = (n: number) => n.toLocaleString("en-US");
 // Headless UI's dialog loads when a renewal starts, not with the page.
 const RenewDialog = lazy(() => import("@/features/proxies/components/renew-dialog").then((m) => ({ default: m.RenewDialog })));
 
-function MyProxies({ user }: { user: UserRecord }) {
-  const list = useStore($proxyList);
+interface MyProxiesProps {
+  user: UserRecord;
+  first: ProxyPage | null;
+  countries: string[] | null;
+}
+
+function MyProxies({ user, first, countries }: MyProxiesProps) {
+  const seed = useMemo(() => proxiesSeed(first), [first]);
+  const list = useSeededStore($proxyList, seed, user.id);
   const notice = useStore($notice);
   const renewing = useStore($renewal).open;
   const firstLoad = list.status === "loading" && list.items.length === 0 && list.total === 0;
@@ -68,7 +96,7 @@ function MyProxies({ user }: { user: UserRecord }) {
         </Button>
       </div>
 
-      <Filters />
+      <Filters countriesSeed={countries} userId={user.id} />
       <Exports disabled={list.matching === 0} />
 
       <div aria-live="polite" className="empty:hidden">
@@ -76,7 +104,7 @@ function MyProxies({ user }: { user: UserRecord }) {
         {list.status === "error" && list.items.length > 0 ? <Alert tone="error">{list.error}</Alert> : null}
       </div>
 
-      <ProxyList />
+      <ProxyList seed={seed} userId={user.id} />
       {renewing ? (
         <Suspense fallback={null}>
           <RenewDialog user={user} />
@@ -86,10 +114,10 @@ function MyProxies({ user }: { user: UserRecord }) {
   );
 }
 
-function Filters() {
+function Filters({ countriesSeed, userId }: { countriesSeed: string[] | null; userId: string }) {
   const searchText = useStore($searchText);
   const { criteria } = useStore($proxyQuery);
-  const countries = useStore($countries);
+  const countries = useSeededStore($countries, countriesSeed, userId);
   const options = criteria.country && !countries.includes(criteria.country) ? [...countries, criteria.country] : countries;
   return (
     <div role="search" aria-label="Filter proxies" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_12rem]">
@@ -149,8 +177,8 @@ function Exports({ disabled }: { disabled: boolean }) {
   );
 }
 
-function ProxyList() {
-  const list = useStore($proxyList);
+function ProxyList({ seed, userId }: { seed: ProxyListState | null; userId: string }) {
+  const list = useSeededStore($proxyList, seed, userId);
   const selected = useStore($selected);
 
   if (list.status === "error" && list.items.length === 0) {

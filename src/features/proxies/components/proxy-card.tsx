@@ -8,6 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { errorMessage } from "@/lib/api-error";
 import { cn } from "@/lib/cn";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { useHydrated } from "@/lib/use-hydrated";
 import { PROXY_TYPE_LABELS } from "@/features/proxies/filters";
 import { endpoint, expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/features/proxies/format";
 import { openRenewal, regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
@@ -29,6 +30,8 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
   const [confirming, setConfirming] = useState(false);
   const [regenPending, setRegenPending] = useState(false);
   const [regenError, setRegenError] = useState("");
+  // The server renders the first page of cards: UTC dates until hydrated (lib/dates.ts).
+  const hydrated = useHydrated();
 
   const address = endpoint(proxy);
   const status = STATUS_BADGES[proxy.status];
@@ -90,7 +93,7 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
           </Badge>
         </div>
 
-        <p className="text-sm text-slate-700">{expiryText(proxy) || "No expiry date"}</p>
+        <p className="text-sm text-slate-700">{expiryText(proxy, new Date(), !hydrated) || "No expiry date"}</p>
 
         <dl className="space-y-2 rounded-md bg-slate-50 p-3 text-sm">
           <CredentialRow label="Host:port" value={address} copyLabel="Copy host and port" />
