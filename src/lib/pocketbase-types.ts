@@ -28,6 +28,9 @@ export interface SettingRecord extends RecordModel {
 export interface BalanceRecord extends RecordModel {
   user_id: string;
   balance_cents: number;
+  created: string;
+  /** Changes with every ledger entry (the balance is a record save): orders reads and events. */
+  updated: string;
 }
 
 export type TransactionType = "CREDIT" | "DEBIT" | "PROXY_PURCHASE" | "REFUND";
