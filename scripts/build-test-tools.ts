@@ -1,24 +1,32 @@
-// Builds what the tests need besides PocketBase: stripe-mock (Stripe's API on loopback,
-// for the payment tests), from the Go module proxy into pocketbase/bin/. Skipped when the
-// pinned version is already there; the first build takes about two minutes.
+// Builds what the tests need besides PocketBase, from the Go module proxy into
+// pocketbase/bin/: stripe-mock (Stripe's API on loopback, for the payment tests) and
+// gofakes3 (an S3 server on loopback, for the S3 backup and replica drills). Each is
+// skipped when its pinned version is already there; the first build takes about two minutes.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../server/pocketbase-process.ts";
+import { FAKE_S3_BIN, FAKE_S3_MODULE } from "../tests/support/fake-s3.ts";
 import { STRIPE_MOCK_BIN, STRIPE_MOCK_MODULE } from "../tests/support/stripe-mock.ts";
 
-const stampFile = `${STRIPE_MOCK_BIN}.version`;
+const go = [process.env["GO"], "/usr/local/go/bin/go"].find((c) => c && existsSync(c)) ?? "go";
 
-if (existsSync(STRIPE_MOCK_BIN) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === STRIPE_MOCK_MODULE) {
-  console.log("stripe-mock is up to date.");
-} else {
-  const go = [process.env["GO"], "/usr/local/go/bin/go"].find((c) => c && existsSync(c)) ?? "go";
-  console.log(`Building ${STRIPE_MOCK_MODULE} for the payment tests (first build takes about two minutes) ...`);
-  execFileSync(go, ["install", STRIPE_MOCK_MODULE], {
+function build(name: string, bin: string, module: string, purpose: string): void {
+  const stampFile = `${bin}.version`;
+  if (existsSync(bin) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === module) {
+    console.log(`${name} is up to date.`);
+    return;
+  }
+  console.log(`Building ${module} for ${purpose} ...`);
+  // `go install` names the binary after the module's last path element, which is `name`.
+  execFileSync(go, ["install", module], {
     cwd: ROOT,
     stdio: "inherit",
-    env: { ...process.env, GOBIN: path.dirname(STRIPE_MOCK_BIN), CGO_ENABLED: "0" },
+    env: { ...process.env, GOBIN: path.dirname(bin), CGO_ENABLED: "0" },
   });
-  writeFileSync(stampFile, STRIPE_MOCK_MODULE);
-  console.log(`Built ${path.relative(ROOT, STRIPE_MOCK_BIN)}.`);
+  writeFileSync(stampFile, module);
+  console.log(`Built ${path.relative(ROOT, bin)}.`);
 }
+
+build("stripe-mock", STRIPE_MOCK_BIN, STRIPE_MOCK_MODULE, "the payment tests");
+build("gofakes3", FAKE_S3_BIN, FAKE_S3_MODULE, "the S3 backup drills");

@@ -11,18 +11,21 @@
 //    data.db: PocketBase needs BEGIN IMMEDIATE transactions, or a purchase between its
 //    first read and first write fails with "database is locked (517)"), and PocketBase
 //    starts on it.
+// 3. The same Litestream drill with an S3 replica (gofakes3 on loopback, a real S3 protocol),
+//    and PocketBase's own backups written to the bucket SHOP_BACKUP_S3_* names, then restored.
 // `npm test` runs a short load (about 30 s for both); SOAK_PROFILE=full a longer, busier one.
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import PocketBase, { ClientResponseError } from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
-import { restoreFromReplica, parseReplica, startLitestream } from "../../server/litestream.ts";
+import { restoreFromReplica, parseReplica, startLitestream, type Replica } from "../../server/litestream.ts";
 import { adminSend } from "../support/admin.ts";
 import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { customer, purchase, shopClients, type Customer, type Shop } from "../support/shop.ts";
+import { startFakeS3, type FakeS3 } from "../support/fake-s3.ts";
 import { extractZip } from "../support/zip.ts";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
 
@@ -52,8 +55,8 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** PocketBase on `dataDir` (the test credentials key: a restored dir needs the same key). */
-async function pocketBaseOn(dataDir: string): Promise<TestPocketBase> {
-  const tpb = await startTestPocketBase({ SHOP_BACKUP_CRON: "off" }, { dataDir });
+async function pocketBaseOn(dataDir: string, env: Record<string, string> = {}): Promise<TestPocketBase> {
+  const tpb = await startTestPocketBase({ SHOP_BACKUP_CRON: "off", ...env }, { dataDir });
   running.push(tpb);
   return tpb;
 }
@@ -214,59 +217,127 @@ describe("restore drills", () => {
   });
 
   it("restores a Litestream replica after the machine dies (kill -9) in the middle of purchases", async () => {
-    const tpb = await pocketBaseOn(path.join(tempDir("litestream-source"), "pb_data"));
-    const replica = parseReplica(`file://${tempDir("replica")}`);
-    const litestream = await startLitestream({ dataDir: tpb.dataDir, replica, metaDir: tempDir("litestream-meta") });
-    running.push(litestream);
-    const { shop, customers } = await openShop(tpb);
-    const load = purchaseLoad(customers, PROFILE.concurrency);
-    let killedAt = 0;
-    try {
-      await sleep(PROFILE.loadMs / 2);
-      // PocketBase checkpoints the WAL itself (TRUNCATE) while it makes a backup.
-      const asked = performance.now();
-      await shop.su.backups.create("beside-litestream.zip");
-      // With PocketBase's default deferred transactions, that checkpoint waited for
-      // Litestream's read lock until the 10 s busy timeout, holding up every write.
-      console.log(`litestream drill: a PocketBase backup beside Litestream took ${(performance.now() - asked).toFixed(0)} ms`);
-      await sleep(PROFILE.loadMs / 2);
+    await litestreamDrill(parseReplica(`file://${tempDir("replica")}`));
+  });
 
-      // The machine is lost: both processes die in the same instant, nothing flushed.
-      killedAt = Date.now();
-      tpb.process.child.kill("SIGKILL");
-      litestream.child.kill("SIGKILL");
-      await load.stop();
-    } finally {
-      await load.stop();
-      await tpb.stop();
-      await litestream.stop();
-    }
-    // The backup made beside Litestream is sound too.
-    const backupDir = tempDir("beside-litestream");
-    extractZip(readFileSync(path.join(tpb.dataDir, "backups", "beside-litestream.zip")), backupDir);
-    expect(await integrityCheck(path.join(backupDir, "data.db"))).toBe("ok");
-    expect((await checkMoneyInvariants(path.join(backupDir, "data.db"))).problems).toEqual([]);
-
-    const beforeKill = load.failures.filter((f) => f.at < killedAt);
-    expect(beforeKill, "purchases that failed while Litestream replicated").toEqual([]);
-    expect(load.acks.length).toBeGreaterThan(0);
-
-    const restored = path.join(tempDir("litestream-restored"), "pb_data");
-    mkdirSync(restored);
-    await restoreFromReplica(replica, path.join(restored, "data.db"));
-    const ids = new Set(await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders"));
-    const due = load.acks.filter((a) => a.at < killedAt - LAG_ALLOWED_MS);
-    const missing = due.filter((a) => !ids.has(a.orderId)).map((a) => ({ ...a, msBeforeKill: killedAt - a.at }));
-    const lost = load.acks.filter((a) => !ids.has(a.orderId));
-    const newestKept = Math.max(0, ...load.acks.filter((a) => ids.has(a.orderId)).map((a) => a.at));
-    const oldestLost = Math.min(killedAt, ...lost.map((a) => a.at));
-    console.log(
-      `litestream drill: ${load.acks.length} purchases acknowledged, ${ids.size} in the replica; ` +
-        (lost.length ? `the ${lost.length} not in it were acknowledged within ${killedAt - oldestLost} ms of the kill; ` : "none lost; ") +
-        `the newest kept was acknowledged ${killedAt - newestKept} ms before the kill, the newest of all ${killedAt - Math.max(...load.acks.map((a) => a.at))} ms`,
+  it("does the same with an S3 replica", async () => {
+    const s3 = await fakeS3();
+    const replica = parseReplica(
+      `s3://${s3.bucket}/litestream?endpoint=${encodeURIComponent(s3.endpoint)}&region=${s3.region}&forcePathStyle=true`,
     );
-    expect(missing, `purchases acknowledged more than ${LAG_ALLOWED_MS} ms before the kill, missing from the replica`).toEqual([]);
-    expect(due.length).toBeGreaterThan(0);
-    await expectSoundRestore(restored, ids.size, { admin: shop.admin, buyer: customers[0]! });
+    await litestreamDrill(replica, s3Env(s3));
+    expect((await s3.keys("litestream/")).some((key) => key.endsWith(".ltx"))).toBe(true);
+  });
+
+  it("writes PocketBase's own backups to the S3 bucket SHOP_BACKUP_S3_* names, and restores one", async () => {
+    const s3 = await fakeS3();
+    const tpb = await pocketBaseOn(path.join(tempDir("s3-backup-source"), "pb_data"), {
+      SHOP_BACKUP_S3_BUCKET: s3.bucket,
+      SHOP_BACKUP_S3_REGION: s3.region,
+      SHOP_BACKUP_S3_ENDPOINT: s3.endpoint,
+      SHOP_BACKUP_S3_ACCESS_KEY: s3.accessKey,
+      SHOP_BACKUP_S3_SECRET: s3.secret,
+      SHOP_BACKUP_S3_FORCE_PATH_STYLE: "true",
+    });
+    const { shop, customers } = await openShop(tpb);
+    try {
+      const load = purchaseLoad(customers, PROFILE.concurrency);
+      await sleep(PROFILE.loadMs / 2);
+      await shop.su.backups.create("to-s3.zip");
+      await load.stop();
+      expect(load.failures).toEqual([]);
+      // In the bucket, not on the machine's disk, and listed by PocketBase from there.
+      expect((await s3.keys()).filter((key) => key.endsWith("to-s3.zip"))).toHaveLength(1);
+      expect(existsSync(path.join(tpb.dataDir, "backups", "to-s3.zip"))).toBe(false);
+      expect((await shop.su.backups.getFullList()).map((b) => b.key)).toContain("to-s3.zip");
+
+      const token = await shop.su.files.getToken();
+      const res = await fetch(shop.su.backups.getDownloadURL(token, "to-s3.zip"));
+      expect(res.status).toBe(200);
+      const restored = path.join(tempDir("s3-backup-restored"), "pb_data");
+      mkdirSync(restored);
+      expect(extractZip(Buffer.from(await res.arrayBuffer()), restored)).toContain("data.db");
+      const orders = (await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders")).length;
+      expect(orders).toBeGreaterThan(0);
+      await expectSoundRestore(restored, orders, { admin: shop.admin, buyer: customers[0]! });
+    } finally {
+      await tpb.stop();
+    }
   });
 });
+
+async function fakeS3(): Promise<FakeS3> {
+  const s3 = await startFakeS3();
+  running.push(s3);
+  return s3;
+}
+
+/**
+ * Litestream's environment for `s3`. AWS_CA_BUNDLE goes: with it set (as on some build
+ * machines) Litestream 0.5.18 refuses to start ("unable to add custom RootCAs HTTPClient").
+ */
+function s3Env(s3: FakeS3): NodeJS.ProcessEnv {
+  const { AWS_CA_BUNDLE: _ignored, ...env } = process.env;
+  return { ...env, AWS_ACCESS_KEY_ID: s3.accessKey, AWS_SECRET_ACCESS_KEY: s3.secret };
+}
+
+/**
+ * Litestream replicates to `replica` while purchases run; the machine dies (both processes
+ * SIGKILLed at once); the replica restores into a fresh data dir that holds every purchase
+ * acknowledged more than LAG_ALLOWED_MS before the loss and is sound.
+ */
+async function litestreamDrill(replica: Replica, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const tpb = await pocketBaseOn(path.join(tempDir("litestream-source"), "pb_data"));
+  const litestream = await startLitestream({ dataDir: tpb.dataDir, replica, metaDir: tempDir("litestream-meta"), env });
+  running.push(litestream);
+  const { shop, customers } = await openShop(tpb);
+  const load = purchaseLoad(customers, PROFILE.concurrency);
+  let killedAt = 0;
+  try {
+    await sleep(PROFILE.loadMs / 2);
+    // PocketBase checkpoints the WAL itself (TRUNCATE) while it makes a backup.
+    const asked = performance.now();
+    await shop.su.backups.create("beside-litestream.zip");
+    // With PocketBase's default deferred transactions, that checkpoint waited for
+    // Litestream's read lock until the 10 s busy timeout, holding up every write.
+    console.log(`litestream drill: a PocketBase backup beside Litestream took ${(performance.now() - asked).toFixed(0)} ms`);
+    await sleep(PROFILE.loadMs / 2);
+
+    // The machine is lost: both processes die in the same instant, nothing flushed.
+    killedAt = Date.now();
+    tpb.process.child.kill("SIGKILL");
+    litestream.child.kill("SIGKILL");
+    await load.stop();
+  } finally {
+    await load.stop();
+    await tpb.stop();
+    await litestream.stop();
+  }
+  // The backup made beside Litestream is sound too.
+  const backupDir = tempDir("beside-litestream");
+  extractZip(readFileSync(path.join(tpb.dataDir, "backups", "beside-litestream.zip")), backupDir);
+  expect(await integrityCheck(path.join(backupDir, "data.db"))).toBe("ok");
+  expect((await checkMoneyInvariants(path.join(backupDir, "data.db"))).problems).toEqual([]);
+
+  const beforeKill = load.failures.filter((f) => f.at < killedAt);
+  expect(beforeKill, "purchases that failed while Litestream replicated").toEqual([]);
+  expect(load.acks.length).toBeGreaterThan(0);
+
+  const restored = path.join(tempDir("litestream-restored"), "pb_data");
+  mkdirSync(restored);
+  await restoreFromReplica(replica, path.join(restored, "data.db"), env);
+  const ids = new Set(await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders"));
+  const due = load.acks.filter((a) => a.at < killedAt - LAG_ALLOWED_MS);
+  const missing = due.filter((a) => !ids.has(a.orderId)).map((a) => ({ ...a, msBeforeKill: killedAt - a.at }));
+  const lost = load.acks.filter((a) => !ids.has(a.orderId));
+  const newestKept = Math.max(0, ...load.acks.filter((a) => ids.has(a.orderId)).map((a) => a.at));
+  const oldestLost = Math.min(killedAt, ...lost.map((a) => a.at));
+  console.log(
+    `litestream drill (${replica.kind}): ${load.acks.length} purchases acknowledged, ${ids.size} in the replica; ` +
+      (lost.length ? `the ${lost.length} not in it were acknowledged within ${killedAt - oldestLost} ms of the kill; ` : "none lost; ") +
+      `the newest kept was acknowledged ${killedAt - newestKept} ms before the kill, the newest of all ${killedAt - Math.max(...load.acks.map((a) => a.at))} ms`,
+  );
+  expect(missing, `purchases acknowledged more than ${LAG_ALLOWED_MS} ms before the kill, missing from the replica`).toEqual([]);
+  expect(due.length).toBeGreaterThan(0);
+  await expectSoundRestore(restored, ids.size, { admin: shop.admin, buyer: customers[0]! });
+}
