@@ -7,7 +7,7 @@
 //
 // Stores are module singletons: on the server they are shared by every request, so
 // nothing here ever writes a store there; the server render reads the seed itself.
-import { useCallback, useSyncExternalStore } from "react";
+import { createContext, createElement, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import type { ReadableAtom, WritableAtom } from "nanostores";
 
 const isServer = typeof window === "undefined";
@@ -53,6 +53,32 @@ export function seedFor<T>(initialUser: { id: string } | null, user: { id: strin
   return initialUser !== null && initialUser.id === user.id ? (data ?? null) : null;
 }
 
+/** One store's seed, made by seedOf (which checks the value's type against the store). */
+export interface StoreSeed {
+  store: object;
+  value: unknown;
+}
+
+export function seedOf<S>($store: WritableAtom<S>, value: S | null): StoreSeed {
+  return { store: $store, value };
+}
+
+/** The seeds of the page's stores, for every component under <SeedStores>. */
+const PageSeeds = createContext<ReadonlyMap<object, { value: unknown; userId: string }>>(new Map());
+
+/**
+ * Hands the server's first data to every component below that reads one of these stores
+ * with useSeededStore($store): a page with several components on one store seeds it once
+ * here instead of passing the seed down to each. Seeds that are null are left out.
+ */
+export function SeedStores({ seeds, userId = "", children }: { seeds: readonly StoreSeed[]; userId?: string; children: ReactNode }) {
+  const map = useMemo(
+    () => new Map(seeds.filter((s) => s.value != null).map((s) => [s.store, { value: s.value, userId }] as const)),
+    [seeds, userId],
+  );
+  return createElement(PageSeeds.Provider, { value: map }, children);
+}
+
 /**
  * `useStore` for a store the server may have seeded. With a seed: the server render shows
  * the seed (without touching the shared store), the browser seeds the store before its
@@ -60,9 +86,12 @@ export function seedFor<T>(initialUser: { id: string } | null, user: { id: strin
  * shows the store's initial state without mounting it (so no loader runs on the server).
  */
 export function useSeededStore<S>($store: WritableAtom<S>, seed?: S | null, userId = ""): S {
-  if (seed != null) seedStore($store, seed, userId);
+  // A seed passed here wins; else the one <SeedStores> holds for this store.
+  const fromPage = useContext(PageSeeds).get($store);
+  const value = seed ?? (fromPage?.value as S | undefined) ?? null;
+  if (value != null) seedStore($store, value, seed != null ? userId : (fromPage?.userId ?? userId));
   const subscribe = useCallback((onChange: () => void) => $store.listen(onChange), [$store]);
   const get = useCallback(() => $store.get(), [$store]);
-  const server = useCallback(() => (isServer ? (seed ?? ($store.init as S)) : $store.get()), [$store, seed]);
+  const server = useCallback(() => (isServer ? (value ?? ($store.init as S)) : $store.get()), [$store, value]);
   return useSyncExternalStore(subscribe, get, server);
 }

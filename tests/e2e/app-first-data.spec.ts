@@ -278,6 +278,33 @@ test.describe("console first data", () => {
     expect(watch.errors).toEqual([]);
   });
 
+  test("audit logs: the first page and the summary are in the HTML, then search loads in the browser", async ({ page, context }) => {
+    const tag = Date.now().toString(36);
+    const customer = await createCustomer({ firstName: "Kai" });
+    await adjustBalance(customer.id, 1_234, `Audited credit ${tag}`);
+    const admin = await createAdmin();
+    const session = await sessionOf(admin);
+
+    const { status, html } = await htmlFor(page, "/console/logs", session.token);
+    expect(status).toBe(200);
+    expect(visibleText(html)).toContain(`Audited credit ${tag}`);
+    // The count and the summary cards render only with their data (else skeletons).
+    expect(html).toMatch(/data-testid="audit-count"[^>]*>\d+ entr/);
+    expect(html).toMatch(/data-testid="audit-today"[^>]*>\d+</);
+    expect(html).not.toContain('aria-label="Loading audit logs"');
+
+    await signInContext(context, E2E.baseUrl, session);
+    const watch = await watchPage(page);
+    await page.goto("/console/logs");
+    await expect(page.getByText(`Audited credit ${tag}`)).toBeVisible();
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    // The store works on from the seed: a search reloads from PocketBase.
+    await page.getByLabel("Search").fill(`no such entry ${tag}`);
+    await expect(page.getByText("No audit log entries found")).toBeVisible();
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+
   test("the admin flag removed after sign-in: the console redirects before any HTML", async ({ page }) => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);

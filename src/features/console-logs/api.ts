@@ -1,5 +1,6 @@
 // Audit Logs reads: GET /api/admin/audit-logs and /summary (console-insights.pb.js).
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import type { FirstDataContext } from "@/lib/server/first-data";
 
 export const AUDIT_LOGS_PER_PAGE = 20;
 
@@ -36,8 +37,13 @@ export interface AuditCriteria {
   action: string;
 }
 
-export function fetchAuditPage(criteria: AuditCriteria, page: number, signal?: AbortSignal): Promise<AuditPage> {
-  return pb().send<AuditPage>("/api/admin/audit-logs", {
+export function fetchAuditPage(
+  criteria: AuditCriteria,
+  page: number,
+  signal?: AbortSignal,
+  client: TypedPocketBase = pb(),
+): Promise<AuditPage> {
+  return client.send<AuditPage>("/api/admin/audit-logs", {
     method: "GET",
     query: { search: criteria.search, action: criteria.action, page, perPage: AUDIT_LOGS_PER_PAGE },
     requestKey: null,
@@ -45,6 +51,12 @@ export function fetchAuditPage(criteria: AuditCriteria, page: number, signal?: A
   });
 }
 
-export function fetchAuditSummary(signal?: AbortSignal): Promise<AuditSummary> {
-  return pb().send<AuditSummary>("/api/admin/audit-logs/summary", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+export function fetchAuditSummary(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<AuditSummary> {
+  return client.send<AuditSummary>("/api/admin/audit-logs/summary", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
 }
+
+/** The page's first data, read on the server with the admin's session (pages/console/logs.astro). */
+export const auditLogsFirstData = {
+  entries: ({ client, signal }: FirstDataContext): Promise<AuditPage> => fetchAuditPage({ search: "", action: "" }, 1, signal, client),
+  summary: ({ client, signal }: FirstDataContext): Promise<AuditSummary> => fetchAuditSummary(signal, client),
+};

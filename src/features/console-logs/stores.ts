@@ -3,10 +3,18 @@
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
 import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
-import { fetchAuditPage, fetchAuditSummary, type AuditCriteria, type AuditEntry, type AuditSummary } from "@/features/console-logs/api";
+import { seedOf, type StoreSeed } from "@/stores/seed";
+import {
+  fetchAuditPage,
+  fetchAuditSummary,
+  type AuditCriteria,
+  type AuditEntry,
+  type AuditPage,
+  type AuditSummary,
+} from "@/features/console-logs/api";
 
 export const SEARCH_DELAY_MS = 250;
-const NO_CRITERIA: AuditCriteria = { search: "", action: "" };
+export const NO_CRITERIA: AuditCriteria = { search: "", action: "" };
 
 export type AuditListState = PagedListState<AuditEntry, AuditCriteria>;
 
@@ -56,6 +64,14 @@ export function clearAuditFilters(): void {
 
 export function goToAuditPage(page: number): void {
   $auditQuery.set({ ...$auditQuery.get(), page: Math.max(1, page) });
+}
+
+/** The stores' states for the first data the server read (null parts load in the browser). */
+export function auditLogsSeeds(first: { entries: AuditPage | null; summary: AuditSummary | null } | null): StoreSeed[] {
+  return [
+    seedOf($auditLogs, first?.entries ? loadedList(first.entries, NO_CRITERIA) : null),
+    seedOf($auditSummary, first?.summary ? { status: "ready", summary: first.summary, error: "" } : null),
+  ];
 }
 
 /** Reloads the page of entries and the summary (Refresh). */

@@ -3,6 +3,7 @@
 import { useStore } from "@nanostores/react";
 import { Activity, CalendarDays, RefreshCw, ScrollText, SearchX, ServerCog, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
+import { LocalDateTime } from "@/components/session/local-date-time";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -14,14 +15,16 @@ import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
 import { cn } from "@/lib/cn";
-import { formatDateTime } from "@/lib/dates";
-import { AUDIT_LOGS_PER_PAGE, type AuditEntry } from "@/features/console-logs/api";
+import type { UserRecord } from "@/lib/pocketbase-types";
+import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
+import { AUDIT_LOGS_PER_PAGE, type AuditEntry, type AuditPage, type AuditSummary } from "@/features/console-logs/api";
 import { actionTitle, adminName, detailsJson, shortId, showPager } from "@/features/console-logs/format";
 import {
   $auditLogs,
   $auditQuery,
   $auditSearchText,
   $auditSummary,
+  auditLogsSeeds,
   clearAuditFilters,
   goToAuditPage,
   reloadAuditLogs,
@@ -29,12 +32,27 @@ import {
   setAuditSearch,
 } from "@/features/console-logs/stores";
 
-export function AuditLogsPage() {
-  return <AdminGate>{() => <AuditLogs />}</AdminGate>;
+interface AuditLogsPageProps {
+  /** The admin the server verified for this request. */
+  initialUser?: UserRecord | null;
+  /** The first page and the summary the server read (null parts load here). */
+  initial?: { entries: AuditPage | null; summary: AuditSummary | null } | null;
+}
+
+export function AuditLogsPage({ initialUser = null, initial = null }: AuditLogsPageProps) {
+  return (
+    <AdminGate initialUser={initialUser}>
+      {(admin) => (
+        <SeedStores seeds={auditLogsSeeds(seedFor(initialUser, admin, initial))}>
+          <AuditLogs />
+        </SeedStores>
+      )}
+    </AdminGate>
+  );
 }
 
 function AuditLogs() {
-  const list = useStore($auditLogs);
+  const list = useSeededStore($auditLogs);
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -55,7 +73,7 @@ function AuditLogs() {
 }
 
 function SummaryCards() {
-  const { status, summary, error } = useStore($auditSummary);
+  const { status, summary, error } = useSeededStore($auditSummary);
   const loading = status === "loading" && !summary;
   return (
     <section aria-label="Summary" className="space-y-2">
@@ -92,8 +110,8 @@ function SummaryCards() {
 function Filters() {
   const text = useStore($auditSearchText);
   const { criteria } = useStore($auditQuery);
-  const { summary } = useStore($auditSummary);
-  const list = useStore($auditLogs);
+  const { summary } = useSeededStore($auditSummary);
+  const list = useSeededStore($auditLogs);
   const actions = summary?.actions ?? [];
   // Keep the chosen action listed even before the summary (re)loads.
   const options = criteria.action && !actions.includes(criteria.action) ? [criteria.action, ...actions] : actions;
@@ -129,7 +147,7 @@ function Filters() {
 }
 
 function EntryList() {
-  const list = useStore($auditLogs);
+  const list = useSeededStore($auditLogs);
   if (list.status === "error" && list.items.length === 0) {
     return <LoadError message={list.error} onRetry={reloadAuditLogs} />;
   }
@@ -201,7 +219,7 @@ function EntryItem({ entry }: { entry: AuditEntry }) {
           </p>
         </div>
         <div className="text-right text-xs text-slate-500">
-          <time dateTime={entry.created}>{formatDateTime(entry.created)}</time>
+          <LocalDateTime value={entry.created} />
           {entry.target_id ? (
             <p>
               Target{" "}
