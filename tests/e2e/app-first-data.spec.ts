@@ -305,6 +305,33 @@ test.describe("console first data", () => {
     expect(watch.errors).toEqual([]);
   });
 
+  test("proxy management: the stats and the first inventory page are in the HTML, then filters load in the browser", async ({
+    page,
+    context,
+  }) => {
+    const tag = Date.now().toString(36);
+    await addStock({ type: "DATACENTER", country: "DE", state: `Thuringia ${tag}`, count: 2 });
+    const admin = await createAdmin();
+    const session = await sessionOf(admin);
+
+    const { status, html } = await htmlFor(page, "/console/proxies", session.token);
+    expect(status).toBe(200);
+    // The cards and the count render only with their data (else skeletons and "Loading proxies...").
+    expect(html).toMatch(/data-testid="stat-total"[^>]*>[\d,]+</);
+    expect(html).toMatch(/data-testid="proxy-count"[^>]*>[\d,]+ prox/);
+    expect(html).not.toContain("Loading proxies...");
+
+    await signInContext(context, E2E.baseUrl, session);
+    const watch = await watchPage(page);
+    await page.goto("/console/proxies");
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    // The store works on from the seed: a search reloads from PocketBase.
+    await page.getByLabel("Search").fill(`Thuringia ${tag}`);
+    await expect(page.getByTestId("proxy-count")).toHaveText("2 proxies");
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+
   test("the admin flag removed after sign-in: the console redirects before any HTML", async ({ page }) => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);

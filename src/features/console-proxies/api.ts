@@ -1,6 +1,7 @@
 // The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/console-proxies.pb.js).
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
+import type { FirstDataContext } from "@/lib/server/first-data";
 import type { ProxyType } from "@/lib/site";
 
 export const PROXIES_PER_PAGE = 25;
@@ -72,15 +73,27 @@ export interface GenerateResult {
   ids: string[];
 }
 
-export function fetchInventory(criteria: InventoryCriteria, page: number, signal?: AbortSignal): Promise<InventoryPage> {
+export function fetchInventory(
+  criteria: InventoryCriteria,
+  page: number,
+  signal?: AbortSignal,
+  client: TypedPocketBase = pb(),
+): Promise<InventoryPage> {
   const query: Record<string, string | number> = { page, perPage: PROXIES_PER_PAGE };
   for (const key of ["search", "type", "country", "status"] as const) if (criteria[key]) query[key] = criteria[key];
-  return pb().send<InventoryPage>("/api/admin/proxies", { method: "GET", query, requestKey: null, ...(signal ? { signal } : {}) });
+  return client.send<InventoryPage>("/api/admin/proxies", { method: "GET", query, requestKey: null, ...(signal ? { signal } : {}) });
 }
 
-export function fetchStats(signal?: AbortSignal): Promise<ProxyStats> {
-  return pb().send<ProxyStats>("/api/admin/proxies/stats", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+export function fetchStats(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<ProxyStats> {
+  return client.send<ProxyStats>("/api/admin/proxies/stats", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
 }
+
+/** The page's first data, read on the server with the admin's session (pages/console/proxies.astro). */
+export const proxyManagementFirstData = {
+  inventory: ({ client, signal }: FirstDataContext): Promise<InventoryPage> =>
+    fetchInventory({ search: "", type: "", country: "", status: "" }, 1, signal, client),
+  stats: ({ client, signal }: FirstDataContext): Promise<ProxyStats> => fetchStats(signal, client),
+};
 
 export function fetchProxy(id: string, signal?: AbortSignal): Promise<AdminProxyDetail> {
   return pb().send<AdminProxyDetail>(`/api/admin/proxies/${encodeURIComponent(id)}`, {

@@ -4,6 +4,7 @@
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
 import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
+import { seedOf, type StoreSeed } from "@/stores/seed";
 import { ClientResponseError } from "pocketbase";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
 import {
@@ -17,6 +18,7 @@ import {
   type GenerateResult,
   type ImportResult,
   type InventoryCriteria,
+  type InventoryPage,
   type ProxyStats,
 } from "@/features/console-proxies/api";
 import type { EditOutput, GenerateOutput } from "@/features/console-proxies/schemas";
@@ -64,6 +66,14 @@ keepLoaded($inventory, [$inventoryQuery, $inventoryReloads], async (signal) => {
 });
 
 keepLoaded($proxyStats, [$statsReloads], async (signal) => ({ status: "ready", stats: await fetchStats(signal), error: "" }));
+
+/** The stores' states for the first data the server read (null parts load in the browser). */
+export function inventorySeeds(first: { inventory: InventoryPage | null; stats: ProxyStats | null } | null): StoreSeed[] {
+  return [
+    seedOf($inventory, first?.inventory ? loadedList(first.inventory, NO_CRITERIA) : null),
+    seedOf($proxyStats, first?.stats ? { status: "ready", stats: first.stats, error: "" } : null),
+  ];
+}
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 

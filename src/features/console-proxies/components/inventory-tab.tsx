@@ -1,6 +1,7 @@
 // Inventory tab (admin spec "Inventory tab"): search, type, country and status filters,
 // the count, a table paged on the server, edit and delete per row.
 import { useStore } from "@nanostores/react";
+import { useSeededStore } from "@/stores/seed";
 import { Pencil, SearchX, Server, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Alert, LoadError } from "@/components/ui/alert";
@@ -13,7 +14,7 @@ import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
-import { formatDate } from "@/lib/dates";
+import { LocalDateTime } from "@/components/session/local-date-time";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import { PROXY_TYPES, type ProxyType } from "@/lib/site";
 import type { AdminProxy, InventoryCriteria } from "@/features/console-proxies/api";
@@ -60,7 +61,7 @@ export function InventoryTab() {
 function Filters() {
   const text = useStore($inventorySearchText);
   const { criteria } = useStore($inventoryQuery);
-  const { stats } = useStore($proxyStats);
+  const { stats } = useSeededStore($proxyStats);
   const countries = Object.entries(stats?.by_country ?? {}).sort(([a], [b]) => countryLabel(a).localeCompare(countryLabel(b)));
   // A country chosen before the stats changed stays offered.
   if (criteria.country && !countries.some(([code]) => code === criteria.country)) countries.push([criteria.country, 0]);
@@ -125,7 +126,7 @@ interface ProxyTableProps {
 }
 
 function ProxyTable({ onEdit, onDelete }: ProxyTableProps) {
-  const list = useStore($inventory);
+  const list = useSeededStore($inventory);
   const loadingFirst = list.status === "loading" && list.items.length === 0;
 
   const count = (
@@ -255,7 +256,11 @@ function Owner({ proxy }: { proxy: AdminProxy }) {
   return (
     <>
       {proxy.owner_email ? <p className="mt-1 text-xs break-all text-slate-600">{proxy.owner_email}</p> : null}
-      {proxy.expires_at ? <p className="text-xs text-slate-500">until {formatDate(proxy.expires_at)}</p> : null}
+      {proxy.expires_at ? (
+        <p className="text-xs text-slate-500">
+          until <LocalDateTime value={proxy.expires_at} dateOnly />
+        </p>
+      ) : null}
     </>
   );
 }

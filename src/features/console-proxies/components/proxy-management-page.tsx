@@ -11,10 +11,28 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
 import { cn } from "@/lib/cn";
 import { InventoryTab } from "@/features/console-proxies/components/inventory-tab";
-import { $banner, $proxyStats, reloadStats, showBanner } from "@/features/console-proxies/stores";
+import type { UserRecord } from "@/lib/pocketbase-types";
+import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
+import type { InventoryPage, ProxyStats } from "@/features/console-proxies/api";
+import { $banner, $proxyStats, inventorySeeds, reloadStats, showBanner } from "@/features/console-proxies/stores";
 
-export function ProxyManagementPage() {
-  return <AdminGate>{() => <ProxyManagement />}</AdminGate>;
+interface ProxyManagementPageProps {
+  /** The admin the server verified for this request. */
+  initialUser?: UserRecord | null;
+  /** The first inventory page and the stats the server read (null parts load here). */
+  initial?: { inventory: InventoryPage | null; stats: ProxyStats | null } | null;
+}
+
+export function ProxyManagementPage({ initialUser = null, initial = null }: ProxyManagementPageProps) {
+  return (
+    <AdminGate initialUser={initialUser}>
+      {(admin) => (
+        <SeedStores seeds={inventorySeeds(seedFor(initialUser, admin, initial))}>
+          <ProxyManagement />
+        </SeedStores>
+      )}
+    </AdminGate>
+  );
 }
 
 const TABS = ["Inventory", "Generate", "Import"] as const;
@@ -102,7 +120,7 @@ function Banner() {
 }
 
 function Stats() {
-  const { status, stats, error } = useStore($proxyStats);
+  const { status, stats, error } = useSeededStore($proxyStats);
   if (status === "error" && !stats) return <LoadError message={error} onRetry={reloadStats} />;
   const loading = !stats;
   const value = (n: number | undefined) => (n ?? 0).toLocaleString("en-US");
