@@ -332,6 +332,32 @@ test.describe("console first data", () => {
     expect(watch.errors).toEqual([]);
   });
 
+  test("affiliate management: the stats and the first page are in the HTML, then search loads in the browser", async ({
+    page,
+    context,
+  }) => {
+    const tag = Date.now().toString(36);
+    const admin = await createAdmin();
+    const session = await sessionOf(admin);
+
+    const { status, html } = await htmlFor(page, "/console/affiliates", session.token);
+    expect(status).toBe(200);
+    // The cards render only with their data (else skeletons).
+    expect(html).toMatch(/data-testid="stat-affiliates"[^>]*>[\d,]+</);
+    expect(html).toMatch(/data-testid="stat-paid"[^>]*>\$[\d,.]+</);
+    expect(html).not.toContain('aria-label="Loading affiliates"');
+
+    await signInContext(context, E2E.baseUrl, session);
+    const watch = await watchPage(page);
+    await page.goto("/console/affiliates");
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    // The store works on from the seed: a search reloads from PocketBase.
+    await page.getByRole("searchbox", { name: "Search" }).fill(`nobody-${tag}`);
+    await expect(page.getByText("No affiliates found")).toBeVisible();
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+
   test("the admin flag removed after sign-in: the console redirects before any HTML", async ({ page }) => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);

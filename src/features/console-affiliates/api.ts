@@ -1,6 +1,7 @@
 // Affiliate Management calls: GET /api/admin/affiliates, GET /api/admin/affiliates/{id}/referrals,
 // POST /api/admin/referrals/{id}/pay (console-insights.pb.js).
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import type { FirstDataContext } from "@/lib/server/first-data";
 
 export const AFFILIATES_PER_PAGE = 20;
 export const REFERRALS_PER_PAGE = 20;
@@ -62,14 +63,24 @@ export interface PayoutResult {
   affiliate: AffiliateRow;
 }
 
-export function fetchAffiliates(search: string, page: number, signal?: AbortSignal): Promise<AffiliatePage> {
-  return pb().send<AffiliatePage>("/api/admin/affiliates", {
+export function fetchAffiliates(
+  search: string,
+  page: number,
+  signal?: AbortSignal,
+  client: TypedPocketBase = pb(),
+): Promise<AffiliatePage> {
+  return client.send<AffiliatePage>("/api/admin/affiliates", {
     method: "GET",
     query: { search, page, perPage: AFFILIATES_PER_PAGE },
     requestKey: null,
     ...(signal ? { signal } : {}),
   });
 }
+
+/** The page's first data, read on the server with the admin's session (pages/console/affiliates.astro). */
+export const affiliatesFirstData = {
+  affiliates: ({ client, signal }: FirstDataContext): Promise<AffiliatePage> => fetchAffiliates("", 1, signal, client),
+};
 
 export function fetchReferrals(affiliateId: string, page: number, signal?: AbortSignal): Promise<ReferralPage> {
   return pb().send<ReferralPage>(`/api/admin/affiliates/${encodeURIComponent(affiliateId)}/referrals`, {

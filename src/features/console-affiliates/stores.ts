@@ -3,12 +3,14 @@
 import { atom, onMount } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
 import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
+import { seedOf, type StoreSeed } from "@/stores/seed";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
 import {
   fetchAffiliates,
   fetchReferrals,
   payReferral,
+  type AffiliatePage,
   type AffiliateRow,
   type AffiliateStats,
   type ReferralRow,
@@ -56,6 +58,11 @@ keepLoaded($affiliates, [$affiliateQuery, $listReloads], async (signal) => {
   const result = await fetchAffiliates(search, page, signal);
   return { ...loadedList(result, search), stats: result.stats };
 });
+
+/** The list's state for the first page the server read (null: it loads in the browser). */
+export function affiliatesSeeds(first: AffiliatePage | null): StoreSeed[] {
+  return [seedOf($affiliates, first ? { ...loadedList(first, ""), stats: first.stats } : null)];
+}
 
 onMount($referrals, () => {
   let controller: AbortController | null = null;

@@ -14,12 +14,15 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
-import { AFFILIATES_PER_PAGE } from "@/features/console-affiliates/api";
+import type { UserRecord } from "@/lib/pocketbase-types";
+import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
+import { AFFILIATES_PER_PAGE, type AffiliatePage } from "@/features/console-affiliates/api";
 import { personName } from "@/features/console-affiliates/format";
 import { ReferralPanel } from "@/features/console-affiliates/components/referral-panel";
 import {
   $affiliateSearchText,
   $affiliates,
+  affiliatesSeeds,
   $selection,
   clearAffiliateSearch,
   goToAffiliatePage,
@@ -28,12 +31,27 @@ import {
   setAffiliateSearch,
 } from "@/features/console-affiliates/stores";
 
-export function AffiliatesPage() {
-  return <AdminGate>{() => <AffiliateManagement />}</AdminGate>;
+interface AffiliatesPageProps {
+  /** The admin the server verified for this request. */
+  initialUser?: UserRecord | null;
+  /** The first page of affiliates with the stats, read on the server (null: load here). */
+  initial?: { affiliates: AffiliatePage | null } | null;
+}
+
+export function AffiliatesPage({ initialUser = null, initial = null }: AffiliatesPageProps) {
+  return (
+    <AdminGate initialUser={initialUser}>
+      {(admin) => (
+        <SeedStores seeds={affiliatesSeeds(seedFor(initialUser, admin, initial?.affiliates))}>
+          <AffiliateManagement />
+        </SeedStores>
+      )}
+    </AdminGate>
+  );
 }
 
 function AffiliateManagement() {
-  const list = useStore($affiliates);
+  const list = useSeededStore($affiliates);
   const { affiliateId } = useStore($selection);
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -65,7 +83,7 @@ function AffiliateManagement() {
 }
 
 function Stats() {
-  const { stats, status } = useStore($affiliates);
+  const { stats, status } = useSeededStore($affiliates);
   const loading = status === "loading" && !stats;
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -103,7 +121,7 @@ function Stats() {
 
 function Search() {
   const text = useStore($affiliateSearchText);
-  const list = useStore($affiliates);
+  const list = useSeededStore($affiliates);
   return (
     <div className="space-y-2">
       <div role="search" aria-label="Search affiliates">
@@ -128,7 +146,7 @@ function Search() {
 const HEAD = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase";
 
 function AffiliateTable() {
-  const list = useStore($affiliates);
+  const list = useSeededStore($affiliates);
   const { affiliateId } = useStore($selection);
   if (list.status === "error" && list.items.length === 0) {
     return <LoadError message={list.error} onRetry={reloadAffiliates} />;
