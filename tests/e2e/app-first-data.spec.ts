@@ -358,6 +358,33 @@ test.describe("console first data", () => {
     expect(watch.errors).toEqual([]);
   });
 
+  test("user management: the page its URL asks for is in the HTML, then filters load in the browser", async ({ page, context }) => {
+    const tag = Date.now().toString(36);
+    const customer = await createCustomer({ firstName: `Lena${tag}` });
+    const admin = await createAdmin();
+    const session = await sessionOf(admin);
+    const path = `/console/users?search=${encodeURIComponent(customer.email)}`;
+
+    const { status, html } = await htmlFor(page, path, session.token);
+    expect(status).toBe(200);
+    expect(visibleText(html)).toContain(customer.email);
+    expect(html).not.toContain('aria-label="Loading users"');
+    // The search box holds the URL's search, as the browser will.
+    expect(html).toContain(`value="${customer.email}"`);
+
+    await signInContext(context, E2E.baseUrl, session);
+    const watch = await watchPage(page);
+    await page.goto(path);
+    await expect(page.getByTestId("user-row")).toHaveCount(1);
+    await expect(page.getByTestId("user-row")).toContainText(customer.email);
+    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    // The store works on from the seed: the role filter reloads from PocketBase.
+    await page.getByLabel("Role").selectOption("admins");
+    await expect(page.getByText("No users found")).toBeVisible();
+    expect(await watch.sawLoading()).toBe(false);
+    expect(watch.errors).toEqual([]);
+  });
+
   test("the admin flag removed after sign-in: the console redirects before any HTML", async ({ page }) => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);

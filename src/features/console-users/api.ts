@@ -1,6 +1,7 @@
 // User Management's calls: the admin routes of pocketbase/pb_hooks/console-users.pb.js and
 // admin-balance.pb.js. Money routes carry an Idempotency-Key (one per attempt).
-import { pb } from "@/lib/pocketbase";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import type { FirstDataContext } from "@/lib/server/first-data";
 import type { ProxyStatus, ProxyType, TicketPriority, TicketStatus, TransactionType } from "@/lib/pocketbase-types";
 
 export type RoleFilter = "all" | "admins" | "users";
@@ -80,12 +81,19 @@ export interface UserDetail {
 
 const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });
 
-export function fetchUsers(query: UserQuery, signal?: AbortSignal): Promise<UserPage> {
-  return pb().send<UserPage>("/api/admin/users", {
+export function fetchUsers(query: UserQuery, signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<UserPage> {
+  return client.send<UserPage>("/api/admin/users", {
     method: "GET",
     query: { search: query.search, role: query.role, page: query.page, perPage: USERS_PER_PAGE },
     ...withSignal(signal),
   });
+}
+
+/** The page's first data for the query in its URL, read on the server with the admin's session (pages/console/users.astro). */
+export function usersFirstData(query: UserQuery) {
+  return {
+    users: ({ client, signal }: FirstDataContext): Promise<UserPage> => fetchUsers(query, signal, client),
+  };
 }
 
 export function fetchUserDetail(id: string, signal?: AbortSignal): Promise<UserDetail> {

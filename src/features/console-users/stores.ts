@@ -3,6 +3,7 @@
 // the request it supersedes; search text is debounced.
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
+import { seedOf, type StoreSeed } from "@/stores/seed";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import {
   fetchUserDetail,
@@ -29,15 +30,18 @@ export interface UserListState {
 const ROLES: readonly RoleFilter[] = ["all", "admins", "users"];
 export const isRole = (value: string): value is RoleFilter => (ROLES as readonly string[]).includes(value);
 
-function queryFromUrl(): UserQuery {
-  if (typeof window === "undefined") return { search: "", role: "all", page: 1 };
-  const params = new URLSearchParams(window.location.search);
+/** The list query a page URL's ?search=&role=&page= asks for (the server reads it the same way). */
+export function queryFromParams(params: URLSearchParams): UserQuery {
   const role = params.get("role") ?? "all";
   return {
     search: (params.get("search") ?? "").trim(),
     role: isRole(role) ? role : "all",
     page: Math.max(1, Math.floor(Number(params.get("page")) || 1)),
   };
+}
+
+function queryFromUrl(): UserQuery {
+  return queryFromParams(new URLSearchParams(typeof window === "undefined" ? "" : window.location.search));
 }
 
 function writeUrl(query: UserQuery): void {
@@ -68,6 +72,18 @@ keepLoaded(
   },
   FETCH_USERS_FAILED,
 );
+
+/**
+ * The stores' states for the page the server read for `query` (its URL's). The query and
+ * the search box are seeded too: on the server they cannot read the URL themselves.
+ */
+export function usersSeeds(query: UserQuery, first: UserPage | null): StoreSeed[] {
+  return [
+    seedOf($users, first ? { status: "ready", data: first, query, error: "" } : null),
+    seedOf($userQuery, query),
+    seedOf($userSearchText, query.search),
+  ];
+}
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -2,6 +2,7 @@ import { useStore } from "@nanostores/react";
 import { RefreshCw, SearchX, Users } from "lucide-react";
 import { useState } from "react";
 import { AdminGate } from "@/components/session/admin-gate";
+import { LocalDateTime } from "@/components/session/local-date-time";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -12,10 +13,10 @@ import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
-import { formatDate } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
-import type { AdminUser } from "@/features/console-users/api";
+import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
+import type { AdminUser, UserPage, UserQuery } from "@/features/console-users/api";
 import { BalanceDialog } from "@/features/console-users/components/balance-dialog";
 import { UserDetailDialog } from "@/features/console-users/components/user-detail-dialog";
 import {
@@ -32,17 +33,36 @@ import {
   setUserSearch,
   showNotice,
   toggleAdmin,
+  usersSeeds,
 } from "@/features/console-users/stores";
 
+interface UsersPageProps {
+  /** The admin the server verified for this request. */
+  initialUser?: UserRecord | null;
+  /** The query of the page's URL, and the page of users the server read for it (null: load here). */
+  initial?: { query: UserQuery; users: UserPage | null } | null;
+}
+
 /** /console/users (admin spec 2, "User Management"). */
-export function UsersPage() {
-  return <AdminGate>{(admin) => <UserManagement admin={admin} />}</AdminGate>;
+export function UsersPage({ initialUser = null, initial = null }: UsersPageProps) {
+  return (
+    <AdminGate initialUser={initialUser}>
+      {(admin) => {
+        const first = seedFor(initialUser, admin, initial);
+        return (
+          <SeedStores seeds={first ? usersSeeds(first.query, first.users) : []}>
+            <UserManagement admin={admin} />
+          </SeedStores>
+        );
+      }}
+    </AdminGate>
+  );
 }
 
 const fullName = (u: Pick<AdminUser, "first_name" | "last_name">) => [u.first_name, u.last_name].filter(Boolean).join(" ");
 
 function UserManagement({ admin }: { admin: UserRecord }) {
-  const list = useStore($users);
+  const list = useSeededStore($users);
   const notice = useStore($userNotice);
   const [balanceUser, setBalanceUser] = useState<AdminUser | null>(null);
   return (
@@ -82,9 +102,9 @@ function UserManagement({ admin }: { admin: UserRecord }) {
 }
 
 function Filters() {
-  const text = useStore($userSearchText);
-  const query = useStore($userQuery);
-  const counts = useStore($users).data?.counts;
+  const text = useSeededStore($userSearchText);
+  const query = useSeededStore($userQuery);
+  const counts = useSeededStore($users).data?.counts;
   return (
     <div className="space-y-3">
       <div role="search" aria-label="Filter users" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_12rem]">
@@ -123,7 +143,7 @@ function Filters() {
 }
 
 function UserList({ adminId, onBalance }: { adminId: string; onBalance: (user: AdminUser) => void }) {
-  const list = useStore($users);
+  const list = useSeededStore($users);
   const [toggling, setToggling] = useState<string | null>(null);
   const data = list.data;
 
@@ -210,7 +230,9 @@ function UserList({ adminId, onBalance }: { adminId: string; onBalance: (user: A
                       {user.verified ? null : <Badge tone="warning">Unverified</Badge>}
                     </span>
                   </td>
-                  <td className="px-4 py-3 whitespace-nowrap text-slate-600">{formatDate(user.created)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap text-slate-600">
+                    <LocalDateTime value={user.created} dateOnly />
+                  </td>
                   <td className="px-4 py-3">
                     <div className="flex flex-wrap gap-2">
                       <Button size="sm" variant="secondary" onClick={() => onBalance(user)} aria-label={`Adjust balance of ${user.email}`}>
