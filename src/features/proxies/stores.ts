@@ -111,7 +111,7 @@ function follow(
   const offs = triggers.map((store) => store.listen(run));
   offs.push($auth.listen(({ user }) => (user?.id ?? "") !== userId && run()));
   const seed = takeSeed($seeded);
-  if (seed && seedStillAnswers()) userId = seed.userId;
+  if (seed && seed.userId === currentUserId() && seedStillAnswers()) userId = seed.userId;
   else run();
   return () => {
     for (const off of offs) off();
