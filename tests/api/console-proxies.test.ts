@@ -190,7 +190,9 @@ describe("GET /api/admin/proxies and /stats", () => {
     expect((await list({ search: t, type: "SOCKS5" })).totalItems).toBe(2);
     expect((await list({ search: t, country: "BR" })).items.map((p) => p.username)).toEqual(["gamma"]);
     expect((await list({ search: "hakodate" })).totalItems).toBeGreaterThanOrEqual(2);
-    expect((await list({ search: t, status: "ASSIGNED" })).totalItems).toBe(0);
+    const none = await list({ search: t, status: "ASSIGNED" });
+    expect(none.totalItems).toBe(0);
+    expect(none.items).toEqual([]);
 
     const page2 = await list({ search: t, perPage: 2, page: 2 });
     expect(page2).toMatchObject({ page: 2, perPage: 2, totalItems: 3, totalPages: 2 });

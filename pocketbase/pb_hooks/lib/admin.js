@@ -105,7 +105,10 @@ function paging(e, maxPerPage = 100) {
  * @param {{page: number, perPage: number}} pageOf
  */
 function listPage(items, totalItems, pageOf) {
-  return { items, page: pageOf.page, perPage: pageOf.perPage, totalItems, totalPages: Math.ceil(totalItems / pageOf.perPage) };
+  // A row list never filled (no page past the count) is a nil Go slice, which JSON writes
+  // as null: answer [] as for any empty page.
+  const rows = items.length === 0 ? [] : items;
+  return { items: rows, page: pageOf.page, perPage: pageOf.perPage, totalItems, totalPages: Math.ceil(totalItems / pageOf.perPage) };
 }
 
 module.exports = { DEMO_MODE_MESSAGE, requireAdmin, requireAdminWrite, demoMode, refuseInDemoMode, auditedChange, paging, listPage };

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { LoadingScreen } from "@/components/session/loading-screen";
 import { useSession } from "@/components/session/use-session";
 import type { UserRecord } from "@/lib/pocketbase-types";
@@ -18,5 +18,7 @@ export function AuthGate({ children, initialUser = null }: AuthGateProps) {
   const auth = useSession();
   const user = auth.status === "signed-in" ? auth.user : auth.status === "loading" ? initialUser : null;
   if (!user) return <LoadingScreen />;
-  return <>{children(user)}</>;
+  // A render error on the server (in seeded content) then ends in the loading screen and
+  // the browser renders the page itself, instead of breaking the HTML stream.
+  return <Suspense fallback={<LoadingScreen />}>{children(user)}</Suspense>;
 }
