@@ -10,7 +10,7 @@ import { formatCents } from "@/lib/money";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
 import { setBalance } from "@/stores/balance";
-import { takeSeed } from "@/stores/seed";
+import { seedOf, takeSeed, type StoreSeed } from "@/stores/seed";
 import {
   fetchAllProxies,
   fetchOwnCountries,
@@ -149,9 +149,12 @@ onMount($proxyList, () =>
   ),
 );
 
-/** The list state for the first page the server read. */
-export function proxiesSeed(first: ProxyPage | null | undefined): ProxyListState | null {
-  return first ? { status: "ready", error: "", ...first } : null;
+/** The stores' states for the first data the server read (null parts load in the browser). */
+export function proxiesSeeds(first: { proxies: ProxyPage | null; countries: string[] | null } | null): StoreSeed[] {
+  return [
+    seedOf($proxyList, first?.proxies ? { status: "ready", error: "", ...first.proxies } : null),
+    seedOf($countries, first?.countries ?? null),
+  ];
 }
 
 onMount($countries, () =>

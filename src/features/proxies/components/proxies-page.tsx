@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
@@ -11,7 +11,7 @@ import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { UserRecord } from "@/lib/pocketbase-types";
-import { seedFor, useSeededStore } from "@/stores/seed";
+import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
 import type { ProxyPage } from "@/features/proxies/api";
 import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
 import { isProxyType, PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
@@ -31,14 +31,13 @@ import {
   clearSelection,
   exportProxies,
   goToPage,
-  proxiesSeed,
+  proxiesSeeds,
   refreshProxies,
   renewSelection,
   selectPage,
   setCountryFilter,
   setSearchText,
   setTypeFilter,
-  type ProxyListState,
 } from "@/features/proxies/stores";
 
 interface ProxiesPageProps {
@@ -53,11 +52,9 @@ export function ProxiesPage({ initialUser = null, initial = null }: ProxiesPageP
   return (
     <AuthGate initialUser={initialUser}>
       {(user) => (
-        <MyProxies
-          user={user}
-          first={seedFor(initialUser, user, initial?.proxies)}
-          countries={seedFor(initialUser, user, initial?.countries)}
-        />
+        <SeedStores seeds={proxiesSeeds(seedFor(initialUser, user, initial))} userId={user.id}>
+          <MyProxies user={user} />
+        </SeedStores>
       )}
     </AuthGate>
   );
@@ -68,15 +65,8 @@ const count = (n: number) => n.toLocaleString("en-US");
 // Headless UI's dialog loads when a renewal starts, not with the page.
 const RenewDialog = lazy(() => import("@/features/proxies/components/renew-dialog").then((m) => ({ default: m.RenewDialog })));
 
-interface MyProxiesProps {
-  user: UserRecord;
-  first: ProxyPage | null;
-  countries: string[] | null;
-}
-
-function MyProxies({ user, first, countries }: MyProxiesProps) {
-  const seed = useMemo(() => proxiesSeed(first), [first]);
-  const list = useSeededStore($proxyList, seed, user.id);
+function MyProxies({ user }: { user: UserRecord }) {
+  const list = useSeededStore($proxyList);
   const notice = useStore($notice);
   const renewing = useStore($renewal).open;
   const firstLoad = list.status === "loading" && list.items.length === 0 && list.total === 0;
@@ -96,7 +86,7 @@ function MyProxies({ user, first, countries }: MyProxiesProps) {
         </Button>
       </div>
 
-      <Filters countriesSeed={countries} userId={user.id} />
+      <Filters />
       <Exports disabled={list.matching === 0} />
 
       <div aria-live="polite" className="empty:hidden">
@@ -104,7 +94,7 @@ function MyProxies({ user, first, countries }: MyProxiesProps) {
         {list.status === "error" && list.items.length > 0 ? <Alert tone="error">{list.error}</Alert> : null}
       </div>
 
-      <ProxyList seed={seed} userId={user.id} />
+      <ProxyList />
       {renewing ? (
         <Suspense fallback={null}>
           <RenewDialog user={user} />
@@ -114,10 +104,10 @@ function MyProxies({ user, first, countries }: MyProxiesProps) {
   );
 }
 
-function Filters({ countriesSeed, userId }: { countriesSeed: string[] | null; userId: string }) {
+function Filters() {
   const searchText = useStore($searchText);
   const { criteria } = useStore($proxyQuery);
-  const countries = useSeededStore($countries, countriesSeed, userId);
+  const countries = useSeededStore($countries);
   const options = criteria.country && !countries.includes(criteria.country) ? [...countries, criteria.country] : countries;
   return (
     <div role="search" aria-label="Filter proxies" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_12rem]">
@@ -177,8 +167,8 @@ function Exports({ disabled }: { disabled: boolean }) {
   );
 }
 
-function ProxyList({ seed, userId }: { seed: ProxyListState | null; userId: string }) {
-  const list = useSeededStore($proxyList, seed, userId);
+function ProxyList() {
+  const list = useSeededStore($proxyList);
   const selected = useStore($selected);
 
   if (list.status === "error" && list.items.length === 0) {
