@@ -3,7 +3,7 @@
 // A plan always has a name, a price of at least one cent and at least one feature (the
 // console's form rules, spec 5, enforced here for every save: records API, hooks and the
 // dashboard); `features` is a list of non-empty texts (the public pages map over it), and
-// a committed plan change clears the price list purchases are priced from.
+// a committed plan change makes the cached price list purchases are priced from old.
 
 onRecordValidate((e) => {
   const record = e.record;
@@ -57,18 +57,19 @@ onRecordValidate((e) => {
   e.next();
 }, "pricing_plans");
 
-// Purchases price from a cached list (lib/proxies.js priceList): a committed plan change clears it.
+// Purchases price from a cached list (lib/proxies.js priceList): a committed plan change
+// gives the plans a new version, so no list read before it is served again.
 onRecordAfterCreateSuccess((e) => {
-  e.app.store().remove(require(`${__hooks}/lib/proxies.js`).PRICE_CACHE_KEY);
+  require(`${__hooks}/lib/proxies.js`).bumpPriceVersion(e.app);
   e.next();
 }, "pricing_plans");
 
 onRecordAfterUpdateSuccess((e) => {
-  e.app.store().remove(require(`${__hooks}/lib/proxies.js`).PRICE_CACHE_KEY);
+  require(`${__hooks}/lib/proxies.js`).bumpPriceVersion(e.app);
   e.next();
 }, "pricing_plans");
 
 onRecordAfterDeleteSuccess((e) => {
-  e.app.store().remove(require(`${__hooks}/lib/proxies.js`).PRICE_CACHE_KEY);
+  require(`${__hooks}/lib/proxies.js`).bumpPriceVersion(e.app);
   e.next();
 }, "pricing_plans");

@@ -1,7 +1,8 @@
 // @ts-check
 // The proxy expiry job (pb_hooks/proxy-expiry.pb.js runs it every minute):
-// 1. proxies due with auto-renew on are renewed, one order per customer, when the balance
-//    covers it; otherwise they expire and the customer gets a mail saying why;
+// 1. proxies due with auto-renew on are renewed, one order per customer, as many as the
+//    balance covers, oldest expiry first; the rest expire and the customer gets a mail
+//    naming them and why;
 // 2. every other proxy past its expiry becomes EXPIRED (and leaves "active" everywhere);
 // 3. proxies expired for over GRACE_DAYS go back to stock with a new password;
 // 4. customers get one reminder mail listing their proxies that expire within 3 days;
@@ -76,50 +77,82 @@ function mailUser(app, userId, subject, paragraphs, lines) {
 }
 
 /**
- * Step 1: auto-renewals. Returns how many proxies were renewed and the customers whose
- * renewal failed (their proxies expire in step 2).
+ * @typedef {{ id: string, user_id: string, host: string, port: number, type: string, country: string, expires_at: string }} DueProxy
+ * @typedef {{ proxy: DueProxy, reason: string }} RenewalFailure
+ */
+
+/**
+ * Which of a customer's due proxies auto-renewal can renew, oldest expiry first: those of a
+ * type still for sale, as long as what is left of `budgetCents` covers them. The others
+ * come back with the reason they are not renewed.
+ * @param {DueProxy[]} due  oldest expiry first
+ * @param {Record<string, number>} prices  unit prices of the types for sale
+ * @param {number} budgetCents  what the customer may spend now
+ * @returns {{ renew: DueProxy[], failures: RenewalFailure[] }}
+ */
+function chooseRenewals(due, prices, budgetCents) {
+  /** @type {typeof import("./ledger.js")} */
+  const ledger = require(`${__hooks}/lib/ledger.js`);
+  let left = budgetCents;
+  /** @type {DueProxy[]} */
+  const renew = [];
+  /** @type {RenewalFailure[]} */
+  const failures = [];
+  for (const proxy of due) {
+    const price = prices[proxy.type] ?? 0;
+    if (!price) {
+      failures.push({ proxy, reason: `${proxies.typeLabel(proxy.type)} proxies are not for sale right now, so they cannot be renewed.` });
+    } else if (price > left) {
+      failures.push({
+        proxy,
+        reason: `Insufficient balance: renewing it costs ${ledger.formatUsd(price)} and ${ledger.formatUsd(Math.max(0, left))} of your balance was left${renew.length > 0 ? " after the renewals above it" : ""}.`,
+      });
+    } else {
+      left -= price;
+      renew.push(proxy);
+    }
+  }
+  return { renew, failures };
+}
+
+/**
+ * Step 1: auto-renewals, one order per customer renewing what their balance covers, oldest
+ * expiry first. Returns how many proxies were renewed and, per customer, the due proxies
+ * that were not (they expire in step 2) with the reason.
  * @param {CoreApp} app
  * @param {string} now
  */
 function autoRenew(app, now) {
+  /** @type {typeof import("./ledger.js")} */
+  const ledger = require(`${__hooks}/lib/ledger.js`);
+  const dueQuery = `SELECT id, assigned_to_user_id AS user_id, host, port, type, country, expires_at FROM proxies
+    WHERE status = 'ASSIGNED' AND auto_renew = TRUE AND expires_at != '' AND expires_at <= {:now}`;
   const due = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "" });
-  app
-    .db()
-    .newQuery(
-      `SELECT id, assigned_to_user_id AS user_id, host, port, type, country, expires_at FROM proxies
-       WHERE status = 'ASSIGNED' AND auto_renew = TRUE AND expires_at != '' AND expires_at <= {:now}
-       ORDER BY assigned_to_user_id, id`,
-    )
-    .bind({ now })
-    .all(due);
+  app.db().newQuery(`${dueQuery} ORDER BY assigned_to_user_id, expires_at, id`).bind({ now }).all(due);
   let renewed = 0;
-  /** @type {{ userId: string, reason: string, proxies: typeof due }[]} */
+  /** @type {{ userId: string, renewed: number, failures: RenewalFailure[] }[]} */
   const failed = [];
   for (const [userId, rows] of byUser(due)) {
+    /** @type {{ renewed: number, failures: RenewalFailure[] }} */
+    let outcome = { renewed: 0, failures: [] };
     try {
       app.runInTransaction((txApp) => {
         // Still due inside the transaction: a run beside this one may have renewed them.
-        const still = sql.rowsLike({ id: "" });
-        txApp
-          .db()
-          .newQuery(
-            `SELECT id FROM proxies WHERE assigned_to_user_id = {:userId} AND status = 'ASSIGNED' AND auto_renew = TRUE
-             AND expires_at != '' AND expires_at <= {:now} ORDER BY id`,
-          )
-          .bind({ userId, now })
-          .all(still);
-        if (still.length === 0) return;
-        proxies.renew(
-          txApp,
-          userId,
-          still.map((r) => r.id),
-          { how: "automatic" },
-        );
-        renewed += still.length;
+        const still = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "" });
+        txApp.db().newQuery(`${dueQuery} AND assigned_to_user_id = {:userId} ORDER BY expires_at, id`).bind({ userId, now }).all(still);
+        const budget = ledger.balanceRecord(txApp, userId).getInt("balance_cents");
+        const choice = chooseRenewals(still, proxies.priceList(txApp), budget);
+        if (choice.renew.length > 0) {
+          proxies.renew(txApp, userId, choice.renew.map((r) => r.id).sort(), { how: "automatic" });
+        }
+        outcome = { renewed: choice.renew.length, failures: choice.failures };
       });
     } catch (err) {
-      failed.push({ userId, reason: String(/** @type {any} */ (err)?.message ?? err), proxies: rows });
+      const reason = String(/** @type {any} */ (err)?.message ?? err);
+      outcome = { renewed: 0, failures: rows.map((proxy) => ({ proxy, reason })) };
     }
+    renewed += outcome.renewed;
+    if (outcome.failures.length > 0) failed.push({ userId, ...outcome });
   }
   return { renewed, failed };
 }
@@ -187,15 +220,20 @@ function runExpiryJob(app) {
     .rowsAffected();
 
   for (const failure of failed) {
+    const count = failure.failures.length;
     mailUser(
       app,
       failure.userId,
-      `automatic renewal failed for ${proxies.proxiesLabel(failure.proxies.length)}`,
+      `automatic renewal failed for ${proxies.proxiesLabel(count)}`,
       [
-        `We could not renew these proxies automatically, so they have expired: ${failure.reason}`,
-        `Add credits and renew them in your dashboard within ${proxies.GRACE_DAYS} days to keep them: ${mail.appUrl(app)}/dashboard/proxies`,
+        `We could not renew ${count === 1 ? "this proxy" : "these proxies"} automatically, so ${count === 1 ? "it has" : "they have"} expired.${
+          failure.renewed > 0
+            ? ` Your other ${proxies.proxiesLabel(failure.renewed)} due now ${failure.renewed === 1 ? "was" : "were"} renewed for ${proxies.TERM_DAYS} days.`
+            : ""
+        }`,
+        `Add credits and renew ${count === 1 ? "it" : "them"} in your dashboard within ${proxies.GRACE_DAYS} days to keep ${count === 1 ? "it" : "them"}: ${mail.appUrl(app)}/dashboard/proxies`,
       ],
-      failure.proxies.map(proxyLine),
+      failure.failures.map((f) => `${proxyLine(f.proxy)}: ${f.reason}`),
     );
   }
 

@@ -60,19 +60,35 @@ function orderNumber(id) {
   return id.slice(0, 8).toUpperCase();
 }
 
-/** Where the price list is cached in the app store (cleared when a plan changes, pricing-plans.pb.js). */
+/** Where the price list is cached in the app store, with the version it was read under. */
 const PRICE_CACHE_KEY = "shop.unit_prices";
+/** A new random value after every committed plan change (pricing-plans.pb.js, bumpPriceVersion). */
+const PRICE_VERSION_KEY = "shop.unit_prices.version";
+
+/**
+ * Marks every cached price list as old: called after a plan change has committed.
+ * @param {CoreApp} app
+ */
+function bumpPriceVersion(app) {
+  app.store().set(PRICE_VERSION_KEY, $security.randomString(16));
+}
 
 /**
  * The current unit price of every type that is for sale: the cheapest active plan of the
- * type, else the built-in price. Cached in the app store until a plan changes, so the
- * purchase hot path does not read the plans every time.
+ * type, else the built-in price. Cached in the app store, so the purchase hot path does not
+ * read the plans every time. The cache is kept under the plans' version as it was BEFORE
+ * the plans were read: a read that races a plan change stores its list under the old
+ * version, which the change has already replaced, so the list is never served.
  * @param {CoreApp} app
  * @returns {Record<string, number>}
  */
 function priceList(app) {
+  const version = String(app.store().get(PRICE_VERSION_KEY) ?? "");
   const cached = app.store().get(PRICE_CACHE_KEY);
-  if (typeof cached === "string") return JSON.parse(cached);
+  if (typeof cached === "string") {
+    const entry = JSON.parse(cached);
+    if (entry.version === version) return entry.prices;
+  }
   const rows = sql.rowsLike({ type: "", price: 0 });
   app
     .db()
@@ -85,7 +101,7 @@ function priceList(app) {
     const price = plan ? plan.price : (FALLBACK_PRICE_CENTS[type] ?? 0);
     if (price > 0) prices[type] = price;
   }
-  app.store().set(PRICE_CACHE_KEY, JSON.stringify(prices));
+  app.store().set(PRICE_CACHE_KEY, JSON.stringify({ version, prices }));
   return prices;
 }
 
@@ -474,20 +490,29 @@ function renew(txApp, userId, ids, options = {}) {
 }
 
 /**
- * An earlier order as the routes answered it (for an Idempotency-Key replay): the order,
- * its proxies as they are now, and the balance right after the order.
+ * An earlier order as the routes answer it again for an Idempotency-Key replay: the order,
+ * the balance right after it, and only those of its proxies that its buyer still holds,
+ * with their current credentials. A proxy that went back to stock (refund, release,
+ * expiry) and was sold again belongs to someone else now: a replay never shows it.
  * @param {CoreApp} app
  * @param {string} orderId
  * @returns {OrderView}
  */
 function savedOrderView(app, orderId) {
   const order = app.findRecordById("proxy_orders", orderId);
+  const userId = order.getString("user_id");
   /** @type {{ id: string, unit_price_cents: number }[]} */
   const items = JSON.parse(order.getString("items") || "[]");
   const ids = items.map((item) => item.id);
   const list = sql.inList("id", ids);
   const rows = proxyRows();
-  app.db().newQuery(`SELECT ${PROXY_COLUMNS} FROM proxies WHERE ${list.sql}`).bind(list.params).all(rows);
+  app
+    .db()
+    .newQuery(
+      `SELECT ${PROXY_COLUMNS} FROM proxies WHERE ${list.sql} AND assigned_to_user_id = {:userId} AND status IN ('ASSIGNED', 'EXPIRED')`,
+    )
+    .bind({ ...list.params, userId })
+    .all(rows);
   rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
   openPasswords(rows);
   const balance = new DynamicModel({ balance_after_cents: 0 });
@@ -499,7 +524,7 @@ function savedOrderView(app, orderId) {
   /** @type {OrderRow} */
   const row = {
     id: order.id,
-    user_id: order.getString("user_id"),
+    user_id: userId,
     kind: /** @type {"purchase" | "renewal"} */ (order.getString("kind")),
     proxy_type: order.getString("proxy_type"),
     country: order.getString("country"),
@@ -650,7 +675,7 @@ module.exports = {
   proxiesLabel,
   typeLabel,
   priceList,
-  PRICE_CACHE_KEY,
+  bumpPriceVersion,
   validatePurchase,
   purchase,
   validateRenewal,
