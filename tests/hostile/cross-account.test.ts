@@ -440,3 +440,23 @@ describe("A's realtime topics", () => {
     }
   });
 });
+
+describe("B's Idempotency-Key replays (security review, finding 1)", () => {
+  it("a purchase B replays after its proxy went back to stock and A bought it shows nothing of A's", async () => {
+    const country = `HR${randomUUID().slice(0, 4)}`;
+    await addStock(hs, { country, count: 1 });
+    const body = { type: "RESIDENTIAL", country, quantity: 1 };
+    const key = randomUUID();
+    const first = await purchase(B, body, key);
+    await credit(hs, A.user.id, 1000);
+    await post(hs.admin, `/api/admin/orders/${first.order.id}/refund`, { reason: "Replay drill" });
+    const resold = (await purchase(A.user.pb, body)).proxies[0]!;
+
+    const res = await call("POST", "/api/v1/proxies/purchase", { body, headers: { "Idempotency-Key": key } });
+    expect(res.status).toBe(200);
+    expect((JSON.parse(res.text) as { order: RecordModel }).order.id).toBe(first.order.id);
+    for (const secret of [resold["username"] as string, resold["password"] as string, A.user.id, A.user.email]) {
+      expect(res.text.includes(secret), "the replay holds A's proxy or account").toBe(false);
+    }
+  });
+});
