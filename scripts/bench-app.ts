@@ -195,7 +195,7 @@ async function run(): Promise<BenchRow[]> {
     dataDir,
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
-    hooksEnv: { SHOP_DEMO_SEED: "false", SHOP_RATE_LIMIT_SCALE: "100" },
+    hooksEnv: { SHOP_DEMO_SEED: "false", SHOP_RATE_LIMIT_SCALE: "100", PAYMENTS_TEST_MODE: "true" },
   });
   let browser: Browser | null = null;
   try {

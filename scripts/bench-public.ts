@@ -87,6 +87,7 @@ async function runShop(): Promise<void> {
     dataDir,
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
+    hooksEnv: { PAYMENTS_TEST_MODE: "true" },
   });
   const info: ShopInfo = {
     url: shop.url,

@@ -55,7 +55,7 @@ async function runPurchaseBench(log: (line: string) => void = (line) => console.
       superuserPassword: SUPERUSER.password,
       hooksDir: hooks.dir,
       // Load from one address: lift the rate limiter for the run (test-only knob).
-      env: { SHOP_RATE_LIMIT_SCALE: "1000", SHOP_CREDENTIALS_KEY: newCredentialsKey() },
+      env: { SHOP_RATE_LIMIT_SCALE: "1000", SHOP_CREDENTIALS_KEY: newCredentialsKey(), PAYMENTS_TEST_MODE: "true" },
     });
     try {
       const pinned = pin(pbProcess.child.pid!, 0) && pin(process.pid, 1);

@@ -127,6 +127,7 @@ async function runSizeBench(log: (line: string) => void = (line) => console.log(
       dataDir,
       superuserEmail: SUPERUSER.email,
       superuserPassword: SUPERUSER.password,
+      hooksEnv: { PAYMENTS_TEST_MODE: "true" },
     });
     const su = new PocketBase(shop.pocketbase.url);
     su.autoCancellation(false);

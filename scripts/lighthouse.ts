@@ -201,6 +201,7 @@ export async function measureAllPages(
     dataDir,
     superuserEmail: "superuser@lighthouse.local",
     superuserPassword: "Superuser#Lighthouse2026",
+    hooksEnv: { PAYMENTS_TEST_MODE: "true" },
   });
   try {
     const results: PageResult[] = [];

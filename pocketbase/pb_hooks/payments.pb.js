@@ -1,9 +1,21 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // Buying credits (lib/payments.js): the packages, the checkout, and Stripe's webhook,
-// the only way a Stripe payment credits a balance.
+// the only way a Stripe payment credits a balance (and, with refunds and chargebacks,
+// takes credits back).
 
-// GET /api/v1/credits/packages -> {provider: "stripe"|"test", currency, packages: [...]}
+// PocketBase refuses to start with one of STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET and not
+// the other: the error names the missing one (a half-configured shop must not sell).
+onBootstrap((e) => {
+  e.next();
+  /** @type {typeof import("./lib/payments.js")} */
+  const payments = require(`${__hooks}/lib/payments.js`);
+  const problem = payments.stripeConfigProblem();
+  if (problem) throw new Error(problem);
+});
+
+// GET /api/v1/credits/packages -> {provider: "stripe"|"test"|"none", currency, packages: [...]}
+// "none": buying credits is not set up (the checkout answers 503 with not_set_up_message).
 routerAdd(
   "GET",
   "/api/v1/credits/packages",
@@ -11,14 +23,21 @@ routerAdd(
     require(`${__hooks}/lib/api.js`).customer(e);
     /** @type {typeof import("./lib/payments.js")} */
     const payments = require(`${__hooks}/lib/payments.js`);
-    return e.json(200, { provider: payments.providerName(), currency: "usd", packages: payments.PACKAGES });
+    const provider = payments.providerName();
+    return e.json(200, {
+      provider,
+      currency: "usd",
+      packages: payments.PACKAGES,
+      ...(provider === "none" ? { not_set_up_message: payments.NOT_SET_UP_MESSAGE } : {}),
+    });
   },
   $apis.requireAuth("users"),
 );
 
 // POST /api/v1/credits/checkout {package_id}  Idempotency-Key
 // -> {payment, checkout_url (Stripe; null for the test provider), balance_cents}
-// The price comes from the server's package list, never from the browser.
+// The price comes from the server's package list, never from the browser. Without a payment
+// provider (neither Stripe nor PAYMENTS_TEST_MODE=true): 503, nothing written.
 routerAdd(
   "POST",
   "/api/v1/credits/checkout",
@@ -30,6 +49,7 @@ routerAdd(
     /** @type {typeof import("./lib/idempotency.js")} */
     const idempotency = require(`${__hooks}/lib/idempotency.js`);
     const user = api.verifiedCustomer(e);
+    payments.assertCanSell();
     const key = api.idempotencyKey(e);
     const pkg = payments.findPackage(api.jsonBody(e)["package_id"]);
     const { earlier, result } = idempotency.once(
@@ -50,6 +70,10 @@ routerAdd(
 
 // POST /api/v1/payments/stripe/webhook  (Stripe calls this; the Stripe-Signature header is
 // the only credential). Bad signatures and stale timestamps get a 400 and change nothing.
+// Events: checkout.session.completed / .async_payment_succeeded / .async_payment_failed /
+// .expired credit or fail a payment; charge.refunded, charge.dispute.created and
+// charge.dispute.closed reverse (or, for a dispute won, restore) its credits and commission.
+// Each is idempotent: a replay, or a late event whose step was done, moves nothing.
 routerAdd(
   "POST",
   "/api/v1/payments/stripe/webhook",

@@ -9,6 +9,11 @@
 //   paid out. `reference` tells the rows of one payment apart: "" for the commission
 //   itself, one value per reversal step for clawbacks (and for the commission that a
 //   dispute won gives back).
+// - balances.balance_cents and transactions.balance_after_cents may be negative: a debt left
+//   by a reversed payment (the only way below zero, lib/ledger.js allowDebt).
+// - Commissions still pending that test-provider payments earned before test payments
+//   stopped earning (finding 2) are no money owed: they become "reversed" and leave the
+//   affiliates' and referrals' earnings.
 
 migrate(
   (app) => {
@@ -34,9 +39,60 @@ migrate(
     commissions.removeIndex("idx_commissions_payment");
     commissions.addIndex("idx_commissions_payment", true, "payment_id, reference", "");
     app.save(commissions);
+
+    const testPending = `SELECT COALESCE(SUM(c.amount_cents), 0) FROM commissions c JOIN payments p ON p.id = c.payment_id
+      WHERE p.provider = 'test' AND c.status = 'pending'`;
+    app
+      .db()
+      .newQuery(
+        `UPDATE affiliates SET pending_earnings_cents = pending_earnings_cents - (${testPending} AND c.affiliate_id = affiliates.id),
+           total_earnings_cents = total_earnings_cents - (${testPending} AND c.affiliate_id = affiliates.id)`,
+      )
+      .execute();
+    app
+      .db()
+      .newQuery(`UPDATE referrals SET commission_cents = commission_cents - (${testPending} AND c.referral_id = referrals.id)`)
+      .execute();
+    app
+      .db()
+      .newQuery(
+        `UPDATE commissions SET status = 'reversed', reversed_cents = amount_cents
+         WHERE status = 'pending' AND payment_id IN (SELECT id FROM payments WHERE provider = 'test')`,
+      )
+      .execute();
+
+    for (const [name, field] of [
+      ["balances", "balance_cents"],
+      ["transactions", "balance_after_cents"],
+      ["affiliates", "pending_earnings_cents"], // a clawback of a paid commission, until netted
+    ]) {
+      const collection = app.findCollectionByNameOrId(name);
+      /** @type {core.NumberField} */ (collection.fields.getByName(field)).min = /** @type {any} */ (null);
+      app.save(collection);
+    }
   },
   (app) => {
+    for (const [name, field] of [
+      ["balances", "balance_cents"],
+      ["transactions", "balance_after_cents"],
+      ["affiliates", "pending_earnings_cents"],
+    ]) {
+      const collection = app.findCollectionByNameOrId(name);
+      /** @type {core.NumberField} */ (collection.fields.getByName(field)).min = 0;
+      app.save(collection);
+    }
     const commissions = app.findCollectionByNameOrId("commissions");
+    // Earnings as if nothing had been reversed: reductions given back, extra rows taken out.
+    const undo = `SELECT COALESCE(SUM(CASE WHEN c.reference = '' THEN c.reversed_cents ELSE -c.amount_cents END), 0)
+      FROM commissions c WHERE c.status IN ('pending', 'reversed')`;
+    app
+      .db()
+      .newQuery(
+        `UPDATE affiliates SET pending_earnings_cents = pending_earnings_cents + (${undo} AND c.affiliate_id = affiliates.id),
+           total_earnings_cents = total_earnings_cents + (${undo} AND c.affiliate_id = affiliates.id)`,
+      )
+      .execute();
+    app.db().newQuery(`UPDATE referrals SET commission_cents = commission_cents + (${undo} AND c.referral_id = referrals.id)`).execute();
     app.db().newQuery("DELETE FROM commissions WHERE reference != '' OR amount_cents < 1").execute();
     app.db().newQuery("UPDATE commissions SET status = 'pending' WHERE status = 'reversed'").execute();
     commissions.removeIndex("idx_commissions_payment");

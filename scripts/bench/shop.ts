@@ -32,7 +32,7 @@ export async function startBenchShop(options: { hooksDir?: string; env?: Record<
     superuserPassword: BENCH_SUPERUSER.password,
     ...(options.hooksDir ? { hooksDir: options.hooksDir } : {}),
     // Load from one address: lift the rate limiter for the run (test-only knob).
-    env: { SHOP_RATE_LIMIT_SCALE: "1000", SHOP_CREDENTIALS_KEY: newCredentialsKey(), ...options.env },
+    env: { SHOP_RATE_LIMIT_SCALE: "1000", SHOP_CREDENTIALS_KEY: newCredentialsKey(), PAYMENTS_TEST_MODE: "true", ...options.env },
   });
   let web: WebServer;
   try {

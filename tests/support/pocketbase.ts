@@ -42,6 +42,13 @@ export const TEST_RATE_LIMIT_ENV: Readonly<Record<string, string>> = { SHOP_RATE
  * For tests that prove the limiter: the real default limits (scale 1), whatever the
  * caller's shell exports. Add SHOP_AUTH_RATE_LIMIT after it to test that override.
  */
+/**
+ * Test PocketBases buy credits with the labelled test provider (no money moves), which runs
+ * only when PAYMENTS_TEST_MODE=true and Stripe is not configured. Pass
+ * `PAYMENTS_TEST_MODE: ""` to see the shop without any payment provider.
+ */
+export const TEST_PAYMENTS_ENV: Readonly<Record<string, string>> = { PAYMENTS_TEST_MODE: "true" };
+
 export const REAL_RATE_LIMITS: Readonly<Record<string, string>> = { SHOP_RATE_LIMIT_SCALE: "1", SHOP_AUTH_RATE_LIMIT: "" };
 
 /** The key that encrypts proxy passwords in test PocketBases (a new one each test run). */
@@ -55,7 +62,7 @@ export interface TestPocketBaseOptions {
 }
 
 /**
- * `env` is added to (and overrides) TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY =
+ * `env` is added to (and overrides) TEST_RATE_LIMIT_ENV, TEST_PAYMENTS_ENV, SHOP_CREDENTIALS_KEY =
  * TEST_CREDENTIALS_KEY and the runner's environment.
  */
 export async function startTestPocketBase(env: Record<string, string> = {}, options: TestPocketBaseOptions = {}): Promise<TestPocketBase> {
@@ -66,7 +73,7 @@ export async function startTestPocketBase(env: Record<string, string> = {}, opti
     port: await freePort(),
     superuserEmail: SUPERUSER.email,
     superuserPassword: SUPERUSER.password,
-    env: { ...TEST_RATE_LIMIT_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, ...env },
+    env: { ...TEST_RATE_LIMIT_ENV, ...TEST_PAYMENTS_ENV, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, ...env },
     ...(options.migrationsDir ? { migrationsDir: options.migrationsDir } : {}),
   });
   const client = () => {

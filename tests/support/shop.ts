@@ -93,14 +93,24 @@ export async function ledgerOf(shop: Shop, userId: string): Promise<{ balance: n
   return { balance: balance["balance_cents"] as number, sum: rows.reduce((s, r) => s + (r["amount_cents"] as number), 0), rows };
 }
 
-/** The ledger invariant over every user: balance = sum of ledger rows, never negative. */
+/**
+ * The ledger invariant over every user: balance = sum of ledger rows, never negative except
+ * as the debt of a reversed payment (a user with a "reversal:" ledger row: Stripe refunds
+ * and chargebacks).
+ */
 export async function expectEveryBalanceMatchesItsLedger(su: PocketBase): Promise<void> {
   const balances = await su.collection("balances").getFullList({ fields: "user_id,balance_cents" });
-  const rows = await su.collection("transactions").getFullList({ fields: "user_id,amount_cents" });
+  const rows = await su.collection("transactions").getFullList({ fields: "user_id,amount_cents,reference" });
   const sums = new Map<string, number>();
-  for (const row of rows) sums.set(row["user_id"] as string, (sums.get(row["user_id"] as string) ?? 0) + (row["amount_cents"] as number));
+  const reversed = new Set<string>();
+  for (const row of rows) {
+    sums.set(row["user_id"] as string, (sums.get(row["user_id"] as string) ?? 0) + (row["amount_cents"] as number));
+    if (String(row["reference"]).startsWith("reversal:")) reversed.add(row["user_id"] as string);
+  }
   for (const balance of balances) {
     expect(balance["balance_cents"], `balance of ${balance["user_id"]}`).toBe(sums.get(balance["user_id"] as string) ?? 0);
-    expect(balance["balance_cents"] as number).toBeGreaterThanOrEqual(0);
+    if (!reversed.has(balance["user_id"] as string)) {
+      expect(balance["balance_cents"] as number, `balance of ${balance["user_id"]}`).toBeGreaterThanOrEqual(0);
+    }
   }
 }

@@ -1,8 +1,13 @@
 // @ts-check
 // The affiliate programme: 20% of the money a referred customer pays for credits (never of
 // bonus credits), earned by the affiliate whose code they signed up with, as a pending
-// commission. One `commissions` row per payment; the referral's commission_cents and the
-// affiliate's earnings are kept as their sums.
+// commission. Only real payments earn (provider "stripe"): test-provider payments move no
+// money and never earn. One `commissions` row per payment (reference ""); the referral's
+// commission_cents and the affiliate's earnings are kept as their sums net of reversals.
+// When Stripe refunds a payment or a chargeback takes it back, reverseCommission takes the
+// same share back: from the commission while it is pending (reversed_cents, status
+// "reversed" when all of it), else as a clawback row (negative, pending) that the next
+// payout of that referral nets.
 
 const COMMISSION_PERCENT = 20;
 const PROGRAM = {
@@ -19,6 +24,7 @@ const PROGRAM = {
  * @param {core.Record} payment  status paid
  */
 function recordCommission(txApp, payment) {
+  if (payment.getString("provider") !== "stripe") return; // test money earns nothing
   const userId = payment.getString("user_id");
   /** @type {core.Record} */
   let referral;
@@ -49,6 +55,73 @@ function recordCommission(txApp, payment) {
 }
 
 /**
+ * Brings the commission a payment earned in line with the money taken back from it
+ * (refunds, an open or lost dispute), inside the reversal's transaction. Computed from the
+ * state, so calling it again for the same state changes nothing. `step` names the reversal
+ * step (unique per payment) for a clawback or give-back row.
+ * @param {CoreApp} txApp
+ * @param {core.Record} payment
+ * @param {number} moneyTakenBackCents  cumulative, at most the payment's amount
+ * @param {string} step
+ */
+function reverseCommission(txApp, payment, moneyTakenBackCents, step) {
+  /** @type {core.Record} */
+  let commission;
+  try {
+    commission = txApp.findFirstRecordByFilter("commissions", "payment_id = {:id} && reference = ''", { id: payment.id });
+  } catch (_) {
+    return; // the payment earned no commission
+  }
+  const original = commission.getInt("amount_cents");
+  const extra = new DynamicModel({ cents: 0 });
+  txApp
+    .db()
+    .newQuery("SELECT COALESCE(SUM(amount_cents), 0) AS cents FROM commissions WHERE payment_id = {:id} AND reference != ''")
+    .bind({ id: payment.id })
+    .one(extra);
+  const takenSoFar = commission.getInt("reversed_cents") - extra.cents;
+  const amount = payment.getInt("amount_cents");
+  const target = Math.min(original, Math.round((original * Math.max(0, moneyTakenBackCents)) / amount));
+  const delta = target - takenSoFar;
+  if (delta === 0) return;
+
+  const status = commission.getString("status");
+  const reversedCents = commission.getInt("reversed_cents");
+  if (delta > 0 && status === "pending") {
+    // Not paid yet: the commission itself shrinks.
+    commission.set("reversed_cents", reversedCents + delta);
+    if (reversedCents + delta >= original) commission.set("status", "reversed");
+    txApp.save(commission);
+  } else if (delta < 0 && (status === "pending" || status === "reversed") && reversedCents >= -delta) {
+    // A dispute won before the commission was paid: the reduction is undone.
+    commission.set("reversed_cents", reversedCents + delta);
+    commission.set("status", "pending");
+    txApp.save(commission);
+  } else {
+    // Paid out already: a clawback (negative) booked against the referral's next payout, or
+    // (a dispute won after a clawback) the amount given back.
+    const reference = `${step}`.slice(0, 100);
+    if (txApp.countRecords("commissions", $dbx.hashExp({ payment_id: payment.id, reference })) > 0) return;
+    const row = new Record(txApp.findCachedCollectionByNameOrId("commissions"));
+    row.set("affiliate_id", commission.getString("affiliate_id"));
+    row.set("referral_id", commission.getString("referral_id"));
+    row.set("payment_id", payment.id);
+    row.set("amount_cents", -delta);
+    row.set("status", "pending");
+    row.set("reference", reference);
+    txApp.save(row);
+  }
+
+  const referral = txApp.findRecordById("referrals", commission.getString("referral_id"));
+  referral.set("commission_cents", referral.getInt("commission_cents") - delta);
+  txApp.save(referral);
+  const affiliate = txApp.findRecordById("affiliates", commission.getString("affiliate_id"));
+  affiliate.set("pending_earnings_cents", affiliate.getInt("pending_earnings_cents") - delta);
+  affiliate.set("total_earnings_cents", affiliate.getInt("total_earnings_cents") - delta);
+  txApp.save(affiliate);
+}
+
+/**
  * "j***@example.com": enough for an affiliate to recognise a referral, not to contact them.
  * @param {string} email
  */
@@ -72,7 +145,9 @@ function summary(app, userId) {
   const month = new DynamicModel({ cents: 0 });
   app
     .db()
-    .newQuery("SELECT COALESCE(SUM(amount_cents), 0) AS cents FROM commissions WHERE affiliate_id = {:id} AND created >= {:monthStart}")
+    .newQuery(
+      "SELECT COALESCE(SUM(amount_cents - reversed_cents), 0) AS cents FROM commissions WHERE affiliate_id = {:id} AND created >= {:monthStart}",
+    )
     .bind({ id: affiliate.id, monthStart })
     .one(month);
 
@@ -108,4 +183,4 @@ function summary(app, userId) {
   };
 }
 
-module.exports = { recordCommission, summary };
+module.exports = { recordCommission, reverseCommission, summary };

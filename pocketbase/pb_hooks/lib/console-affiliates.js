@@ -105,10 +105,19 @@ function affiliateView(app, id) {
   return row;
 }
 
-/** The referral columns the console reads: the referred user and the amount still to pay. */
+/**
+ * The pending commissions a payout pays: net of reversals and clawbacks (negative rows),
+ * never those of test-provider payments (legacy rows: test money is never owed).
+ */
+const PAYABLE = `c.status = 'pending' AND c.payment_id NOT IN (SELECT id FROM payments WHERE provider = 'test')`;
+
+/** The referral columns the console reads: the referred user, the amount still to pay, and
+ * the commission that came from test payments (shown with a "Test" badge, never owed). */
 const REFERRAL_COLUMNS = `r.id, r.affiliate_id, r.referred_user_id, u.email AS user_email, u.first_name AS user_first_name,
   u.last_name AS user_last_name, u.verified AS user_verified, r.commission_cents,
-  COALESCE((SELECT SUM(c.amount_cents) FROM commissions c WHERE c.referral_id = r.id AND c.status = 'pending'), 0) AS pending_cents,
+  COALESCE((SELECT SUM(c.amount_cents - c.reversed_cents) FROM commissions c WHERE c.referral_id = r.id AND ${PAYABLE}), 0) AS pending_cents,
+  COALESCE((SELECT SUM(c.amount_cents) FROM commissions c JOIN payments p ON p.id = c.payment_id
+    WHERE c.referral_id = r.id AND p.provider = 'test'), 0) AS test_commission_cents,
   r.status, r.created, COALESCE(r.paid_at, '') AS paid_at`;
 
 function referralRows() {
@@ -122,6 +131,7 @@ function referralRows() {
     user_verified: false,
     commission_cents: 0,
     pending_cents: 0,
+    test_commission_cents: 0,
     status: "",
     created: "",
     paid_at: "",
@@ -212,11 +222,22 @@ function pay(app, request) {
     }
 
     const referral = txApp.findRecordById("referrals", request.referralId);
-    const pending = txApp.findRecordsByFilter("commissions", "referral_id = {:id} && status = 'pending'", "created", 0, 0, {
-      id: referral.id,
-    });
-    const amount = pending.reduce((sum, c) => sum + (c ? c.getInt("amount_cents") : 0), 0);
+    const pendingIds = sql.rowsLike({ id: "" });
+    txApp
+      .db()
+      .newQuery(`SELECT c.id FROM commissions c WHERE c.referral_id = {:id} AND ${PAYABLE} ORDER BY c.created`)
+      .bind({ id: referral.id })
+      .all(pendingIds);
+    const pending = pendingIds.map((row) => txApp.findRecordById("commissions", row.id));
+    // Clawbacks of refunded or charged-back payments (negative rows) are netted here.
+    const amount = pending.reduce((sum, c) => sum + c.getInt("amount_cents") - c.getInt("reversed_cents"), 0);
     if (amount < 1) {
+      if (pending.length > 0) {
+        throw new ApiError(
+          409,
+          "Nothing to pay: clawbacks of refunded or charged-back payments outweigh this referral's pending commission. They are netted against its next commissions.",
+        );
+      }
       if (referral.getString("status") === "paid" || referral.getInt("commission_cents") > 0) {
         throw new ApiError(409, "This referral is already paid: it has no pending commission.");
       }
@@ -227,7 +248,6 @@ function pay(app, request) {
     /** @type {string[]} */
     const commissionIds = [];
     for (const commission of pending) {
-      if (!commission) continue;
       commission.set("status", "paid");
       commission.set("paid_at", now);
       txApp.save(commission);
@@ -239,7 +259,7 @@ function pay(app, request) {
 
     const affiliate = txApp.findRecordById("affiliates", referral.getString("affiliate_id"));
     const pendingBefore = affiliate.getInt("pending_earnings_cents");
-    const pendingAfter = Math.max(0, pendingBefore - amount);
+    const pendingAfter = pendingBefore - amount;
     affiliate.set("pending_earnings_cents", pendingAfter);
     txApp.save(affiliate);
 

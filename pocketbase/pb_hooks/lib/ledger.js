@@ -95,14 +95,19 @@ function hasReference(app, userId, reference) {
 
 /**
  * Applies one ledger entry atomically. Nested in the caller's transaction when called
- * with a txApp; refuses (throws) when the balance would go below zero, with the caller's
- * own error when it gives `refuse` (it gets the balance before the entry).
+ * with a txApp; refuses (throws) a debit that would leave the balance below zero, with the
+ * caller's own error when it gives `refuse` (it gets the balance before the entry).
+ * `options.allowDebt` lets a debit go below zero: ONLY for reversing a payment that Stripe
+ * refunded or lost in a chargeback (lib/payments.js). The negative balance is a debt: every
+ * other debit is refused until credits cover it. Credits are always accepted (one that
+ * leaves a debt smaller is fine).
  * @param {CoreApp} app
  * @param {LedgerEntry} entry
  * @param {(balanceCents: number) => unknown} [refuse]  makes the error to throw
+ * @param {{ allowDebt?: boolean }} [options]
  * @returns {{ transaction: LedgerRow, balanceCents: number }}
  */
-function applyLedgerEntry(app, entry, refuse) {
+function applyLedgerEntry(app, entry, refuse, options = {}) {
   validateEntry(entry);
   /** @type {{ transaction: LedgerRow, balanceCents: number } | undefined} */
   let result;
@@ -110,15 +115,20 @@ function applyLedgerEntry(app, entry, refuse) {
     const balance = balanceRecord(txApp, entry.userId);
     const before = balance.getInt("balance_cents");
     const after = before + entry.amountCents;
-    if (after < 0) {
+    if (after < 0 && entry.amountCents < 0 && !options.allowDebt) {
       if (refuse) throw refuse(before);
+      const debt =
+        before < 0 ? ` The balance is a debt of ${formatUsd(-before)} left by a reversed payment; buy credits to settle it first.` : "";
       throw new BadRequestError(
-        `Insufficient balance: this needs ${formatUsd(-entry.amountCents)} but the balance is ${formatUsd(before)}.`,
-        { amount_cents: new ValidationError("insufficient_balance", "Insufficient balance") },
+        `Insufficient balance: this needs ${formatUsd(-entry.amountCents)} but the balance is ${formatUsd(before)}.${debt}`,
+        {
+          amount_cents: new ValidationError("insufficient_balance", "Insufficient balance"),
+        },
       );
     }
     // A record save, so the customer's open pages get the new balance live (realtime); the
-    // value was checked above (a whole number, not below zero), so field validation is skipped.
+    // value was checked above (a whole number; below zero only as a debt), so field
+    // validation (min 0 in the schema of old data dirs) is skipped.
     balance.set("balance_cents", after);
     txApp.saveNoValidate(balance);
 

@@ -26,6 +26,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // no address is exempt from the rate limiter: raise all limits for the run
       // (test-only knob; docs/data-model.md).
       SHOP_RATE_LIMIT_SCALE: "100",
+      // Buy Credits uses the labelled test provider (no Stripe keys here).
+      PAYMENTS_TEST_MODE: "true",
       ...smtpEnv(mailbox.sink),
     },
   });

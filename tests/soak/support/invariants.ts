@@ -5,9 +5,11 @@
 //
 // What is checked (each broken rule is one line in `problems`, naming the rows):
 // - Balances: every user has one balance row, every balance row a user; no balance is
-//   negative; every balance equals the sum of its user's ledger rows.
+//   negative except as the debt of a reversed payment (a user with a `reversal:` row);
+//   every balance equals the sum of its user's ledger rows.
 // - Ledger rows (`transactions`): a known type with the sign it promises (CREDIT and REFUND
-//   > 0, DEBIT and PROXY_PURCHASE < 0, never 0); balance_after_cents never negative and a
+//   > 0, DEBIT and PROXY_PURCHASE < 0, never 0); balance_after_cents never taken below zero
+//   except by a `reversal:<payment>:...` row (a Stripe refund or chargeback), and a
 //   running total: in commit order (rowid: all writes go through one connection, and a copy
 //   or VACUUM keeps the relative order) each row's balance_after_cents is the previous one
 //   plus its amount, starting from 0, and the last one is the balance.
@@ -17,7 +19,9 @@
 //   of the payment's credits_cents carrying its provider payment id, the payment paid;
 //   `payment-bonus:<id>` a CREDIT of its bonus_cents, the payment paid; `welcome` a CREDIT;
 //   `adjustment:<hash>` an admin CREDIT or DEBIT with its audit row (users.balance_credit|
-//   debit naming this transaction and amount). References are unique per user (an index),
+//   debit naming this transaction and amount); `reversal:<payment id>:<step>` a DEBIT (or,
+//   for a dispute won, a CREDIT) of that user's credited Stripe payment, the reversals of a
+//   payment never more than it credited. References are unique per user (an index),
 //   so nothing is credited, charged or refunded twice.
 // - Orders (`proxy_orders`): each has exactly its ledger row (above); items are distinct
 //   proxies, as many as `quantity`, their unit prices summing to total_cents; completed or
@@ -82,8 +86,9 @@ def check(con):
         problem(f"user {u} has no balance row")
     for u in sorted(set(balances) - users):
         problem(f"balance row of a user that does not exist: {u}")
+    reversal_users = {r["user_id"] for r in q("SELECT DISTINCT user_id FROM transactions WHERE reference LIKE 'reversal:%'")}
     for u, b in balances.items():
-        if not isinstance(b, int) or b < 0:
+        if not isinstance(b, int) or (b < 0 and u not in reversal_users):
             problem(f"balance of {u} is {b!r}: negative or not whole cents")
 
     ledger = q("SELECT rowid AS seq, id, user_id, type, amount_cents, balance_after_cents, stripe_payment_intent_id AS intent, reference FROM transactions ORDER BY rowid")
@@ -102,9 +107,9 @@ def check(con):
         running[u] = expected
         if r["balance_after_cents"] != expected:
             problem(f"ledger row {r['id']} of {u}: balance_after_cents {r['balance_after_cents']} but the rows before it sum to {expected}")
-        if expected < 0:
-            problem(f"ledger of {u} goes below zero at row {r['id']} ({expected})")
         ref = r["reference"] or ""
+        if expected < 0 and not (ref.startswith("reversal:") or (isinstance(a, int) and a > 0)):
+            problem(f"ledger of {u} goes below zero at row {r['id']} ({expected})")
         if not ref:
             problem(f"ledger row {r['id']} of {u} has no reference: nothing says what moved this money")
         elif (u, ref) in by_reference:
@@ -116,7 +121,9 @@ def check(con):
             problem(f"balance of {u} is {balances.get(u)} but its ledger rows sum to {total}")
 
     orders = {r["id"]: r for r in q("SELECT rowid AS seq, id, user_id, kind, quantity, total_cents, items, transaction_id, status, refunded_at, created FROM proxy_orders ORDER BY rowid")}
-    payments = {r["id"]: r for r in q("SELECT id, user_id, amount_cents, credits_cents, bonus_cents, provider_payment_id, status, paid_at FROM payments")}
+    payments = {r["id"]: r for r in q("SELECT id, user_id, amount_cents, credits_cents, bonus_cents, provider, provider_payment_id, status, paid_at FROM payments")}
+    CREDITED = ("paid", "partially_refunded", "refunded", "disputed")
+    reversed_of = {}
     adjustment_audits = {}
     admin_credited = admin_debited = 0
     for r in q("SELECT action, target_id, details FROM audit_logs WHERE action IN ('users.balance_credit', 'users.balance_debit')"):
@@ -154,10 +161,20 @@ def check(con):
             want = None if not p else (p["credits_cents"] if kind == "payment" else p["bonus_cents"])
             if not p:
                 problem(f"ledger row {r['id']} is for payment {target}, which does not exist")
-            elif p["user_id"] != u or r["type"] != "CREDIT" or r["amount_cents"] != want or p["status"] != "paid":
+            elif p["user_id"] != u or r["type"] != "CREDIT" or r["amount_cents"] != want or p["status"] not in CREDITED:
                 problem(f"ledger row {r['id']} ({kind} {r['type']} {r['amount_cents']}) does not match payment {target} (user {p['user_id']}, {want} due, status {p['status']})")
             elif kind == "payment" and r["intent"] != p["provider_payment_id"]:
                 problem(f"credit row {r['id']} carries payment id {r['intent']!r} but payment {target} was paid by {p['provider_payment_id']!r}")
+        elif kind == "reversal":
+            pid = target.partition(":")[0]
+            p = payments.get(pid)
+            won = ":dispute-won:" in ref
+            if not p:
+                problem(f"reversal row {r['id']} is for payment {pid}, which does not exist")
+            elif p["user_id"] != u or p["provider"] != "stripe" or p["status"] not in CREDITED or r["type"] != ("CREDIT" if won else "DEBIT"):
+                problem(f"reversal row {r['id']} ({r['type']} {r['amount_cents']}) does not match payment {pid} (user {p['user_id']}, {p['provider']}, status {p['status']})")
+            else:
+                reversed_of[pid] = reversed_of.get(pid, 0) - r["amount_cents"]
         elif ref == "welcome":
             if r["type"] != "CREDIT":
                 problem(f"welcome row {r['id']} is a {r['type']}")
@@ -204,11 +221,15 @@ def check(con):
         else:
             problem(f"order {oid} has unknown kind {o['kind']!r}")
 
+    for pid, cents in reversed_of.items():
+        p = payments[pid]
+        if cents < 0 or cents > p["credits_cents"] + p["bonus_cents"]:
+            problem(f"payment {pid} credited {p['credits_cents'] + p['bonus_cents']} but its reversals total {cents}")
     for p in payments.values():
-        paid = p["status"] == "paid"
+        paid = p["status"] in CREDITED
         credit = (p["user_id"], f"payment:{p['id']}") in by_reference
         bonus = (p["user_id"], f"payment-bonus:{p['id']}") in by_reference
-        if p["status"] not in ("pending", "paid", "failed"):
+        if p["status"] not in ("pending", "failed") + CREDITED:
             problem(f"payment {p['id']} has unknown status {p['status']!r}")
         if paid != credit:
             problem(f"payment {p['id']} is {p['status']} but {'has' if credit else 'has no'} credit row")
@@ -218,13 +239,15 @@ def check(con):
             problem(f"paid payment {p['id']} has no provider payment id or paid_at")
 
     earned, pending = {}, {}
-    for c in q("SELECT id, affiliate_id, payment_id, amount_cents, status FROM commissions"):
+    for c in q("SELECT id, affiliate_id, payment_id, amount_cents, reversed_cents, reference, status FROM commissions"):
         p = payments.get(c["payment_id"])
-        if not p or p["status"] != "paid" or c["amount_cents"] != (p["amount_cents"] * 20) // 100:
-            problem(f"commission {c['id']} of {c['amount_cents']} is for payment {c['payment_id']} ({p['status'] if p else 'missing'}, {p['amount_cents'] if p else '-'} paid)")
-        earned[c["affiliate_id"]] = earned.get(c["affiliate_id"], 0) + c["amount_cents"]
+        own = (c["reference"] or "") == ""
+        if not p or p["status"] not in CREDITED or p["provider"] != "stripe" or (own and c["amount_cents"] != (p["amount_cents"] * 20) // 100):
+            problem(f"commission {c['id']} of {c['amount_cents']} is for payment {c['payment_id']} ({p['status'] if p else 'missing'}, {p['provider'] if p else '-'}, {p['amount_cents'] if p else '-'} paid)")
+        net = c["amount_cents"] - (c["reversed_cents"] or 0)
+        earned[c["affiliate_id"]] = earned.get(c["affiliate_id"], 0) + net
         if c["status"] == "pending":
-            pending[c["affiliate_id"]] = pending.get(c["affiliate_id"], 0) + c["amount_cents"]
+            pending[c["affiliate_id"]] = pending.get(c["affiliate_id"], 0) + net
     for a in q("SELECT id, total_earnings_cents, pending_earnings_cents FROM affiliates"):
         if a["total_earnings_cents"] != earned.get(a["id"], 0) or a["pending_earnings_cents"] != pending.get(a["id"], 0):
             problem(f"affiliate {a['id']} shows {a['total_earnings_cents']} earned / {a['pending_earnings_cents']} pending, its commissions {earned.get(a['id'], 0)} / {pending.get(a['id'], 0)}")
@@ -255,7 +278,7 @@ def check(con):
     spent = -sum(r["amount_cents"] for r in ledger if r["type"] in ("DEBIT", "PROXY_PURCHASE"))
     if total_balance != credited - spent:
         problem(f"all balances total {total_balance} but the ledger credited {credited} and spent {spent}")
-    paid_in = sum(p["credits_cents"] + p["bonus_cents"] for p in payments.values() if p["status"] == "paid")
+    paid_in = sum(p["credits_cents"] + p["bonus_cents"] for p in payments.values() if p["status"] in CREDITED) - sum(reversed_of.values())
     welcome = sum(r["amount_cents"] for (u, ref), r in by_reference.items() if ref == "welcome")
     refunded = sum(o["total_cents"] for o in orders.values() if o["status"] == "refunded")
     ordered = sum(o["total_cents"] for o in orders.values())

@@ -36,7 +36,11 @@ export async function startSoakShop(provider: "test" | "stripe"): Promise<SoakSh
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-soak-"));
   const port = await freePort();
   let stripe: StripeMock | undefined;
-  const env: Record<string, string> = { SHOP_RATE_LIMIT_SCALE: "1000", SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY };
+  const env: Record<string, string> = {
+    SHOP_RATE_LIMIT_SCALE: "1000",
+    SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+    PAYMENTS_TEST_MODE: "true",
+  };
   if (provider === "stripe") {
     stripe = await startStripeMock();
     Object.assign(env, { STRIPE_SECRET_KEY: "sk_test_soak", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url });
