@@ -9,6 +9,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminGet, adminSend } from "../support/admin.ts";
+import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
 import { createTestUser, errorOf, signIn, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
 import {
   addStock,
@@ -86,6 +87,7 @@ interface ReferralRow {
   user_verified: boolean;
   commission_cents: number;
   pending_cents: number;
+  test_commission_cents: number;
   status: string;
   created: string;
   paid_at: string;
@@ -242,16 +244,53 @@ describe("GET /api/admin/analytics (a fresh shop with known rows)", () => {
 });
 
 describe("the console insights routes (one shop)", () => {
+  // Commissions come only from real payments (security review #13, finding 2): this shop
+  // takes Stripe payments, against stripe-mock, credited by signed webhook events.
+  const WEBHOOK_SECRET = "whsec_test_insights";
+  let stripe: StripeMock;
   let tpb: TestPocketBase;
   let shop: Shop;
 
   beforeAll(async () => {
-    tpb = await startTestPocketBase();
+    stripe = await startStripeMock();
+    tpb = await startTestPocketBase({
+      STRIPE_SECRET_KEY: "sk_test_insights",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe.url,
+      SHOP_APP_URL: "https://shop.test",
+    });
     shop = await shopClients(tpb);
   });
   afterAll(async () => {
     await tpb?.stop();
+    await stripe?.stop();
   });
+
+  /** A Stripe checkout of `packageId`, paid: Stripe's signed checkout.session.completed delivered. */
+  async function paidByStripe(pb: PocketBase, packageId: string): Promise<void> {
+    const { payment } = await post<{ payment: RecordModel }>(pb, "/api/v1/credits/checkout", { package_id: packageId });
+    const payload = JSON.stringify({
+      id: `evt_${randomUUID()}`,
+      type: "checkout.session.completed",
+      data: {
+        object: {
+          id: payment["provider_session_id"],
+          object: "checkout.session",
+          client_reference_id: payment.id,
+          payment_status: "paid",
+          amount_total: payment["amount_cents"],
+          currency: "usd",
+          payment_intent: `pi_${payment.id}`,
+        },
+      },
+    });
+    const res = await fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
+      body: payload,
+    });
+    expect(res.status).toBe(200);
+  }
   afterEach(async () => {
     await expectEveryBalanceMatchesItsLedger(shop.su);
   });
@@ -279,7 +318,7 @@ describe("the console insights routes (one shop)", () => {
       const owner = await customer(shop);
       const code = (await shop.su.collection("affiliates").getFirstListItem(`user_id = "${owner.id}"`))["code"] as string;
       const referred = await referredCustomer(shop, code);
-      await checkout(referred.pb, "package-10");
+      await paidByStripe(referred.pb, "package-10");
       const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
       const logsBefore = (await auditRows(shop.su, `action = "referrals.pay"`)).length;
 
@@ -429,8 +468,8 @@ describe("the console insights routes (one shop)", () => {
       await referredCustomer(shop, (await affiliateOf(unverifiedOnly.id))["code"] as string, { verified: false });
 
       const referred = await referredCustomer(shop, affiliate["code"] as string);
-      await checkout(referred.pb, "package-25"); // 480
-      await checkout(referred.pb, "package-10"); // 200
+      await paidByStripe(referred.pb, "package-25"); // 480
+      await paidByStripe(referred.pb, "package-10"); // 200
 
       const found = await listAffiliates({ search: owner.email });
       expect(found.items).toEqual([
@@ -475,7 +514,7 @@ describe("the console insights routes (one shop)", () => {
       const affiliate = await affiliateOf(owner.id);
       const first = await referredCustomer(shop, affiliate["code"] as string, { first: "Fiona" });
       const second = await referredCustomer(shop, affiliate["code"] as string, { first: "Sam" });
-      await checkout(second.pb, "package-50"); // 900
+      await paidByStripe(second.pb, "package-50"); // 900
       const res = await adminGet<Page<ReferralRow> & { affiliate: AffiliateRow }>(
         shop.admin,
         `/api/admin/affiliates/${affiliate.id}/referrals`,
@@ -498,6 +537,7 @@ describe("the console insights routes (one shop)", () => {
           user_verified: true,
           commission_cents: 900,
           pending_cents: 900,
+          test_commission_cents: 0,
           status: "pending",
           created: expect.any(String),
           paid_at: "",
@@ -516,8 +556,8 @@ describe("the console insights routes (one shop)", () => {
       const owner = await customer(shop);
       const affiliate = await affiliateOf(owner.id);
       const referred = await referredCustomer(shop, affiliate["code"] as string);
-      await checkout(referred.pb, "package-25"); // 480
-      await checkout(referred.pb, "package-10"); // 200
+      await paidByStripe(referred.pb, "package-25"); // 480
+      await paidByStripe(referred.pb, "package-10"); // 200
       const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
       const ledgersBefore = [await ledgerOf(shop, owner.id), await ledgerOf(shop, referred.id)];
       const statsBefore = (await listAffiliates()).stats;
@@ -586,13 +626,13 @@ describe("the console insights routes (one shop)", () => {
 
       // The key of this payout for another referral: refused.
       const other = await referredCustomer(shop, affiliate["code"] as string);
-      await checkout(other.pb, "package-10");
+      await paidByStripe(other.pb, "package-10");
       const otherReferral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${other.id}"`);
       expect(await statusOf(() => pay(shop.admin, otherReferral.id, key))).toBe(422);
       expect((await shop.su.collection("referrals").getOne(otherReferral.id))["status"]).toBe("pending");
 
       // A later commission makes the referral pending again; paying it pays only the new one.
-      await checkout(referred.pb, "package-10"); // 200
+      await paidByStripe(referred.pb, "package-10"); // 200
       expect(await shop.su.collection("referrals").getOne(referral.id)).toMatchObject({ status: "pending", commission_cents: 880 });
       const second = await pay(shop.admin, referral.id);
       expect(second.payout.amount_cents).toBe(200);
@@ -605,7 +645,7 @@ describe("the console insights routes (one shop)", () => {
       const owner = await customer(shop);
       const affiliate = await affiliateOf(owner.id);
       const referred = await referredCustomer(shop, affiliate["code"] as string);
-      await checkout(referred.pb, "package-50"); // 900
+      await paidByStripe(referred.pb, "package-50"); // 900
       const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
       const statuses = await Promise.all([0, 1, 2].map(() => statusOf(() => pay(shop.admin, referral.id))));
       expect(statuses.sort()).toEqual([200, 409, 409]);
@@ -624,7 +664,7 @@ describe("the console insights routes (one shop)", () => {
       expect(await statusOf(() => pay(shop.admin, "nosuchreferral1"))).toBe(404);
 
       const buyer = await referredCustomer(shop, affiliate["code"] as string);
-      await checkout(buyer.pb, "package-10");
+      await paidByStripe(buyer.pb, "package-10");
       const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${buyer.id}"`);
       await setDemoMode(shop.su, true);
       try {

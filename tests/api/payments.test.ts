@@ -31,7 +31,7 @@ async function referredCustomer(shop: Shop, code: string) {
   return { id: auth.record.id, pb };
 }
 
-describe("the test provider (no Stripe keys)", () => {
+describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
   let tpb: TestPocketBase;
   let shop: Shop;
 
@@ -110,6 +110,15 @@ describe("the test provider (no Stripe keys)", () => {
     expect(await shop.su.collection("payments").getFullList({ filter: `user_id = "${buyer.id}"` })).toHaveLength(1);
   });
 
+  it("earns no commission: test payments move no money (security review #13, finding 2)", async () => {
+    const affiliateUser = await customer(shop);
+    const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${affiliateUser.id}"`);
+    const referred = await referredCustomer(shop, affiliate["code"] as string);
+    await checkout(referred.pb, "package-100");
+    expect(await shop.su.collection("affiliates").getOne(affiliate.id)).toMatchObject({ total_earnings_cents: 0, pending_earnings_cents: 0 });
+    expect(await affiliateUser.pb.collection("commissions").getFullList()).toHaveLength(0);
+  });
+
   it("needs a verified e-mail and an Idempotency-Key", async () => {
     const unverified = await customer(shop, 0, { verified: false });
     expect(await statusOf(() => checkout(unverified.pb, "package-10"))).toBe(403);
@@ -118,49 +127,6 @@ describe("the test provider (no Stripe keys)", () => {
     expect(await statusOf(() => checkout(tpb.client(), "package-10"))).toBe(401);
     expect((await ledgerOf(shop, unverified.id)).rows).toHaveLength(0);
     expect((await ledgerOf(shop, buyer.id)).rows).toHaveLength(0);
-  });
-
-  it("pays the referring affiliate 20% of the money paid (not of the bonus) as a pending commission", async () => {
-    const affiliateUser = await customer(shop);
-    const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${affiliateUser.id}"`);
-    const referred = await referredCustomer(shop, affiliate["code"] as string);
-    const first = await checkout(referred.pb, "package-25");
-    await checkout(referred.pb, "package-100");
-
-    const after = await shop.su.collection("affiliates").getOne(affiliate.id);
-    expect(after).toMatchObject({ total_earnings_cents: 480 + 1700, pending_earnings_cents: 480 + 1700, total_referrals: 1 });
-    const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
-    expect(referral).toMatchObject({ commission_cents: 2180, status: "pending" });
-    const commissions = await affiliateUser.pb.collection("commissions").getFullList({ sort: "created" });
-    expect(commissions.map((c) => [c["payment_id"], c["amount_cents"], c["status"]])).toEqual([
-      [first.payment.id, 480, "pending"],
-      [expect.any(String), 1700, "pending"],
-    ]);
-    // The affiliate page's figures.
-    const summary = await affiliateUser.pb.send("/api/v1/affiliate", {});
-    expect(summary).toMatchObject({
-      code: affiliate["code"],
-      total_referrals: 1,
-      total_earnings_cents: 2180,
-      pending_earnings_cents: 2180,
-      paid_earnings_cents: 0,
-      this_month_earnings_cents: 2180,
-      program: { commission_percent: 20, cookie_days: 30, minimum_payout_cents: 5000, payout_schedule: "monthly" },
-    });
-    expect(summary["recent_referrals"]).toEqual([
-      {
-        id: referral.id,
-        created: referral["created"],
-        name: "Rita R.",
-        email: expect.stringMatching(/^r\*\*\*@api\.test$/),
-        commission_cents: 2180,
-        status: "pending",
-      },
-    ]);
-    // The referred customer cannot see the affiliate's commissions; nobody earns from their own purchases.
-    expect(await referred.pb.collection("commissions").getFullList()).toHaveLength(0);
-    await checkout(affiliateUser.pb, "package-10");
-    expect((await shop.su.collection("affiliates").getOne(affiliate.id))["total_earnings_cents"]).toBe(2180);
   });
 });
 
@@ -215,6 +181,56 @@ describe("Stripe Checkout (stripe-mock on loopback)", () => {
       body: payload,
     });
   }
+
+  /** A checkout paid through Stripe: the signed checkout.session.completed delivered. */
+  async function paid(pb: Parameters<typeof post>[0], packageId: string) {
+    const res = await checkout(pb, packageId);
+    expect(((await (await deliver(sessionEvent(res.payment))).json()) as { outcome: string }).outcome).toBe("credited");
+    return res;
+  }
+
+  it("pays the referring affiliate 20% of the money a Stripe payment paid (not of the bonus) as a pending commission", async () => {
+    const affiliateUser = await customer(shop);
+    const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${affiliateUser.id}"`);
+    const referred = await referredCustomer(shop, affiliate["code"] as string);
+    const first = await paid(referred.pb, "package-25");
+    await paid(referred.pb, "package-100");
+
+    const after = await shop.su.collection("affiliates").getOne(affiliate.id);
+    expect(after).toMatchObject({ total_earnings_cents: 480 + 1700, pending_earnings_cents: 480 + 1700, total_referrals: 1 });
+    const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
+    expect(referral).toMatchObject({ commission_cents: 2180, status: "pending" });
+    const commissions = await affiliateUser.pb.collection("commissions").getFullList({ sort: "created" });
+    expect(commissions.map((c) => [c["payment_id"], c["amount_cents"], c["status"]])).toEqual([
+      [first.payment.id, 480, "pending"],
+      [expect.any(String), 1700, "pending"],
+    ]);
+    // The affiliate page's figures.
+    const summary = await affiliateUser.pb.send("/api/v1/affiliate", {});
+    expect(summary).toMatchObject({
+      code: affiliate["code"],
+      total_referrals: 1,
+      total_earnings_cents: 2180,
+      pending_earnings_cents: 2180,
+      paid_earnings_cents: 0,
+      this_month_earnings_cents: 2180,
+      program: { commission_percent: 20, cookie_days: 30, minimum_payout_cents: 5000, payout_schedule: "monthly" },
+    });
+    expect(summary["recent_referrals"]).toEqual([
+      {
+        id: referral.id,
+        created: referral["created"],
+        name: "Rita R.",
+        email: expect.stringMatching(/^r\*\*\*@api\.test$/),
+        commission_cents: 2180,
+        status: "pending",
+      },
+    ]);
+    // The referred customer cannot see the affiliate's commissions; nobody earns from their own purchases.
+    expect(await referred.pb.collection("commissions").getFullList()).toHaveLength(0);
+    await paid(affiliateUser.pb, "package-10");
+    expect((await shop.su.collection("affiliates").getOne(affiliate.id))["total_earnings_cents"]).toBe(2180);
+  });
 
   it("opens a Checkout Session at the server's price and credits nothing until the webhook", async () => {
     const buyer = await customer(shop);
