@@ -7,6 +7,7 @@ import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 import { expectEveryBalanceMatchesItsLedger } from "../support/shop.ts";
+import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
 
 type Who = "anon" | "A" | "B" | "admin";
 type Owner = "A" | "B";
@@ -64,7 +65,7 @@ async function referralFor(ctx: Context, owner: Owner): Promise<string> {
   return (await ctx.su.collection("referrals").getFirstListItem(`referred_user_id = "${auth.record.id}"`)).id;
 }
 
-/** A paid test-provider credit purchase of `owner`; returns the payment id. */
+/** A credit purchase (a Stripe checkout, not paid yet) of `owner`; returns the payment id. */
 async function paymentFor(ctx: Context, owner: Owner): Promise<string> {
   const pb = await signInCached(ctx.users[owner]);
   const res = await pb.send<{ payment: RecordModel }>("/api/v1/credits/checkout", {
@@ -91,7 +92,10 @@ async function orderFor(ctx: Context, owner: Owner): Promise<string> {
   return res.order.id;
 }
 
-/** A commission `owner` earns: a customer signs up with their code and buys credits. */
+/**
+ * A commission `owner` earns: a customer signs up with their code and buys credits with a
+ * real (Stripe) payment: test payments earn none (security review #13, finding 2).
+ */
 async function commissionFor(ctx: Context, owner: Owner): Promise<string> {
   const affiliate = await ctx.su.collection("affiliates").getFirstListItem(`user_id = "${ctx.users[owner].id}"`);
   const auth = await tpb.client().send<{ token: string; record: RecordModel }>("/api/shop/signup", {
@@ -112,9 +116,37 @@ async function commissionFor(ctx: Context, owner: Owner): Promise<string> {
     headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
     body: { package_id: "package-10" },
   });
+  await payByStripe(res.payment);
   return (await ctx.su.collection("commissions").getFirstListItem(`payment_id = "${res.payment.id}"`)).id;
 }
 
+const WEBHOOK_SECRET = "whsec_test_matrix";
+
+/** Stripe's signed checkout.session.completed for `payment`, delivered. */
+async function payByStripe(payment: RecordModel): Promise<void> {
+  const payload = JSON.stringify({
+    id: `evt_${randomUUID()}`,
+    type: "checkout.session.completed",
+    data: {
+      object: {
+        id: payment["provider_session_id"],
+        client_reference_id: payment.id,
+        payment_status: "paid",
+        amount_total: payment["amount_cents"],
+        currency: "usd",
+        payment_intent: `pi_${payment.id}`,
+      },
+    },
+  });
+  const res = await fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
+    body: payload,
+  });
+  expect(res.status).toBe(200);
+}
+
+let stripe: StripeMock;
 let tpb: TestPocketBase;
 const sessions = new Map<string, PocketBase>();
 async function signInCached(user: TestUser): Promise<PocketBase> {
@@ -435,7 +467,14 @@ let ctx: Context;
 let counter = 0;
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
+  // Payments go through Stripe (stripe-mock): only real payments earn commissions.
+  stripe = await startStripeMock();
+  tpb = await startTestPocketBase({
+    STRIPE_SECRET_KEY: "sk_test_matrix",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripe.url,
+    SHOP_APP_URL: "https://shop.test",
+  });
   const su = await tpb.superuser();
   ctx = {
     su,
@@ -452,6 +491,7 @@ afterAll(async () => {
   // Whatever the cells above allowed or refused, every balance still equals its ledger.
   if (ctx) await expectEveryBalanceMatchesItsLedger(ctx.su);
   await tpb?.stop();
+  await stripe?.stop();
 });
 
 async function clientFor(who: Who): Promise<PocketBase> {
