@@ -115,7 +115,10 @@ describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
     const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${affiliateUser.id}"`);
     const referred = await referredCustomer(shop, affiliate["code"] as string);
     await checkout(referred.pb, "package-100");
-    expect(await shop.su.collection("affiliates").getOne(affiliate.id)).toMatchObject({ total_earnings_cents: 0, pending_earnings_cents: 0 });
+    expect(await shop.su.collection("affiliates").getOne(affiliate.id)).toMatchObject({
+      total_earnings_cents: 0,
+      pending_earnings_cents: 0,
+    });
     expect(await affiliateUser.pb.collection("commissions").getFullList()).toHaveLength(0);
   });
 

@@ -1,8 +1,10 @@
 // Replays (issue #8): one payment webhook delivered 20 times, all at once and one after
 // another, credits once (and pays the referrer's commission once); one purchase
 // Idempotency-Key sent 100 times at once buys once and every 2xx answer is the same order;
-// an admin's credit and refund keys sent 30 times at once move money once. The database
-// then passes every money invariant.
+// an admin's credit and refund keys sent 30 times at once move money once; Stripe's refund
+// and dispute events (security review #13, finding 4) delivered 20 times each, and a
+// dispute's close before its opening, reverse the credits and the commission once. The
+// database then passes every money invariant.
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
@@ -84,6 +86,82 @@ describe("one webhook delivered 20 times credits once", () => {
     expect(await balanceOf(referred.id)).toBe(balanceBefore + 5500);
     expect(await su.collection("commissions").getFullList({ filter: `payment_id = "${id}"` })).toHaveLength(1);
     expect((await su.collection("affiliates").getOne(affiliateId))["total_earnings_cents"]).toBe(earningsBefore + 900);
+  });
+});
+
+describe("finding 4: refund and dispute events delivered 20 times reverse once", () => {
+  let referred: { id: string; token: string };
+  let affiliateId: string;
+
+  beforeAll(async () => {
+    const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${admin.id}"`);
+    affiliateId = affiliate.id;
+    const signup = await call(shop.url, "POST", "/api/shop/signup", {
+      body: { first_name: "Reva", last_name: "Reversal", email: `reva-${Date.now()}@soak.test`, country: "Spain", ref: affiliate["code"] },
+    });
+    referred = { id: (signup.body["record"] as { id: string }).id, token: String(signup.body["token"]) };
+    await su.collection("users").update(referred.id, { verified: true });
+  });
+
+  const deliverTwenty = async (payload: string, concurrent: boolean) => {
+    const deliver = () =>
+      call(shop.url, "POST", "/api/v1/payments/stripe/webhook", {
+        raw: payload,
+        headers: { "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
+      });
+    const answers: Answer[] = [];
+    if (concurrent) answers.push(...(await Promise.all(Array.from({ length: 20 }, deliver))));
+    else for (let i = 0; i < 20; i++) answers.push(await deliver());
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    return answers.map((a) => String(a.body["outcome"]));
+  };
+
+  async function paid(key: string): Promise<Record<string, unknown>> {
+    const checkout = await post("/api/v1/credits/checkout", referred.token, { package_id: "package-50" }, key);
+    expect(checkout.status).toBe(200);
+    const payment = checkout.body["payment"] as Record<string, unknown>;
+    expect(await deliverTwenty(sessionCompleted(payment), true)).toContain("credited");
+    return payment;
+  }
+
+  const chargeEvent = (type: string, object: Record<string, unknown>) =>
+    JSON.stringify({ id: `evt_${type}_${String(object["id"])}_${Date.now()}`, type, data: { object } });
+
+  it.each([
+    ["all at once", true],
+    ["one after another", false],
+  ])("a full refund, %s", async (_name, concurrent) => {
+    const payment = await paid(`reversal-refund-${String(concurrent)}`);
+    const id = String(payment["id"]);
+    const earningsBefore = (await su.collection("affiliates").getOne(affiliateId))["total_earnings_cents"] as number;
+    const balanceBefore = await balanceOf(referred.id);
+    const refund = chargeEvent("charge.refunded", {
+      id: `ch_${id}`,
+      payment_intent: `pi_${id}`,
+      amount: 4500,
+      amount_refunded: 4500,
+      currency: "usd",
+    });
+    const outcomes = await deliverTwenty(refund, concurrent);
+    expect(outcomes.filter((o) => o === "reversed")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "already_reversed")).toHaveLength(19);
+    expect((await ledgerRows(referred.id, `reversal:${id}:`)).map((r) => r["amount_cents"])).toEqual([-5500]);
+    expect(await balanceOf(referred.id)).toBe(balanceBefore - 5500);
+    expect((await su.collection("affiliates").getOne(affiliateId))["total_earnings_cents"]).toBe(earningsBefore - 900);
+  });
+
+  it("a dispute lost, its close delivered 20 times before its opening is delivered 20 times", async () => {
+    const payment = await paid("reversal-dispute");
+    const id = String(payment["id"]);
+    const balanceBefore = await balanceOf(referred.id);
+    const dispute = (type: string, status: string) =>
+      chargeEvent(type, { id: `dp_${id}`, charge: `ch_${id}`, payment_intent: `pi_${id}`, amount: 4500, currency: "usd", status });
+    const closed = await deliverTwenty(dispute("charge.dispute.closed", "lost"), true);
+    expect(closed.filter((o) => o === "lost")).toHaveLength(1);
+    expect(await deliverTwenty(dispute("charge.dispute.created", "needs_response"), true)).toEqual(Array(20).fill("already_closed"));
+    expect((await ledgerRows(referred.id, `reversal:${id}:`)).map((r) => r["amount_cents"])).toEqual([-5500]);
+    expect(await balanceOf(referred.id)).toBe(balanceBefore - 5500);
+    expect(await su.collection("payments").getOne(id)).toMatchObject({ status: "disputed", dispute_status: "lost" });
   });
 });
 
