@@ -1,6 +1,7 @@
 // The checks can fail: a small shop history made through the real routes (purchases, a
-// renewal, a refund, admin credit and debit, a referred customer's payment with a bonus, a
-// commission and the welcome credit) passes every invariant; then each kind of damage, done
+// renewal, a refund, admin credit and debit, a referred customer's Stripe payment with a
+// bonus, its commission, a partial Stripe refund of it, and the welcome credit) passes every
+// invariant; then each kind of damage, done
 // to a copy of its database by hand, is reported by checkMoneyInvariants, and a torn page by
 // integrityCheck.
 import { execFileSync } from "node:child_process";
@@ -11,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMoneyInvariants, checkMoneyInvariantsOfEach, integrityCheck, type InvariantReport } from "./support/invariants.ts";
 import { startTestPocketBase } from "../support/pocketbase.ts";
 import { checkAgainstBook } from "./support/acknowledged.ts";
-import { call, newBook, type Answer, type Request } from "./support/load.ts";
+import { call, newBook, sessionCompleted, stripeSignature, type Answer, type Request } from "./support/load.ts";
 import { queryRows } from "./support/sqlite.ts";
-import { populate, startSoakShop, type SoakShop } from "./support/soak-shop.ts";
+import { populate, startSoakShop, WEBHOOK_SECRET, type SoakShop } from "./support/soak-shop.ts";
 
 let shop: SoakShop;
 let dir: string;
@@ -34,7 +35,8 @@ function damaged(cases: { file: string; sql: string }[]): void {
 }
 
 beforeAll(async () => {
-  shop = await startSoakShop("test");
+  // Stripe (stripe-mock): only real payments earn commission (security review #13, finding 2).
+  shop = await startSoakShop("stripe");
   const { admin, customers } = await populate(shop, { seed: 1, customers: 2, startCents: 3000, stockPerPlace: 4 });
   const [a, b] = customers;
   if (!a || !b) throw new Error("no customers");
@@ -85,6 +87,23 @@ beforeAll(async () => {
       headers: key(),
     }),
   );
+  const paid = (payment["payment"] as Record<string, unknown>) ?? {};
+  const webhook = (payload: string) =>
+    call(shop.url, "POST", "/api/v1/payments/stripe/webhook", {
+      raw: payload,
+      headers: { "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
+    });
+  ok(await webhook(sessionCompleted(paid)));
+  // A partial refund (a quarter of the money): a reversal row and a reduced commission.
+  ok(
+    await webhook(
+      JSON.stringify({
+        id: "evt_partial_refund",
+        type: "charge.refunded",
+        data: { object: { id: "ch_inv", payment_intent: `pi_${String(paid["id"])}`, amount: 2400, amount_refunded: 600, currency: "usd" } },
+      }),
+    ),
+  );
   Object.assign(ids, {
     a: a.id,
     b: b.id,
@@ -117,8 +136,8 @@ describe("checkMoneyInvariants and integrityCheck", () => {
     const report = await checkMoneyInvariants(base);
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ ok: true, users: 4 });
-    // Starting credits (2), 3 purchases, a renewal, a refund, a debit, the welcome credit, a payment and its bonus.
-    expect(report.ledgerRows).toBe(11);
+    // Starting credits (2), 3 purchases, a renewal, a refund, a debit, the welcome credit, a payment, its bonus and its partial refund.
+    expect(report.ledgerRows).toBe(12);
     const rows = await queryRows<{ n: number }>(base, "SELECT COUNT(*) AS n FROM commissions");
     expect(rows[0]?.n).toBe(1);
   });
@@ -207,7 +226,7 @@ describe("checkMoneyInvariants and integrityCheck", () => {
     [
       "a paid payment without its credit",
       () => `DELETE FROM transactions WHERE reference = 'payment:${ids["payment"]}'`,
-      /payment \w+ is paid but has no credit row/,
+      /payment \w+ is (paid|partially_refunded) but has no credit row/,
     ],
     [
       "a commission that is not 20% of the payment",
