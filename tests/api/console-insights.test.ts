@@ -154,8 +154,10 @@ describe("GET /api/admin/analytics (a fresh shop with known rows)", () => {
     const empty = await adminGet<Analytics>(shop.admin, "/api/admin/analytics", { days: 7 });
     expect(empty).toMatchObject({ days: 7, total_users: 1, total_revenue_cents: 0, total_proxies: 0, avg_revenue_per_user_cents: 0 });
 
-    // Three customers; an admin credit (not revenue), two paid checkouts (2400 + 1000 paid,
-    // 2500 + 100 bonus + 1000 credited), proxies bought with the credits.
+    // Three customers; an admin credit (not revenue), two paid checkouts with the test
+    // provider (2400 + 1000, 2500 + 100 bonus + 1000 credited): test money, counted apart and
+    // never as revenue (security review #13, finding 2; Stripe revenue is checked in
+    // security-payments.test.ts), proxies bought with the credits.
     const a = await customer(shop, 5000);
     const b = await customer(shop);
     await customer(shop);
@@ -171,17 +173,18 @@ describe("GET /api/admin/analytics (a fresh shop with known rows)", () => {
     expect(week).toMatchObject({
       days: 7,
       total_users: 4,
-      total_revenue_cents: 3400,
+      total_revenue_cents: 0,
+      test_payments_cents: 3400,
       total_proxies: 6,
-      avg_revenue_per_user_cents: 850,
+      avg_revenue_per_user_cents: 0,
       period_new_users: 4,
-      period_revenue_cents: 3400,
+      period_revenue_cents: 0,
     });
     expect(week.user_growth).toHaveLength(7);
     expect(week.revenue).toHaveLength(7);
     const today = todayUtc();
     expect(week.user_growth.at(-1)).toEqual({ date: today, count: 4 });
-    expect(week.revenue.at(-1)).toEqual({ date: today, cents: 3400 });
+    expect(week.revenue.at(-1)).toEqual({ date: today, cents: 0 });
     expect(week.user_growth.slice(0, 6).every((d) => d.count === 0)).toBe(true);
     expect(week.revenue.slice(0, 6).every((d) => d.cents === 0)).toBe(true);
     // Consecutive UTC days, oldest first.
@@ -202,8 +205,8 @@ describe("GET /api/admin/analytics (a fresh shop with known rows)", () => {
       expect(period.days).toBe(days);
       expect(period.user_growth).toHaveLength(days);
       expect(period.revenue).toHaveLength(days);
-      expect(period.revenue.at(-1)).toEqual({ date: today, cents: 3400 });
-      expect(period.total_revenue_cents).toBe(3400);
+      expect(period.revenue.at(-1)).toEqual({ date: today, cents: 0 });
+      expect(period.total_revenue_cents).toBe(0);
     }
     // No days: the last 30.
     expect((await adminGet<Analytics>(shop.admin, "/api/admin/analytics")).days).toBe(30);

@@ -204,17 +204,20 @@ describe("GET /api/admin/overview", () => {
     type Overview = {
       total_users: number;
       total_revenue_cents: number;
+      test_payments_cents: number;
       active_proxies: number;
       recent_transactions: { user_email: string; type: string; amount_cents: number; description: string }[];
     };
     const before = await adminGet<Overview>(shop.admin, "/api/admin/overview");
     const { user } = await buyer(2);
-    // A paid $10 package through the test provider: revenue is the money, not the credits.
+    // A paid $10 package through the test provider: test money, counted apart from revenue
+    // (security review #13, finding 2; Stripe revenue: security-payments.test.ts).
     await post(user.pb, "/api/v1/credits/checkout", { package_id: "package-10" });
     await adjust(shop.admin, user.id, { transaction_type: "CREDIT", amount_cents: 321, description: "Goodwill (not revenue)" });
     const after = await adminGet<Overview>(shop.admin, "/api/admin/overview");
     expect(after.total_users - before.total_users).toBe(1);
-    expect(after.total_revenue_cents - before.total_revenue_cents).toBe(1000);
+    expect(after.total_revenue_cents - before.total_revenue_cents).toBe(0);
+    expect(after.test_payments_cents - before.test_payments_cents).toBe(1000);
     expect(after.active_proxies - before.active_proxies).toBe(2);
     expect(after.recent_transactions.length).toBeGreaterThanOrEqual(4);
     expect(after.recent_transactions.length).toBeLessThanOrEqual(10);

@@ -335,6 +335,30 @@ describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", 
     expect(await shop.su.collection("payments").getOne(won.id)).toMatchObject({ status: "paid", dispute_status: "won" });
   });
 
+  it("finding 2 and 4: revenue counts the money kept from Stripe payments (minus refunds and lost disputes), test payments apart", async () => {
+    type Figures = { total_revenue_cents: number; test_payments_cents: number };
+    const overview = () => shop.admin.send<Figures>("/api/admin/overview", {});
+    const analytics = () => shop.admin.send<Figures & { period_revenue_cents: number }>("/api/admin/analytics", { query: { days: 7 } });
+    const [o0, a0] = [await overview(), await analytics()];
+    const buyer = await customer(shop);
+    const kept = await paidPayment(buyer, "package-100"); // 8500
+    const halfRefunded = await paidPayment(buyer, "package-50"); // 4500, 1500 refunded
+    const lost = await paidPayment(buyer, "package-25"); // 2400, dispute lost
+    const won = await paidPayment(buyer, "package-10"); // 1000, dispute won
+    await deliver(refunded(halfRefunded, 1500));
+    await deliver(dispute(lost, "created", "needs_response"));
+    await deliver(dispute(lost, "closed", "lost"));
+    await deliver(dispute(won, "created", "needs_response"));
+    await deliver(dispute(won, "closed", "won"));
+    expect(kept["status"]).toBe("paid");
+    const [o1, a1] = [await overview(), await analytics()];
+    const money = 8500 + 3000 + 0 + 1000;
+    expect(o1.total_revenue_cents - o0.total_revenue_cents).toBe(money);
+    expect(a1.total_revenue_cents - a0.total_revenue_cents).toBe(money);
+    expect(a1.period_revenue_cents - a0.period_revenue_cents).toBe(money);
+    expect(o1.test_payments_cents).toBe(0);
+  });
+
   it("finding 4: a refund after the commission was paid out books a clawback that the next payout nets", async () => {
     const affiliateUser = await customer(shop);
     const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${affiliateUser.id}"`);

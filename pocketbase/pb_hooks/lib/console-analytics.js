@@ -67,7 +67,16 @@ function analytics(app, days, nowMs = Date.now()) {
   const start = `${dates[0]} 00:00:00.000Z`;
 
   const totalUsers = scalar(app, "SELECT COUNT(*) AS n FROM users");
-  const totalRevenue = scalar(app, "SELECT COALESCE(SUM(amount_cents), 0) AS n FROM payments WHERE status = 'paid'");
+  // Money kept from real payments (Stripe, minus refunds and lost disputes); test payments
+  // moved no money and are counted apart.
+  const totalRevenue = scalar(
+    app,
+    "SELECT COALESCE(SUM(MAX(0, amount_cents - COALESCE(refunded_cents, 0) - CASE WHEN dispute_status = 'lost' THEN COALESCE(disputed_cents, 0) ELSE 0 END)), 0) AS n FROM payments WHERE provider = 'stripe' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed')",
+  );
+  const testPayments = scalar(
+    app,
+    "SELECT COALESCE(SUM(amount_cents), 0) AS n FROM payments WHERE provider = 'test' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed')",
+  );
   const totalProxies = scalar(app, "SELECT COUNT(*) AS n FROM proxies");
 
   const signups = sql.rowsLike({ day: "", n: 0 });
@@ -80,8 +89,8 @@ function analytics(app, days, nowMs = Date.now()) {
   app
     .db()
     .newQuery(
-      `SELECT substr(paid_at, 1, 10) AS day, SUM(amount_cents) AS n FROM payments
-       WHERE status = 'paid' AND paid_at >= {:start} GROUP BY day`,
+      `SELECT substr(paid_at, 1, 10) AS day, SUM(MAX(0, amount_cents - COALESCE(refunded_cents, 0) - CASE WHEN dispute_status = 'lost' THEN COALESCE(disputed_cents, 0) ELSE 0 END)) AS n FROM payments
+       WHERE provider = 'stripe' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed') AND paid_at >= {:start} GROUP BY day`,
     )
     .bind({ start })
     .all(received);
@@ -118,6 +127,7 @@ function analytics(app, days, nowMs = Date.now()) {
     days,
     total_users: totalUsers,
     total_revenue_cents: totalRevenue,
+    test_payments_cents: testPayments,
     total_proxies: totalProxies,
     avg_revenue_per_user_cents: totalUsers > 0 ? Math.round(totalRevenue / totalUsers) : 0,
     period_new_users: user_growth.reduce((sum, d) => sum + d.count, 0),

@@ -60,18 +60,21 @@ function findUser(app, id) {
 }
 
 /**
- * The Overview figures: users, money received (paid payments; a proxy refund gives credits
- * back, not money, so it does not lower revenue), proxies in customers' hands, and the 10
- * newest ledger rows with their user's e-mail.
+ * The Overview figures: users, money received and kept (real, i.e. Stripe, payments minus
+ * what Stripe refunded and lost disputes took back; a proxy refund gives credits back, not
+ * money, so it does not lower revenue), test payments apart (no money moved), proxies in
+ * customers' hands, and the 10 newest ledger rows with their user's e-mail.
  * @param {CoreApp} app
  */
 function overview(app) {
-  const figures = new DynamicModel({ total_users: 0, total_revenue_cents: 0, active_proxies: 0 });
+  const figures = new DynamicModel({ total_users: 0, total_revenue_cents: 0, test_payments_cents: 0, active_proxies: 0 });
   app
     .db()
     .newQuery(
       `SELECT (SELECT COUNT(*) FROM users) AS total_users,
-              (SELECT COALESCE(SUM(amount_cents), 0) FROM payments WHERE status = 'paid') AS total_revenue_cents,
+              (SELECT COALESCE(SUM(MAX(0, amount_cents - COALESCE(refunded_cents, 0) - CASE WHEN dispute_status = 'lost' THEN COALESCE(disputed_cents, 0) ELSE 0 END)), 0) FROM payments
+                WHERE provider = 'stripe' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed')) AS total_revenue_cents,
+              (SELECT COALESCE(SUM(amount_cents), 0) FROM payments WHERE provider = 'test' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed')) AS test_payments_cents,
               (SELECT COUNT(*) FROM proxies WHERE status = 'ASSIGNED') AS active_proxies`,
     )
     .one(figures);
@@ -87,6 +90,7 @@ function overview(app) {
   return {
     total_users: figures.total_users,
     total_revenue_cents: figures.total_revenue_cents,
+    test_payments_cents: figures.test_payments_cents,
     active_proxies: figures.active_proxies,
     recent_transactions: recent.map((r) => ({ ...r })),
   };

@@ -119,7 +119,7 @@ function seedDemo(app, accounts) {
   }
 
   // The customer's history, through the shop's own code: the admin referred them, the
-  // welcome credit, a test-provider credit purchase (earning the admin a commission) and
+  // welcome credit, a test-provider credit purchase (test money: it earns the admin no commission) and
   // two proxy orders.
   /** @type {typeof import("./accounts.js")} */
   const accountsLib = require(`${__hooks}/lib/accounts.js`);
