@@ -20,7 +20,10 @@ export const PROXY_TYPE_LABELS: Record<string, string> = {
 export interface AnalyticsData {
   days: number;
   total_users: number;
+  /** Money kept from Stripe payments (minus refunds and lost disputes). */
   total_revenue_cents: number;
+  /** Test-provider payments: no money moved, never revenue. */
+  test_payments_cents: number;
   total_proxies: number;
   avg_revenue_per_user_cents: number;
   period_new_users: number;

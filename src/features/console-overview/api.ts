@@ -15,8 +15,13 @@ export interface RecentTransaction {
 
 export interface AdminOverview {
   total_users: number;
-  /** Money received: paid payments (refunds of proxy orders give credits back, not money). */
+  /**
+   * Money received and kept: Stripe payments minus Stripe refunds and lost disputes (refunds
+   * of proxy orders give credits back, not money).
+   */
   total_revenue_cents: number;
+  /** Test-provider payments: no money moved, never revenue. */
+  test_payments_cents: number;
   active_proxies: number;
   recent_transactions: RecentTransaction[];
 }

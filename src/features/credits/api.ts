@@ -14,10 +14,15 @@ export interface CreditPackage {
 }
 
 export interface CreditPackages {
-  /** "test": the embedded provider (no real money, paid at once); "stripe": Stripe Checkout. */
-  provider: "stripe" | "test";
+  /**
+   * "test": the labelled test provider (no real money, paid at once; only with
+   * PAYMENTS_TEST_MODE=true); "stripe": Stripe Checkout; "none": buying credits is not set up.
+   */
+  provider: "stripe" | "test" | "none";
   currency: string;
   packages: CreditPackage[];
+  /** With provider "none": the sentence to show instead of the buy buttons. */
+  not_set_up_message?: string;
 }
 
 export interface CheckoutResult {

@@ -107,6 +107,12 @@ function Cards({ data }: { data: AnalyticsData | null }) {
           </Card>
         ))}
       </div>
+      {data && data.test_payments_cents > 0 ? (
+        <p className="text-sm text-slate-600" data-testid="analytics-test-payments">
+          <span className="mr-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs font-semibold text-violet-800">Test</span>
+          Test payments (no money moved): {formatCents(data.test_payments_cents)}, not counted in revenue.
+        </p>
+      ) : null}
     </section>
   );
 }

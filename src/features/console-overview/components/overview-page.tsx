@@ -93,6 +93,12 @@ function Overview({ initial }: { initial: AdminOverview | null }) {
         />
         <StatCard label="System Status" value="Operational" icon={<Activity className="size-5" aria-hidden="true" />} />
       </section>
+      {data && data.test_payments_cents > 0 ? (
+        <p className="text-sm text-slate-600" data-testid="overview-test-payments">
+          <span className="mr-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs font-semibold text-violet-800">Test</span>
+          Test payments (no money moved): {formatCents(data.test_payments_cents)}, not counted in Total Revenue.
+        </p>
+      ) : null}
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentTransactions state={state} />

@@ -160,27 +160,36 @@ function BuyCredits({ user }: { user: UserRecord }) {
 
       {state.status === "error" ? <LoadError message={`Could not load the credit packages: ${state.error}`} onRetry={retry} /> : null}
 
+      {data?.provider === "none" ? (
+        <Alert tone="info">
+          {data.not_set_up_message ??
+            "Buying credits is not set up on this shop yet, so nothing was charged. Please try again later or contact support."}
+        </Alert>
+      ) : null}
+
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={state.status === "loading"}>
-        {state.status === "loading"
-          ? [0, 1, 2, 3].map((i) => (
-              <Card key={i} className="space-y-3">
-                <Skeleton className="h-6 w-28" />
-                <Skeleton className="h-9 w-20" />
-                <Skeleton className="h-4 w-36" />
-                <Skeleton className="h-10 w-full" />
-              </Card>
-            ))
-          : (data?.packages ?? []).map((pkg) => (
-              <PackageCard
-                key={pkg.id}
-                pkg={pkg}
-                phase={buying?.packageId === pkg.id ? buying.phase : null}
-                disabled={!user.verified || (buying !== null && buying.phase !== "done")}
-                onBuy={() => void buy(pkg)}
-              />
-            ))}
+        {data?.provider === "none"
+          ? null
+          : state.status === "loading"
+            ? [0, 1, 2, 3].map((i) => (
+                <Card key={i} className="space-y-3">
+                  <Skeleton className="h-6 w-28" />
+                  <Skeleton className="h-9 w-20" />
+                  <Skeleton className="h-4 w-36" />
+                  <Skeleton className="h-10 w-full" />
+                </Card>
+              ))
+            : (data?.packages ?? []).map((pkg) => (
+                <PackageCard
+                  key={pkg.id}
+                  pkg={pkg}
+                  phase={buying?.packageId === pkg.id ? buying.phase : null}
+                  disabled={!user.verified || (buying !== null && buying.phase !== "done")}
+                  onBuy={() => void buy(pkg)}
+                />
+              ))}
       </div>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-500" hidden={data?.provider === "none"}>
         {data?.provider === "stripe"
           ? "Payments are processed securely by Stripe; you are sent to its checkout page and back here."
           : "Credits are added to your balance as soon as the payment completes."}{" "}
