@@ -55,6 +55,45 @@ onRecordConfirmPasswordResetRequest((e) => {
   e.next();
 }, "users");
 
+// Verification of an account made by sign-up by someone who holds no session of it (the
+// link opened on another device, or by the address's real owner after an impostor signed
+// up with it): every earlier session ends (a new token key), the referral the sign-up chose
+// is dropped, and the visitor who opened the link is signed in (the link proved the
+// mailbox, as an e-mailed code does). The token key change also spends the link. Opened in
+// the browser that signed up (its session sent along), nothing changes but `verified`.
+onRecordConfirmVerificationRequest((e) => {
+  /** @type {typeof import("./lib/accounts.js")} */
+  const accounts = require(`${__hooks}/lib/accounts.js`);
+  const record = e.record;
+  if (!record || !accounts.verifiesWithoutSignupSession(e, record)) return e.next();
+  e.app.runInTransaction((txApp) => {
+    accounts.dropSignupReferral(txApp, record.id);
+    record.setVerified(true);
+    record.refreshTokenKey();
+    txApp.save(record);
+  });
+  e.app.store().remove(`@limitVerificationEmail_${record.collection().id}${record.id}`);
+  // The answer of a sign-in ({token, record}); $apis.recordAuthResponse needs the bare
+  // request event, which this hook's event only embeds. The owner sees their own e-mail.
+  record.ignoreEmailVisibility(true);
+  return e.json(200, { token: record.newAuthToken(), record });
+}, "users");
+
+// The same for a first sign-in with an e-mailed code: PocketBase verifies the account and
+// gives it a new random password (so a new token key: earlier sessions end); the referral
+// of a sign-up whose session is not the one signing in is dropped.
+onRecordAuthWithOTPRequest((e) => {
+  /** @type {typeof import("./lib/accounts.js")} */
+  const accounts = require(`${__hooks}/lib/accounts.js`);
+  const record = e.record;
+  if (record && accounts.verifiesWithoutSignupSession(e, record)) {
+    e.app.runInTransaction((txApp) => {
+      accounts.dropSignupReferral(txApp, record.id);
+    });
+  }
+  return e.next();
+}, "users");
+
 onRecordRequestEmailChangeRequest((e) => {
   if (!e.hasSuperuserAuth()) {
     throw new ForbiddenError("Contact support to change your email address.");

@@ -151,6 +151,34 @@ function recountAffiliate(txApp, affiliateId) {
   }
 }
 
+/**
+ * True when this request would verify an account made by sign-up (no password of its own)
+ * without holding a session of that account: the e-mailed link or code proves the mailbox,
+ * but nothing ties its owner to whoever signed up with the address. Such a verification must
+ * end every earlier session and drop the referral the sign-up chose (security review #13,
+ * finding 3).
+ * @param {core.RequestEvent} e
+ * @param {core.Record} user
+ */
+function verifiesWithoutSignupSession(e, user) {
+  if (user.getBool("verified") || user.getBool("password_set")) return false;
+  const auth = e.auth;
+  return !(auth && auth.collection().name === "users" && auth.id === user.id);
+}
+
+/**
+ * Deletes the referral a sign-up made for `userId` (the affiliate's counts follow on commit,
+ * accounts.pb.js). Inside the caller's transaction.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @returns {boolean} whether there was one
+ */
+function dropSignupReferral(txApp, userId) {
+  const referrals = txApp.findRecordsByFilter("referrals", "referred_user_id = {:userId}", "", 0, 0, { userId });
+  for (const referral of referrals) if (referral) txApp.delete(referral);
+  return referrals.length > 0;
+}
+
 /** The largest welcome credit the setting may grant ($100), so a typo cannot give away more. */
 const MAX_WELCOME_CREDIT_CENTS = 10000;
 
@@ -236,6 +264,8 @@ function applyEnvSettings(app) {
 
 module.exports = {
   SIGNUP_MARKER,
+  verifiesWithoutSignupSession,
+  dropSignupReferral,
   assertStrongPassword,
   validateSignup,
   linkReferral,
