@@ -146,6 +146,25 @@ export async function refreshSession(): Promise<void> {
   if (client.authStore.isValid) await client.collection("users").authRefresh({ requestKey: null });
 }
 
+/**
+ * Confirms the token of an e-mailed verification link. Opened where nobody is signed in to
+ * that account (another device, or the address's real owner after someone else signed up
+ * with it), PocketBase ends every earlier session and answers a new one for this browser:
+ * it is adopted and "signed-in" comes back. Otherwise "verified".
+ */
+export async function confirmVerification(token: string): Promise<"signed-in" | "verified"> {
+  const answer = await pb().send<{ token?: string; record?: UserRecord } | null>("/api/collections/users/confirm-verification", {
+    method: "POST",
+    body: { token },
+    requestKey: null,
+  });
+  if (answer?.token && answer.record) {
+    await adoptSession(answer.token, answer.record);
+    return "signed-in";
+  }
+  return "verified";
+}
+
 /** Mails a new e-mail verification link (it lands on /login?verify=…). */
 export async function requestVerificationMail(email: string): Promise<void> {
   await pb().collection("users").requestVerification(email);

@@ -103,6 +103,32 @@ test.describe("sign-up", () => {
     expect((await context.cookies()).some((c) => c.name === "pb_auth")).toBe(true);
   });
 
+  test("the verification link opened in another browser signs that one in and ends the sign-up's session (security review, finding 3)", async ({
+    page,
+    browser,
+  }) => {
+    const email = uniqueEmail("verify");
+    const after = Date.now() - 1000;
+    const signup = await page.request.post("/api/shop/signup", {
+      data: { first_name: "Iris", last_name: "Impostor", email, country: "Germany" },
+    });
+    expect(signup.ok()).toBe(true);
+    const signupToken = ((await signup.json()) as { token: string }).token;
+    const link = linkFrom(await waitForMail(mailbox(), email, /verify/i, { after }), "/login?verify=");
+
+    const owner = await browser.newContext({ baseURL: E2E.baseUrl });
+    const ownerPage = await owner.newPage();
+    await ownerPage.goto(new URL(link).pathname + new URL(link).search);
+    await expect(ownerPage).toHaveURL(/\/(onboarding|dashboard)$/);
+    expect((await owner.cookies()).some((c) => c.name === "pb_auth")).toBe(true);
+    await owner.close();
+
+    const refresh = await page.request.post(`${E2E.pocketbaseUrl}/api/collections/users/auth-refresh`, {
+      headers: { Authorization: signupToken },
+    });
+    expect(refresh.status()).toBe(401);
+  });
+
   test("shows every validation message", async ({ page }) => {
     await open(page, "/signup");
     await page.getByRole("button", { name: "Create Account" }).click();

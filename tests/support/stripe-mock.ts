@@ -21,7 +21,12 @@ export async function startStripeMock(): Promise<StripeMock> {
     throw new Error(`${STRIPE_MOCK_BIN} is missing: run \`npx tsx scripts/build-test-tools.ts\` (npm test does).`);
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(STRIPE_MOCK_BIN, ["-http-addr", `127.0.0.1:${port}`], { stdio: "ignore" });
+  // Both listeners on loopback ports of their own: with -http-addr alone stripe-mock still
+  // opens HTTPS on [::]:12112, which a second stripe-mock (another test file) cannot bind.
+  const httpsPort = await freePort();
+  const child: ChildProcess = spawn(STRIPE_MOCK_BIN, ["-http-addr", `127.0.0.1:${port}`, "-https-addr", `127.0.0.1:${httpsPort}`], {
+    stdio: "ignore",
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

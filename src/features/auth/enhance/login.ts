@@ -7,8 +7,15 @@ import { byId, enhancePasswordToggle, inputValue, onSubmit, setBanner, setFieldE
 import { safeNext } from "@/features/auth/safe-next";
 import { SignInCodeRequestSchema, SignInCodeSchema, SignInSchema } from "@/features/auth/schemas";
 import { errorMessage } from "@/lib/api-error";
-import { pb } from "@/lib/pocketbase";
-import { refreshSession, requestPasswordLink, requestSignInCode, signInWithCode, signInWithPassword, startAuth } from "@/stores/auth";
+import {
+  confirmVerification as confirmVerificationLink,
+  refreshSession,
+  requestPasswordLink,
+  requestSignInCode,
+  signInWithCode,
+  signInWithPassword,
+  startAuth,
+} from "@/stores/auth";
 
 type Mode = "password" | "code" | "reset";
 
@@ -126,10 +133,13 @@ function resetView(): HTMLElement {
 function confirmVerification(notice: HTMLElement): void {
   const token = new URLSearchParams(window.location.search).get("verify");
   if (!token) return;
-  pb()
-    .collection("users")
-    .confirmVerification(token)
-    .then(() => {
+  confirmVerificationLink(token)
+    .then((outcome) => {
+      if (outcome === "signed-in") {
+        setBanner(notice, { tone: "success", text: "Your email address is verified. You are signed in; taking you to your dashboard..." });
+        onSignedIn();
+        return;
+      }
       setBanner(notice, { tone: "success", text: "Your email address is verified." });
       // A signed-in visitor's session now carries verified = true (buying needs it).
       return refreshSession().catch(() => {});
