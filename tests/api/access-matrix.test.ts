@@ -7,7 +7,7 @@ import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
 import { expectEveryBalanceMatchesItsLedger } from "../support/shop.ts";
-import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
+import { payByStripe, startStripeMock, stripeEnv, type StripeMock } from "../support/stripe-mock.ts";
 
 type Who = "anon" | "A" | "B" | "admin";
 type Owner = "A" | "B";
@@ -116,34 +116,8 @@ async function commissionFor(ctx: Context, owner: Owner): Promise<string> {
     headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
     body: { package_id: "package-10" },
   });
-  await payByStripe(res.payment);
+  await payByStripe(tpb.url, res.payment);
   return (await ctx.su.collection("commissions").getFirstListItem(`payment_id = "${res.payment.id}"`)).id;
-}
-
-const WEBHOOK_SECRET = "whsec_test_matrix";
-
-/** Stripe's signed checkout.session.completed for `payment`, delivered. */
-async function payByStripe(payment: RecordModel): Promise<void> {
-  const payload = JSON.stringify({
-    id: `evt_${randomUUID()}`,
-    type: "checkout.session.completed",
-    data: {
-      object: {
-        id: payment["provider_session_id"],
-        client_reference_id: payment.id,
-        payment_status: "paid",
-        amount_total: payment["amount_cents"],
-        currency: "usd",
-        payment_intent: `pi_${payment.id}`,
-      },
-    },
-  });
-  const res = await fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
-    body: payload,
-  });
-  expect(res.status).toBe(200);
 }
 
 let stripe: StripeMock;
@@ -469,12 +443,7 @@ let counter = 0;
 beforeAll(async () => {
   // Payments go through Stripe (stripe-mock): only real payments earn commissions.
   stripe = await startStripeMock();
-  tpb = await startTestPocketBase({
-    STRIPE_SECRET_KEY: "sk_test_matrix",
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: stripe.url,
-    SHOP_APP_URL: "https://shop.test",
-  });
+  tpb = await startTestPocketBase(stripeEnv(stripe));
   const su = await tpb.superuser();
   ctx = {
     su,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS_DIR } from "../../server/pocketbase-process.ts";
 import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, customer, expectEveryBalanceMatchesItsLedger, post, purchase, shopClients, type Shop } from "../support/shop.ts";
+import { payByStripe, startStripeMock, stripeEnv, type StripeMock } from "../support/stripe-mock.ts";
 
 const DEMO_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
 
@@ -230,7 +231,9 @@ async function arrange(): Promise<Targets> {
   await shop.su.collection("users").update(signup.record.id, { verified: true });
   const referred = tpb.client();
   referred.authStore.save(signup.token, { ...signup.record, verified: true } as never);
-  await post(referred, "/api/v1/credits/checkout", { package_id: "package-10" });
+  // Only a real (Stripe) payment earns a commission (security review #13, finding 2).
+  const checkout = await post<{ payment: { id: string } }>(referred, "/api/v1/credits/checkout", { package_id: "package-10" });
+  await payByStripe(tpb.url, checkout.payment);
   const referral = await shop.su
     .collection("referrals")
     .getFirstListItem(shop.su.filter("referred_user_id = {:id}", { id: signup.record.id }));
@@ -248,14 +251,19 @@ async function arrange(): Promise<Targets> {
   };
 }
 
+let stripe: StripeMock;
+
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
+  // Credits are bought through Stripe (stripe-mock): the referral pay route needs a commission.
+  stripe = await startStripeMock();
+  tpb = await startTestPocketBase(stripeEnv(stripe));
   shop = await shopClients(tpb);
   await setSetting("admin_registration_enabled", "true");
 });
 
 afterAll(async () => {
   await tpb?.stop();
+  await stripe?.stop();
 });
 
 describe("every /api/admin/ route", () => {

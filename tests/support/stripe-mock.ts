@@ -55,3 +55,48 @@ export function stripeSignature(payload: string, secret: string, timestamp = Mat
   const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`).digest("hex");
   return `t=${timestamp},v1=${v1}`;
 }
+
+/** The webhook endpoint secret test shops are started with (stripeEnv). */
+export const TEST_WEBHOOK_SECRET = "whsec_test_shop";
+
+/** The environment that makes a test PocketBase take payments with Stripe through `mock`. */
+export function stripeEnv(mock: StripeMock, webhookSecret = TEST_WEBHOOK_SECRET): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: "sk_test_shop",
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_BASE: mock.url,
+    SHOP_APP_URL: "https://shop.test",
+  };
+}
+
+/**
+ * What Stripe sends once the customer paid a pending Stripe payment (a checkout answered
+ * it): checkout.session.completed, signed, delivered to the shop's webhook. Real payments
+ * are the only ones that earn commissions (security review #13, finding 2).
+ */
+export async function payByStripe(
+  pocketbaseUrl: string,
+  payment: { id: string; [field: string]: unknown },
+  webhookSecret = TEST_WEBHOOK_SECRET,
+): Promise<void> {
+  const payload = JSON.stringify({
+    id: `evt_${payment.id}`,
+    type: "checkout.session.completed",
+    data: {
+      object: {
+        id: payment["provider_session_id"],
+        client_reference_id: payment.id,
+        payment_status: "paid",
+        amount_total: payment["amount_cents"],
+        currency: "usd",
+        payment_intent: `pi_${payment.id}`,
+      },
+    },
+  });
+  const res = await fetch(`${pocketbaseUrl}/api/v1/payments/stripe/webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, webhookSecret) },
+    body: payload,
+  });
+  if (res.status !== 200) throw new Error(`The Stripe webhook answered ${res.status}: ${await res.text()}`);
+}
