@@ -10,13 +10,14 @@ import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import type { TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, credit, post, purchase } from "../support/shop.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./support/db-snapshot.ts";
-import { hostileShop, type HostileShop, type OwnedRows } from "./support/fixtures.ts";
+import { hostileShop, startStripeShop, type HostileShop, type OwnedRows } from "./support/fixtures.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
+let shopProcess: Awaited<ReturnType<typeof startStripeShop>>;
 let tpb: TestPocketBase;
 let hs: HostileShop;
 let db: DbSnapshotter;
@@ -80,7 +81,8 @@ async function call(method: string, path: string, options: { token?: string; bod
 }
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
+  shopProcess = await startStripeShop();
+  tpb = shopProcess.tpb;
   hs = await hostileShop(tpb);
   A = hs.A;
   B = hs.B.user.pb;
@@ -107,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   db?.close();
-  await tpb?.stop();
+  await shopProcess?.stop();
 });
 
 describe("customer B on customer A's rows", () => {

@@ -42,7 +42,7 @@ import {
   type RawBody,
 } from "./support/arbitraries.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter, type Snapshot } from "./support/db-snapshot.ts";
-import { hostileShop, type HostileShop } from "./support/fixtures.ts";
+import { hostileShop, startStripeShop, type HostileShop } from "./support/fixtures.ts";
 import { describeRequest, errorBodyProblems, refusalProblems, sendRaw, type HostileRequest, type HostileResponse } from "./support/http.ts";
 
 const FULL = process.env["HOSTILE_PROFILE"] === "full";
@@ -57,6 +57,7 @@ const PACKAGE_IDS = ["package-10", "package-25", "package-50", "package-100"];
 type Caller = "anon" | "customer" | "unverified" | "admin" | "superuser";
 const PEOPLE: Caller[] = ["anon", "customer", "unverified", "admin"];
 
+let shopProcess: Awaited<ReturnType<typeof startStripeShop>>;
 let tpb: TestPocketBase;
 let hs: HostileShop;
 let db: DbSnapshotter;
@@ -1043,7 +1044,8 @@ function builtinRequest(): fc.Arbitrary<Draft> {
 // ---- The suite ----------------------------------------------------------------------
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
+  shopProcess = await startStripeShop();
+  tpb = shopProcess.tpb;
   hs = await hostileShop(tpb);
   tokens = {
     anon: "",
@@ -1066,7 +1068,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   db?.close();
-  await tpb?.stop();
+  await shopProcess?.stop();
 });
 
 describe("custom routes", () => {

@@ -2,12 +2,15 @@
 // own a balance and ledger, bought and renewed proxies, paid for credits, opened a ticket
 // with an attachment and got a staff reply, and earned a referral commission; an
 // unverified customer; an admin; a contact message; an open admin invitation. Every row is
-// made through the shop's own routes (or as the superuser where a customer cannot).
+// made through the shop's own routes (or as the superuser where a customer cannot). The
+// shop takes payments with Stripe (stripe-mock on loopback): only real payments earn
+// commissions.
 import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
-import { createTestUser, signIn, type TestPocketBase, type TestUser } from "../../support/pocketbase.ts";
+import { createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../../support/pocketbase.ts";
 import { addStock, credit, customer, post, purchase, shopClients, type Customer, type Shop } from "../../support/shop.ts";
+import { payByStripe, startStripeMock, stripeEnv, type StripeMock } from "../../support/stripe-mock.ts";
 
 /** A 1x1 PNG: a real image, so PocketBase's MIME sniffing accepts it as an attachment. */
 export const PNG_1X1 = Buffer.from(
@@ -85,7 +88,8 @@ async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
   await addStock(shop, { type: "RESIDENTIAL", country, count: 3 });
   const bought = await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 2 });
   await post(user.pb, "/api/v1/proxies/renew", { proxy_ids: [bought.proxies[0]!.id] });
-  await post(user.pb, "/api/v1/credits/checkout", { package_id: "package-10" });
+  const own = await post<{ payment: RecordModel }>(user.pb, "/api/v1/credits/checkout", { package_id: "package-10" });
+  await payByStripe(shop.tpb.url, own.payment);
   const { ticket, messages, files } = await ticketWithAttachment(shop, user, `Ticket of customer ${tag}`);
 
   // Someone signs up with this customer's code, verifies and pays: a referral and a commission.
@@ -98,7 +102,8 @@ async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
   const password = `Referred#${randomUUID()}`;
   await su.collection("users").update(signup.record.id, { verified: true, password, passwordConfirm: password });
   const referred = await signIn(shop.tpb, { email, password });
-  await post(referred, "/api/v1/credits/checkout", { package_id: "package-25" });
+  const paid = await post<{ payment: RecordModel }>(referred, "/api/v1/credits/checkout", { package_id: "package-25" });
+  await payByStripe(shop.tpb.url, paid.payment);
 
   const ids = async (collection: string, filter: string) =>
     (await su.collection(collection).getFullList({ filter: su.filter(filter, { id: user.id, aff: affiliate.id }), fields: "id" })).map(
@@ -121,13 +126,45 @@ async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
   };
 }
 
-/** Arranges the shop on `tpb` (a fresh test PocketBase). */
+/** A fresh test PocketBase that takes payments through a stripe-mock of its own. */
+export async function startStripeShop(
+  env: Record<string, string> = {},
+): Promise<{ tpb: TestPocketBase; stripe: StripeMock; stop(): Promise<void> }> {
+  const stripe = await startStripeMock();
+  const tpb = await startTestPocketBase({ ...stripeEnv(stripe), ...env });
+  return {
+    tpb,
+    stripe,
+    async stop() {
+      await tpb.stop();
+      await stripe.stop();
+    },
+  };
+}
+
+/** Arranges the shop on `tpb` (a fresh test PocketBase from startStripeShop). */
 export async function hostileShop(tpb: TestPocketBase): Promise<HostileShop> {
   const shop = await shopClients(tpb);
   const su = shop.su;
   const adminRecord = shop.admin.authStore.record!;
   const A = await ownedRows(shop, "A");
   const B = await ownedRows(shop, "B");
+  const collections = [
+    "balances",
+    "transactions",
+    "proxies",
+    "proxy_orders",
+    "payments",
+    "support_tickets",
+    "chat_messages",
+    "affiliates",
+    "referrals",
+    "commissions",
+  ] as const;
+  for (const collection of collections) {
+    // Every collection holds rows of A's, or the suites would check nothing there.
+    if (A[collection].length === 0) throw new Error(`The hostile shop made no ${collection} rows for customer A`);
+  }
   const unverified = await customer(shop, 0, { verified: false });
   const stockIds = await addStock(shop, { type: "DATACENTER", country: "US", count: 3 });
 
