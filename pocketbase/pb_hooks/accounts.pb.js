@@ -42,6 +42,9 @@ routerAdd("POST", "/api/shop/signup", (e) => {
       record.set("password_set", false);
       record.setPassword($security.randomString(48));
       record.set(lib.SIGNUP_MARKER, true);
+      // The client address (PocketBase trusts the web server's forwarded one): welcome
+      // credits per address and the console's referral flags (finding 10).
+      record.set("signup_ip", e.realIP());
       txApp.save(record);
       lib.linkReferral(txApp, record, input.ref);
     });

@@ -9,9 +9,13 @@
 // GET  /api/admin/settings -> the settings (below), stored values or the defaults.
 // PUT  /api/admin/settings  {site_name, site_description, primary_color (#RGB/#RRGGBB),
 //        logo_url?, contact_email, contact_phone, contact_address?, default_support_name,
-//        admin_registration_enabled: bool, demo_mode: bool, welcome_credit_cents?: 0-10000}
+//        admin_registration_enabled: bool, demo_mode: bool, welcome_credit_cents?: 0-10000,
+//        welcome_credit_spendable_cents?: 0-10000 (how much of the welcome credit buys
+//        proxies before a first Stripe payment), welcome_credits_per_address_per_day?: 0-1000
+//        (0 = no limit)}
 //      -> the settings {site_name, ..., admin_registration_enabled: bool, demo_mode: bool,
-//         welcome_credit_cents: int}. Keys left out (optional ones) keep their value; unknown
+//         welcome_credit_cents: int, welcome_credit_spendable_cents: int,
+//         welcome_credits_per_address_per_day: int}. Keys left out (optional ones) keep their value; unknown
 //         keys are refused (400). Changed keys are saved as records (so the public pages
 //         reload) with ONE audit row "settings.update" {changes: {key: {from, to}}} (values
 //         as stored: text, "true"/"false"); nothing changed = nothing written.

@@ -544,6 +544,7 @@ describe("the console insights routes (one shop)", () => {
           status: "pending",
           created: expect.any(String),
           paid_at: "",
+          flags: [],
         },
         expect.objectContaining({ referred_user_id: first.id, user_first_name: "Fiona", commission_cents: 0, pending_cents: 0 }),
       ]);

@@ -196,8 +196,58 @@ function welcomeCreditCents(app) {
 }
 
 /**
+ * A whole-number setting (0 when missing or not a number; never below 0).
+ * @param {CoreApp} app
+ * @param {string} key
+ * @param {number} fallback  when the row is missing
+ */
+function intSetting(app, key, fallback) {
+  /** @type {string} */
+  let raw;
+  try {
+    raw = app.findFirstRecordByData("settings", "key", key).getString("value");
+  } catch (_) {
+    return fallback;
+  }
+  const value = parseInt(raw, 10);
+  return value > 0 ? value : 0;
+}
+
+/**
+ * How many accounts that signed up from one address may get the welcome credit in one day
+ * (UTC): the welcome_credits_per_address_per_day setting, 0 = no limit.
+ * @param {CoreApp} app
+ */
+function welcomeCreditsPerAddressPerDay(app) {
+  return intSetting(app, "welcome_credits_per_address_per_day", 3);
+}
+
+/**
+ * The number of welcome credits granted today (UTC) to other accounts that signed up from
+ * `address`.
+ * @param {CoreApp} txApp
+ * @param {string} address
+ * @param {string} userId  left out of the count
+ */
+function welcomeCreditsFromAddressToday(txApp, address, userId) {
+  const today = new DateTime().string().slice(0, 10) + " 00:00:00.000Z";
+  const row = new DynamicModel({ n: 0 });
+  txApp
+    .db()
+    .newQuery(
+      `SELECT COUNT(*) AS n FROM transactions t JOIN users u ON u.id = t.user_id
+       WHERE t.reference = 'welcome' AND t.created >= {:today} AND u.signup_ip = {:address} AND u.id != {:userId}`,
+    )
+    .bind({ today, address, userId })
+    .one(row);
+  return row.n;
+}
+
+/**
  * Grants the welcome credit once per account (a CREDIT ledger row with the reference
- * "welcome"), inside the transaction that verifies the account's e-mail.
+ * "welcome"), inside the transaction that verifies the account's e-mail. An account that
+ * signed up from an address whose accounts already got welcome_credits_per_address_per_day
+ * credits today gets none (logged; the account works normally).
  * @param {CoreApp} txApp
  * @param {string} userId
  */
@@ -206,7 +256,81 @@ function grantWelcomeCredit(txApp, userId) {
   const ledger = require(`${__hooks}/lib/ledger.js`);
   const cents = welcomeCreditCents(txApp);
   if (cents === 0 || ledger.hasReference(txApp, userId, "welcome")) return;
+  const limit = welcomeCreditsPerAddressPerDay(txApp);
+  if (limit > 0) {
+    /** @type {string} */
+    let address = "";
+    try {
+      address = txApp.findRecordById("users", userId).getString("signup_ip");
+    } catch (_) {
+      address = "";
+    }
+    if (address && welcomeCreditsFromAddressToday(txApp, address, userId) >= limit) {
+      txApp
+        .logger()
+        .warn(
+          "Welcome credit withheld: its sign-up address already had the daily number of welcome credits",
+          "user",
+          userId,
+          "signup_ip",
+          address,
+          "limit",
+          limit,
+        );
+      return;
+    }
+  }
   ledger.applyLedgerEntry(txApp, { userId, type: "CREDIT", amountCents: cents, description: "Welcome credit", reference: "welcome" });
+}
+
+/**
+ * The part of a user's balance that may not be spent now: the welcome credit they were
+ * granted minus what welcome_credit_spendable_cents lets them spend, while they have made
+ * no Stripe payment (paid, or only partly refunded); 0 once they have, or when they got no
+ * welcome credit. Purchases, renewals and automatic renewals keep the balance at or above it.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @returns {number} cents
+ */
+function lockedWelcomeCents(txApp, userId) {
+  const row = new DynamicModel({ welcome: 0, paid: 0 });
+  txApp
+    .db()
+    .newQuery(
+      `SELECT
+         (SELECT COALESCE(SUM(amount_cents), 0) FROM transactions WHERE user_id = {:userId} AND reference = 'welcome') AS welcome,
+         (SELECT COUNT(*) FROM payments WHERE user_id = {:userId} AND provider = 'stripe' AND status IN ('paid', 'partially_refunded')) AS paid`,
+    )
+    .bind({ userId })
+    .one(row);
+  if (row.welcome <= 0 || row.paid > 0) return 0;
+  return Math.max(0, row.welcome - intSetting(txApp, "welcome_credit_spendable_cents", MAX_WELCOME_CREDIT_CENTS));
+}
+
+/**
+ * Refuses (400, nothing charged: the caller's transaction rolls back) a debit that left the
+ * balance below the locked part of the welcome credit (lockedWelcomeCents).
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {number} balanceCents  the balance after the debit
+ * @param {string} field  the request field the message belongs to
+ */
+function assertWelcomeCreditRule(txApp, userId, balanceCents, field) {
+  const locked = lockedWelcomeCents(txApp, userId);
+  if (locked <= 0 || balanceCents >= locked) return;
+  const row = new DynamicModel({ welcome: 0 });
+  txApp
+    .db()
+    .newQuery("SELECT COALESCE(SUM(amount_cents), 0) AS welcome FROM transactions WHERE user_id = {:userId} AND reference = 'welcome'")
+    .bind({ userId })
+    .one(row);
+  const dollars = (/** @type {number} */ cents) => `$${(cents / 100).toFixed(2)}`;
+  const spendable = row.welcome - locked;
+  const message =
+    spendable > 0
+      ? `Only ${dollars(spendable)} of your ${dollars(row.welcome)} welcome credit can be spent before your first credit purchase: buy credits, then try again.`
+      : `Your ${dollars(row.welcome)} welcome credit can be spent after your first credit purchase: buy credits, then try again.`;
+  throw new BadRequestError(message, { [field]: new ValidationError("welcome_credit_locked", message) });
 }
 
 /**
@@ -272,5 +396,8 @@ module.exports = {
   recountReferrals,
   recountAffiliate,
   grantWelcomeCredit,
+  welcomeCreditsPerAddressPerDay,
+  lockedWelcomeCents,
+  assertWelcomeCreditRule,
   applyEnvSettings,
 };

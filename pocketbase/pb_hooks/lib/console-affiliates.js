@@ -118,24 +118,55 @@ const REFERRAL_COLUMNS = `r.id, r.affiliate_id, r.referred_user_id, u.email AS u
   COALESCE((SELECT SUM(c.amount_cents - c.reversed_cents) FROM commissions c WHERE c.referral_id = r.id AND ${PAYABLE}), 0) AS pending_cents,
   COALESCE((SELECT SUM(c.amount_cents) FROM commissions c JOIN payments p ON p.id = c.payment_id
     WHERE c.referral_id = r.id AND p.provider = 'test'), 0) AS test_commission_cents,
-  r.status, r.created, COALESCE(r.paid_at, '') AS paid_at`;
+  r.status, r.created, COALESCE(r.paid_at, '') AS paid_at,
+  EXISTS (SELECT 1 FROM affiliates fa JOIN users fu ON fu.id = fa.user_id
+    WHERE fa.id = r.affiliate_id AND fu.signup_ip != '' AND fu.signup_ip = u.signup_ip) AS flag_same_signup_address,
+  EXISTS (SELECT 1 FROM affiliates fa JOIN payments fp ON fp.user_id = fa.user_id JOIN payments rp ON rp.card_fingerprint = fp.card_fingerprint
+    WHERE fa.id = r.affiliate_id AND rp.user_id = r.referred_user_id AND fp.card_fingerprint != '') AS flag_same_payment_card`;
+
+/**
+ * Referral rows as the API answers them: the flag columns become `flags`, the reasons to
+ * check a referral before paying it (finding 10): "same_signup_address" (the referrer and
+ * the referred user signed up from one address), "same_payment_card" (they paid with the
+ * same card).
+ * @param {ReturnType<typeof referralRows>} rows
+ */
+function withFlags(rows) {
+  return rows.map((row) => {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const key of Object.keys(REFERRAL_SHAPE)) {
+      if (!key.startsWith("flag_")) out[key] = row[/** @type {keyof typeof REFERRAL_SHAPE} */ (key)];
+    }
+    /** @type {string[]} */
+    const flags = [];
+    if (row.flag_same_signup_address) flags.push("same_signup_address");
+    if (row.flag_same_payment_card) flags.push("same_payment_card");
+    out["flags"] = flags;
+    return /** @type {Omit<typeof REFERRAL_SHAPE, "flag_same_signup_address" | "flag_same_payment_card"> & { flags: string[] }} */ (out);
+  });
+}
+
+const REFERRAL_SHAPE = {
+  id: "",
+  affiliate_id: "",
+  referred_user_id: "",
+  user_email: "",
+  user_first_name: "",
+  user_last_name: "",
+  user_verified: false,
+  commission_cents: 0,
+  pending_cents: 0,
+  test_commission_cents: 0,
+  status: "",
+  created: "",
+  paid_at: "",
+  flag_same_signup_address: false,
+  flag_same_payment_card: false,
+};
 
 function referralRows() {
-  return sql.rowsLike({
-    id: "",
-    affiliate_id: "",
-    referred_user_id: "",
-    user_email: "",
-    user_first_name: "",
-    user_last_name: "",
-    user_verified: false,
-    commission_cents: 0,
-    pending_cents: 0,
-    test_commission_cents: 0,
-    status: "",
-    created: "",
-    paid_at: "",
-  });
+  return sql.rowsLike({ ...REFERRAL_SHAPE });
 }
 
 /**
@@ -159,7 +190,7 @@ function referrals(app, affiliateId, query) {
     .all(rows);
   return {
     affiliate,
-    ...admin.listPage(rows, count.n, query),
+    ...admin.listPage(withFlags(rows), count.n, query),
   };
 }
 
@@ -177,7 +208,7 @@ function referralView(app, id) {
     .all(rows);
   const row = rows[0];
   if (!row) throw new NotFoundError("This referral does not exist (any more).");
-  return row;
+  return withFlags([row])[0];
 }
 
 const PAY_ROUTE = "POST /api/admin/referrals/{id}/pay";

@@ -27,6 +27,8 @@ const MAX_WELCOME_CREDIT_CENTS = 10000;
  * @property {boolean} admin_registration_enabled
  * @property {boolean} demo_mode
  * @property {number} welcome_credit_cents
+ * @property {number} welcome_credit_spendable_cents  how much of it buys proxies before a first Stripe payment
+ * @property {number} welcome_credits_per_address_per_day  0 = no limit
  */
 
 /**
@@ -42,7 +44,8 @@ const MAX_WELCOME_CREDIT_CENTS = 10000;
 
 /** @typedef {{ kind: "bool", required: true, label: string }} BoolRule */
 /** @typedef {{ kind: "cents", required: false, label: string, max: number }} CentsRule */
-/** @typedef {TextRule | BoolRule | CentsRule} Rule */
+/** @typedef {{ kind: "count", required: false, label: string, max: number }} CountRule */
+/** @typedef {TextRule | BoolRule | CentsRule | CountRule} Rule */
 
 /**
  * Every key the console edits, in the form's order. Optional keys that are left out of a
@@ -105,6 +108,13 @@ const RULES = {
   admin_registration_enabled: { kind: "bool", required: true, label: "Admin registration" },
   demo_mode: { kind: "bool", required: true, label: "Demo mode" },
   welcome_credit_cents: { kind: "cents", required: false, label: "Welcome credit", max: MAX_WELCOME_CREDIT_CENTS },
+  welcome_credit_spendable_cents: {
+    kind: "cents",
+    required: false,
+    label: "Welcome credit spendable before a first purchase",
+    max: MAX_WELCOME_CREDIT_CENTS,
+  },
+  welcome_credits_per_address_per_day: { kind: "count", required: false, label: "Welcome credits per sign-up address a day", max: 1000 },
 };
 
 const KEYS = /** @type {(keyof ConsoleSettings)[]} */ (Object.keys(RULES));
@@ -145,9 +155,9 @@ function readSettings(app) {
     const raw = key in stored ? stored[key] : (defaults[key] ?? "");
     const rule = RULES[key];
     if (rule.kind === "bool") out[key] = raw === "true";
-    else if (rule.kind === "cents") {
-      const cents = parseInt(raw, 10);
-      out[key] = cents > 0 ? Math.min(cents, rule.max) : 0;
+    else if (rule.kind === "cents" || rule.kind === "count") {
+      const n = parseInt(raw, 10);
+      out[key] = n > 0 ? Math.min(n, rule.max) : 0;
     } else out[key] = raw;
   }
   return /** @type {ConsoleSettings} */ (out);
@@ -192,6 +202,12 @@ function validateSettings(body) {
           "validation_invalid_value",
           `${rule.label} must be a whole number of cents from 0 to ${rule.max} ($${rule.max / 100})`,
         );
+      } else values[key] = String(value);
+      continue;
+    }
+    if (rule.kind === "count") {
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > rule.max) {
+        errors[key] = err("validation_invalid_value", `${rule.label} must be a whole number from 0 (no limit) to ${rule.max}`);
       } else values[key] = String(value);
       continue;
     }

@@ -321,6 +321,8 @@ function purchase(txApp, userId, input, idempotency) {
     },
     shortOfBalance(`${proxiesLabel(input.quantity, input.type)} cost`, total, "quantity"),
   );
+  // The locked part of a welcome credit stays until a first Stripe payment (finding 10).
+  require(`${__hooks}/lib/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "quantity");
 
   const now = new DateTime().string();
   const expires = new DateTime().addDate(0, 0, TERM_DAYS).string();
@@ -450,6 +452,8 @@ function renew(txApp, userId, ids, options = {}) {
     },
     shortOfBalance(`renewing ${proxiesLabel(proxies.length)} costs`, total, "proxy_ids"),
   );
+  // The locked part of a welcome credit stays until a first Stripe payment (finding 10).
+  require(`${__hooks}/lib/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "proxy_ids");
 
   const now = new DateTime();
   for (const proxy of proxies) {
