@@ -21,6 +21,9 @@ const SETTING_KEYS = [
   "admin_registration_enabled",
   "demo_mode",
   "welcome_credit_cents",
+  // The welcome credit's guards (security review #13, finding 10).
+  "welcome_credits_per_address_per_day",
+  "welcome_credit_spendable_cents",
 ];
 
 async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {

@@ -207,3 +207,32 @@ test("analytics draws both charts and the period selector changes the request", 
   await expectNoAxeViolations(page);
   await checkNarrowScreen(page);
 });
+
+test("a referral whose two accounts signed up from one address carries a warning badge (security review, finding 10)", async ({ page }) => {
+  const su = await superuserClient();
+  // Both sign up through the web server from this machine: the same client address.
+  const ownerEmail = uniqueEmail("farm-owner");
+  const owner = await api<{ record: { id: string } }>("/api/shop/signup", {
+    body: { first_name: "Fern", last_name: "Farmer", email: ownerEmail, country: "Germany" },
+  });
+  const affiliate = await su.collection("affiliates").getFirstListItem(su.filter("user_id = {:id}", { id: owner.record.id }));
+  const referredEmail = uniqueEmail("farm-referred");
+  const referred = await api<{ record: { id: string } }>("/api/shop/signup", {
+    body: { first_name: "Rory", last_name: "Referred", email: referredEmail, country: "Germany", ref: affiliate["code"] },
+  });
+  await su.collection("users").update(referred.record.id, { verified: true });
+
+  const admin = await createAdmin("Harper");
+  await signInAs(page, admin, "/console/affiliates");
+  await page.getByLabel("Search", { exact: true }).fill(ownerEmail);
+  const row = page.getByTestId("affiliate-row");
+  await expect(row).toHaveCount(1);
+  await row.getByRole("button", { name: "Fern Farmer" }).click();
+  const referral = page.getByRole("region", { name: "Fern Farmer" }).getByTestId("referral-item");
+  await expect(referral).toContainText(referredEmail);
+  const flag = referral.getByTestId("referral-flag");
+  await expect(flag).toHaveCount(1);
+  await expect(flag).toContainText("Same sign-up address");
+  await expect(flag).toContainText("The referrer and the referred customer signed up from the same network address.");
+  await expectNoAxeViolations(page);
+});

@@ -10,7 +10,17 @@ import { superuserClient } from "./support/pocketbase.ts";
 // Whole journeys with axe sweeps: slow on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
 
-const KEYS = ["site_name", "site_description", "primary_color", "contact_email", "contact_phone", "default_support_name", "demo_mode"];
+const KEYS = [
+  "site_name",
+  "site_description",
+  "primary_color",
+  "contact_email",
+  "contact_phone",
+  "default_support_name",
+  "demo_mode",
+  "welcome_credit_spendable_cents",
+  "welcome_credits_per_address_per_day",
+];
 
 /** The stored values of the keys this spec changes, to put back afterwards. */
 async function snapshot(su: PocketBase): Promise<Map<string, { id: string; value: string }>> {
@@ -110,6 +120,34 @@ test("the spec's validation messages show in red under each field and nothing is
   await expect(page.getByText("Settings updated successfully")).toHaveCount(0);
   expect(await snapshot(su)).toEqual(saved);
   await expectNoAxeViolations(page);
+});
+
+test("an admin limits the welcome credit: spendable before a first purchase, and per sign-up address a day (security review, finding 10)", async ({
+  page,
+}) => {
+  const su = await superuserClient();
+  const saved = await snapshot(su);
+  try {
+    await openSettings(page);
+    const perAddress = page.getByLabel("Welcome credits per sign-up address a day");
+    await expect(perAddress).toHaveValue("3");
+    await perAddress.fill("-2");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(
+      page.getByText("Welcome credits per sign-up address a day must be a whole number from 0 (no limit) to 1000"),
+    ).toBeVisible();
+    await expect(perAddress).toHaveAttribute("aria-invalid", "true");
+
+    await perAddress.fill("5");
+    await page.getByLabel("Welcome credit spendable before a first purchase (USD)").fill("2.50");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByText("Settings updated successfully")).toBeVisible();
+    const stored = await snapshot(su);
+    expect(stored.get("welcome_credits_per_address_per_day")?.value).toBe("5");
+    expect(stored.get("welcome_credit_spendable_cents")?.value).toBe("250");
+  } finally {
+    await restore(su, saved);
+  }
 });
 
 test("in demo mode the page is read-only and says how a superuser switches it off", async ({ page }) => {

@@ -47,6 +47,8 @@ export interface ReferralRow {
   status: string;
   created: string;
   paid_at: string;
+  /** Reasons to check the referral before paying it: "same_signup_address", "same_payment_card". */
+  flags?: string[];
 }
 
 export interface ReferralPage {

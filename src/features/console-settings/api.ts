@@ -14,6 +14,10 @@ export interface ConsoleSettings {
   admin_registration_enabled: boolean;
   demo_mode: boolean;
   welcome_credit_cents: number;
+  /** How much of the welcome credit buys proxies before a first Stripe payment (cents). */
+  welcome_credit_spendable_cents: number;
+  /** Welcome credits granted a day to accounts signed up from one address; 0 = no limit. */
+  welcome_credits_per_address_per_day: number;
 }
 
 export interface CreatedInvitation {

@@ -8,6 +8,17 @@ const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 const PHONE = /^\+?[0-9][0-9 ()./-]{2,}(?:\s*(?:ext\.?|x)\s*[0-9]{1,6})?$/i;
 const LOGO_URL = /^(?:https:\/\/[^\s/]+(?:\/\S*)?|\/(?!\/)\S*)$/i;
 const DOLLARS = /^\d{1,3}(?:\.\d{1,2})?$/;
+const WHOLE = /^\d{1,4}$/;
+
+/** The largest daily number of welcome credits per sign-up address the server accepts. */
+export const MAX_WELCOME_CREDITS_PER_ADDRESS = 1000;
+
+const dollars = (message: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((value) => DOLLARS.test(value) && Math.round(Number(value) * 100) <= MAX_WELCOME_CREDIT_CENTS, message),
+  );
 
 /** The largest welcome credit the server accepts, in cents ($100). */
 export const MAX_WELCOME_CREDIT_CENTS = 10000;
@@ -39,12 +50,16 @@ export const SettingsFormSchema = v.object({
   admin_registration_enabled: v.boolean(),
   demo_mode: v.boolean(),
   /** Dollars as typed ("5", "2.50"). */
-  welcome_credit: v.pipe(
+  welcome_credit: dollars("Welcome credit must be between $0 and $100"),
+  /** Dollars as typed; at or above the welcome credit = all of it. */
+  welcome_credit_spendable: dollars("Spendable welcome credit must be between $0 and $100"),
+  /** A whole number as typed; 0 = no limit. */
+  welcome_credits_per_address_per_day: v.pipe(
     v.string(),
     v.trim(),
     v.check(
-      (value) => DOLLARS.test(value) && Math.round(Number(value) * 100) <= MAX_WELCOME_CREDIT_CENTS,
-      "Welcome credit must be between $0 and $100",
+      (value) => WHOLE.test(value) && Number(value) <= MAX_WELCOME_CREDITS_PER_ADDRESS,
+      `Welcome credits per sign-up address a day must be a whole number from 0 (no limit) to ${MAX_WELCOME_CREDITS_PER_ADDRESS}`,
     ),
   ),
 });
@@ -53,19 +68,30 @@ export type SettingsFormOutput = v.InferOutput<typeof SettingsFormSchema>;
 
 /** The form's values for stored settings. */
 export function toFormValues(settings: ConsoleSettings): SettingsFormInput {
-  const { welcome_credit_cents, ...rest } = settings;
-  return { ...rest, welcome_credit: (welcome_credit_cents / 100).toFixed(2) };
+  const { welcome_credit_cents, welcome_credit_spendable_cents, welcome_credits_per_address_per_day, ...rest } = settings;
+  return {
+    ...rest,
+    welcome_credit: (welcome_credit_cents / 100).toFixed(2),
+    welcome_credit_spendable: (welcome_credit_spendable_cents / 100).toFixed(2),
+    welcome_credits_per_address_per_day: String(welcome_credits_per_address_per_day),
+  };
 }
 
 /** The PUT body for checked form values (dollars to whole cents by rounding). */
 export function toSettings(values: SettingsFormOutput): ConsoleSettings {
-  const { welcome_credit, ...rest } = values;
-  return { ...rest, welcome_credit_cents: Math.round(Number(welcome_credit) * 100) };
+  const { welcome_credit, welcome_credit_spendable, welcome_credits_per_address_per_day, ...rest } = values;
+  return {
+    ...rest,
+    welcome_credit_cents: Math.round(Number(welcome_credit) * 100),
+    welcome_credit_spendable_cents: Math.round(Number(welcome_credit_spendable) * 100),
+    welcome_credits_per_address_per_day: Number(welcome_credits_per_address_per_day),
+  };
 }
 
 /** Server field names the form shows errors under (welcome_credit_cents is typed as dollars). */
 export function formField(serverField: string): keyof SettingsFormInput | null {
   if (serverField === "welcome_credit_cents") return "welcome_credit";
+  if (serverField === "welcome_credit_spendable_cents") return "welcome_credit_spendable";
   return serverField in SettingsFormSchema.entries ? (serverField as keyof SettingsFormInput) : null;
 }
 

@@ -1,7 +1,7 @@
 // The selected affiliate's detail panel: Total Earnings, Pending, and a scrollable list of
 // recent referrals; a referral with a pending commission has a Pay button (confirmed first).
 import { useStore } from "@nanostores/react";
-import { X } from "lucide-react";
+import { AlertTriangle, X } from "lucide-react";
 import { useState } from "react";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -14,7 +14,7 @@ import { formatDate, formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import type { ReferralRow } from "@/features/console-affiliates/api";
-import { personName, referralStatusLabel, referralTone } from "@/features/console-affiliates/format";
+import { personName, referralFlag, referralStatusLabel, referralTone } from "@/features/console-affiliates/format";
 import {
   $payNotice,
   $referrals,
@@ -129,6 +129,22 @@ function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
             </span>
             <Badge tone={referralTone(referral.status)}>{referralStatusLabel(referral.status)}</Badge>
           </div>
+          {referral.flags && referral.flags.length > 0 ? (
+            <ul className="flex flex-wrap gap-2" aria-label="Warnings">
+              {referral.flags.map((flag) => {
+                const { label, reason } = referralFlag(flag);
+                return (
+                  <li key={flag} className="flex flex-wrap items-center gap-1 text-xs text-red-800" data-testid="referral-flag">
+                    <Badge tone="danger">
+                      <AlertTriangle className="mr-1 inline size-3" aria-hidden="true" />
+                      {label}
+                    </Badge>
+                    <span>{reason}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          ) : null}
           <p className="text-xs break-all text-slate-600">
             {referral.user_email}
             {referral.user_verified ? "" : " (e-mail not verified)"}

@@ -161,6 +161,42 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
                 Granted once when a new account verifies its email, and promised on the public pages. 0 turns the offer off; at most $100.
               </p>
             </Field>
+            <Field
+              id="welcome_credit_spendable"
+              label="Welcome credit spendable before a first purchase (USD)"
+              error={errors.welcome_credit_spendable?.message}
+            >
+              <Input
+                id="welcome_credit_spendable"
+                inputMode="decimal"
+                className="max-w-40"
+                aria-describedby="welcome_credit_spendable-hint"
+                {...register("welcome_credit_spendable")}
+                {...fieldAria("welcome_credit_spendable", errors.welcome_credit_spendable?.message)}
+              />
+              <p id="welcome_credit_spendable-hint" className="text-sm text-slate-600">
+                How much of the welcome credit buys proxies before the customer&apos;s first card payment. At or above the welcome credit,
+                all of it; 0 keeps the whole welcome credit until a first payment.
+              </p>
+            </Field>
+            <Field
+              id="welcome_credits_per_address_per_day"
+              label="Welcome credits per sign-up address a day"
+              error={errors.welcome_credits_per_address_per_day?.message}
+            >
+              <Input
+                id="welcome_credits_per_address_per_day"
+                inputMode="numeric"
+                className="max-w-40"
+                aria-describedby="welcome_credits_per_address_per_day-hint"
+                {...register("welcome_credits_per_address_per_day")}
+                {...fieldAria("welcome_credits_per_address_per_day", errors.welcome_credits_per_address_per_day?.message)}
+              />
+              <p id="welcome_credits_per_address_per_day-hint" className="text-sm text-slate-600">
+                Accounts signed up from one network address get the welcome credit this many times a day; the others work normally without
+                it. 0 means no limit.
+              </p>
+            </Field>
           </Section>
 
           <Section id="contact-information" title="Contact Information" icon={<Mail className="size-5" aria-hidden="true" />}>
