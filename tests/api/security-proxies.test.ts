@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { RecordModel } from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { signIn, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import {
   addStock,
+  credit,
   customer,
   expectEveryBalanceMatchesItsLedger,
   ledgerOf,
@@ -217,6 +218,40 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     expect(mail.text).toContain(`${third["host"]}:${third["port"]}`);
     expect(mail.text).toContain("Insufficient balance");
     expect(mail.text).not.toContain(`:${(await proxyNow(ids[0]!))["port"]} `);
+  });
+
+  it("leaves welcome credit that may not be spent before a first payment out of the renewal budget", async () => {
+    const setting = await shop.su.collection("settings").getFirstListItem('key = "welcome_credit_spendable_cents"');
+    await shop.su.collection("settings").update(setting.id, { value: "0" });
+    try {
+      const email = `welcome-renew-${randomUUID()}@api.test`;
+      const signup = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
+        method: "POST",
+        body: { first_name: "Wanda", last_name: "Welcome", email, country: "Chile" },
+      });
+      await shop.su.collection("users").update(signup.record.id, { verified: true }); // the $5.00 welcome credit
+      const password = `Welcome#${randomUUID()}`;
+      await shop.su.collection("users").update(signup.record.id, { password, passwordConfirm: password });
+      const user = { id: signup.record.id, email, pb: await signIn(tpb, { email, password }) };
+      await credit(shop, user.id, 2 * 450);
+      const country = `S${randomUUID().slice(0, 6)}`;
+      await addStock(shop, { country, count: 2 });
+      const ids = (await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 2 })).proxies.map((p) => p.id);
+      setProxyColumns([ids[0]!], { auto_renew: 1, expires_at: iso(Date.now() - 120_000) });
+      setProxyColumns([ids[1]!], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
+      await credit(shop, user.id, 450); // balance 950, of which 500 is welcome credit: 450 to spend
+      const after = Date.now() - 1000;
+
+      await runExpiryJob();
+
+      expect((await proxyNow(ids[0]!))["status"]).toBe("ASSIGNED");
+      expect((await proxyNow(ids[1]!))["status"]).toBe("EXPIRED");
+      expect((await ledgerOf(shop, user.id)).balance).toBe(500);
+      const mail = await waitForMail(mailbox.sink, email, /automatic renewal failed for 1 proxy/i, { after });
+      expect(mail.text).toContain("$5.00 of welcome credit can be spent only after your first credit purchase");
+    } finally {
+      await shop.su.collection("settings").update(setting.id, { value: "10000" });
+    }
   });
 
   it("renews the proxies whose type is still sold when another due type is no longer for sale", async () => {

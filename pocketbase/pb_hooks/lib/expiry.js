@@ -88,9 +88,10 @@ function mailUser(app, userId, subject, paragraphs, lines) {
  * @param {DueProxy[]} due  oldest expiry first
  * @param {Record<string, number>} prices  unit prices of the types for sale
  * @param {number} budgetCents  what the customer may spend now
+ * @param {number} lockedCents  welcome credit left out of the budget (lib/accounts.js lockedWelcomeCents)
  * @returns {{ renew: DueProxy[], failures: RenewalFailure[] }}
  */
-function chooseRenewals(due, prices, budgetCents) {
+function chooseRenewals(due, prices, budgetCents, lockedCents) {
   /** @type {typeof import("./ledger.js")} */
   const ledger = require(`${__hooks}/lib/ledger.js`);
   let left = budgetCents;
@@ -105,7 +106,9 @@ function chooseRenewals(due, prices, budgetCents) {
     } else if (price > left) {
       failures.push({
         proxy,
-        reason: `Insufficient balance: renewing it costs ${ledger.formatUsd(price)} and ${ledger.formatUsd(Math.max(0, left))} of your balance was left${renew.length > 0 ? " after the renewals above it" : ""}.`,
+        reason: `Insufficient balance: renewing it costs ${ledger.formatUsd(price)} and ${ledger.formatUsd(Math.max(0, left))} of your balance was left${renew.length > 0 ? " after the renewals above it" : ""}.${
+          lockedCents > 0 ? ` ${ledger.formatUsd(lockedCents)} of welcome credit can be spent only after your first credit purchase.` : ""
+        }`,
       });
     } else {
       left -= price;
@@ -140,8 +143,11 @@ function autoRenew(app, now) {
         // Still due inside the transaction: a run beside this one may have renewed them.
         const still = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "" });
         txApp.db().newQuery(`${dueQuery} AND assigned_to_user_id = {:userId} ORDER BY expires_at, id`).bind({ userId, now }).all(still);
-        const budget = ledger.balanceRecord(txApp, userId).getInt("balance_cents");
-        const choice = chooseRenewals(still, proxies.priceList(txApp), budget);
+        // What the customer may spend now: the balance less the welcome credit that may not
+        // be spent before a first payment (lib/accounts.js), which renew() refuses too.
+        const locked = require(`${__hooks}/lib/accounts.js`).lockedWelcomeCents(txApp, userId);
+        const budget = ledger.balanceRecord(txApp, userId).getInt("balance_cents") - locked;
+        const choice = chooseRenewals(still, proxies.priceList(txApp), budget, locked);
         if (choice.renew.length > 0) {
           proxies.renew(txApp, userId, choice.renew.map((r) => r.id).sort(), { how: "automatic" });
         }
