@@ -173,3 +173,24 @@ onRecordUpdateRequest((e) => {
   // changed ("[redacted]") only when it was.
   if (!changed) e.record?.withCustomData(false);
 }, "proxies");
+
+// ---- Owner, status and term: the server's only (security review #13, finding 6) ------
+// No records-API write sets a proxy's owner, status, expiry, auto-renewal or expiry notice,
+// superusers (the dashboard) included, as for the money collections (money.pb.js): a new
+// proxy starts Available with none of them, and an update never changes them. Purchases,
+// renewals, refunds and expiry save through app.save() (no request hooks); admins change
+// them through the console's audited routes (console-proxies.pb.js).
+
+onRecordCreateRequest((e) => {
+  /** @type {typeof import("./lib/console-proxies.js")} */
+  const inventory = require(`${__hooks}/lib/console-proxies.js`);
+  if (e.record) inventory.assertServerFieldsOnCreate(e.record);
+  e.next();
+}, "proxies");
+
+onRecordUpdateRequest((e) => {
+  /** @type {typeof import("./lib/console-proxies.js")} */
+  const inventory = require(`${__hooks}/lib/console-proxies.js`);
+  if (e.record) inventory.assertServerFieldsUnchanged(e.record);
+  e.next();
+}, "proxies");

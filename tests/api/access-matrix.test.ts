@@ -6,7 +6,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
-import { expectEveryBalanceMatchesItsLedger } from "../support/shop.ts";
+import { expectEveryBalanceMatchesItsLedger, setProxyColumns } from "../support/shop.ts";
 import { payByStripe, startStripeMock, stripeEnv, type StripeMock } from "../support/stripe-mock.ts";
 
 type Who = "anon" | "A" | "B" | "admin";
@@ -216,29 +216,29 @@ const SPECS: CollectionSpec[] = [
   },
   {
     name: "proxies",
-    make: async (ctx, owner) =>
-      (
-        await ctx.su.collection("proxies").create({
-          host: `p${ctx.n()}.test`,
-          port: 8080,
-          username: "u",
-          password: "secret",
-          type: "HTTP",
-          country: "US",
-          status: "ASSIGNED",
-          assigned_to_user_id: ctx.users[owner].id,
-          expires_at: "2099-01-01 00:00:00.000Z",
-        })
-      ).id,
-    createBody: async (ctx, who, marker) => ({
+    // Owner, status and expiry are the server's (finding 6): stock is made Available, then
+    // assigned in data.db; the API create is of stock too.
+    make: async (ctx, owner) => {
+      const { id } = await ctx.su.collection("proxies").create({
+        host: `p${ctx.n()}.test`,
+        port: 8080,
+        username: "u",
+        password: "secret",
+        type: "HTTP",
+        country: "US",
+        status: "AVAILABLE",
+      });
+      setProxyColumns(tpb, [id], { status: "ASSIGNED", assigned_to_user_id: ctx.users[owner].id, expires_at: "2099-01-01 00:00:00.000Z" });
+      return id;
+    },
+    createBody: async (_ctx, _who, marker) => ({
       host: `${marker}.test`,
       port: 8080,
       username: "u",
       password: "p",
       type: "HTTP",
       country: "US",
-      status: "ASSIGNED",
-      assigned_to_user_id: ctx.users[who === "anon" ? "A" : who].id,
+      status: "AVAILABLE",
     }),
     markerFilter: (m) => `host = "${m}.test"`,
     updateBody: (m) => ({ city: m }),

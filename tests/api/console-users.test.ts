@@ -18,6 +18,7 @@ import {
   ledgerOf,
   post,
   purchase,
+  setProxyColumns,
   shopClients,
   type Shop,
 } from "../support/shop.ts";
@@ -489,7 +490,7 @@ describe("POST /api/admin/orders/{id}/refund", () => {
     const { user, order, proxies } = await buyer(3, 2000);
     // One proxy went to someone else meanwhile (re-sold): the refund must leave it alone.
     const other = await customer(shop);
-    await shop.su.collection("proxies").update(proxies[2]!.id, { assigned_to_user_id: other.id });
+    setProxyColumns(shop.tpb, [proxies[2]!.id], { assigned_to_user_id: other.id });
 
     const key = randomUUID();
     const res = await refund(shop.admin, order.id, { reason: "Proxies were blocked" }, key);

@@ -12,6 +12,7 @@ import {
   ledgerOf,
   post,
   purchase,
+  setProxyColumns,
   shopClients,
   type Shop,
 } from "../support/shop.ts";
@@ -50,7 +51,8 @@ async function owner(count: number, cents = 10_000) {
   return { user, proxies: res.proxies };
 }
 
-const setProxy = (proxy: RecordModel, fields: Record<string, unknown>) => shop.su.collection("proxies").update(proxy.id, fields);
+/** The records API refuses these fields (finding 6): the test writes them in data.db. */
+const setProxy = async (proxy: RecordModel, fields: Record<string, string | number | boolean>) => setProxyColumns(tpb, [proxy.id], fields);
 const proxyNow = (proxy: RecordModel) => shop.su.collection("proxies").getOne(proxy.id);
 
 describe("the expiry job", () => {

@@ -11,6 +11,7 @@ import {
   type TestPocketBase,
   type TestUser,
 } from "../support/pocketbase.ts";
+import { setProxyColumns } from "../support/shop.ts";
 
 let tpb: TestPocketBase;
 let su: PocketBase;
@@ -191,17 +192,18 @@ describe("money", () => {
 
 describe("proxies", () => {
   it("an owner cannot change a proxy's owner, status or expiry", async () => {
-    const proxy = await su.collection("proxies").create({
+    // Stock made through the API, given to Alice in data.db (the records API sets no owner: finding 6).
+    const stock = await su.collection("proxies").create({
       host: "owned.test",
       port: 3128,
       username: "u1",
       password: "p1",
       type: "HTTP",
       country: "US",
-      status: "ASSIGNED",
-      assigned_to_user_id: alice.id,
-      expires_at: "2099-01-01 00:00:00.000Z",
+      status: "AVAILABLE",
     });
+    setProxyColumns(tpb, [stock.id], { status: "ASSIGNED", assigned_to_user_id: alice.id, expires_at: "2099-01-01 00:00:00.000Z" });
+    const proxy = await su.collection("proxies").getOne(stock.id);
     for (const body of [{ status: "AVAILABLE" }, { assigned_to_user_id: bob.id }, { expires_at: "2199-01-01 00:00:00.000Z" }]) {
       expect(await statusOf(() => asAlice.collection("proxies").update(proxy.id, body))).toBe(404);
     }

@@ -12,6 +12,7 @@ import {
   ledgerOf,
   post,
   purchase,
+  setProxyColumns,
   shopClients,
   type OrderResponse,
   type Shop,
@@ -248,7 +249,7 @@ describe("renewals", () => {
     const buyer = await customer(shop, 5000);
     const res = await purchase(buyer.pb, { type: "RESIDENTIAL", country: "IS", quantity: 1 });
     const proxy = res.proxies[0]!;
-    await shop.su.collection("proxies").update(proxy.id, { status: "EXPIRED", expires_at: "2020-01-01 00:00:00.000Z" });
+    setProxyColumns(shop.tpb, [proxy.id], { status: "EXPIRED", expires_at: "2020-01-01 00:00:00.000Z" });
     const renewed = await post(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [proxy.id] });
     expect(renewed.proxies[0]).toMatchObject({ status: "ASSIGNED" });
     expect(Math.abs(parse(renewed.proxies[0]!["expires_at"]) - (Date.now() + 30 * DAY))).toBeLessThan(10_000);

@@ -8,7 +8,7 @@ import PocketBase from "pocketbase";
 import { waitForMail } from "../support/smtp-sink.ts";
 import { E2E } from "./support/env.ts";
 import { addStock, adjustBalance, createCustomer, ledgerOf, open, signInAs } from "./support/customers.ts";
-import { superuserClient } from "./support/pocketbase.ts";
+import { setE2eProxyColumns, superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 // Each journey signs in through /login and arranges data over HTTP: on the shared 2-core
@@ -175,11 +175,8 @@ test.describe("Overview", () => {
     const user = await createCustomer({ balanceCents: 5000 });
     const su = await superuserClient();
     const [id] = await addStock({ type: "RESIDENTIAL", country: "DE", count: 1 });
-    await su.collection("proxies").update(id ?? "", {
-      status: "ASSIGNED",
-      assigned_to_user_id: user.id,
-      host: `a-very-long-proxy-host-name-${Date.now()}.residential.e2e.test`,
-    });
+    await su.collection("proxies").update(id ?? "", { host: `a-very-long-proxy-host-name-${Date.now()}.residential.e2e.test` });
+    setE2eProxyColumns([id ?? ""], { status: "ASSIGNED", assigned_to_user_id: user.id });
     await page.setViewportSize({ width: 360, height: 800 });
     await signInAs(page, user, "/dashboard");
     await expect(page.getByText(/a-very-long-proxy-host-name/)).toBeVisible();

@@ -9,7 +9,7 @@ import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
 import { addStock, adjustBalance, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
-import { superuserClient } from "./support/pocketbase.ts";
+import { setE2eProxyColumns, superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 const DAY_MS = 86_400_000;
@@ -370,13 +370,14 @@ test.describe("My Proxies", () => {
         country: i % 2 === 0 ? "US" : "CA",
         state: "",
         city: "",
-        status: "ASSIGNED",
-        assigned_to_user_id: user.id,
-        expires_at: expires,
+        status: "AVAILABLE",
       });
+    const ids: string[] = [];
     for (let start = 0; start < 1000; start += 20) {
-      await Promise.all(Array.from({ length: 20 }, (_, k) => make(start + k)));
+      ids.push(...(await Promise.all(Array.from({ length: 20 }, (_, k) => make(start + k)))).map((p) => p.id));
     }
+    // Owner and expiry are the server's (the records API refuses them): set in data.db.
+    setE2eProxyColumns(ids, { status: "ASSIGNED", assigned_to_user_id: user.id, expires_at: expires });
 
     await signInAs(page, user, "/dashboard/proxies");
     await expect(countText(page)).toHaveText("1,000 of 1,000 proxies");

@@ -71,6 +71,9 @@ export async function addStock(shop: Shop, options: StockOptions): Promise<strin
   return ids;
 }
 
+/** Proxy columns the records API refuses (finding 6), written in the test PocketBase's data.db. */
+export { setProxyColumns } from "./proxy-columns.ts";
+
 export interface OrderResponse {
   order: RecordModel;
   proxies: RecordModel[];

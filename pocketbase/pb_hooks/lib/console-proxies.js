@@ -719,7 +719,49 @@ function insertImport(txApp, parsed) {
   return imported;
 }
 
+// ---- Records-API writes (proxies.pb.js, security review #13 finding 6) ----------------
+
+/** The fields only the server writes: purchases, renewals, refunds, expiry, console routes. */
+const SERVER_FIELDS = ["assigned_to_user_id", "status", "expires_at", "auto_renew", "expiry_notice_sent_at"];
+const SERVER_FIELDS_MESSAGE =
+  "A proxy's owner, status, expiry and auto-renewal cannot be set through the records API: change them in the console's Proxy Management (PATCH /api/admin/proxies/{id}), which audits every change.";
+
+/**
+ * A proxy created through the records API starts Available, with no owner, expiry,
+ * auto-renewal or expiry notice (403 otherwise).
+ * @param {core.Record} record
+ */
+function assertServerFieldsOnCreate(record) {
+  const clean =
+    record.getString("status") === "AVAILABLE" &&
+    record.getString("assigned_to_user_id") === "" &&
+    record.getString("expires_at") === "" &&
+    !record.getBool("auto_renew") &&
+    record.getString("expiry_notice_sent_at") === "";
+  if (!clean) {
+    throw new ForbiddenError(
+      "A new proxy starts Available, with no owner, expiry or auto-renewal: customers get proxies by buying them, and admins change a proxy's status in the console's Proxy Management.",
+    );
+  }
+}
+
+/**
+ * A records-API update leaves the server's fields as they are (403 naming the first one changed).
+ * @param {core.Record} record
+ */
+function assertServerFieldsUnchanged(record) {
+  const stored = record.original();
+  for (const field of SERVER_FIELDS) {
+    if (String(record.get(field)) !== String(stored.get(field))) {
+      throw new ForbiddenError(SERVER_FIELDS_MESSAGE, { [field]: new ValidationError("server_field", SERVER_FIELDS_MESSAGE) });
+    }
+  }
+}
+
 module.exports = {
+  SERVER_FIELDS,
+  assertServerFieldsOnCreate,
+  assertServerFieldsUnchanged,
   STATUSES,
   MAX_GENERATE,
   MAX_IMPORT_LINES,

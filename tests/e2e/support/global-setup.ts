@@ -13,6 +13,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // (E2E_MAILBOX_URL is inherited by the Playwright workers).
   const mailbox = await startTestMailbox();
   process.env["E2E_MAILBOX_URL"] = mailbox.url;
+  // Tests write proxy columns the records API refuses straight in data.db (support/pocketbase.ts).
+  process.env["E2E_DATA_DIR"] = dataDir;
   const shop = await startShop({
     webPort: E2E.webPort,
     pocketbasePort: E2E.pocketbasePort,
