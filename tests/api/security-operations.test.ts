@@ -3,11 +3,18 @@
 // the server only, never through the records API (finding 6); no secret in process
 // arguments or request logs, and no mail sink on a public host (finding 9); and `npm start`
 // refuses a half-configured Stripe and says which payment provider runs (finding 2).
+import { randomUUID } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR } from "../../server/pocketbase-process.ts";
 import { adminSend } from "../support/admin.ts";
-import { errorOf, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, customer, expectEveryBalanceMatchesItsLedger, purchase, shopClients, type Shop } from "../support/shop.ts";
+import { linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
 
 const PROXY_FIELDS_MESSAGE = /cannot be set through the records API: change them in the console's Proxy Management/;
 
@@ -111,5 +118,211 @@ describe("finding 6: a proxy's owner, status and term are never written through 
     expect(audit["details"]).toMatchObject({
       changes: { status: { from: "ASSIGNED", to: "AVAILABLE" }, assigned_to_user_id: { from: owner, to: "" }, password: { changed: true } },
     });
+  });
+});
+
+const DEMO = {
+  admin: { email: "admin@demo.test", password: "DemoAdmin#Test2026" },
+  customer: { email: "customer@demo.test", password: "DemoCustomer#Test2026" },
+};
+const DEMO_ENV = {
+  SHOP_DEMO_SEED: "true",
+  SHOP_DEMO_ADMIN_EMAIL: DEMO.admin.email,
+  SHOP_DEMO_ADMIN_PASSWORD: DEMO.admin.password,
+  SHOP_DEMO_CUSTOMER_EMAIL: DEMO.customer.email,
+  SHOP_DEMO_CUSTOMER_PASSWORD: DEMO.customer.password,
+};
+const DEMO_ACCOUNT_MESSAGE =
+  "Demo mode is on: the demo accounts cannot change their profile, e-mail or password, buy proxies or buy credits. Sign up for an account of your own to do that.";
+
+describe("finding 5: in demo mode the demo accounts cannot be changed and cannot buy", () => {
+  let tpb: TestPocketBase;
+  let mailbox: TestMailbox;
+  let su: PocketBase;
+  let demoCustomer: PocketBase;
+  let demoAdmin: PocketBase;
+
+  const setDemoMode = async (on: boolean) => {
+    const row = await su.collection("settings").getFirstListItem('key = "demo_mode"');
+    await su.collection("settings").update(row.id, { value: on ? "true" : "false" });
+  };
+  const signInDemo = async (who: { email: string; password: string }) => {
+    const pb = tpb.client();
+    await pb.collection("users").authWithPassword(who.email, who.password);
+    return pb;
+  };
+  const userRow = (email: string) => su.collection("users").getFirstListItem(su.filter("email = {:email}", { email }));
+  const expectDemoRefusal = async (run: () => Promise<unknown>, what: string) => {
+    const err = await errorOf(run);
+    expect(err.status, what).toBe(403);
+    expect(err.response["message"], what).toBe(DEMO_ACCOUNT_MESSAGE);
+  };
+
+  beforeAll(async () => {
+    mailbox = await startTestMailbox();
+    tpb = await startTestPocketBase({ ...DEMO_ENV, SHOP_APP_URL: "http://shop.test:4321", ...smtpEnv(mailbox.sink) });
+    su = await tpb.superuser();
+    await setDemoMode(true);
+    demoCustomer = await signInDemo(DEMO.customer);
+    demoAdmin = await signInDemo(DEMO.admin);
+  });
+  afterAll(async () => {
+    await tpb?.stop();
+    await mailbox?.stop();
+  });
+
+  it("finding 5: the seed marks both demo accounts (users.is_demo, hidden from them)", async () => {
+    expect(await userRow(DEMO.admin.email)).toMatchObject({ is_demo: true, is_admin: true });
+    expect(await userRow(DEMO.customer.email)).toMatchObject({ is_demo: true });
+    const own = await demoCustomer.collection("users").getOne(demoCustomer.authStore.record!.id);
+    expect(own).not.toHaveProperty("is_demo");
+  });
+
+  it("finding 5: no records-API change of a demo account's profile, password or e-mail, by itself or by an admin", async () => {
+    const customerRow = await userRow(DEMO.customer.email);
+    const adminRow = await userRow(DEMO.admin.email);
+    for (const [who, pb, id] of [
+      ["demo customer", demoCustomer, customerRow.id],
+      ["demo admin", demoAdmin, adminRow.id],
+    ] as const) {
+      for (const body of [
+        { first_name: "Mallory" },
+        { last_name: "Locked" },
+        { country: "Nowhere" },
+        { onboarding_completed: false },
+        {
+          password: "Taken#Over2026",
+          passwordConfirm: "Taken#Over2026",
+          oldPassword: who === "demo admin" ? DEMO.admin.password : DEMO.customer.password,
+        },
+      ]) {
+        await expectDemoRefusal(() => pb.collection("users").update(id, body), `${who} ${JSON.stringify(body)}`);
+      }
+      // Refused to every non-superuser already ("Contact support ..."), demo or not.
+      expect((await errorOf(() => pb.collection("users").requestEmailChange("taken@over.test"))).status, `${who} e-mail change`).toBe(403);
+    }
+    // Another admin, or the demo admin, cannot change the demo customer either (the update
+    // rule already limits every caller to their own row: 404).
+    const otherAdmin = await signInDemo(await createTestUser(su, { is_admin: true }));
+    for (const pb of [otherAdmin, demoAdmin]) {
+      const err = await errorOf(() =>
+        pb
+          .collection("users")
+          .update(customerRow.id, { first_name: "Mallory", password: "Taken#Over2026", passwordConfirm: "Taken#Over2026" }),
+      );
+      expect([403, 404]).toContain(err.status);
+    }
+    expect(await userRow(DEMO.customer.email)).toEqual(customerRow);
+    expect(await userRow(DEMO.admin.email)).toEqual(adminRow);
+    // The published passwords still sign in.
+    await signInDemo(DEMO.customer);
+    await signInDemo(DEMO.admin);
+  });
+
+  it("finding 5: a password reset link cannot change a demo account's password", async () => {
+    const after = Date.now() - 1000;
+    await tpb.client().collection("users").requestPasswordReset(DEMO.customer.email);
+    const mail = await waitForMail(mailbox.sink, DEMO.customer.email, /password/i, { after });
+    const token = new URL(linkFrom(mail, "/reset-password?token=")).searchParams.get("token") ?? "";
+    await expectDemoRefusal(
+      () => tpb.client().collection("users").confirmPasswordReset(token, "Taken#Over2026", "Taken#Over2026"),
+      "reset",
+    );
+    await signInDemo(DEMO.customer);
+    expect((await errorOf(() => signInDemo({ email: DEMO.customer.email, password: "Taken#Over2026" }))).status).toBe(400);
+  });
+
+  it("finding 5: the demo customer cannot buy, renew, regenerate, toggle auto-renew or buy credits; reads and support work", async () => {
+    const me = demoCustomer.authStore.record!.id;
+    const proxies = await demoCustomer.collection("proxies").getFullList();
+    expect(proxies.length).toBeGreaterThan(0);
+    const proxy = proxies[0]!;
+    const balanceBefore = (await su.collection("balances").getFirstListItem(su.filter("user_id = {:me}", { me })))["balance_cents"];
+    const ordersBefore = (await su.collection("proxy_orders").getList(1, 1, { filter: su.filter("user_id = {:me}", { me }) })).totalItems;
+    const key = () => ({ "Idempotency-Key": randomUUID() });
+    const calls: [string, string, unknown][] = [
+      ["POST", "/api/v1/proxies/purchase", { type: "RESIDENTIAL", country: "US", quantity: 1 }],
+      ["POST", "/api/v1/proxies/renew", { proxy_ids: [proxy.id] }],
+      ["PATCH", `/api/v1/proxies/${proxy.id}`, { auto_renew: !proxy["auto_renew"] }],
+      ["POST", `/api/v1/proxies/${proxy.id}/regenerate-credentials`, {}],
+      ["POST", "/api/v1/credits/checkout", { package_id: "package-10" }],
+    ];
+    for (const [method, url, body] of calls) {
+      await expectDemoRefusal(
+        () => demoCustomer.send(url, { method, body: body as Record<string, unknown>, headers: key() }),
+        `${method} ${url}`,
+      );
+    }
+    expect(await demoCustomer.collection("proxies").getOne(proxy.id)).toEqual(proxy);
+    expect((await su.collection("balances").getFirstListItem(su.filter("user_id = {:me}", { me })))["balance_cents"]).toBe(balanceBefore);
+    expect((await su.collection("proxy_orders").getList(1, 1, { filter: su.filter("user_id = {:me}", { me }) })).totalItems).toBe(
+      ordersBefore,
+    );
+    expect(
+      (await su.collection("payments").getList(1, 50, { filter: su.filter("user_id = {:me}", { me }) })).items.every(
+        (p) => p["status"] !== "pending",
+      ),
+    ).toBe(true);
+
+    // Reading works, and so does support.
+    expect(await demoCustomer.send("/api/v1/proxies/prices", { method: "GET" })).toHaveProperty("RESIDENTIAL");
+    const ticket = await demoCustomer.collection("support_tickets").create({ user_id: me, subject: "Demo question", priority: "low" });
+    expect(ticket).toMatchObject({ subject: "Demo question" });
+    // The demo admin cannot buy either.
+    await expectDemoRefusal(
+      () => demoAdmin.send("/api/v1/credits/checkout", { method: "POST", body: { package_id: "package-10" }, headers: key() }),
+      "demo admin checkout",
+    );
+  });
+
+  it("finding 5: other accounts are unaffected, a superuser may still change a demo account, and demo mode off lifts the lock", async () => {
+    const someone = await customer(await shopClients(tpb), 0);
+    expect(await someone.pb.collection("users").update(someone.id, { first_name: "Robin" })).toMatchObject({ first_name: "Robin" });
+
+    const row = await userRow(DEMO.customer.email);
+    expect(await su.collection("users").update(row.id, { last_name: "Customer" })).toMatchObject({ last_name: "Customer" });
+
+    await setDemoMode(false);
+    try {
+      expect(await demoCustomer.collection("users").update(row.id, { first_name: "Casey" })).toMatchObject({ first_name: "Casey" });
+    } finally {
+      await setDemoMode(true);
+    }
+  });
+});
+
+describe("finding 5: the migration marks the demo accounts of a data dir seeded before it", () => {
+  it("finding 5: accounts whose e-mail is SHOP_DEMO_*_EMAIL get is_demo, others not", async () => {
+    const oldMigrations = mkdtempSync(path.join(os.tmpdir(), "proxyshop-old-migrations-"));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-demo-marks-"));
+    try {
+      for (const file of readdirSync(MIGRATIONS_DIR)) {
+        if (file < "1764400300") cpSync(path.join(MIGRATIONS_DIR, file), path.join(oldMigrations, file));
+      }
+      let tpb = await startTestPocketBase({}, { dataDir, migrationsDir: oldMigrations });
+      try {
+        const su = await tpb.superuser();
+        await createTestUser(su, { email: DEMO.admin.email, is_admin: true });
+        await createTestUser(su, { email: DEMO.customer.email });
+        await createTestUser(su, { email: "someone@demo.test" });
+      } finally {
+        await tpb.stop();
+      }
+      tpb = await startTestPocketBase(DEMO_ENV, { dataDir });
+      try {
+        const su = await tpb.superuser();
+        const rows = await su.collection("users").getFullList({ sort: "email" });
+        expect(rows.map((r) => [r["email"], r["is_demo"]])).toEqual([
+          [DEMO.admin.email, true],
+          [DEMO.customer.email, true],
+          ["someone@demo.test", false],
+        ]);
+      } finally {
+        await tpb.stop();
+      }
+    } finally {
+      rmSync(oldMigrations, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,9 @@
 const audit = require(`${__hooks}/lib/audit.js`);
 
 const DEMO_MODE_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
+/** What a demo account is told when it tries to change itself or buy while demo mode is on. */
+const DEMO_ACCOUNT_MESSAGE =
+  "Demo mode is on: the demo accounts cannot change their profile, e-mail or password, buy proxies or buy credits. Sign up for an account of your own to do that.";
 
 /**
  * The signed-in shop admin (a users record with is_admin), else 401 or 403.
@@ -41,6 +44,17 @@ function demoMode(app) {
  */
 function refuseInDemoMode(app) {
   if (demoMode(app)) throw new ForbiddenError(DEMO_MODE_MESSAGE);
+}
+
+/**
+ * Refuses (403, DEMO_ACCOUNT_MESSAGE) a change by or to a demo account (users.is_demo, set
+ * by the demo seed) while demo mode is on; anything else passes.
+ * @param {CoreApp} app
+ * @param {core.Record | null | undefined} user  a users record (others pass)
+ */
+function refuseDemoAccount(app, user) {
+  if (!user || user.collection().name !== "users" || !user.getBool("is_demo")) return;
+  if (demoMode(app)) throw new ForbiddenError(DEMO_ACCOUNT_MESSAGE);
 }
 
 /**
@@ -111,4 +125,15 @@ function listPage(items, totalItems, pageOf) {
   return { items: rows, page: pageOf.page, perPage: pageOf.perPage, totalItems, totalPages: Math.ceil(totalItems / pageOf.perPage) };
 }
 
-module.exports = { DEMO_MODE_MESSAGE, requireAdmin, requireAdminWrite, demoMode, refuseInDemoMode, auditedChange, paging, listPage };
+module.exports = {
+  DEMO_MODE_MESSAGE,
+  DEMO_ACCOUNT_MESSAGE,
+  requireAdmin,
+  requireAdminWrite,
+  demoMode,
+  refuseInDemoMode,
+  refuseDemoAccount,
+  auditedChange,
+  paging,
+  listPage,
+};

@@ -51,6 +51,9 @@ function createUser(app, user) {
   record.set("is_admin", user.isAdmin);
   record.set("onboarding_completed", true);
   record.set("onboarding_completed_at", new Date().toISOString());
+  // Published credentials: while demo mode is on, nobody can change or spend with them
+  // (demo-accounts.pb.js).
+  record.set("is_demo", true);
   app.save(record);
   // The users hook does this too when hooks are loaded; it is idempotent.
   provisionUser(app, record.id);
