@@ -273,6 +273,7 @@ describe("checkMoneyInvariants and integrityCheck", () => {
       total: 450,
       transactionId: "ghosttx",
       proxyIds: [],
+      shownProxyIds: [],
     };
     book.requests.set(
       "ghost",

@@ -110,7 +110,10 @@ export interface OrderAck {
   kind: "purchase" | "renewal";
   total: number;
   transactionId: string;
+  /** The proxies the order sold (its items). */
   proxyIds: string[];
+  /** The proxies the answer showed: all of them at first, on a replay those still held. */
+  shownProxyIds: string[];
 }
 
 /** One request (one Idempotency-Key) and what became of it. */
@@ -262,13 +265,15 @@ async function send(
 function orderAck(answer: Answer, userId: string): OrderAck {
   const order = answer.body["order"] as Record<string, unknown>;
   const proxies = (answer.body["proxies"] as Record<string, unknown>[]) ?? [];
+  const items = (order["items"] as { id: string }[] | undefined) ?? [];
   return {
     id: String(order["id"]),
     userId,
     kind: order["kind"] as "purchase" | "renewal",
     total: Number(order["total_cents"]),
     transactionId: String(order["transaction_id"]),
-    proxyIds: proxies.map((p) => String(p["id"])),
+    proxyIds: items.map((i) => String(i.id)),
+    shownProxyIds: proxies.map((p) => String(p["id"])),
   };
 }
 
@@ -281,9 +286,20 @@ export async function purchase(options: LoadOptions, actor: Actor, body: Record<
 function recordOrder(book: Book, entry: Request, answer: Answer, userId: string) {
   const ack = orderAck(answer, userId);
   Object.assign(entry, { order: ack, transactionId: ack.transactionId, cents: -ack.total });
+  // The first answer shows every proxy the order sold; a replay only those the buyer still
+  // holds (a refund may have put some back in stock, to be sold to someone else), never
+  // another one (security review #13, finding 1).
+  const shown = ack.shownProxyIds.join();
+  if (answer.replayed ? ack.shownProxyIds.some((id) => !ack.proxyIds.includes(id)) : shown !== ack.proxyIds.join()) {
+    book.problems.push(`order ${ack.id} showed proxies ${shown} for the ${ack.proxyIds.join()} it sold (replayed: ${answer.replayed})`);
+  }
+  const { shownProxyIds: _shown, ...same } = ack;
   const earlier = book.orders.get(ack.id);
-  if (earlier && JSON.stringify(earlier) !== JSON.stringify(ack)) {
-    book.problems.push(`order ${ack.id} answered differently on a replay: ${JSON.stringify(earlier)} then ${JSON.stringify(ack)}`);
+  if (earlier) {
+    const { shownProxyIds: _before, ...was } = earlier;
+    if (JSON.stringify(was) !== JSON.stringify(same)) {
+      book.problems.push(`order ${ack.id} answered differently on a replay: ${JSON.stringify(earlier)} then ${JSON.stringify(ack)}`);
+    }
   }
   book.orders.set(ack.id, ack);
 }
