@@ -20,6 +20,7 @@ import {
   type OrderResponse,
   type Shop,
 } from "../support/shop.ts";
+import { setProxyColumns } from "../support/proxy-columns.ts";
 import { smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
 
 let tpb: TestPocketBase;
@@ -44,26 +45,6 @@ afterEach(async () => {
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace("T", " ");
 const runExpiryJob = () => shop.su.send("/api/admin/jobs/proxy-expiry", { method: "POST" });
-
-/**
- * Sets columns of proxy rows in the test PocketBase's data.db: the records API refuses
- * writes to a proxy's owner, status and expiry, and tests need due or expired proxies.
- */
-function setProxyColumns(ids: string[], columns: Record<string, string | number>): void {
-  const names = Object.keys(columns);
-  execFileSync("python3", [
-    "-c",
-    `import sqlite3,sys,json
-c=sqlite3.connect(sys.argv[1], timeout=10)
-cols=json.loads(sys.argv[2]); ids=json.loads(sys.argv[3])
-for i in ids:
-    c.execute('UPDATE proxies SET ' + ', '.join(k + '=?' for k in cols) + ' WHERE id=?', [cols[k] for k in cols] + [i])
-c.commit()`,
-    path.join(tpb.dataDir, "data.db"),
-    JSON.stringify(Object.fromEntries(names.map((n) => [n, columns[n]]))),
-    JSON.stringify(ids),
-  ]);
-}
 
 const proxyNow = (id: string) => shop.su.collection("proxies").getOne(id);
 
@@ -107,7 +88,7 @@ describe("finding 1: an Idempotency-Key replay never shows another buyer's proxy
     expect(renewed.proxies).toHaveLength(1);
 
     // Expired for more than the 7 days of grace: the job puts it back in stock; someone else buys it.
-    setProxyColumns([proxyId!], { status: "EXPIRED", expires_at: iso(Date.now() - 8 * DAY) });
+    setProxyColumns(tpb, [proxyId!], { status: "EXPIRED", expires_at: iso(Date.now() - 8 * DAY) });
     await runExpiryJob();
     const second = await customer(shop, 5000);
     const resold = await purchase(second.pb, { type: "RESIDENTIAL", country, quantity: 1 });
@@ -196,7 +177,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     const res = await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: count });
     const ids = res.proxies.map((p) => p.id);
     // Due 3, 2 and 1 minutes ago, in the order of `ids`, with auto-renew on.
-    ids.forEach((id, i) => setProxyColumns([id], { auto_renew: 1, expires_at: iso(Date.now() - (count - i) * 60_000) }));
+    ids.forEach((id, i) => setProxyColumns(tpb, [id], { auto_renew: 1, expires_at: iso(Date.now() - (count - i) * 60_000) }));
     return { user, ids };
   }
 
@@ -237,8 +218,8 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
       const country = `S${randomUUID().slice(0, 6)}`;
       await addStock(shop, { country, count: 2 });
       const ids = (await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 2 })).proxies.map((p) => p.id);
-      setProxyColumns([ids[0]!], { auto_renew: 1, expires_at: iso(Date.now() - 120_000) });
-      setProxyColumns([ids[1]!], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
+      setProxyColumns(tpb, [ids[0]!], { auto_renew: 1, expires_at: iso(Date.now() - 120_000) });
+      setProxyColumns(tpb, [ids[1]!], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
       await credit(shop, user.id, 450); // balance 950, of which 500 is welcome credit: 450 to spend
       const after = Date.now() - 1000;
 
@@ -261,7 +242,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     const user = await customer(shop, 10_000);
     const residential = (await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 1 })).proxies[0]!.id;
     const socks = (await purchase(user.pb, { type: "SOCKS5", country, quantity: 1 })).proxies[0]!.id;
-    setProxyColumns([residential, socks], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
+    setProxyColumns(tpb, [residential, socks], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
 
     // SOCKS5 has no built-in price: with its plans off it is not for sale.
     const plans = await shop.su.collection("pricing_plans").getFullList({ filter: 'type = "SOCKS5" && active = true' });
