@@ -13,12 +13,14 @@ import { startStripeMock, stripeSignature, type StripeMock } from "../support/st
 import { createTestUser, errorOf, signIn, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
 import {
   addStock,
+  checkout,
   credit,
   customer,
   expectEveryBalanceMatchesItsLedger,
   ledgerOf,
   post,
   purchase,
+  referredCustomer,
   shopClients,
   type Shop,
 } from "../support/shop.ts";
@@ -99,23 +101,7 @@ interface PayResponse {
   affiliate: AffiliateRow;
 }
 
-const checkout = (pb: PocketBase, packageId: string) => post(pb, "/api/v1/credits/checkout", { package_id: packageId });
-
 const todayUtc = () => new Date().toISOString().slice(0, 10);
-
-/** Signs a customer up with `code` as their referral (verified unless told otherwise). */
-async function referredCustomer(shop: Shop, code: string, options: { verified?: boolean; first?: string } = {}) {
-  const email = `referred-${randomUUID()}@api.test`;
-  const auth = await shop.tpb.client().send<{ token: string; record: RecordModel }>("/api/shop/signup", {
-    method: "POST",
-    body: { first_name: options.first ?? "Rita", last_name: "Referred", email, country: "Spain", ref: code },
-  });
-  const verified = options.verified ?? true;
-  if (verified) await shop.su.collection("users").update(auth.record.id, { verified: true });
-  const pb = shop.tpb.client();
-  pb.authStore.save(auth.token, { ...auth.record, verified });
-  return { id: auth.record.id, email, pb };
-}
 
 async function setDemoMode(su: PocketBase, on: boolean): Promise<void> {
   const row = await su.collection("settings").getFirstListItem('key = "demo_mode"');

@@ -6,30 +6,18 @@ import { randomUUID } from "node:crypto";
 import type { RecordModel } from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { errorOf, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import { customer, expectEveryBalanceMatchesItsLedger, ledgerOf, post, shopClients, type Shop } from "../support/shop.ts";
+import {
+  checkout,
+  customer,
+  expectEveryBalanceMatchesItsLedger,
+  ledgerOf,
+  post,
+  referredCustomer,
+  shopClients,
+  type CheckoutResponse,
+  type Shop,
+} from "../support/shop.ts";
 import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
-
-interface CheckoutResponse {
-  payment: RecordModel;
-  checkout_url: string | null;
-  balance_cents: number;
-}
-
-const checkout = (pb: Parameters<typeof post>[0], packageId: unknown, key?: string | null) =>
-  post<CheckoutResponse>(pb, "/api/v1/credits/checkout", { package_id: packageId }, key);
-
-/** Signs a customer up with `code` as their referral and verifies them. */
-async function referredCustomer(shop: Shop, code: string) {
-  const email = `referred-${randomUUID()}@api.test`;
-  const auth = await shop.tpb.client().send<{ token: string; record: RecordModel }>("/api/shop/signup", {
-    method: "POST",
-    body: { first_name: "Rita", last_name: "Referred", email, country: "Spain", ref: code },
-  });
-  await shop.su.collection("users").update(auth.record.id, { verified: true });
-  const pb = shop.tpb.client();
-  pb.authStore.save(auth.token, { ...auth.record, verified: true });
-  return { id: auth.record.id, pb };
-}
 
 describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
   let tpb: TestPocketBase;

@@ -117,3 +117,27 @@ export async function expectEveryBalanceMatchesItsLedger(su: PocketBase): Promis
     }
   }
 }
+
+export interface CheckoutResponse {
+  payment: RecordModel;
+  checkout_url: string | null;
+  balance_cents: number;
+}
+
+/** POST /api/v1/credits/checkout for a credit package (a new Idempotency-Key unless given). */
+export const checkout = (pb: PocketBase, packageId: unknown, key?: string | null) =>
+  post<CheckoutResponse>(pb, "/api/v1/credits/checkout", { package_id: packageId }, key);
+
+/** Signs a customer up through the sign-up route with `code` as their referral (verified unless told otherwise). */
+export async function referredCustomer(shop: Shop, code: string, options: { verified?: boolean; first?: string } = {}) {
+  const email = `referred-${randomUUID()}@api.test`;
+  const auth = await shop.tpb.client().send<{ token: string; record: RecordModel }>("/api/shop/signup", {
+    method: "POST",
+    body: { first_name: options.first ?? "Rita", last_name: "Referred", email, country: "Spain", ref: code },
+  });
+  const verified = options.verified ?? true;
+  if (verified) await shop.su.collection("users").update(auth.record.id, { verified: true });
+  const pb = shop.tpb.client();
+  pb.authStore.save(auth.token, { ...auth.record, verified });
+  return { id: auth.record.id, email, pb };
+}
