@@ -4,6 +4,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"github.com/pocketbase/pocketbase/plugins/jsvm"
 	"github.com/pocketbase/pocketbase/plugins/migratecmd"
 	"github.com/pocketbase/pocketbase/tools/hook"
+	"github.com/spf13/cobra"
 )
 
 func main() {
@@ -48,6 +51,8 @@ func main() {
 		Automigrate:  automigrate,
 		Dir:          migrationsDir,
 	})
+
+	app.RootCmd.AddCommand(superuserFromEnvCommand(app))
 
 	app.OnServe().Bind(&hook.Handler[*core.ServeEvent]{
 		Func: func(e *core.ServeEvent) error {
@@ -82,4 +87,57 @@ func dbConnect(dbPath string) (*dbx.DB, error) {
 	// busy_timeout first: the connection must block on busy before WAL mode is set.
 	pragmas := "?_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=journal_size_limit(200000000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32000)"
 	return dbx.Open("sqlite", dbPath+pragmas)
+}
+
+// superuserFromEnvCommand is `superuser upsert` without arguments: the e-mail comes from
+// SHOP_SUPERUSER_EMAIL and the password from SHOP_SUPERUSER_PASSWORD or the file named by
+// SHOP_SUPERUSER_PASSWORD_FILE, so the password never appears in a process's arguments
+// (visible to every user in ps). It exits non-zero on failure (PocketBase v0.39's own
+// commands exit 0 whatever happens).
+func superuserFromEnvCommand(app core.App) *cobra.Command {
+	return &cobra.Command{
+		Use:          "superuser-from-env",
+		Short:        "Creates, or updates if the e-mail exists, the superuser named by SHOP_SUPERUSER_EMAIL and SHOP_SUPERUSER_PASSWORD(_FILE)",
+		SilenceUsage: true,
+		Run: func(command *cobra.Command, args []string) {
+			if err := upsertSuperuserFromEnv(app); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Println("Superuser saved.")
+		},
+	}
+}
+
+func upsertSuperuserFromEnv(app core.App) error {
+	email := strings.TrimSpace(os.Getenv("SHOP_SUPERUSER_EMAIL"))
+	if email == "" {
+		return errors.New("SHOP_SUPERUSER_EMAIL is not set: it names the superuser to create or update")
+	}
+	password := os.Getenv("SHOP_SUPERUSER_PASSWORD")
+	if file := os.Getenv("SHOP_SUPERUSER_PASSWORD_FILE"); password == "" && file != "" {
+		content, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("cannot read SHOP_SUPERUSER_PASSWORD_FILE: %w", err)
+		}
+		password = strings.TrimSpace(string(content))
+	}
+	if password == "" {
+		return errors.New("set SHOP_SUPERUSER_PASSWORD or SHOP_SUPERUSER_PASSWORD_FILE: the superuser needs a password")
+	}
+
+	superusers, err := app.FindCachedCollectionByNameOrId(core.CollectionNameSuperusers)
+	if err != nil {
+		return fmt.Errorf("failed to fetch the superusers collection: %w", err)
+	}
+	superuser, err := app.FindAuthRecordByEmail(superusers, email)
+	if err != nil {
+		superuser = core.NewRecord(superusers)
+	}
+	superuser.SetEmail(email)
+	superuser.SetPassword(password)
+	if err := app.Save(superuser); err != nil {
+		return fmt.Errorf("failed to save the superuser %q: %w", email, err)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile, ROOT } from "../server
 import { mailSummary, startMailSink, type MailSink } from "../server/mail-sink.ts";
 import type { TrustedProxies } from "../server/client-address.ts";
 import { startShop } from "../server/shop.ts";
+import { isLoopbackHost, paymentProvider, paymentsBannerLine, paymentsTestMode, startupProblems } from "../server/start-checks.ts";
 import { ensureBuilt } from "./ensure-built.ts";
 
 if (existsSync(path.join(ROOT, ".env"))) process.loadEnvFile(path.join(ROOT, ".env"));
@@ -18,6 +19,18 @@ const dataDir = path.resolve(ROOT, env("PB_DATA_DIR", "pb_data"));
 const webPort = Number(env("PORT", "4321"));
 const webHost = env("HOST", "127.0.0.1");
 const appUrl = env("APP_URL", `http://localhost:${webPort}`);
+
+// Refusals first, before anything is built or started: a public HOST without SMTP_HOST (the
+// mail sink would print sign-in codes and links), one Stripe variable without the other.
+const problems = startupProblems(process.env, webHost);
+if (problems.length > 0) {
+  console.error(`The shop did not start:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  process.exit(1);
+}
+// The test payment provider runs only when PAYMENTS_TEST_MODE=true: on by default on a
+// loopback host (the embedded default), off on a public one unless set.
+const testMode = paymentsTestMode(process.env, webHost);
+const payments = paymentProvider(process.env, testMode);
 
 /** Without PB_SUPERUSER_PASSWORD, a random one is made on first start and kept in the data dir. */
 function superuserPassword(): string {
@@ -62,7 +75,7 @@ function trustedProxies(value: string): TrustedProxies {
 
 // Demo accounts have published passwords, so they are seeded by default only while the
 // shop listens on loopback alone.
-const loopbackOnly = ["127.0.0.1", "localhost", "::1"].includes(webHost);
+const loopbackOnly = isLoopbackHost(webHost);
 const demo = {
   seed: env("DEMO_SEED", loopbackOnly ? "true" : "false") === "true",
   adminEmail: env("DEMO_ADMIN_EMAIL", "admin@proxyshop.local"),
@@ -89,9 +102,10 @@ mkdirSync(dataDir, { recursive: true });
 const credentials = credentialsKey();
 const superuserEmail = env("PB_SUPERUSER_EMAIL", "superuser@proxyshop.local");
 
-// Mail: a real SMTP server from the environment, or else a local sink that prints every
-// message (sign-in codes, password links) to this console. PocketBase inherits this
-// process's environment (and so .env); smtpEnv only adds the sink.
+// Mail: a real SMTP server from the environment, or else (on a loopback HOST only: see the
+// refusals above) a local sink that prints every message (sign-in codes, password links)
+// to this console. PocketBase inherits this process's environment (and so .env); smtpEnv
+// only adds the sink.
 let mailSink: MailSink | null = null;
 const smtpEnv: Record<string, string> = {};
 if (!process.env["SMTP_HOST"]) {
@@ -120,6 +134,7 @@ const shop = await startShop({
     SHOP_DEMO_ADMIN_PASSWORD: demo.adminPassword,
     SHOP_DEMO_CUSTOMER_EMAIL: demo.customerEmail,
     SHOP_DEMO_CUSTOMER_PASSWORD: demo.customerPassword,
+    ...(testMode === undefined ? {} : { PAYMENTS_TEST_MODE: testMode }),
   },
   verbose: env("VERBOSE", "false") === "true",
   ...(replica ? { litestream: { replica } } : {}),
@@ -135,6 +150,7 @@ console.log(`
   }${demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""}
   PocketBase dashboard: ${shop.url}/_/  (from this machine only; superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
+  ${paymentsBannerLine(payments, appUrl)}
   Proxy passwords are encrypted with the key in ${credentials.source}: without it they cannot be read.
   Data dir: ${path.relative(ROOT, dataDir) || "."}   Press Ctrl-C to stop.
   Backups: PocketBase's own on its schedule (dashboard > Settings > Backups, or SHOP_BACKUP_*); ${

@@ -68,17 +68,24 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Pocke
     `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`,
     `--migrationsDir=${options.migrationsDir ?? MIGRATIONS_DIR}`,
   ];
-  const env = { ...process.env, ...options.env };
+  // PocketBase and its hooks never see a superuser password: not in the serve process's
+  // environment (a hook could read it), and never in any command line (ps shows those to
+  // every user of the machine).
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const name of ["PB_SUPERUSER_PASSWORD", "SHOP_SUPERUSER_EMAIL", "SHOP_SUPERUSER_PASSWORD", "SHOP_SUPERUSER_PASSWORD_FILE"]) {
+    delete env[name];
+  }
 
-  // Applies the migrations and creates (or resets) the superuser before serving.
+  // Creates (or resets) the superuser before serving, with the start hooks' checks (a
+  // missing SHOP_CREDENTIALS_KEY, half-configured Stripe ...): `superuser-from-env`
+  // (pocketbase/main.go) reads the password from its environment.
   try {
-    execFileSync(POCKETBASE_BIN, ["superuser", "upsert", options.superuserEmail, options.superuserPassword, ...common], {
-      env,
+    execFileSync(POCKETBASE_BIN, ["superuser-from-env", ...common], {
+      env: { ...env, SHOP_SUPERUSER_EMAIL: options.superuserEmail, SHOP_SUPERUSER_PASSWORD: options.superuserPassword },
       stdio: options.verbose ? "inherit" : "pipe",
     });
   } catch (err) {
-    // PocketBase's own words (a missing SHOP_CREDENTIALS_KEY, a failed migration), never the
-    // command line: it holds the superuser password.
+    // PocketBase's own words (a missing SHOP_CREDENTIALS_KEY, a failed start check).
     const output = (err as { stderr?: Buffer | string | null }).stderr;
     const stderr = (typeof output === "string" ? output : (output?.toString("utf8") ?? "")).trim();
     throw new Error(`PocketBase could not start: ${stderr || "see its output above"}`);

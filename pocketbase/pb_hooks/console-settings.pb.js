@@ -36,9 +36,11 @@
 //        expired. Audit "invitations.revoke" {email, expires_at, created_by}.
 //
 // Public (no sign-in; rate limited per IP, lib/rate-limits.js):
-// GET  /api/shop/admin-invitations/check?token= -> {valid: true, email: string | null,
+// POST /api/shop/admin-invitations/check {token} -> {valid: true, email: string | null,
 //      expires_at}; 403 registration closed or demo mode, 404 unknown token, 410 used,
-//      revoked or expired (each with its message).
+//      revoked or expired (each with its message). The token travels in the body, never in
+//      the URL, which PocketBase's request log keeps (security review #13, finding 9); the
+//      old query form (GET ...?token=) answers 405 and checks nothing.
 // POST /api/shop/admin-register {token, first_name, last_name, email, password}
 //      -> {token, record} (signed in, like /api/shop/signup): a verified admin account,
 //      onboarded, with the password checked by the shop's strength rules. The invitation
@@ -175,14 +177,21 @@ routerAdd(
   $apis.requireAuth("users"),
 );
 
-routerAdd("GET", "/api/shop/admin-invitations/check", (e) => {
+routerAdd("GET", "/api/shop/admin-invitations/check", () => {
+  throw new ApiError(405, require(`${__hooks}/lib/invitations.js`).MESSAGES.checkByPost);
+});
+
+routerAdd("POST", "/api/shop/admin-invitations/check", (e) => {
   /** @type {typeof import("./lib/admin.js")} */
   const admin = require(`${__hooks}/lib/admin.js`);
+  /** @type {typeof import("./lib/api.js")} */
+  const api = require(`${__hooks}/lib/api.js`);
   /** @type {typeof import("./lib/invitations.js")} */
   const invitations = require(`${__hooks}/lib/invitations.js`);
   admin.refuseInDemoMode(e.app);
   if (!invitations.registrationEnabled(e.app)) throw new ForbiddenError(invitations.MESSAGES.closed);
-  const invitation = invitations.usableInvitation(e.app, (e.request?.url?.query().get("token") ?? "").trim());
+  const token = api.jsonBody(e)["token"];
+  const invitation = invitations.usableInvitation(e.app, typeof token === "string" ? token.trim() : "");
   return e.json(200, {
     valid: true,
     email: invitation.getString("email") || null,

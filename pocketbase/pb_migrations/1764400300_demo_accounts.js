@@ -6,12 +6,20 @@
 // dirs seeded before this migration get their demo accounts marked here: the accounts
 // whose e-mail is SHOP_DEMO_ADMIN_EMAIL / SHOP_DEMO_CUSTOMER_EMAIL, when the demo seed is
 // on (SHOP_DEMO_SEED=true, as `npm start` sets it on a loopback host).
+// Also (finding 9): the invitation check takes its token in a POST body now, so its rate
+// limit rule is "POST /api/shop/admin-invitations/check" (pb_hooks/lib/rate-limits.js)
+// instead of the GET one.
 
 migrate(
   (app) => {
     const users = app.findCollectionByNameOrId("users");
     users.fields.add(new BoolField({ name: "is_demo", hidden: true }));
     app.save(users);
+
+    /** @type {typeof import("../pb_hooks/lib/rate-limits.js")} */
+    const limits = require(`${__hooks}/lib/rate-limits.js`);
+    limits.removeRules(app, ["GET /api/shop/admin-invitations/check"]);
+    limits.addMissingDefaultRules(app);
 
     if ($os.getenv("SHOP_DEMO_SEED") !== "true") return;
     /** @type {typeof import("../pb_hooks/lib/demo-seed.js")} */

@@ -117,7 +117,8 @@ function register(token: string, fields: Partial<Record<"first_name" | "last_nam
 
 function check(token: string) {
   return tpb.client().send<{ valid: boolean; email: string | null; expires_at: string }>("/api/shop/admin-invitations/check", {
-    query: { token },
+    method: "POST",
+    body: { token },
   });
 }
 

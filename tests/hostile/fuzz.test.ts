@@ -186,7 +186,14 @@ const ROUTES: Record<string, RouteSpec> = {
       ),
     }),
   },
+  // The old query form answers 405 (tokens stay out of the request log); the check is a POST.
   "GET /api/shop/admin-invitations/check": { who: "public", read: true, query: () => ({ token: hostileQueryValue }) },
+  "POST /api/shop/admin-invitations/check": {
+    who: "public",
+    readsBody: true,
+    body: () => fc.record({ token: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
+    poisons: () => ({ token: fc.oneof(hostileString, fc.constantFrom<unknown>(5, null, [], {})) }),
+  },
   "POST /api/shop/admin-register": {
     who: "public",
     readsBody: true,

@@ -20,6 +20,8 @@ const MESSAGES = {
   used: "This invitation link has already been used.",
   revoked: "This invitation link was revoked. Ask an administrator for a new one.",
   expired: "This invitation link has expired. Ask an administrator for a new one.",
+  checkByPost:
+    'Send the invitation token in a JSON body, POST /api/shop/admin-invitations/check {"token": "..."}: a token in the URL would be kept in the request log.',
 };
 
 /** @typedef {"pending" | "used" | "revoked" | "expired"} InvitationState */

@@ -25,7 +25,7 @@ const DEFAULT_RULES = [
   // Admin invitations (console-settings.pb.js): an invitee registers once; the token check
   // is a guessing target (256-bit tokens, but still walled).
   { label: "POST /api/shop/admin-register", audience: "", maxRequests: 10, duration: 60 },
-  { label: "GET /api/shop/admin-invitations/check", audience: "", maxRequests: 30, duration: 60 },
+  { label: "POST /api/shop/admin-invitations/check", audience: "", maxRequests: 30, duration: 60 },
   // Money routes: generous for a person or a script, a wall for a flood.
   { label: "POST /api/v1/proxies/purchase", audience: "", maxRequests: 30, duration: 10 },
   { label: "POST /api/v1/proxies/renew", audience: "", maxRequests: 30, duration: 10 },

@@ -20,9 +20,10 @@ export interface AdminRegistration {
 }
 
 export function checkInvitation(token: string, signal?: AbortSignal): Promise<InvitationCheck> {
+  // The token goes in the body: PocketBase's request log keeps URLs.
   return pb().send<InvitationCheck>("/api/shop/admin-invitations/check", {
-    method: "GET",
-    query: { token },
+    method: "POST",
+    body: { token },
     requestKey: null,
     ...(signal ? { signal } : {}),
   });
