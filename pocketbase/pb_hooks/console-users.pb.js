@@ -22,7 +22,13 @@
 //      state, city, status, expires_at, auto_renew), tickets (20: id, subject, status,
 //      priority, created), orders (20: id, number, kind, proxy_type, quantity, total_cents,
 //      status, created, refunded_at, refund_reason, refundable, within_promise,
-//      refundable_reason), totals: {transactions, proxies, tickets, orders}}; 404 unknown user.
+//      refundable_reason), payments (20 newest credit payments: id, package_id, provider
+//      (stripe | test: no money moved), status (pending, paid, failed, partially_refunded,
+//      refunded, disputed), amount_cents, credits_cents, bonus_cents, currency,
+//      refunded_cents, disputed_cents, dispute_status (open | won | lost | ""), kept_cents
+//      (money kept: Stripe only, minus refunds and a lost dispute), failure_reason, paid_at,
+//      reversed_at, created), totals: {transactions, proxies, tickets, orders, payments}};
+//      404 unknown user.
 // POST /api/admin/users/{id}/admin  {is_admin: boolean} -> the user (list fields)
 //   400 own flag ("You cannot change your own admin status."), 409 the last admin, 404
 //   unknown user. Audit users.admin_grant | users.admin_revoke {email, is_admin: {from, to}};

@@ -340,7 +340,7 @@ describe("GET /api/admin/users/{id}", () => {
       }),
     ]);
     expect(detail.orders[0]!.refundable_reason).toMatch(/^Within the 7-day money-back promise/);
-    expect(detail.totals).toEqual({ transactions: 2, proxies: 2, tickets: 1, orders: 1 });
+    expect(detail.totals).toEqual({ transactions: 2, proxies: 2, tickets: 1, orders: 1, payments: 0 });
     expect((await errorOf(() => adminGet(shop.admin, "/api/admin/users/nosuchuser0000"))).status).toBe(404);
   });
 });

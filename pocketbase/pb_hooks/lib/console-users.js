@@ -160,11 +160,17 @@ function listUsers(app, query) {
 }
 
 /** How much of each list the user detail shows (newest first; totals say how many exist). */
-const DETAIL_LIMITS = { transactions: 20, proxies: 100, tickets: 20, orders: 20 };
+const DETAIL_LIMITS = { transactions: 20, proxies: 100, tickets: 20, orders: 20, payments: 20 };
+
+/** The statuses of a payment whose credits were booked (lib/payments.js CREDITED_STATUSES). */
+const CREDITED = "('paid', 'partially_refunded', 'refunded', 'disputed')";
 
 /**
  * Everything the console's user drawer shows: profile, balance, the 20 newest ledger rows,
- * their proxies (no passwords), tickets and orders (each with whether it can be refunded).
+ * their proxies (no passwords), tickets, orders (each with whether it can be refunded) and
+ * credit payments: provider ("test" moved no money, security review #13 finding 2), what
+ * Stripe refunded or a dispute took (finding 4) and the money kept (the revenue rule of
+ * `overview`: paid minus refunds and a lost dispute; 0 for test payments).
  * @param {CoreApp} app
  * @param {string} id
  */
@@ -224,14 +230,48 @@ function userDetail(app, id) {
     .bind({ id })
     .all(tickets);
 
-  const totals = new DynamicModel({ transactions: 0, proxies: 0, tickets: 0, orders: 0 });
+  const payments = sql.rowsLike({
+    id: "",
+    package_id: "",
+    provider: "",
+    status: "",
+    amount_cents: 0,
+    credits_cents: 0,
+    bonus_cents: 0,
+    currency: "",
+    refunded_cents: 0,
+    disputed_cents: 0,
+    dispute_status: "",
+    kept_cents: 0,
+    failure_reason: "",
+    paid_at: "",
+    reversed_at: "",
+    created: "",
+  });
+  app
+    .db()
+    .newQuery(
+      `SELECT id, package_id, provider, status, amount_cents, credits_cents, bonus_cents, currency,
+              COALESCE(refunded_cents, 0) AS refunded_cents, COALESCE(disputed_cents, 0) AS disputed_cents,
+              COALESCE(dispute_status, '') AS dispute_status,
+              CASE WHEN provider = 'stripe' AND status IN ${CREDITED}
+                THEN MAX(0, amount_cents - COALESCE(refunded_cents, 0) - CASE WHEN dispute_status = 'lost' THEN COALESCE(disputed_cents, 0) ELSE 0 END)
+                ELSE 0 END AS kept_cents,
+              failure_reason, COALESCE(paid_at, '') AS paid_at, COALESCE(reversed_at, '') AS reversed_at, created
+       FROM payments WHERE user_id = {:id} ORDER BY created DESC, id DESC LIMIT ${DETAIL_LIMITS.payments}`,
+    )
+    .bind({ id })
+    .all(payments);
+
+  const totals = new DynamicModel({ transactions: 0, proxies: 0, tickets: 0, orders: 0, payments: 0 });
   app
     .db()
     .newQuery(
       `SELECT (SELECT COUNT(*) FROM transactions WHERE user_id = {:id}) AS transactions,
               (SELECT COUNT(*) FROM proxies WHERE assigned_to_user_id = {:id}) AS proxies,
               (SELECT COUNT(*) FROM support_tickets WHERE user_id = {:id}) AS tickets,
-              (SELECT COUNT(*) FROM proxy_orders WHERE user_id = {:id}) AS orders`,
+              (SELECT COUNT(*) FROM proxy_orders WHERE user_id = {:id}) AS orders,
+              (SELECT COUNT(*) FROM payments WHERE user_id = {:id}) AS payments`,
     )
     .bind({ id })
     .one(totals);
@@ -243,7 +283,14 @@ function userDetail(app, id) {
     proxies: proxies.map((r) => ({ ...r, auto_renew: !!r.auto_renew })),
     tickets: tickets.map((r) => ({ ...r })),
     orders: refunds.ordersWithRefundability(app, id, DETAIL_LIMITS.orders),
-    totals: { transactions: totals.transactions, proxies: totals.proxies, tickets: totals.tickets, orders: totals.orders },
+    payments: payments.map((r) => ({ ...r })),
+    totals: {
+      transactions: totals.transactions,
+      proxies: totals.proxies,
+      tickets: totals.tickets,
+      orders: totals.orders,
+      payments: totals.payments,
+    },
   };
 }
 

@@ -51,6 +51,29 @@ export interface AdminOrder {
   refundable_reason: string;
 }
 
+/** A credit payment as the user drawer shows it (security review #13, findings 2 and 4). */
+export interface AdminPayment {
+  id: string;
+  package_id: string;
+  /** "test": credits from the test provider, no money moved. */
+  provider: "stripe" | "test";
+  status: "pending" | "paid" | "failed" | "partially_refunded" | "refunded" | "disputed";
+  amount_cents: number;
+  credits_cents: number;
+  bonus_cents: number;
+  currency: string;
+  /** What Stripe refunded so far (cumulative). */
+  refunded_cents: number;
+  disputed_cents: number;
+  dispute_status: "open" | "won" | "lost" | "";
+  /** The money kept: Stripe payments minus refunds and a lost dispute; 0 for test payments. */
+  kept_cents: number;
+  failure_reason: string;
+  paid_at: string;
+  reversed_at: string;
+  created: string;
+}
+
 export interface UserDetail {
   user: AdminUser & { onboarding_completed: boolean; password_set: boolean };
   balance_cents: number;
@@ -76,7 +99,8 @@ export interface UserDetail {
   }[];
   tickets: { id: string; subject: string; status: TicketStatus; priority: TicketPriority; created: string }[];
   orders: AdminOrder[];
-  totals: { transactions: number; proxies: number; tickets: number; orders: number };
+  payments: AdminPayment[];
+  totals: { transactions: number; proxies: number; tickets: number; orders: number; payments: number };
 }
 
 const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });

@@ -12,7 +12,8 @@ import { formatDate, formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import type { TransactionType } from "@/lib/pocketbase-types";
-import { refundOrder, type AdminOrder, type UserDetail } from "@/features/console-users/api";
+import { refundOrder, type AdminOrder, type AdminPayment, type UserDetail } from "@/features/console-users/api";
+import { paymentBadges, paymentOutcome, paymentTitle } from "@/features/console-users/payment-format";
 import { $userDetail, closeUserDetail, openUserDetail, reloadUsers, showNotice } from "@/features/console-users/stores";
 
 const TYPE_LABELS: Record<TransactionType, string> = {
@@ -24,7 +25,7 @@ const TYPE_LABELS: Record<TransactionType, string> = {
 
 const typeLabel = (type: string) => (type ? type.charAt(0) + type.slice(1).toLowerCase() : "Mixed");
 
-/** The user drawer: profile, balance, ledger, proxies, tickets and orders with refunds. */
+/** The user drawer: profile, balance, payments, orders with refunds, ledger, proxies and tickets. */
 export function UserDetailDialog() {
   const detail = useStore($userDetail);
   const user = detail.data?.user;
@@ -91,6 +92,18 @@ function DetailBody({ data }: { data: UserDetail }) {
           <dd className="text-slate-900">{formatDate(user.created)}</dd>
         </div>
       </dl>
+
+      <Section title="Payments" count={data.payments.length} total={data.totals.payments}>
+        {data.payments.length === 0 ? (
+          <p className="text-sm text-slate-600">No credit payments yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Payments">
+            {data.payments.map((payment) => (
+              <PaymentRow key={payment.id} payment={payment} />
+            ))}
+          </ul>
+        )}
+      </Section>
 
       <Section title="Orders" count={data.orders.length} total={data.totals.orders}>
         {data.orders.length === 0 ? (
@@ -173,6 +186,36 @@ function DetailBody({ data }: { data: UserDetail }) {
         )}
       </Section>
     </div>
+  );
+}
+
+/** A credit payment: what was paid for which credits, by which provider, and what refunds or a dispute did to it. */
+function PaymentRow({ payment }: { payment: AdminPayment }) {
+  const outcome = paymentOutcome(payment);
+  const when = payment.paid_at || payment.created;
+  return (
+    <li className="space-y-1 px-3 py-2 text-sm" data-testid="detail-payment">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <p className="min-w-0 font-medium text-slate-900">{paymentTitle(payment)}</p>
+        <span className="flex flex-wrap items-center gap-1">
+          {paymentBadges(payment).map((badge) =>
+            badge.tone === "test" ? (
+              <Badge key={badge.label} className="bg-violet-100 text-violet-800" data-testid="payment-test-badge">
+                {badge.label}
+              </Badge>
+            ) : (
+              <Badge key={badge.label} tone={badge.tone}>
+                {badge.label}
+              </Badge>
+            ),
+          )}
+        </span>
+      </div>
+      <p className="text-xs text-slate-500">
+        {payment.provider === "test" ? "Test provider" : "Stripe"} · <time dateTime={when}>{formatDateTime(when)}</time>
+      </p>
+      {outcome ? <p className="text-xs text-slate-600">{outcome}</p> : null}
+    </li>
   );
 }
 
