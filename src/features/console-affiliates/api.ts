@@ -14,6 +14,7 @@ export interface AffiliateRow {
   user_last_name: string;
   code: string;
   total_earnings_cents: number;
+  /** Below zero: clawbacks of paid commissions (refunded or charged-back payments), netted against the next payouts. */
   pending_earnings_cents: number;
   paid_earnings_cents: number;
   total_referrals: number;
@@ -43,7 +44,10 @@ export interface ReferralRow {
   user_last_name: string;
   user_verified: boolean;
   commission_cents: number;
+  /** Still to pay, net of reversals; below zero: a clawback of a paid commission, netted against the next payout. */
   pending_cents: number;
+  /** Commission that (legacy) test-provider payments earned: no money moved, never owed or paid out. */
+  test_commission_cents: number;
   status: string;
   created: string;
   paid_at: string;

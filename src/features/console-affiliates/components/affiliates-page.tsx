@@ -227,6 +227,10 @@ function AffiliateTable() {
                     <span className="font-medium text-slate-900">{formatCents(row.total_earnings_cents)}</span>
                     {row.pending_earnings_cents > 0 ? (
                       <span className="block text-xs text-amber-800">{formatCents(row.pending_earnings_cents)} pending</span>
+                    ) : row.pending_earnings_cents < 0 ? (
+                      <span className="block text-xs text-red-700" data-testid="affiliate-clawback">
+                        {formatCents(-row.pending_earnings_cents)} clawed back
+                      </span>
                     ) : null}
                   </td>
                   <td className="px-4 py-3 text-right tabular-nums">{row.total_referrals}</td>

@@ -73,6 +73,12 @@ export function ReferralPanel() {
           </dd>
         </div>
       </dl>
+      {affiliate && affiliate.pending_earnings_cents < 0 ? (
+        <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="detail-clawback">
+          {formatCents(-affiliate.pending_earnings_cents)} clawed back: commissions already paid out on payments that Stripe later refunded
+          or lost to a chargeback. Nothing is owed until new commissions exceed it; the next payouts net it.
+        </p>
+      ) : null}
 
       <div aria-live="polite" className="empty:hidden">
         {notice ? <Alert tone="success">{notice}</Alert> : null}
@@ -149,6 +155,12 @@ function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
             {referral.user_email}
             {referral.user_verified ? "" : " (e-mail not verified)"}
           </p>
+          {referral.test_commission_cents > 0 ? (
+            <p className="flex flex-wrap items-center gap-1 text-xs text-violet-900" data-testid="referral-test-commission">
+              <Badge className="bg-violet-100 text-violet-800">Test</Badge>
+              {formatCents(referral.test_commission_cents)} of commission from test payments (no money moved): not owed, never paid out.
+            </p>
+          ) : null}
           <p className="text-xs text-slate-500">
             Joined <time dateTime={referral.created}>{formatDate(referral.created)}</time>
             {referral.paid_at ? (
@@ -161,6 +173,12 @@ function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
             <span className="text-sm text-slate-700 tabular-nums">
               Commission {formatCents(referral.commission_cents)}
               {referral.pending_cents > 0 ? <span className="text-amber-800"> · {formatCents(referral.pending_cents)} pending</span> : null}
+              {referral.pending_cents < 0 ? (
+                <span className="text-red-700" data-testid="referral-clawback">
+                  {" "}
+                  · {formatCents(-referral.pending_cents)} clawed back (refund or chargeback after payout), netted against the next payout
+                </span>
+              ) : null}
             </span>
             {referral.pending_cents > 0 ? (
               <Button
