@@ -1,13 +1,17 @@
 // The console's Affiliate Management, Audit Logs and Analytics pages end to end: a referred
-// customer pays through the test provider and the admin pays the referral on the page (the
-// earnings move, the payout is audited); a balance credit made by API shows on the audit log
-// page with its details; analytics draws both charts and the period selector changes the
-// request. Axe and a 360 px screen on each page.
+// customer pays by Stripe (a payment written in data.db, support/payments.ts: test payments
+// earn no commission) and the admin pays the referral on the page (the earnings move, the
+// payout is audited); a later Stripe refund shows as a clawback and a legacy test-payment
+// commission with a Test badge; a balance credit made by API shows on the audit log page
+// with its details; analytics draws both charts, shows revenue by the money kept from Stripe
+// payments with test payments apart, and the period selector changes the request. Axe and a
+// 360 px screen on each page.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import { createAdmin, createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
+import { legacyTestCommission, stripePayment, stripeRefund } from "./support/payments.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
@@ -43,17 +47,13 @@ test("an admin pays a referred customer's commission on the Affiliate Management
   const affiliate = await su.collection("affiliates").getFirstListItem(su.filter("user_id = {:id}", { id: owner.id }));
   const code = affiliate["code"] as string;
 
-  // The referred customer signs up with the code, verifies and pays $24.00 through the test provider.
+  // The referred customer signs up with the code, verifies and pays $24.00 by Stripe.
   const buyerEmail = uniqueEmail("buyer");
   const signup = await api<{ token: string; record: { id: string } }>("/api/shop/signup", {
     body: { first_name: "Blake", last_name: "Buyer", email: buyerEmail, country: "Germany", ref: code },
   });
   await su.collection("users").update(signup.record.id, { verified: true });
-  await api("/api/v1/credits/checkout", {
-    token: signup.token,
-    headers: { "Idempotency-Key": randomUUID() },
-    body: { package_id: "package-25" },
-  });
+  stripePayment(signup.record.id, "package-25");
   const buyerBalance = await su.collection("balances").getFirstListItem(su.filter("user_id = {:id}", { id: signup.record.id }));
 
   const admin = await createAdmin("Quinn");
@@ -110,6 +110,63 @@ test("an admin pays a referred customer's commission on the Affiliate Management
   // The affiliate sees the payout on their own page.
   const ownerPb = await signedInClient(owner);
   expect(await ownerPb.send("/api/v1/affiliate", {})).toMatchObject({ pending_earnings_cents: 0, paid_earnings_cents: 480 });
+});
+
+test("finding 2 and 4: a Stripe refund after the payout shows as a clawback, a test payment's commission as Test and not owed", async ({
+  page,
+}) => {
+  const su = await superuserClient();
+  const owner = await createCustomer({ firstName: "Clove" });
+  const affiliate = await su.collection("affiliates").getFirstListItem(su.filter("user_id = {:id}", { id: owner.id }));
+  const buyerEmail = uniqueEmail("refunded-buyer");
+  const signup = await api<{ token: string; record: { id: string } }>("/api/shop/signup", {
+    body: { first_name: "Reese", last_name: "Refunded", email: buyerEmail, country: "Germany", ref: affiliate["code"] },
+  });
+  await su.collection("users").update(signup.record.id, { verified: true });
+  // $24.00 by Stripe earns $4.80, which the admin pays out; then Stripe refunds the payment.
+  const paymentId = stripePayment(signup.record.id, "package-25");
+  const admin = await createAdmin("Sage");
+  const adminPb = await signedInClient(admin);
+  const referralRow = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: signup.record.id }));
+  await adminPb.send(`/api/admin/referrals/${referralRow.id}/pay`, { method: "POST", headers: { "Idempotency-Key": randomUUID() } });
+  stripeRefund(paymentId, 2400);
+  // A $10.00 test-provider payment (no money moved), with the commission it earned before
+  // test payments stopped earning (as the migration left it).
+  const test = await api<{ payment: { id: string; provider: string } }>("/api/v1/credits/checkout", {
+    token: signup.token,
+    headers: { "Idempotency-Key": randomUUID() },
+    body: { package_id: "package-10" },
+  });
+  expect(test.payment.provider).toBe("test");
+  legacyTestCommission(test.payment.id);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAs(page, admin, "/console/affiliates");
+  await page.getByLabel("Search", { exact: true }).fill(owner.email);
+  const row = page.getByTestId("affiliate-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("affiliate-clawback")).toHaveText("$4.80 clawed back");
+  await row.getByRole("button", { name: "Clove Customer" }).click();
+  const panel = page.getByRole("region", { name: "Clove Customer" });
+  await expect(panel.getByTestId("detail-total")).toHaveText("$0.00");
+  await expect(panel.getByTestId("detail-pending")).toHaveText("-$4.80");
+  await expect(panel.getByTestId("detail-clawback")).toContainText("$4.80 clawed back");
+  const referral = panel.getByTestId("referral-item");
+  await expect(referral).toHaveCount(1);
+  await expect(referral.getByTestId("referral-clawback")).toContainText("$4.80 clawed back");
+  await expect(referral.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  const testCommission = referral.getByTestId("referral-test-commission");
+  await expect(testCommission.getByText("Test", { exact: true })).toBeVisible();
+  await expect(testCommission).toContainText("$2.00 of commission from test payments (no money moved): not owed, never paid out.");
+  await expectNoAxeViolations(page);
+  await checkNarrowScreen(page);
+
+  // Paying is refused: the clawback outweighs what is pending; nothing changes.
+  const refused = await adminPb
+    .send(`/api/admin/referrals/${referralRow.id}/pay`, { method: "POST", headers: { "Idempotency-Key": randomUUID() } })
+    .catch((err: { status: number }) => err);
+  expect((refused as { status: number }).status).toBe(409);
+  expect(await su.collection("affiliates").getOne(affiliate.id)).toMatchObject({ total_earnings_cents: 0, pending_earnings_cents: -480 });
 });
 
 test("the audit log page lists a balance credit just made, with its details", async ({ page }) => {
@@ -171,9 +228,23 @@ test("analytics draws both charts and the period selector changes the request", 
 
   // The cards match the server's all-time figures, with the spec's fixed captions.
   const adminPb = await signedInClient(admin);
-  const figures = await adminPb.send<{ total_users: number; total_proxies: number }>("/api/admin/analytics", { query: { days: 30 } });
+  const figures = await adminPb.send<{
+    total_users: number;
+    total_proxies: number;
+    total_revenue_cents: number;
+    test_payments_cents: number;
+  }>("/api/admin/analytics", { query: { days: 30 } });
   await expect(page.getByTestId("card-users")).toHaveText(new Intl.NumberFormat("en-US").format(figures.total_users));
   await expect(page.getByTestId("card-proxies")).toHaveText(new Intl.NumberFormat("en-US").format(figures.total_proxies));
+  // Total Revenue is the money kept from Stripe payments; the test payments of this run
+  // (Buy Credits, the affiliate tests) are shown apart, labelled as no money moved.
+  const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+  await expect(page.getByTestId("card-revenue")).toHaveText(usd.format(figures.total_revenue_cents / 100));
+  if (figures.test_payments_cents > 0) {
+    await expect(page.getByTestId("analytics-test-payments")).toContainText(
+      `Test payments (no money moved): ${usd.format(figures.test_payments_cents / 100)}, not counted in revenue.`,
+    );
+  }
   for (const [card, caption] of [
     ["Total Users", "+12%"],
     ["Total Revenue", "+8%"],

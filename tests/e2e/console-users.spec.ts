@@ -1,12 +1,14 @@
 // User Management (/console/users) end to end in Chromium: an admin credits a customer and
 // the customer's open dashboard shows the new balance live; a refund from the user drawer
 // gives the money back and takes the proxies away; admin rights are granted and removed
-// (never one's own). Real rows checked through PocketBase after each action.
+// (never one's own); the drawer's payments mark test-provider money and Stripe refunds
+// (issue #13, findings 2 and 4). Real rows checked through PocketBase after each action.
 import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
 import { addStock, createAdmin, createCustomer, ledgerOf, open, signInAs } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
+import { stripePayment, stripeRefund } from "./support/payments.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
@@ -118,6 +120,46 @@ test("a refund from the user drawer credits the order back and takes the proxies
     .collection("transactions")
     .getFullList({ filter: su.filter("user_id = {:id} && type = 'REFUND'", { id: customer.id }) });
   expect(rows.map((r) => r["amount_cents"])).toEqual([paid]);
+});
+
+test("finding 2 and 4: the user drawer marks a test payment and shows a Stripe payment's partial refund", async ({ page }) => {
+  const admin = await createAdmin();
+  const customer = await createCustomer({ firstName: "Payer" });
+  // $45.00 by Stripe (written in data.db: the e2e shop has no Stripe keys), $15.00 of it
+  // refunded by Stripe later; then $10.00 through the test provider (no money moved).
+  const stripeId = stripePayment(customer.id, "package-50");
+  stripeRefund(stripeId, 1500);
+  const pb = new PocketBase(E2E.pocketbaseUrl);
+  pb.autoCancellation(false);
+  await pb.collection("users").authWithPassword(customer.email, customer.password);
+  const test = await pb.send<{ payment: { provider: string } }>("/api/v1/credits/checkout", {
+    method: "POST",
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+    body: { package_id: "package-10" },
+  });
+  expect(test.payment.provider).toBe("test");
+  // 5500 credited, 1833 reversed (a third of the credits), 1000 test credits.
+  expect(await ledgerOf(customer.id)).toEqual({ balance: 4667, sum: 4667 });
+
+  await signInAs(page, admin, "/console/users");
+  const row = await findRow(page, customer.email);
+  await row.getByRole("button", { name: `Details of ${customer.email}` }).click();
+  const drawer = page.getByRole("dialog", { name: "Payer Customer" });
+  const payments = drawer.getByTestId("detail-payment");
+  await expect(payments).toHaveCount(2);
+  const testPayment = payments.nth(0);
+  await expect(testPayment.getByTestId("payment-test-badge")).toHaveText("Test (no money moved)");
+  await expect(testPayment).toContainText("Paid $10.00 for $10.00 in credits");
+  await expect(testPayment).toContainText("no money was received, so it is not revenue and earns no commission");
+  const refunded = payments.nth(1);
+  await expect(refunded.getByTestId("payment-test-badge")).toHaveCount(0);
+  await expect(refunded).toContainText("Paid $45.00 for $50.00 in credits + $5.00 bonus");
+  await expect(refunded).toContainText("Partially refunded");
+  await expect(refunded).toContainText("Stripe refunded $15.00 of $45.00. Money kept: $30.00.");
+  // The reversal is a DEBIT row of the ledger.
+  await expect(drawer.getByTestId("detail-transaction").filter({ hasText: "Payment partly refunded by Stripe" })).toContainText("-$18.33");
+  await expect(drawer.getByTestId("detail-balance")).toHaveText("$46.67");
+  await expectNoAxeViolations(page);
 });
 
 test("an admin grants and removes another user's admin rights, never their own", async ({ page }) => {
