@@ -80,7 +80,7 @@ interface Detail {
   proxies: Record<string, unknown>[];
   tickets: { id: string; subject: string; status: string; priority: string }[];
   orders: OrderItem[];
-  totals: { transactions: number; proxies: number; tickets: number; orders: number };
+  totals: { transactions: number; proxies: number; tickets: number; orders: number; payments: number };
 }
 interface RefundAnswer {
   order: { id: string; status: string; refunded_at: string };
