@@ -664,8 +664,14 @@ const planPoisons: Record<string, fc.Arbitrary<unknown>> = {
 const proxyPoisons: Record<string, fc.Arbitrary<unknown>> = {
   port: fc.constantFrom<unknown>(0, -1, 65536, 1e9, -1e9),
   type: fc.constantFrom("residential", "MOBILE", "x' OR '1'='1"),
-  status: fc.constantFrom("available", "STOLEN", "<b>"),
-  assigned_to_user_id: junkId.filter((id) => id.trim() !== ""),
+  // Owner, status (but Available on stock) and term are the server's, even for admins
+  // (issue #13, finding 6): the console's audited route changes them.
+  status: fc.constantFrom("available", "STOLEN", "<b>", "EXPIRED", "MAINTENANCE"),
+  assigned_to_user_id: fc.oneof(
+    junkId.filter((id) => id.trim() !== ""),
+    fc.constantFrom(0).map(() => hs.B.user.id),
+  ),
+  expires_at: fc.constantFrom("2099-01-01 00:00:00.000Z", "2020-01-01 00:00:00.000Z"),
 };
 
 const contactPoisons: Record<string, fc.Arbitrary<unknown>> = {
