@@ -6,20 +6,10 @@
 // country, e-mail, password, onboarding ...), no password reset or e-mail change, and none
 // of the customer routes that buy or change a proxy or buy credits (purchase, renew,
 // auto-renew, regenerate credentials, credits checkout). Reads and support tickets work.
-// Every refusal is 403 with lib/admin.js DEMO_ACCOUNT_MESSAGE; the console's own routes are
-// read-only in demo mode already (lib/admin.js requireAdminWrite).
-
-// The customer routes that move money or change a proxy: every non-read request under
-// /api/v1/proxies/ and /api/v1/credits/, by a demo account, in demo mode.
-routerUse((e) => {
-  const auth = e.auth;
-  if (!auth || !auth.getBool("is_demo")) return e.next();
-  const method = e.request?.method ?? "GET";
-  const path = e.request?.url?.path ?? "";
-  const spends = method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && /^\/api\/v1\/(proxies|credits)(\/|$)/.test(path);
-  if (spends) require(`${__hooks}/lib/admin.js`).refuseDemoAccount(e.app, auth);
-  return e.next();
-});
+// Every refusal is 403 with lib/admin.js DEMO_ACCOUNT_MESSAGE. The customer routes that
+// spend or change a proxy refuse through lib/api.js actingCustomer (a check on those routes
+// only, not a middleware every request pays for); the console's own routes are read-only in
+// demo mode already (lib/admin.js requireAdminWrite).
 
 // The user row: only a superuser (the PocketBase dashboard) changes a demo account in demo
 // mode, whoever else asks (the account itself, or an admin managing users).

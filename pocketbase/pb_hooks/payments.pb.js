@@ -48,7 +48,7 @@ routerAdd(
     const payments = require(`${__hooks}/lib/payments.js`);
     /** @type {typeof import("./lib/idempotency.js")} */
     const idempotency = require(`${__hooks}/lib/idempotency.js`);
-    const user = api.verifiedCustomer(e);
+    const user = api.actingCustomer(e, { verified: true });
     payments.assertCanSell();
     const key = api.idempotencyKey(e);
     const pkg = payments.findPackage(api.jsonBody(e)["package_id"]);

@@ -18,7 +18,7 @@ routerAdd(
     const proxies = require(`${__hooks}/lib/proxies.js`);
     /** @type {typeof import("./lib/idempotency.js")} */
     const idempotency = require(`${__hooks}/lib/idempotency.js`);
-    const user = api.verifiedCustomer(e);
+    const user = api.actingCustomer(e, { verified: true });
     const key = api.idempotencyKey(e);
     const input = proxies.validatePurchase(api.jsonBody(e));
     const { earlier, result } = idempotency.once(
@@ -43,7 +43,7 @@ routerAdd(
     const proxies = require(`${__hooks}/lib/proxies.js`);
     /** @type {typeof import("./lib/idempotency.js")} */
     const idempotency = require(`${__hooks}/lib/idempotency.js`);
-    const user = api.verifiedCustomer(e);
+    const user = api.actingCustomer(e, { verified: true });
     const key = api.idempotencyKey(e);
     const ids = proxies.validateRenewal(api.jsonBody(e));
     const { earlier, result } = idempotency.once(
@@ -66,7 +66,7 @@ routerAdd(
     const api = require(`${__hooks}/lib/api.js`);
     /** @type {typeof import("./lib/proxies.js")} */
     const proxies = require(`${__hooks}/lib/proxies.js`);
-    const user = api.customer(e);
+    const user = api.actingCustomer(e);
     const body = api.jsonBody(e);
     if (typeof body["auto_renew"] !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
     return e.json(200, proxies.setAutoRenew(e.app, user.id, e.request?.pathValue("id") ?? "", body["auto_renew"]));
@@ -83,7 +83,7 @@ routerAdd(
     const api = require(`${__hooks}/lib/api.js`);
     /** @type {typeof import("./lib/proxies.js")} */
     const proxies = require(`${__hooks}/lib/proxies.js`);
-    const user = api.customer(e);
+    const user = api.actingCustomer(e);
     return e.json(200, proxies.regenerateCredentials(e.app, user.id, e.request?.pathValue("id") ?? ""));
   },
   $apis.requireAuth("users"),
