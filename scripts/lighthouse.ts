@@ -143,25 +143,34 @@ function lostPoints(lhr: Result, category: Category): string[] {
   return [...weighted.map((w) => w.line), ...hints.slice(0, 6)];
 }
 
-/** One Lighthouse run (fresh Chromium, empty cache) of `url`. */
-export async function runLighthouse(url: string): Promise<PageRun> {
+/**
+ * Lighthouse's own failures to record a page load ("Please run Lighthouse again"): the page
+ * itself was fine (NO_NAVSTART came once in a CI form on /pricing, and the same page scored
+ * 100 on the next run), so such a run is made again, once.
+ */
+const RETRIED_RUNTIME_ERRORS = new Set(["NO_NAVSTART", "NO_FCP", "NO_TRACING_STARTED", "NO_DCL", "PROTOCOL_TIMEOUT"]);
+
+/** One Lighthouse run (fresh Chromium, empty cache) of `url`; a run Lighthouse could not record is made again, once. */
+export async function runLighthouse(url: string, retried = false): Promise<PageRun> {
   const chrome = await launchChrome();
+  let lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
   try {
     const flags: Flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] };
     const result = await lighthouse(url, flags);
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-    const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-    const scores = {} as Record<Category, number>;
-    const losses = {} as Record<Category, string[]>;
-    for (const c of CATEGORIES) {
-      scores[c] = score100(lhr.categories[c]?.score);
-      losses[c] = lostPoints(lhr, c);
-    }
-    return { scores, losses };
+    lhr = result.lhr;
   } finally {
     await chrome.stop();
   }
+  if (lhr.runtimeError && RETRIED_RUNTIME_ERRORS.has(lhr.runtimeError.code) && !retried) return runLighthouse(url, true);
+  if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const scores = {} as Record<Category, number>;
+  const losses = {} as Record<Category, string[]>;
+  for (const c of CATEGORIES) {
+    scores[c] = score100(lhr.categories[c]?.score);
+    losses[c] = lostPoints(lhr, c);
+  }
+  return { scores, losses };
 }
 
 /**
