@@ -9,7 +9,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminGet, adminSend } from "../support/admin.ts";
-import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
+import { startStripeMock, stripeEnv, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
 import { createTestUser, errorOf, signIn, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
 import {
   addStock,
@@ -242,12 +242,7 @@ describe("the console insights routes (one shop)", () => {
 
   beforeAll(async () => {
     stripe = await startStripeMock();
-    tpb = await startTestPocketBase({
-      STRIPE_SECRET_KEY: "sk_test_insights",
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: stripe.url,
-      SHOP_APP_URL: "https://shop.test",
-    });
+    tpb = await startTestPocketBase(stripeEnv(stripe, WEBHOOK_SECRET));
     shop = await shopClients(tpb);
   });
   afterAll(async () => {

@@ -17,7 +17,7 @@ import {
   type CheckoutResponse,
   type Shop,
 } from "../support/shop.ts";
-import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
+import { startStripeMock, stripeEnv, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
 
 describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
   let tpb: TestPocketBase;
@@ -129,12 +129,7 @@ describe("Stripe Checkout (stripe-mock on loopback)", () => {
 
   beforeAll(async () => {
     stripe = await startStripeMock();
-    tpb = await startTestPocketBase({
-      STRIPE_SECRET_KEY: "sk_test_proxyshop",
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: stripe.url,
-      SHOP_APP_URL: "https://shop.test",
-    });
+    tpb = await startTestPocketBase(stripeEnv(stripe, WEBHOOK_SECRET));
     shop = await shopClients(tpb);
   });
   afterAll(async () => {

@@ -22,7 +22,7 @@ import {
   shopClients,
   type Shop,
 } from "../support/shop.ts";
-import { startStripeMock, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
+import { startStripeMock, stripeEnv, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
 
 describe("finding 2: no payment provider unless Stripe is configured or PAYMENTS_TEST_MODE=true", () => {
   let tpb: TestPocketBase;
@@ -112,12 +112,7 @@ describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", 
 
   beforeAll(async () => {
     stripe = await startStripeMock();
-    tpb = await startTestPocketBase({
-      STRIPE_SECRET_KEY: "sk_test_reversals",
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: stripe.url,
-      SHOP_APP_URL: "https://shop.test",
-    });
+    tpb = await startTestPocketBase(stripeEnv(stripe, WEBHOOK_SECRET));
     shop = await shopClients(tpb);
   });
   afterAll(async () => {
