@@ -187,12 +187,7 @@ const MAX_WELCOME_CREDIT_CENTS = 10000;
  * @param {CoreApp} app
  */
 function welcomeCreditCents(app) {
-  try {
-    const value = parseInt(app.findFirstRecordByData("settings", "key", "welcome_credit_cents").getString("value"), 10);
-    return value > 0 ? Math.min(value, MAX_WELCOME_CREDIT_CENTS) : 0;
-  } catch (_) {
-    return 0;
-  }
+  return Math.min(intSetting(app, "welcome_credit_cents", 0), MAX_WELCOME_CREDIT_CENTS);
 }
 
 /**
@@ -284,15 +279,15 @@ function grantWelcomeCredit(txApp, userId) {
 }
 
 /**
- * The part of a user's balance that may not be spent now: the welcome credit they were
- * granted minus what welcome_credit_spendable_cents lets them spend, while they have made
- * no Stripe payment (paid, or only partly refunded); 0 once they have, or when they got no
- * welcome credit. Purchases, renewals and automatic renewals keep the balance at or above it.
+ * A user's welcome credit and the part of it that may not be spent now: what they were
+ * granted minus what welcome_credit_spendable_cents lets them spend, while they have made no
+ * Stripe payment (paid, or only partly refunded); nothing is held once they have, or when
+ * they got no welcome credit.
  * @param {CoreApp} txApp
  * @param {string} userId
- * @returns {number} cents
+ * @returns {{ grantedCents: number, lockedCents: number }}
  */
-function lockedWelcomeCents(txApp, userId) {
+function welcomeCreditHold(txApp, userId) {
   const row = new DynamicModel({ welcome: 0, paid: 0 });
   txApp
     .db()
@@ -303,33 +298,40 @@ function lockedWelcomeCents(txApp, userId) {
     )
     .bind({ userId })
     .one(row);
-  if (row.welcome <= 0 || row.paid > 0) return 0;
-  return Math.max(0, row.welcome - intSetting(txApp, "welcome_credit_spendable_cents", MAX_WELCOME_CREDIT_CENTS));
+  if (row.welcome <= 0 || row.paid > 0) return { grantedCents: row.welcome, lockedCents: 0 };
+  const spendable = intSetting(txApp, "welcome_credit_spendable_cents", MAX_WELCOME_CREDIT_CENTS);
+  return { grantedCents: row.welcome, lockedCents: Math.max(0, row.welcome - spendable) };
+}
+
+/**
+ * The part of a user's balance that may not be spent now (welcomeCreditHold): purchases,
+ * renewals and automatic renewals keep the balance at or above it.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @returns {number} cents
+ */
+function lockedWelcomeCents(txApp, userId) {
+  return welcomeCreditHold(txApp, userId).lockedCents;
 }
 
 /**
  * Refuses (400, nothing charged: the caller's transaction rolls back) a debit that left the
- * balance below the locked part of the welcome credit (lockedWelcomeCents).
+ * balance below the locked part of the welcome credit (welcomeCreditHold).
  * @param {CoreApp} txApp
  * @param {string} userId
  * @param {number} balanceCents  the balance after the debit
  * @param {string} field  the request field the message belongs to
  */
 function assertWelcomeCreditRule(txApp, userId, balanceCents, field) {
-  const locked = lockedWelcomeCents(txApp, userId);
-  if (locked <= 0 || balanceCents >= locked) return;
-  const row = new DynamicModel({ welcome: 0 });
-  txApp
-    .db()
-    .newQuery("SELECT COALESCE(SUM(amount_cents), 0) AS welcome FROM transactions WHERE user_id = {:userId} AND reference = 'welcome'")
-    .bind({ userId })
-    .one(row);
-  const dollars = (/** @type {number} */ cents) => `$${(cents / 100).toFixed(2)}`;
-  const spendable = row.welcome - locked;
+  const { grantedCents, lockedCents } = welcomeCreditHold(txApp, userId);
+  if (lockedCents <= 0 || balanceCents >= lockedCents) return;
+  /** @type {typeof import("./ledger.js")} */
+  const { formatUsd } = require(`${__hooks}/lib/ledger.js`);
+  const spendable = grantedCents - lockedCents;
   const message =
     spendable > 0
-      ? `Only ${dollars(spendable)} of your ${dollars(row.welcome)} welcome credit can be spent before your first credit purchase: buy credits, then try again.`
-      : `Your ${dollars(row.welcome)} welcome credit can be spent after your first credit purchase: buy credits, then try again.`;
+      ? `Only ${formatUsd(spendable)} of your ${formatUsd(grantedCents)} welcome credit can be spent before your first credit purchase: buy credits, then try again.`
+      : `Your ${formatUsd(grantedCents)} welcome credit can be spent after your first credit purchase: buy credits, then try again.`;
   throw new BadRequestError(message, { [field]: new ValidationError("welcome_credit_locked", message) });
 }
 
