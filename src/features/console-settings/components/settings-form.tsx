@@ -148,54 +148,47 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
                 {...fieldAria("logo_url", errors.logo_url?.message)}
               />
             </Field>
-            <Field id="welcome_credit" label="Welcome credit for new customers (USD)" error={errors.welcome_credit?.message}>
+            <Field
+              id="welcome_credit"
+              label="Welcome credit for new customers (USD)"
+              error={errors.welcome_credit?.message}
+              hint="Granted once when a new account verifies its email, and promised on the public pages. 0 turns the offer off; at most $100."
+            >
               <Input
                 id="welcome_credit"
                 inputMode="decimal"
                 className="max-w-40"
-                aria-describedby="welcome_credit-hint"
                 {...register("welcome_credit")}
-                {...fieldAria("welcome_credit", errors.welcome_credit?.message)}
+                {...fieldAria("welcome_credit", errors.welcome_credit?.message, { hint: true })}
               />
-              <p id="welcome_credit-hint" className="text-sm text-slate-600">
-                Granted once when a new account verifies its email, and promised on the public pages. 0 turns the offer off; at most $100.
-              </p>
             </Field>
             <Field
               id="welcome_credit_spendable"
               label="Welcome credit spendable before a first purchase (USD)"
               error={errors.welcome_credit_spendable?.message}
+              hint="How much of the welcome credit buys proxies before the customer's first card payment. At or above the welcome credit, all of it; 0 keeps the whole welcome credit until a first payment."
             >
               <Input
                 id="welcome_credit_spendable"
                 inputMode="decimal"
                 className="max-w-40"
-                aria-describedby="welcome_credit_spendable-hint"
                 {...register("welcome_credit_spendable")}
-                {...fieldAria("welcome_credit_spendable", errors.welcome_credit_spendable?.message)}
+                {...fieldAria("welcome_credit_spendable", errors.welcome_credit_spendable?.message, { hint: true })}
               />
-              <p id="welcome_credit_spendable-hint" className="text-sm text-slate-600">
-                How much of the welcome credit buys proxies before the customer&apos;s first card payment. At or above the welcome credit,
-                all of it; 0 keeps the whole welcome credit until a first payment.
-              </p>
             </Field>
             <Field
               id="welcome_credits_per_address_per_day"
               label="Welcome credits per sign-up address a day"
               error={errors.welcome_credits_per_address_per_day?.message}
+              hint="Accounts signed up from one network address get the welcome credit this many times a day; the others work normally without it. 0 means no limit."
             >
               <Input
                 id="welcome_credits_per_address_per_day"
                 inputMode="numeric"
                 className="max-w-40"
-                aria-describedby="welcome_credits_per_address_per_day-hint"
                 {...register("welcome_credits_per_address_per_day")}
-                {...fieldAria("welcome_credits_per_address_per_day", errors.welcome_credits_per_address_per_day?.message)}
+                {...fieldAria("welcome_credits_per_address_per_day", errors.welcome_credits_per_address_per_day?.message, { hint: true })}
               />
-              <p id="welcome_credits_per_address_per_day-hint" className="text-sm text-slate-600">
-                Accounts signed up from one network address get the welcome credit this many times a day; the others work normally without
-                it. 0 means no limit.
-              </p>
             </Field>
           </Section>
 
@@ -231,17 +224,18 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
           </Section>
 
           <Section id="support-settings" title="Support Settings" icon={<LifeBuoy className="size-5" aria-hidden="true" />}>
-            <Field id="default_support_name" label="Default support name" error={errors.default_support_name?.message}>
+            <Field
+              id="default_support_name"
+              label="Default support name"
+              error={errors.default_support_name?.message}
+              hint="The name staff replies are signed with in support chats."
+            >
               <Input
                 id="default_support_name"
                 placeholder="Support Team"
-                aria-describedby="default_support_name-hint"
                 {...register("default_support_name")}
-                {...fieldAria("default_support_name", errors.default_support_name?.message)}
+                {...fieldAria("default_support_name", errors.default_support_name?.message, { hint: true })}
               />
-              <p id="default_support_name-hint" className="text-sm text-slate-600">
-                The name staff replies are signed with in support chats.
-              </p>
             </Field>
           </Section>
 
