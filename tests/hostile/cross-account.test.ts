@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, credit, post, purchase } from "../support/shop.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./support/db-snapshot.ts";
-import { hostileShop, startStripeShop, type HostileShop, type OwnedRows } from "./support/fixtures.ts";
+import { hostileShop, OWNED_COLLECTIONS, startStripeShop, type HostileShop, type OwnedRows } from "./support/fixtures.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
@@ -26,19 +26,8 @@ let B: PocketBase;
 /** Strings that identify A's data: none may appear in anything B receives. */
 let secretsOfA: string[];
 
-/** Per-user collections and A's ids in each. */
-const OWNED = [
-  "balances",
-  "transactions",
-  "proxies",
-  "proxy_orders",
-  "payments",
-  "support_tickets",
-  "chat_messages",
-  "affiliates",
-  "referrals",
-  "commissions",
-] as const;
+/** Per-user collections (A's ids in each are in A). */
+const OWNED = OWNED_COLLECTIONS;
 
 /** What links each collection's rows to their owner, for filters aimed at A. */
 const OWNER_PATH: Record<(typeof OWNED)[number] | "users", string> = {

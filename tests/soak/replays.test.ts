@@ -41,19 +41,30 @@ async function ledgerRows(userId: string, reference: string) {
     .getFullList({ filter: su.filter("user_id = {:userId} && reference ~ {:reference}", { userId, reference }) });
 }
 
+/** A verified customer who signed up with the admin's referral code, and that affiliate's id. */
+async function customerReferredByAdmin(first: string, last: string) {
+  const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${admin.id}"`);
+  const signup = await call(shop.url, "POST", "/api/shop/signup", {
+    body: {
+      first_name: first,
+      last_name: last,
+      email: `${first.toLowerCase()}-${Date.now()}@soak.test`,
+      country: "Spain",
+      ref: affiliate["code"],
+    },
+  });
+  const referred = { id: (signup.body["record"] as { id: string }).id, token: String(signup.body["token"]) };
+  await su.collection("users").update(referred.id, { verified: true });
+  return { referred, affiliateId: affiliate.id };
+}
+
 describe("one webhook delivered 20 times credits once", () => {
   let referred: { id: string; token: string };
   let affiliateId: string;
 
   beforeAll(async () => {
     // A customer referred by the admin, so each credit also earns one commission.
-    const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${admin.id}"`);
-    affiliateId = affiliate.id;
-    const signup = await call(shop.url, "POST", "/api/shop/signup", {
-      body: { first_name: "Ria", last_name: "Replay", email: `ria-${Date.now()}@soak.test`, country: "Spain", ref: affiliate["code"] },
-    });
-    referred = { id: (signup.body["record"] as { id: string }).id, token: String(signup.body["token"]) };
-    await su.collection("users").update(referred.id, { verified: true });
+    ({ referred, affiliateId } = await customerReferredByAdmin("Ria", "Replay"));
   });
 
   it.each([
@@ -94,13 +105,7 @@ describe("finding 4: refund and dispute events delivered 20 times reverse once",
   let affiliateId: string;
 
   beforeAll(async () => {
-    const affiliate = await su.collection("affiliates").getFirstListItem(`user_id = "${admin.id}"`);
-    affiliateId = affiliate.id;
-    const signup = await call(shop.url, "POST", "/api/shop/signup", {
-      body: { first_name: "Reva", last_name: "Reversal", email: `reva-${Date.now()}@soak.test`, country: "Spain", ref: affiliate["code"] },
-    });
-    referred = { id: (signup.body["record"] as { id: string }).id, token: String(signup.body["token"]) };
-    await su.collection("users").update(referred.id, { verified: true });
+    ({ referred, affiliateId } = await customerReferredByAdmin("Reva", "Reversal"));
   });
 
   const deliverTwenty = async (payload: string, concurrent: boolean) => {

@@ -18,6 +18,20 @@ export const PNG_1X1 = Buffer.from(
   "base64",
 );
 
+/** The per-customer collections: each customer's rows there are theirs (and admins') to read alone. */
+export const OWNED_COLLECTIONS = [
+  "balances",
+  "transactions",
+  "proxies",
+  "proxy_orders",
+  "payments",
+  "support_tickets",
+  "chat_messages",
+  "affiliates",
+  "referrals",
+  "commissions",
+] as const;
+
 /** The ids of one customer's rows, per collection (what they may read, and nobody else but admins). */
 export interface OwnedRows {
   user: Customer;
@@ -149,19 +163,7 @@ export async function hostileShop(tpb: TestPocketBase): Promise<HostileShop> {
   const adminRecord = shop.admin.authStore.record!;
   const A = await ownedRows(shop, "A");
   const B = await ownedRows(shop, "B");
-  const collections = [
-    "balances",
-    "transactions",
-    "proxies",
-    "proxy_orders",
-    "payments",
-    "support_tickets",
-    "chat_messages",
-    "affiliates",
-    "referrals",
-    "commissions",
-  ] as const;
-  for (const collection of collections) {
+  for (const collection of OWNED_COLLECTIONS) {
     // Every collection holds rows of A's, or the suites would check nothing there.
     if (A[collection].length === 0) throw new Error(`The hostile shop made no ${collection} rows for customer A`);
   }
