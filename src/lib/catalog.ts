@@ -1,0 +1,72 @@
+// The shop's fixed facts, once: proxy and transaction types with their labels, the purchase
+// limit, the 30-day term, the 7-day refund window, the welcome-credit cap and the support
+// limits. The JSON lives beside the hooks (pb_hooks/lib/catalog.json), which read the same
+// file, so a page can never state a number the server does not enforce.
+import catalog from "../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+
+export const CATALOG = catalog;
+
+export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
+export type ProxyType = (typeof PROXY_TYPES)[number];
+
+export const PURCHASE_TYPES = ["RESIDENTIAL", "DATACENTER"] as const satisfies readonly ProxyType[];
+export type PurchaseType = (typeof PURCHASE_TYPES)[number];
+
+export const TRANSACTION_TYPES = ["CREDIT", "DEBIT", "PROXY_PURCHASE", "REFUND"] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+function byValue<K extends string, T extends { value: string }>(keys: readonly K[], rows: readonly T[]): Record<K, T> {
+  const map = {} as Record<K, T>;
+  for (const key of keys) {
+    const row = rows.find((r) => r.value === key);
+    if (!row) throw new Error(`catalog.json lacks ${key}`);
+    map[key] = row;
+  }
+  return map;
+}
+
+const proxyTypes = byValue(PROXY_TYPES, catalog.proxy_types);
+const transactionTypes = byValue(TRANSACTION_TYPES, catalog.transaction_types);
+
+/** "Residential", "Datacenter", "SOCKS5", "HTTP", "HTTPS". */
+export const PROXY_TYPE_LABELS = Object.fromEntries(PROXY_TYPES.map((t) => [t, proxyTypes[t].label])) as Record<
+  ProxyType,
+  string
+>;
+
+/** "Credit", "Debit", "Proxy Purchase", "Refund". */
+export const TRANSACTION_TYPE_LABELS = Object.fromEntries(
+  TRANSACTION_TYPES.map((t) => [t, transactionTypes[t].label]),
+) as Record<TransactionType, string>;
+
+/** The Transactions page's type filter: "Credits Added", "Debits", "Proxy Purchases", "Refunds". */
+export const TRANSACTION_TYPE_FILTERS: ReadonlyArray<{ value: TransactionType; label: string }> = TRANSACTION_TYPES.map(
+  (value) => ({ value, label: transactionTypes[value].filter_label }),
+);
+
+/** CREDIT and REFUND add to a balance (shown green, positive); the others take from it. */
+export function isIncoming(type: TransactionType): boolean {
+  return transactionTypes[type].incoming;
+}
+
+export function isProxyType(value: string): value is ProxyType {
+  return (PROXY_TYPES as readonly string[]).includes(value);
+}
+
+export function isTransactionType(value: string): value is TransactionType {
+  return (TRANSACTION_TYPES as readonly string[]).includes(value);
+}
+
+/** Days a purchase or a renewal buys. */
+export const TERM_DAYS = catalog.proxy_term_days;
+/** Days an order can be refunded under the money-back promise. */
+export const REFUND_WINDOW_DAYS = catalog.refund_window_days;
+/** Days an expired proxy stays renewable before it goes back to stock. */
+export const RENEWAL_GRACE_DAYS = catalog.renewal_grace_days;
+
+export const MAX_PURCHASE_QUANTITY = catalog.purchase.max_quantity;
+export const MAX_GENERATE = catalog.inventory.max_generate;
+export const MAX_WELCOME_CREDIT_CENTS = catalog.welcome_credit.max_cents;
+export const MAX_WELCOME_CREDITS_PER_ADDRESS = catalog.welcome_credit.max_per_address_per_day;
+export const SUPPORT_LIMITS = catalog.support;
+export const ADMIN_NOTE_MAX = catalog.admin_note_max;
