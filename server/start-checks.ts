@@ -1,6 +1,6 @@
 // What `npm start` (scripts/start.ts) decides from its environment before anything starts:
 // the refusals of a risky configuration, the payment provider the hooks will choose
-// (pocketbase/pb_hooks/lib/payments.js) and how the start banner names it.
+// (pocketbase/pb_hooks/lib/money/payments.js) and how the start banner names it.
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -47,7 +47,7 @@ export function paymentsTestMode(env: Env, host: string): string | undefined {
 
 export type PaymentProvider = "stripe" | "test" | "none";
 
-/** The provider the hooks choose (lib/payments.js provider()): Stripe first, then the test provider. */
+/** The provider the hooks choose (lib/money/payments.js provider()): Stripe first, then the test provider. */
 export function paymentProvider(env: Env, testMode: string | undefined): PaymentProvider {
   if (env["STRIPE_SECRET_KEY"] && env["STRIPE_WEBHOOK_SECRET"]) return "stripe";
   return testMode === "true" ? "test" : "none";

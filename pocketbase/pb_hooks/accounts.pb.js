@@ -2,20 +2,20 @@
 // @ts-check
 // Accounts: sign-up without a shared password, the environment-driven mail settings and
 // referral counts. The users collection's own hooks are in users.pb.js. Helpers:
-// lib/accounts.js.
+// lib/accounts/accounts.js.
 
 // Mail settings (SMTP, sender) and SHOP_AUTH_RATE_LIMIT from the environment, on every start.
 onBootstrap((e) => {
   e.next();
-  require(`${__hooks}/lib/accounts.js`).applyEnvSettings(e.app);
+  require(`${__hooks}/lib/accounts/accounts.js`).applyEnvSettings(e.app);
 });
 
 // POST /api/shop/signup {first_name, last_name, email, country, ref?}
 // Creates the account with a random secret nobody learns (the user signs in later with
 // an e-mailed code or a password they set), links the referral, and signs the browser in.
 routerAdd("POST", "/api/shop/signup", (e) => {
-  const lib = require(`${__hooks}/lib/accounts.js`);
-  const input = lib.validateSignup(require(`${__hooks}/lib/api.js`).jsonBody(e));
+  const lib = require(`${__hooks}/lib/accounts/accounts.js`);
+  const input = lib.validateSignup(require(`${__hooks}/lib/core/api.js`).jsonBody(e));
   const duplicate = () =>
     new BadRequestError("An account with this email already exists. Please sign in instead.", {
       email: new ValidationError("validation_not_unique", "An account with this email already exists"),
@@ -70,5 +70,5 @@ routerAdd("POST", "/api/shop/signup", (e) => {
 onRecordAfterDeleteSuccess((e) => {
   e.next();
   if (!e.record) return;
-  require(`${__hooks}/lib/accounts.js`).recountAffiliate(e.app, e.record.getString("affiliate_id"));
+  require(`${__hooks}/lib/accounts/accounts.js`).recountAffiliate(e.app, e.record.getString("affiliate_id"));
 }, "referrals");

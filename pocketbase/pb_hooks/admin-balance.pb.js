@@ -12,19 +12,19 @@
 // `Idempotent-Replayed: true`, balance_cents as right after it) and moves nothing; the same
 // key with anything else is refused (422). 400 for a bad field (named in data), a debit
 // below zero ("Insufficient balance: ..."), a missing key; 404 unknown user.
-// Code: lib/console-users.js (validateAdjustment, adjustBalance).
+// Code: lib/accounts/console-users.js (validateAdjustment, adjustBalance).
 
 routerAdd(
   "POST",
   "/api/admin/users/{id}/balance",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     const caller = admin.requireAdminWrite(e);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-users.js")} */
-    const consoleUsers = require(`${__hooks}/lib/console-users.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/accounts/console-users.js")} */
+    const consoleUsers = require(`${__hooks}/lib/accounts/console-users.js`);
     const input = consoleUsers.validateAdjustment(api.jsonBody(e));
     const key = api.idempotencyKey(e);
     const result = consoleUsers.adjustBalance(e.app, caller.id, e.request?.pathValue("id") ?? "", input, key);

@@ -1,12 +1,12 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // Every write a shop admin makes through the API to the audited collections is logged
-// in the same transaction as the write (lib/audit.js auditAdminWrite).
+// in the same transaction as the write (lib/audit/audit.js auditAdminWrite).
 
 onRecordCreateRequest(
   (e) => {
-    /** @type {typeof import("./lib/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit.js`);
+    /** @type {typeof import("./lib/audit/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit/audit.js`);
     audit.auditAdminWrite(e, "create");
   },
   "settings",
@@ -18,8 +18,8 @@ onRecordCreateRequest(
 
 onRecordUpdateRequest(
   (e) => {
-    /** @type {typeof import("./lib/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit.js`);
+    /** @type {typeof import("./lib/audit/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit/audit.js`);
     audit.auditAdminWrite(e, "update");
   },
   "settings",
@@ -31,8 +31,8 @@ onRecordUpdateRequest(
 
 onRecordDeleteRequest(
   (e) => {
-    /** @type {typeof import("./lib/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit.js`);
+    /** @type {typeof import("./lib/audit/audit.js")} */
+    const audit = require(`${__hooks}/lib/audit/audit.js`);
     audit.auditAdminWrite(e, "delete");
   },
   "settings",

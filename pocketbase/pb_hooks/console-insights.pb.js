@@ -4,8 +4,8 @@
 // get_admin_analytics_data, get_admin_audit_logs, get_admin_affiliates, the referrals
 // read and "pay referral"). Shop admins only: anonymous 401, customers 403. Errors are
 // {status, message, data: {field: {code, message}}}; lists answer
-// {items, page, perPage, totalItems, totalPages}. Helpers: lib/console-analytics.js,
-// lib/console-audit-logs.js, lib/console-affiliates.js.
+// {items, page, perPage, totalItems, totalPages}. Helpers: lib/reports/console-analytics.js,
+// lib/audit/console-audit-logs.js, lib/affiliate/console-affiliates.js.
 
 // GET /api/admin/analytics?days=7|30|90 (30 when absent; anything else 400 "Days must be 7, 30 or 90.", data.days)
 // -> {days, total_users, total_revenue_cents, total_proxies, avg_revenue_per_user_cents  (all time),
@@ -18,11 +18,11 @@ routerAdd(
   "GET",
   "/api/admin/analytics",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/console-analytics.js")} */
-    const analytics = require(`${__hooks}/lib/console-analytics.js`);
+    /** @type {typeof import("./lib/reports/console-analytics.js")} */
+    const analytics = require(`${__hooks}/lib/reports/console-analytics.js`);
     const days = analytics.parseDays(String(e.request?.url?.query().get("days") ?? ""));
     return e.json(200, analytics.analytics(e.app, days));
   },
@@ -39,13 +39,13 @@ routerAdd(
   "GET",
   "/api/admin/audit-logs",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-audit-logs.js")} */
-    const logs = require(`${__hooks}/lib/console-audit-logs.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/audit/console-audit-logs.js")} */
+    const logs = require(`${__hooks}/lib/audit/console-audit-logs.js`);
     const query = e.request?.url?.query();
     const search = String(query?.get("search") ?? "").trim();
     if (search.length > 200) throw api.fieldError("search", "Search text must be at most 200 characters.");
@@ -62,11 +62,11 @@ routerAdd(
   "GET",
   "/api/admin/audit-logs/summary",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/console-audit-logs.js")} */
-    const logs = require(`${__hooks}/lib/console-audit-logs.js`);
+    /** @type {typeof import("./lib/audit/console-audit-logs.js")} */
+    const logs = require(`${__hooks}/lib/audit/console-audit-logs.js`);
     return e.json(200, logs.summary(e.app));
   },
   $apis.requireAuth("users"),
@@ -83,13 +83,13 @@ routerAdd(
   "GET",
   "/api/admin/affiliates",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-affiliates.js")} */
-    const affiliates = require(`${__hooks}/lib/console-affiliates.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/affiliate/console-affiliates.js")} */
+    const affiliates = require(`${__hooks}/lib/affiliate/console-affiliates.js`);
     const search = String(e.request?.url?.query().get("search") ?? "").trim();
     if (search.length > 200) throw api.fieldError("search", "Search text must be at most 200 characters.");
     return e.json(200, affiliates.list(e.app, { search, ...admin.paging(e, 100) }));
@@ -106,11 +106,11 @@ routerAdd(
   "GET",
   "/api/admin/affiliates/{id}/referrals",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/console-affiliates.js")} */
-    const affiliates = require(`${__hooks}/lib/console-affiliates.js`);
+    /** @type {typeof import("./lib/affiliate/console-affiliates.js")} */
+    const affiliates = require(`${__hooks}/lib/affiliate/console-affiliates.js`);
     return e.json(200, affiliates.referrals(e.app, e.request?.pathValue("id") ?? "", admin.paging(e, 100)));
   },
   $apis.requireAuth("users"),
@@ -129,13 +129,13 @@ routerAdd(
   "POST",
   "/api/admin/referrals/{id}/pay",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     const user = admin.requireAdminWrite(e);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-affiliates.js")} */
-    const affiliates = require(`${__hooks}/lib/console-affiliates.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/affiliate/console-affiliates.js")} */
+    const affiliates = require(`${__hooks}/lib/affiliate/console-affiliates.js`);
     const key = api.idempotencyKey(e);
     const referralId = e.request?.pathValue("id") ?? "";
     try {

@@ -3,8 +3,8 @@
 // The console's Proxy Management (spec "Proxy Management"; the admin procedures
 // get_admin_proxies, generate_proxies_admin, update_proxy_admin, delete_proxy_admin and the
 // bulk import). Shop admins only: anonymous 401, customers 403; changes are refused in demo
-// mode and each writes exactly one audit row in its own transaction (lib/admin.js). The
-// work is in lib/console-proxies.js. Errors: {status, message, data: {field: {code, message}}}.
+// mode and each writes exactly one audit row in its own transaction (lib/audit/admin.js). The
+// work is in lib/proxies/console-proxies.js. Errors: {status, message, data: {field: {code, message}}}.
 //
 // GET    /api/admin/proxies?search=&type=&country=&status=&page=&perPage=(1-100, default 20)
 //        -> {items: [{id, host, port, username, type, country, state, city, status,
@@ -41,10 +41,10 @@ routerAdd(
   "GET",
   "/api/admin/proxies",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     admin.requireAdmin(e);
     return e.json(200, inventory.list(e.app, inventory.listFilters(e), admin.paging(e, 100)));
   },
@@ -55,9 +55,9 @@ routerAdd(
   "GET",
   "/api/admin/proxies/stats",
   (e) => {
-    require(`${__hooks}/lib/admin.js`).requireAdmin(e);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     return e.json(200, inventory.stats(e.app));
   },
   $apis.requireAuth("users"),
@@ -67,8 +67,8 @@ routerAdd(
   "GET",
   "/api/admin/proxies/locations",
   (e) => {
-    require(`${__hooks}/lib/admin.js`).requireAdmin(e);
-    return e.json(200, require(`${__hooks}/lib/console-proxies.js`).locations());
+    require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+    return e.json(200, require(`${__hooks}/lib/proxies/console-proxies.js`).locations());
   },
   $apis.requireAuth("users"),
 );
@@ -77,9 +77,9 @@ routerAdd(
   "GET",
   "/api/admin/proxies/{id}",
   (e) => {
-    require(`${__hooks}/lib/admin.js`).requireAdmin(e);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     return e.json(200, inventory.detail(e.app, e.request?.pathValue("id") ?? ""));
   },
   $apis.requireAuth("users"),
@@ -89,12 +89,12 @@ routerAdd(
   "PATCH",
   "/api/admin/proxies/{id}",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     admin.requireAdminWrite(e);
     const id = e.request?.pathValue("id") ?? "";
     const edit = inventory.validateEdit(api.jsonBody(e));
@@ -111,10 +111,10 @@ routerAdd(
   "DELETE",
   "/api/admin/proxies/{id}",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     admin.requireAdminWrite(e);
     const id = e.request?.pathValue("id") ?? "";
     admin.auditedChange(e, (txApp) => ({
@@ -130,12 +130,12 @@ routerAdd(
   "POST",
   "/api/admin/proxies/generate",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     admin.requireAdminWrite(e);
     const input = inventory.validateGenerate(api.jsonBody(e));
     const ids = admin.auditedChange(e, (txApp) => {
@@ -163,12 +163,12 @@ routerAdd(
   "POST",
   "/api/admin/proxies/import",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-proxies.js")} */
-    const inventory = require(`${__hooks}/lib/console-proxies.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+    const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
     admin.requireAdminWrite(e);
     const parsed = inventory.parseImport(api.jsonBody(e));
     const noneValid = () => {

@@ -1,7 +1,7 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // The console's System Settings, admin invitations and the invitees' registration.
-// Helpers: lib/console-settings.js, lib/invitations.js. Every admin route needs a signed-in
+// Helpers: lib/settings/console-settings.js, lib/accounts/invitations.js. Every admin route needs a signed-in
 // shop admin (401 anonymous, 403 otherwise); changes are refused in demo mode (403) and
 // each writes exactly one audit row in its transaction. Errors are
 // {status, message, data: {field: {code, message}}}.
@@ -35,7 +35,7 @@
 // DELETE /api/admin/invitations/{id} -> {id, revoked_at}; 404 unknown, 409 used, revoked or
 //        expired. Audit "invitations.revoke" {email, expires_at, created_by}.
 //
-// Public (no sign-in; rate limited per IP, lib/rate-limits.js):
+// Public (no sign-in; rate limited per IP, lib/settings/rate-limits.js):
 // POST /api/shop/admin-invitations/check {token} -> {valid: true, email: string | null,
 //      expires_at}; 403 registration closed or demo mode, 404 unknown token, 410 used,
 //      revoked or expired (each with its message). The token travels in the body, never in
@@ -49,11 +49,11 @@
 //      as admin_id. Refusals: 403 closed/demo, 404/410 as above, 400 fields (e-mail not
 //      the invited one, e-mail taken, weak password).
 
-// SHOP_DEMO_MODE, when set, pins demo_mode on every start (lib/console-settings.js).
+// SHOP_DEMO_MODE, when set, pins demo_mode on every start (lib/settings/console-settings.js).
 onBootstrap((e) => {
   e.next();
-  /** @type {typeof import("./lib/console-settings.js")} */
-  const settings = require(`${__hooks}/lib/console-settings.js`);
+  /** @type {typeof import("./lib/settings/console-settings.js")} */
+  const settings = require(`${__hooks}/lib/settings/console-settings.js`);
   settings.applyDemoModeEnv(e.app);
 });
 
@@ -61,10 +61,10 @@ routerAdd(
   "GET",
   "/api/admin/settings",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/console-settings.js")} */
-    const settings = require(`${__hooks}/lib/console-settings.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/settings/console-settings.js")} */
+    const settings = require(`${__hooks}/lib/settings/console-settings.js`);
     admin.requireAdmin(e);
     return e.json(200, settings.readSettings(e.app));
   },
@@ -75,19 +75,19 @@ routerAdd(
   "PUT",
   "/api/admin/settings",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/console-settings.js")} */
-    const settings = require(`${__hooks}/lib/console-settings.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/settings/console-settings.js")} */
+    const settings = require(`${__hooks}/lib/settings/console-settings.js`);
     admin.requireAdminWrite(e);
     const values = settings.validateSettings(api.jsonBody(e));
     e.app.runInTransaction((txApp) => {
       const changes = settings.saveSettings(txApp, values);
       if (Object.keys(changes).length === 0) return;
-      /** @type {typeof import("./lib/audit.js")} */
-      const audit = require(`${__hooks}/lib/audit.js`);
+      /** @type {typeof import("./lib/audit/audit.js")} */
+      const audit = require(`${__hooks}/lib/audit/audit.js`);
       audit.writeAuditLog(txApp, {
         adminId: e.auth?.id ?? "",
         action: "settings.update",
@@ -105,12 +105,12 @@ routerAdd(
   "POST",
   "/api/admin/invitations",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/invitations.js")} */
-    const invitations = require(`${__hooks}/lib/invitations.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/accounts/invitations.js")} */
+    const invitations = require(`${__hooks}/lib/accounts/invitations.js`);
     const me = admin.requireAdminWrite(e);
     if (!invitations.registrationEnabled(e.app)) throw new ApiError(409, invitations.MESSAGES.disabled, {});
     const { email } = invitations.validateCreate(e.app, api.jsonBody(e));
@@ -136,10 +136,10 @@ routerAdd(
   "GET",
   "/api/admin/invitations",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/invitations.js")} */
-    const invitations = require(`${__hooks}/lib/invitations.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/accounts/invitations.js")} */
+    const invitations = require(`${__hooks}/lib/accounts/invitations.js`);
     admin.requireAdmin(e);
     return e.json(200, invitations.listPending(e.app, admin.paging(e, 100)));
   },
@@ -150,10 +150,10 @@ routerAdd(
   "DELETE",
   "/api/admin/invitations/{id}",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/invitations.js")} */
-    const invitations = require(`${__hooks}/lib/invitations.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/accounts/invitations.js")} */
+    const invitations = require(`${__hooks}/lib/accounts/invitations.js`);
     admin.requireAdminWrite(e);
     const id = e.request?.pathValue("id") ?? "";
     const revoked = admin.auditedChange(e, (txApp) => {
@@ -178,16 +178,16 @@ routerAdd(
 );
 
 routerAdd("GET", "/api/shop/admin-invitations/check", () => {
-  throw new ApiError(405, require(`${__hooks}/lib/invitations.js`).MESSAGES.checkByPost);
+  throw new ApiError(405, require(`${__hooks}/lib/accounts/invitations.js`).MESSAGES.checkByPost);
 });
 
 routerAdd("POST", "/api/shop/admin-invitations/check", (e) => {
-  /** @type {typeof import("./lib/admin.js")} */
-  const admin = require(`${__hooks}/lib/admin.js`);
-  /** @type {typeof import("./lib/api.js")} */
-  const api = require(`${__hooks}/lib/api.js`);
-  /** @type {typeof import("./lib/invitations.js")} */
-  const invitations = require(`${__hooks}/lib/invitations.js`);
+  /** @type {typeof import("./lib/audit/admin.js")} */
+  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("./lib/core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  /** @type {typeof import("./lib/accounts/invitations.js")} */
+  const invitations = require(`${__hooks}/lib/accounts/invitations.js`);
   admin.refuseInDemoMode(e.app);
   if (!invitations.registrationEnabled(e.app)) throw new ForbiddenError(invitations.MESSAGES.closed);
   const token = api.jsonBody(e)["token"];
@@ -200,12 +200,12 @@ routerAdd("POST", "/api/shop/admin-invitations/check", (e) => {
 });
 
 routerAdd("POST", "/api/shop/admin-register", (e) => {
-  /** @type {typeof import("./lib/admin.js")} */
-  const admin = require(`${__hooks}/lib/admin.js`);
-  /** @type {typeof import("./lib/api.js")} */
-  const api = require(`${__hooks}/lib/api.js`);
-  /** @type {typeof import("./lib/invitations.js")} */
-  const invitations = require(`${__hooks}/lib/invitations.js`);
+  /** @type {typeof import("./lib/audit/admin.js")} */
+  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("./lib/core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  /** @type {typeof import("./lib/accounts/invitations.js")} */
+  const invitations = require(`${__hooks}/lib/accounts/invitations.js`);
   admin.refuseInDemoMode(e.app);
   if (!invitations.registrationEnabled(e.app)) throw new ForbiddenError(invitations.MESSAGES.closed);
   const body = api.jsonBody(e);

@@ -22,10 +22,10 @@ routerAdd(
   "GET",
   "/api/admin/support/tickets",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/console-support.js")} */
-    const support = require(`${__hooks}/lib/console-support.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/support/console-support.js")} */
+    const support = require(`${__hooks}/lib/support/console-support.js`);
     admin.requireAdmin(e);
     return e.json(200, support.listTickets(e.app, support.listFilters(e), admin.paging(e, 100)));
   },
@@ -36,10 +36,10 @@ routerAdd(
   "GET",
   "/api/admin/support/tickets/{id}",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
-    /** @type {typeof import("./lib/console-support.js")} */
-    const support = require(`${__hooks}/lib/console-support.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
+    /** @type {typeof import("./lib/support/console-support.js")} */
+    const support = require(`${__hooks}/lib/support/console-support.js`);
     admin.requireAdmin(e);
     return e.json(200, support.getTicket(e.app, e.request?.pathValue("id") ?? ""));
   },

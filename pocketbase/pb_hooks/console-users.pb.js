@@ -3,8 +3,8 @@
 // The console's Overview and User Management routes (admin spec: get_admin_overview_stats,
 // get_all_users_admin, toggle_user_admin_status) and order refunds (the 7-day money-back
 // promise). Shop admins only: anonymous 401, customers 403; changes refused in demo mode,
-// each written with exactly one audit row in its transaction. Code: lib/console-users.js,
-// lib/refunds.js. The balance adjustment route is admin-balance.pb.js.
+// each written with exactly one audit row in its transaction. Code: lib/accounts/console-users.js,
+// lib/money/refunds.js. The balance adjustment route is admin-balance.pb.js.
 //
 // GET  /api/admin/overview
 //   -> {total_users, total_revenue_cents, active_proxies, recent_transactions: [{id, user_id,
@@ -36,7 +36,7 @@
 // POST /api/admin/orders/{id}/refund  {reason: 3-500 chars, allow_late?: boolean}  Idempotency-Key
 //   -> {order, transaction (the REFUND row), balance_cents (right after it), released
 //      (proxies back in stock), shortened (proxies whose renewal was taken back)}
-//   Rules in lib/refunds.js. 404 unknown order; 409 already refunded ("This order was
+//   Rules in lib/money/refunds.js. 404 unknown order; 409 already refunded ("This order was
 //   already refunded on ..."), older than 7 days without allow_late, or a purchase a later
 //   renewal extended; same key + same request -> the first answer again with header
 //   `Idempotent-Replayed: true`; same key, other request -> 422. Audit proxy_orders.refund
@@ -47,11 +47,11 @@ routerAdd(
   "GET",
   "/api/admin/overview",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/console-users.js")} */
-    const consoleUsers = require(`${__hooks}/lib/console-users.js`);
+    /** @type {typeof import("./lib/accounts/console-users.js")} */
+    const consoleUsers = require(`${__hooks}/lib/accounts/console-users.js`);
     return e.json(200, consoleUsers.overview(e.app));
   },
   $apis.requireAuth("users"),
@@ -61,13 +61,13 @@ routerAdd(
   "GET",
   "/api/admin/users",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/console-users.js")} */
-    const consoleUsers = require(`${__hooks}/lib/console-users.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/accounts/console-users.js")} */
+    const consoleUsers = require(`${__hooks}/lib/accounts/console-users.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
     const query = e.request?.url?.query();
     const role = String(query?.get("role") || "all");
     if (consoleUsers.ROLES.indexOf(role) < 0) throw api.fieldError("role", "Role must be all, admins or users.");
@@ -81,11 +81,11 @@ routerAdd(
   "GET",
   "/api/admin/users/{id}",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     admin.requireAdmin(e);
-    /** @type {typeof import("./lib/console-users.js")} */
-    const consoleUsers = require(`${__hooks}/lib/console-users.js`);
+    /** @type {typeof import("./lib/accounts/console-users.js")} */
+    const consoleUsers = require(`${__hooks}/lib/accounts/console-users.js`);
     return e.json(200, consoleUsers.userDetail(e.app, e.request?.pathValue("id") ?? ""));
   },
   $apis.requireAuth("users"),
@@ -95,13 +95,13 @@ routerAdd(
   "POST",
   "/api/admin/users/{id}/admin",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     const caller = admin.requireAdminWrite(e);
-    /** @type {typeof import("./lib/console-users.js")} */
-    const consoleUsers = require(`${__hooks}/lib/console-users.js`);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/accounts/console-users.js")} */
+    const consoleUsers = require(`${__hooks}/lib/accounts/console-users.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
     const body = api.jsonBody(e);
     if (typeof body["is_admin"] !== "boolean") throw api.fieldError("is_admin", "Admin status (is_admin) must be true or false.");
     return e.json(200, consoleUsers.setAdmin(e.app, caller.id, e.request?.pathValue("id") ?? "", body["is_admin"]));
@@ -113,13 +113,13 @@ routerAdd(
   "POST",
   "/api/admin/orders/{id}/refund",
   (e) => {
-    /** @type {typeof import("./lib/admin.js")} */
-    const admin = require(`${__hooks}/lib/admin.js`);
+    /** @type {typeof import("./lib/audit/admin.js")} */
+    const admin = require(`${__hooks}/lib/audit/admin.js`);
     const caller = admin.requireAdminWrite(e);
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/refunds.js")} */
-    const refunds = require(`${__hooks}/lib/refunds.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/money/refunds.js")} */
+    const refunds = require(`${__hooks}/lib/money/refunds.js`);
     const input = refunds.validateRefund(api.jsonBody(e));
     const key = api.idempotencyKey(e);
     const { replayed, view } = refunds.refund(e.app, {

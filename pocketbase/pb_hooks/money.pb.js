@@ -1,8 +1,8 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // Money is written by the server only. Balances and the ledger change together through
-// lib/ledger.js (balance = sum of the user's transactions), referral rows and counts by
-// the sign-up and verification hooks (lib/accounts.js). The records API refuses every
+// lib/money/ledger.js (balance = sum of the user's transactions), referral rows and counts by
+// the sign-up and verification hooks (lib/accounts/accounts.js). The records API refuses every
 // write to them, superusers (the dashboard) included; request hooks fire only on API
 // requests, so hooks saving with app.save() are unaffected. Balance changes go through
 // POST /api/admin/users/{id}/balance.
@@ -70,7 +70,7 @@ onRecordDeleteRequest(() => {
 }, "affiliates");
 
 // Payments, orders and commissions are written by the purchase and payment routes only
-// (lib/payments.js, lib/proxies.js, lib/affiliate.js).
+// (lib/money/payments.js, lib/proxies/proxies.js, lib/affiliate/affiliate.js).
 onRecordCreateRequest(
   () => {
     throw new ForbiddenError("Payments, orders and commissions are written by the server only.");

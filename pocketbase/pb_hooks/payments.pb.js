@@ -1,6 +1,6 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// Buying credits (lib/payments.js): the packages, the checkout, and Stripe's webhook,
+// Buying credits (lib/money/payments.js): the packages, the checkout, and Stripe's webhook,
 // the only way a Stripe payment credits a balance (and, with refunds and chargebacks,
 // takes credits back).
 
@@ -8,8 +8,8 @@
 // the other: the error names the missing one (a half-configured shop must not sell).
 onBootstrap((e) => {
   e.next();
-  /** @type {typeof import("./lib/payments.js")} */
-  const payments = require(`${__hooks}/lib/payments.js`);
+  /** @type {typeof import("./lib/money/payments.js")} */
+  const payments = require(`${__hooks}/lib/money/payments.js`);
   const problem = payments.stripeConfigProblem();
   if (problem) throw new Error(problem);
 });
@@ -20,9 +20,9 @@ routerAdd(
   "GET",
   "/api/v1/credits/packages",
   (e) => {
-    require(`${__hooks}/lib/api.js`).customer(e);
-    /** @type {typeof import("./lib/payments.js")} */
-    const payments = require(`${__hooks}/lib/payments.js`);
+    require(`${__hooks}/lib/core/api.js`).customer(e);
+    /** @type {typeof import("./lib/money/payments.js")} */
+    const payments = require(`${__hooks}/lib/money/payments.js`);
     const provider = payments.providerName();
     return e.json(200, {
       provider,
@@ -42,12 +42,12 @@ routerAdd(
   "POST",
   "/api/v1/credits/checkout",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/payments.js")} */
-    const payments = require(`${__hooks}/lib/payments.js`);
-    /** @type {typeof import("./lib/idempotency.js")} */
-    const idempotency = require(`${__hooks}/lib/idempotency.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/money/payments.js")} */
+    const payments = require(`${__hooks}/lib/money/payments.js`);
+    /** @type {typeof import("./lib/money/idempotency.js")} */
+    const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
     const user = api.actingCustomer(e, { verified: true });
     payments.assertCanSell();
     const key = api.idempotencyKey(e);
@@ -78,8 +78,8 @@ routerAdd(
   "POST",
   "/api/v1/payments/stripe/webhook",
   (e) => {
-    /** @type {typeof import("./lib/payments.js")} */
-    const payments = require(`${__hooks}/lib/payments.js`);
+    /** @type {typeof import("./lib/money/payments.js")} */
+    const payments = require(`${__hooks}/lib/money/payments.js`);
     if (payments.providerName() !== "stripe") throw new NotFoundError("Stripe payments are not configured on this shop.");
     const raw = toString(e.request?.body, 1024 * 1024);
     payments.verifyStripeSignature(e.request?.header.get("Stripe-Signature") ?? "", raw);

@@ -57,19 +57,19 @@ onRecordValidate((e) => {
   e.next();
 }, "pricing_plans");
 
-// Purchases price from a cached list (lib/proxies.js priceList): a committed plan change
+// Purchases price from a cached list (lib/proxies/proxies.js priceList): a committed plan change
 // gives the plans a new version, so no list read before it is served again.
 onRecordAfterCreateSuccess((e) => {
-  require(`${__hooks}/lib/proxies.js`).bumpPriceVersion(e.app);
+  require(`${__hooks}/lib/proxies/proxies.js`).bumpPriceVersion(e.app);
   e.next();
 }, "pricing_plans");
 
 onRecordAfterUpdateSuccess((e) => {
-  require(`${__hooks}/lib/proxies.js`).bumpPriceVersion(e.app);
+  require(`${__hooks}/lib/proxies/proxies.js`).bumpPriceVersion(e.app);
   e.next();
 }, "pricing_plans");
 
 onRecordAfterDeleteSuccess((e) => {
-  require(`${__hooks}/lib/proxies.js`).bumpPriceVersion(e.app);
+  require(`${__hooks}/lib/proxies/proxies.js`).bumpPriceVersion(e.app);
   e.next();
 }, "pricing_plans");

@@ -1,8 +1,8 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // Customer proxy routes (the public API's /api/v1/proxies): buy, renew, auto-renew,
-// new credentials, stock and prices. Money moves only inside lib/proxies.js through
-// lib/ledger.js; every route that moves money takes an Idempotency-Key (lib/idempotency.js),
+// new credentials, stock and prices. Money moves only inside lib/proxies/proxies.js through
+// lib/money/ledger.js; every route that moves money takes an Idempotency-Key (lib/money/idempotency.js),
 // stored on the order it made: a retry with the same key and body answers that order again.
 // Customers read their own proxies and orders through the records API (rules scope them).
 
@@ -12,12 +12,12 @@ routerAdd(
   "POST",
   "/api/v1/proxies/purchase",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/proxies.js")} */
-    const proxies = require(`${__hooks}/lib/proxies.js`);
-    /** @type {typeof import("./lib/idempotency.js")} */
-    const idempotency = require(`${__hooks}/lib/idempotency.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+    /** @type {typeof import("./lib/money/idempotency.js")} */
+    const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
     const user = api.actingCustomer(e, { verified: true });
     const key = api.idempotencyKey(e);
     const input = proxies.validatePurchase(api.jsonBody(e));
@@ -37,12 +37,12 @@ routerAdd(
   "POST",
   "/api/v1/proxies/renew",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/proxies.js")} */
-    const proxies = require(`${__hooks}/lib/proxies.js`);
-    /** @type {typeof import("./lib/idempotency.js")} */
-    const idempotency = require(`${__hooks}/lib/idempotency.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+    /** @type {typeof import("./lib/money/idempotency.js")} */
+    const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
     const user = api.actingCustomer(e, { verified: true });
     const key = api.idempotencyKey(e);
     const ids = proxies.validateRenewal(api.jsonBody(e));
@@ -62,10 +62,10 @@ routerAdd(
   "PATCH",
   "/api/v1/proxies/{id}",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/proxies.js")} */
-    const proxies = require(`${__hooks}/lib/proxies.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
     const user = api.actingCustomer(e);
     const body = api.jsonBody(e);
     if (typeof body["auto_renew"] !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
@@ -79,10 +79,10 @@ routerAdd(
   "POST",
   "/api/v1/proxies/{id}/regenerate-credentials",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/proxies.js")} */
-    const proxies = require(`${__hooks}/lib/proxies.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
     const user = api.actingCustomer(e);
     return e.json(200, proxies.regenerateCredentials(e.app, user.id, e.request?.pathValue("id") ?? ""));
   },
@@ -94,10 +94,10 @@ routerAdd(
   "GET",
   "/api/v1/proxies/stock",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
-    /** @type {typeof import("./lib/proxies.js")} */
-    const proxies = require(`${__hooks}/lib/proxies.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
+    /** @type {typeof import("./lib/proxies/proxies.js")} */
+    const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
     api.customer(e);
     const type = String(e.request?.url?.query().get("type") ?? "").toUpperCase();
     if (proxies.PROXY_TYPES.indexOf(type) < 0) throw api.fieldError("type", `type must be one of ${proxies.PROXY_TYPES.join(", ")}.`);
@@ -111,8 +111,8 @@ routerAdd(
   "GET",
   "/api/v1/proxies/prices",
   (e) => {
-    require(`${__hooks}/lib/api.js`).customer(e);
-    return e.json(200, require(`${__hooks}/lib/proxies.js`).priceList(e.app));
+    require(`${__hooks}/lib/core/api.js`).customer(e);
+    return e.json(200, require(`${__hooks}/lib/proxies/proxies.js`).priceList(e.app));
   },
   $apis.requireAuth("users"),
 );
@@ -122,13 +122,13 @@ routerAdd(
   "GET",
   "/api/v1/proxies/countries",
   (e) => {
-    const user = require(`${__hooks}/lib/api.js`).customer(e);
-    return e.json(200, require(`${__hooks}/lib/proxies.js`).ownCountries(e.app, user.id));
+    const user = require(`${__hooks}/lib/core/api.js`).customer(e);
+    return e.json(200, require(`${__hooks}/lib/proxies/proxies.js`).ownCountries(e.app, user.id));
   },
   $apis.requireAuth("users"),
 );
 
-// ---- Passwords encrypted at rest (lib/credentials.js) -------------------------------
+// ---- Passwords encrypted at rest (lib/proxies/credentials.js) -------------------------------
 // `password_encrypted` is hidden; whoever may view a proxy (its owner, admins; records API
 // list/view, realtime) reads the plaintext as `password`. Records-API writes (admins,
 // superusers) send a plain `password`, sealed here before the save.
@@ -137,14 +137,14 @@ routerAdd(
 // not open the passwords already stored.
 onBootstrap((e) => {
   e.next();
-  /** @type {typeof import("./lib/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/credentials.js`);
+  /** @type {typeof import("./lib/proxies/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
   credentials.assertUsableKey(e.app);
 });
 
 onRecordEnrich((e) => {
-  /** @type {typeof import("./lib/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/credentials.js`);
+  /** @type {typeof import("./lib/proxies/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
   const record = /** @type {core.Record} */ (e.record);
   try {
     credentials.withPassword(record);
@@ -158,18 +158,18 @@ onRecordEnrich((e) => {
 }, "proxies");
 
 onRecordCreateRequest((e) => {
-  /** @type {typeof import("./lib/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/credentials.js`);
+  /** @type {typeof import("./lib/proxies/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
   credentials.sealRequestPassword(e, true);
   e.next();
 }, "proxies");
 
 onRecordUpdateRequest((e) => {
-  /** @type {typeof import("./lib/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/credentials.js`);
+  /** @type {typeof import("./lib/proxies/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
   const changed = credentials.sealRequestPassword(e, false);
   e.next();
-  // The answer is written; the audit row (lib/audit.js, after this) lists the password as
+  // The answer is written; the audit row (lib/audit/audit.js, after this) lists the password as
   // changed ("[redacted]") only when it was.
   if (!changed) e.record?.withCustomData(false);
 }, "proxies");
@@ -182,15 +182,15 @@ onRecordUpdateRequest((e) => {
 // them through the console's audited routes (console-proxies.pb.js).
 
 onRecordCreateRequest((e) => {
-  /** @type {typeof import("./lib/console-proxies.js")} */
-  const inventory = require(`${__hooks}/lib/console-proxies.js`);
+  /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+  const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
   if (e.record) inventory.assertServerFieldsOnCreate(e.record);
   e.next();
 }, "proxies");
 
 onRecordUpdateRequest((e) => {
-  /** @type {typeof import("./lib/console-proxies.js")} */
-  const inventory = require(`${__hooks}/lib/console-proxies.js`);
+  /** @type {typeof import("./lib/proxies/console-proxies.js")} */
+  const inventory = require(`${__hooks}/lib/proxies/console-proxies.js`);
   if (e.record) inventory.assertServerFieldsUnchanged(e.record);
   e.next();
 }, "proxies");

@@ -5,8 +5,8 @@
 
 onRecordAfterCreateSuccess(
   (e) => {
-    /** @type {typeof import("./lib/realtime.js")} */
-    const realtime = require(`${__hooks}/lib/realtime.js`);
+    /** @type {typeof import("./lib/core/realtime.js")} */
+    const realtime = require(`${__hooks}/lib/core/realtime.js`);
     realtime.announcePublicContent(e, "create");
     e.next();
   },
@@ -16,8 +16,8 @@ onRecordAfterCreateSuccess(
 
 onRecordAfterUpdateSuccess(
   (e) => {
-    /** @type {typeof import("./lib/realtime.js")} */
-    const realtime = require(`${__hooks}/lib/realtime.js`);
+    /** @type {typeof import("./lib/core/realtime.js")} */
+    const realtime = require(`${__hooks}/lib/core/realtime.js`);
     realtime.announcePublicContent(e, "update");
     e.next();
   },
@@ -27,8 +27,8 @@ onRecordAfterUpdateSuccess(
 
 onRecordAfterDeleteSuccess(
   (e) => {
-    /** @type {typeof import("./lib/realtime.js")} */
-    const realtime = require(`${__hooks}/lib/realtime.js`);
+    /** @type {typeof import("./lib/core/realtime.js")} */
+    const realtime = require(`${__hooks}/lib/core/realtime.js`);
     realtime.announcePublicContent(e, "delete");
     e.next();
   },

@@ -43,8 +43,8 @@ onRecordCreate((e) => {
 onRecordCreate((e) => {
   e.next();
   if (!e.record) return;
-  /** @type {typeof import("./lib/console-support.js")} */
-  const support = require(`${__hooks}/lib/console-support.js`);
+  /** @type {typeof import("./lib/support/console-support.js")} */
+  const support = require(`${__hooks}/lib/support/console-support.js`);
   support.touchTicket(e.app, e.record);
 }, "chat_messages");
 
@@ -53,7 +53,7 @@ onRecordCreateRequest((e) => {
     e.record.set("sender_id", e.auth.id);
     e.record.set("is_admin_message", e.auth.getBool("is_admin"));
     // A staff reply is a console change: refused in demo mode.
-    if (e.auth.getBool("is_admin")) require(`${__hooks}/lib/admin.js`).refuseInDemoMode(e.app);
+    if (e.auth.getBool("is_admin")) require(`${__hooks}/lib/audit/admin.js`).refuseInDemoMode(e.app);
   }
   if (e.record) e.record.set("message", e.record.getString("message").trim());
   e.next();
@@ -66,8 +66,8 @@ routerAdd(
   "POST",
   "/api/v1/support/tickets",
   (e) => {
-    /** @type {typeof import("./lib/api.js")} */
-    const api = require(`${__hooks}/lib/api.js`);
+    /** @type {typeof import("./lib/core/api.js")} */
+    const api = require(`${__hooks}/lib/core/api.js`);
     const user = api.customer(e);
     const body = api.jsonBody(e);
     const subject = api.text(body["subject"]);
@@ -118,8 +118,8 @@ onRecordAfterCreateSuccess((e) => {
   e.next();
   const record = e.record;
   if (!record || !record.getBool("is_admin_message")) return;
-  /** @type {typeof import("./lib/mail.js")} */
-  const mail = require(`${__hooks}/lib/mail.js`);
+  /** @type {typeof import("./lib/core/mail.js")} */
+  const mail = require(`${__hooks}/lib/core/mail.js`);
   const ticket = e.app.findRecordById("support_tickets", record.getString("ticket_id"));
   const owner = e.app.findRecordById("users", ticket.getString("user_id"));
   const number = ticket.id.slice(0, 8);
@@ -135,29 +135,29 @@ onRecordAfterCreateSuccess((e) => {
   });
 }, "chat_messages");
 
-// Live support for customers (lib/support-live.js): every committed change of a ticket or
+// Live support for customers (lib/support/support-live.js): every committed change of a ticket or
 // message goes to its ticket's topic and its owner's, checked per client in memory.
 onRecordAfterCreateSuccess((e) => {
   e.next();
-  if (e.record) require(`${__hooks}/lib/support-live.js`).announceMessage(e.app, "create", e.record);
+  if (e.record) require(`${__hooks}/lib/support/support-live.js`).announceMessage(e.app, "create", e.record);
 }, "chat_messages");
 onRecordAfterUpdateSuccess((e) => {
   e.next();
-  if (e.record) require(`${__hooks}/lib/support-live.js`).announceMessage(e.app, "update", e.record);
+  if (e.record) require(`${__hooks}/lib/support/support-live.js`).announceMessage(e.app, "update", e.record);
 }, "chat_messages");
 onRecordAfterDeleteSuccess((e) => {
   e.next();
-  if (e.record) require(`${__hooks}/lib/support-live.js`).announceMessage(e.app, "delete", e.record);
+  if (e.record) require(`${__hooks}/lib/support/support-live.js`).announceMessage(e.app, "delete", e.record);
 }, "chat_messages");
 onRecordAfterCreateSuccess((e) => {
   e.next();
-  if (e.record) require(`${__hooks}/lib/support-live.js`).announceTicket(e.app, "create", e.record);
+  if (e.record) require(`${__hooks}/lib/support/support-live.js`).announceTicket(e.app, "create", e.record);
 }, "support_tickets");
 onRecordAfterUpdateSuccess((e) => {
   e.next();
-  if (e.record) require(`${__hooks}/lib/support-live.js`).announceTicket(e.app, "update", e.record);
+  if (e.record) require(`${__hooks}/lib/support/support-live.js`).announceTicket(e.app, "update", e.record);
 }, "support_tickets");
 onRecordAfterDeleteSuccess((e) => {
   e.next();
-  if (e.record) require(`${__hooks}/lib/support-live.js`).announceTicket(e.app, "delete", e.record);
+  if (e.record) require(`${__hooks}/lib/support/support-live.js`).announceTicket(e.app, "delete", e.record);
 }, "support_tickets");

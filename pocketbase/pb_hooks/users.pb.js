@@ -4,14 +4,14 @@
 // balance and affiliate rows in the transaction that creates them; a user can never raise
 // their own rights or change their e-mail through the API; passwords a person chooses
 // must be strong and mark password_set; referral counts follow e-mail verification.
-// Helpers: lib/new-user.js, lib/accounts.js.
+// Helpers: lib/accounts/new-user.js, lib/accounts/accounts.js.
 
 // Provisioning, and password_set: false only for accounts made by sign-up (their secret is
 // random and nobody knows it), true for every other way of creating a user.
 onRecordCreate((e) => {
-  /** @type {typeof import("./lib/new-user.js")} */
-  const { provisionUser } = require(`${__hooks}/lib/new-user.js`);
-  const { SIGNUP_MARKER } = require(`${__hooks}/lib/accounts.js`);
+  /** @type {typeof import("./lib/accounts/new-user.js")} */
+  const { provisionUser } = require(`${__hooks}/lib/accounts/new-user.js`);
+  const { SIGNUP_MARKER } = require(`${__hooks}/lib/accounts/accounts.js`);
   const record = e.record;
   if (record && record.get(SIGNUP_MARKER) !== true) record.set("password_set", true);
   e.app.runInTransaction((txApp) => {
@@ -39,7 +39,7 @@ onRecordUpdateRequest((e) => {
       record.set(field, stored.get(field));
     }
     record.setEmail(stored.email());
-    if (newPassword) require(`${__hooks}/lib/accounts.js`).assertStrongPassword(body["password"]);
+    if (newPassword) require(`${__hooks}/lib/accounts/accounts.js`).assertStrongPassword(body["password"]);
   }
   if (newPassword) record.set("password_set", true);
   e.next();
@@ -50,7 +50,7 @@ onRecordUpdateRequest((e) => {
 // model hook: an OTP sign-in of an unverified account randomizes the password
 // (PocketBase's guard against pre-registration), which must not count as "has a password".
 onRecordConfirmPasswordResetRequest((e) => {
-  require(`${__hooks}/lib/accounts.js`).assertStrongPassword(e.requestInfo().body["password"]);
+  require(`${__hooks}/lib/accounts/accounts.js`).assertStrongPassword(e.requestInfo().body["password"]);
   if (e.record) e.record.set("password_set", true);
   e.next();
 }, "users");
@@ -62,8 +62,8 @@ onRecordConfirmPasswordResetRequest((e) => {
 // mailbox, as an e-mailed code does). The token key change also spends the link. Opened in
 // the browser that signed up (its session sent along), nothing changes but `verified`.
 onRecordConfirmVerificationRequest((e) => {
-  /** @type {typeof import("./lib/accounts.js")} */
-  const accounts = require(`${__hooks}/lib/accounts.js`);
+  /** @type {typeof import("./lib/accounts/accounts.js")} */
+  const accounts = require(`${__hooks}/lib/accounts/accounts.js`);
   const record = e.record;
   if (!record || !accounts.verifiesWithoutSignupSession(e, record)) return e.next();
   e.app.runInTransaction((txApp) => {
@@ -83,8 +83,8 @@ onRecordConfirmVerificationRequest((e) => {
 // gives it a new random password (so a new token key: earlier sessions end); the referral
 // of a sign-up whose session is not the one signing in is dropped.
 onRecordAuthWithOTPRequest((e) => {
-  /** @type {typeof import("./lib/accounts.js")} */
-  const accounts = require(`${__hooks}/lib/accounts.js`);
+  /** @type {typeof import("./lib/accounts/accounts.js")} */
+  const accounts = require(`${__hooks}/lib/accounts/accounts.js`);
   const record = e.record;
   if (record && accounts.verifiesWithoutSignupSession(e, record)) {
     e.app.runInTransaction((txApp) => {
@@ -113,8 +113,8 @@ onRecordUpdate((e) => {
     e.app = txApp;
     e.next();
     if (record.getBool("verified") !== wasVerified) {
-      /** @type {typeof import("./lib/accounts.js")} */
-      const accounts = require(`${__hooks}/lib/accounts.js`);
+      /** @type {typeof import("./lib/accounts/accounts.js")} */
+      const accounts = require(`${__hooks}/lib/accounts/accounts.js`);
       accounts.recountReferrals(txApp, record.id);
       if (record.getBool("verified")) accounts.grantWelcomeCredit(txApp, record.id);
     }

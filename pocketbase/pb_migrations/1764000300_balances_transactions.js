@@ -1,6 +1,6 @@
 // @ts-check
 // The prepaid balance and its ledger. Clients only read their own rows; every write
-// goes through pb_hooks/lib/ledger.js, which keeps balance = sum(amount_cents).
+// goes through pb_hooks/lib/money/ledger.js, which keeps balance = sum(amount_cents).
 
 const OWN_OR_ADMIN = '@request.auth.id != "" && (user_id = @request.auth.id || @request.auth.is_admin = true)';
 

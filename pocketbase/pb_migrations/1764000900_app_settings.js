@@ -16,7 +16,7 @@ migrate(
     // No address is exempt: behind a same-host web server every visitor would arrive from
     // loopback. Test harnesses raise the limits with SHOP_RATE_LIMIT_SCALE instead.
     settings.rateLimits.excludedIPs = [];
-    settings.rateLimits.rules = /** @type {any} */ (require(`${__hooks}/lib/rate-limits.js`).scaledDefaultRules(1));
+    settings.rateLimits.rules = /** @type {any} */ (require(`${__hooks}/lib/settings/rate-limits.js`).scaledDefaultRules(1));
     app.save(settings);
   },
   (app) => {

@@ -29,7 +29,7 @@ migrate(
           { name: "status", type: "select", required: true, maxSelect: 1, values: ["pending", "paid", "failed"] },
           { name: "paid_at", type: "date" },
           { name: "failure_reason", type: "text", max: 500 },
-          // The Idempotency-Key of the checkout, and a hash of its request (lib/idempotency.js).
+          // The Idempotency-Key of the checkout, and a hash of its request (lib/money/idempotency.js).
           { name: "idempotency_key", type: "text", max: 255 },
           { name: "request_hash", type: "text", max: 64, hidden: true },
           { name: "created", type: "autodate", onCreate: true },

@@ -35,7 +35,7 @@ migrate(
           },
           { name: "status", type: "select", required: true, maxSelect: 1, values: ["completed", "refunded"] },
           { name: "refunded_at", type: "date" },
-          // The Idempotency-Key the order was made with, and a hash of its request (lib/idempotency.js).
+          // The Idempotency-Key the order was made with, and a hash of its request (lib/money/idempotency.js).
           { name: "idempotency_key", type: "text", max: 255 },
           { name: "request_hash", type: "text", max: 64, hidden: true },
           { name: "created", type: "autodate", onCreate: true },

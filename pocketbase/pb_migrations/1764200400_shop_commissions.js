@@ -1,7 +1,7 @@
 // @ts-check
 // Affiliate commissions: one row per paid credit purchase of a referred customer (20% of
 // the money paid, never of bonus credits). referrals.commission_cents is the sum of its
-// commissions and the affiliate's earnings follow them (lib/affiliate.js). Affiliates
+// commissions and the affiliate's earnings follow them (lib/affiliate/affiliate.js). Affiliates
 // read their own; nobody writes through the API.
 
 migrate(

@@ -1,6 +1,6 @@
 // @ts-check
 // Proxy passwords encrypted at rest (the spec's `password_encrypted`): the `password`
-// column becomes a hidden `password_encrypted` holding lib/credentials.js sealPassword()
+// column becomes a hidden `password_encrypted` holding lib/proxies/credentials.js sealPassword()
 // values, and every stored password is encrypted with SHOP_CREDENTIALS_KEY. Hidden: the
 // records API never answers or filters on it; readers get the plaintext `password` that
 // proxies.pb.js adds on enrichment. 2000 characters hold the ciphertext of a
@@ -8,8 +8,8 @@
 
 migrate(
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/credentials.js")} */
-    const credentials = require(`${__hooks}/lib/credentials.js`);
+    /** @type {typeof import("../pb_hooks/lib/proxies/credentials.js")} */
+    const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
     credentials.credentialsKey(); // refuse to run without a valid key
 
     const proxies = app.findCollectionByNameOrId("proxies");
@@ -32,8 +32,8 @@ migrate(
     }
   },
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/credentials.js")} */
-    const credentials = require(`${__hooks}/lib/credentials.js`);
+    /** @type {typeof import("../pb_hooks/lib/proxies/credentials.js")} */
+    const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
     const rows = /** @type {{ id: string, password_encrypted: string }[]} */ (
       /** @type {unknown} */ (arrayOf(new DynamicModel({ id: "", password_encrypted: "" })))
     );

@@ -4,8 +4,8 @@
 
 migrate(
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/console-settings.js")} */
-    const settings = require(`${__hooks}/lib/console-settings.js`);
+    /** @type {typeof import("../pb_hooks/lib/settings/console-settings.js")} */
+    const settings = require(`${__hooks}/lib/settings/console-settings.js`);
     settings.applyDemoModeEnv(app);
   },
   () => {

@@ -6,14 +6,14 @@
 
 migrate(
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/backups.js")} */
-    const backups = require(`${__hooks}/lib/backups.js`);
+    /** @type {typeof import("../pb_hooks/lib/settings/backups.js")} */
+    const backups = require(`${__hooks}/lib/settings/backups.js`);
     backups.setDefaultSchedule(app);
     backups.applyBackupEnv(app);
   },
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/backups.js")} */
-    const backups = require(`${__hooks}/lib/backups.js`);
+    /** @type {typeof import("../pb_hooks/lib/settings/backups.js")} */
+    const backups = require(`${__hooks}/lib/settings/backups.js`);
     backups.removeDefaultSchedule(app);
   },
 );

@@ -10,7 +10,7 @@
 //   itself, one value per reversal step for clawbacks (and for the commission that a
 //   dispute won gives back).
 // - balances.balance_cents and transactions.balance_after_cents may be negative: a debt left
-//   by a reversed payment (the only way below zero, lib/ledger.js allowDebt).
+//   by a reversed payment (the only way below zero, lib/money/ledger.js allowDebt).
 // - Commissions still pending that test-provider payments earned before test payments
 //   stopped earning (finding 2) are no money owed: they become "reversed" and leave the
 //   affiliates' and referrals' earnings.

@@ -8,7 +8,7 @@
 // - a customer on /dashboard/support with their ticket open: the balance in the app shell
 //   (stores/balance.ts: balances/<id>), their ticket list (support/stores.ts: the custom
 //   topic support/users/<id>), the open conversation (support/conversation-store.ts: the
-//   custom topic support/tickets/<id>, pb_hooks/lib/support-live.js) and PB_CONNECT
+//   custom topic support/tickets/<id>, pb_hooks/lib/support/support-live.js) and PB_CONNECT
 //   (reconnect reload);
 // - a staff member on /console/support with a ticket open: the live inbox
 //   (console-support/stores.ts: support_tickets/*), and the same conversation store.

@@ -28,7 +28,7 @@ export interface SiteContent {
 
 export const DEFAULT_SETTINGS: SiteSettings = defaultSettings;
 
-/** The largest welcome credit the server grants ($100; pb_hooks/lib/accounts.js). */
+/** The largest welcome credit the server grants ($100; pb_hooks/lib/accounts/accounts.js). */
 const MAX_WELCOME_CREDIT_CENTS = 10000;
 
 /**

@@ -1,4 +1,4 @@
-// Live support topics (pb_hooks/lib/support-live.js): a ticket's owner and staff get its
+// Live support topics (pb_hooks/lib/support/support-live.js): a ticket's owner and staff get its
 // messages and changes on support/tickets/<id>, the owner gets their tickets on
 // support/users/<id>; anyone else subscribed to those names gets nothing, and an admin
 // who is demoted stops receiving at once.

@@ -11,7 +11,7 @@ import { createTestUser, REAL_RATE_LIMITS, startTestPocketBase, type TestPocketB
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./support/db-snapshot.ts";
 import { errorBodyProblems, sendRaw, type HostileResponse } from "./support/http.ts";
 
-/** The default limits (pb_hooks/lib/rate-limits.js DEFAULT_RULES) these tests prove. */
+/** The default limits (pb_hooks/lib/settings/rate-limits.js DEFAULT_RULES) these tests prove. */
 const AUTH_PER_MINUTE = 10;
 
 let tpb: TestPocketBase;

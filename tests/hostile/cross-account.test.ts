@@ -378,7 +378,7 @@ describe("A's realtime topics", () => {
     }
     // Raw topics the SDK would not build: the whole collection without a record part, unknown names.
     await listener.realtime.subscribe("balances", (data) => received.push({ topic: "balances", data }));
-    // The custom support topics (pb_hooks/lib/support-live.js) named after A's ticket and A.
+    // The custom support topics (pb_hooks/lib/support/support-live.js) named after A's ticket and A.
     for (const topic of [`support/tickets/${A.support_tickets[0]}`, `support/users/${A.user.id}`]) {
       await listener.realtime.subscribe(topic, (data) => received.push({ topic, data }));
     }

@@ -72,7 +72,7 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
-/** An event on a support topic, as pb_hooks/lib/support-live.js sends it. */
+/** An event on a support topic, as pb_hooks/lib/support/support-live.js sends it. */
 const emit = (topic: string, collection: "chat_messages" | "support_tickets", action: string, record: unknown) => {
   for (const handler of fake.subscriptions.get(topic) ?? []) handler({ collection, action, record });
 };

@@ -1,5 +1,5 @@
 // Password forms (spec section 5). The strength rules live beside the hooks, so the
-// server (pb_hooks/lib/accounts.js assertStrongPassword) checks exactly these; it also
+// server (pb_hooks/lib/accounts/accounts.js assertStrongPassword) checks exactly these; it also
 // checks the current password on update.
 import * as v from "valibot";
 import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";

@@ -1,5 +1,5 @@
-// The admin registration form. The server (pb_hooks/lib/invitations.js validateRegister,
-// lib/accounts.js assertStrongPassword) checks the same rules with the same messages.
+// The admin registration form. The server (pb_hooks/lib/accounts/invitations.js validateRegister,
+// lib/accounts/accounts.js assertStrongPassword) checks the same rules with the same messages.
 import * as v from "valibot";
 import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
 

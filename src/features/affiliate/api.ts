@@ -1,4 +1,4 @@
-// GET /api/v1/affiliate: the signed-in user's affiliate figures (pocketbase/pb_hooks/lib/affiliate.js).
+// GET /api/v1/affiliate: the signed-in user's affiliate figures (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
 import { pb } from "@/lib/pocketbase";
 
 export interface AffiliateProgram {

@@ -1,5 +1,5 @@
 // The Buy Proxies form (spec section 5). Mirrors validatePurchase in
-// pocketbase/pb_hooks/lib/proxies.js, which stays the server's truth.
+// pocketbase/pb_hooks/lib/proxies/proxies.js, which stays the server's truth.
 import * as v from "valibot";
 
 export const PURCHASE_TYPES = ["RESIDENTIAL", "DATACENTER"] as const;

@@ -1,5 +1,5 @@
 // The System Settings form (admin spec 5, "System settings messages"). The server
-// (pb_hooks/lib/console-settings.js) checks the same rules with the same messages; these
+// (pb_hooks/lib/settings/console-settings.js) checks the same rules with the same messages; these
 // give instant feedback.
 import * as v from "valibot";
 import type { ConsoleSettings } from "@/features/console-settings/api";

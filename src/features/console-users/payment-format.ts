@@ -10,7 +10,7 @@ export interface PaymentBadge {
   tone: NonNullable<BadgeProps["tone"]> | "test";
 }
 
-/** Whether the payment's credits were booked (lib/payments.js CREDITED_STATUSES). */
+/** Whether the payment's credits were booked (lib/money/payments.js CREDITED_STATUSES). */
 export function isCredited(payment: Pick<AdminPayment, "status">): boolean {
   return ["paid", "partially_refunded", "refunded", "disputed"].includes(payment.status);
 }

@@ -58,7 +58,7 @@ export async function sendMessage(ticketId: string, senderId: string, message: s
 }
 
 /**
- * A change on a support topic (pb_hooks/lib/support-live.js): the same shape as a record
+ * A change on a support topic (pb_hooks/lib/support/support-live.js): the same shape as a record
  * subscription's event, naming the collection it comes from.
  */
 export type SupportEvent =

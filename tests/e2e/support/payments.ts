@@ -3,18 +3,18 @@
 // closed), and test payments earn no commission (security review #13, finding 2); specs
 // that need a real payment, its commission or a Stripe refund get them here, row for row as
 // the hooks write them:
-// - stripePayment: lib/payments.js completePayment (payment paid, CREDIT rows for the
-//   credits and the bonus, the balance) and lib/affiliate.js recordCommission (20% pending
+// - stripePayment: lib/money/payments.js completePayment (payment paid, CREDIT rows for the
+//   credits and the bonus, the balance) and lib/affiliate/affiliate.js recordCommission (20% pending
 //   commission, the referral's and the affiliate's sums);
-// - stripeRefund: lib/payments.js reversePayment for charge.refunded (refunded_cents, the
-//   status, a DEBIT of the credits' share that may leave a debt) and lib/affiliate.js
+// - stripeRefund: lib/money/payments.js reversePayment for charge.refunded (refunded_cents, the
+//   status, a DEBIT of the credits' share that may leave a debt) and lib/affiliate/affiliate.js
 //   reverseCommission (an unpaid commission shrinks; a paid one gets a clawback row);
 // - legacyTestCommission: a commission a test payment earned before finding 2, as the
 //   migration 1764400100_payment_reversals.js leaves it (reversed, out of the sums).
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 
-/** The credit packages of lib/payments.js PACKAGES. */
+/** The credit packages of lib/money/payments.js PACKAGES. */
 export const PACKAGES = {
   "package-10": { price: 1000, credits: 1000, bonus: 0 },
   "package-25": { price: 2400, credits: 2500, bonus: 100 },

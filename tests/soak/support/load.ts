@@ -154,7 +154,7 @@ export function newBook(): Book {
   return { requests: new Map(), orders: new Map(), payments: new Map(), problems: [], inDoubt: 0, acks: 0 };
 }
 
-/** The ledger reference of an admin balance adjustment (lib/console-users.js adjustmentReference). */
+/** The ledger reference of an admin balance adjustment (lib/accounts/console-users.js adjustmentReference). */
 export function adjustmentReference(adminId: string, key: string): string {
   return `adjustment:${createHash("sha256").update(`${adminId}\n${key}`).digest("hex")}`;
 }

@@ -1,12 +1,12 @@
 // @ts-check
 // The console's Audit Logs reads (get_admin_audit_logs in the spec): a page of entries,
 // newest first, with their admin's e-mail and names, searched and filtered in SQL, and
-// the summary cards. Rows are written only by lib/audit.js and never change.
+// the summary cards. Rows are written only by lib/audit/audit.js and never change.
 
 /** @type {typeof import("./admin.js")} */
-const admin = require(`${__hooks}/lib/admin.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 const DAY_MS = 86400000;
 

@@ -1,17 +1,17 @@
 // @ts-check
 // Buying and keeping proxies: prices, stock, purchases, renewals, credentials and the
-// expiry job. Every money move goes through lib/ledger.js inside the caller's transaction;
+// expiry job. Every money move goes through lib/money/ledger.js inside the caller's transaction;
 // the inventory rows move with plain SQL in that same transaction (no hooks or realtime
 // needed for them), so a purchase either happens whole or not at all.
 
-/** @type {typeof import("./api.js")} */
-const api = require(`${__hooks}/lib/api.js`);
-/** @type {typeof import("./ledger.js")} */
-const ledger = require(`${__hooks}/lib/ledger.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../money/ledger.js")} */
+const ledger = require(`${__hooks}/lib/money/ledger.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 /** @type {typeof import("./credentials.js")} */
-const credentials = require(`${__hooks}/lib/credentials.js`);
+const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 
 const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
 
@@ -322,7 +322,7 @@ function purchase(txApp, userId, input, idempotency) {
     shortOfBalance(`${proxiesLabel(input.quantity, input.type)} cost`, total, "quantity"),
   );
   // The locked part of a welcome credit stays until a first Stripe payment (finding 10).
-  require(`${__hooks}/lib/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "quantity");
+  require(`${__hooks}/lib/accounts/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "quantity");
 
   const now = new DateTime().string();
   const expires = new DateTime().addDate(0, 0, TERM_DAYS).string();
@@ -453,7 +453,7 @@ function renew(txApp, userId, ids, options = {}) {
     shortOfBalance(`renewing ${proxiesLabel(proxies.length)} costs`, total, "proxy_ids"),
   );
   // The locked part of a welcome credit stays until a first Stripe payment (finding 10).
-  require(`${__hooks}/lib/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "proxy_ids");
+  require(`${__hooks}/lib/accounts/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "proxy_ids");
 
   const now = new DateTime();
   for (const proxy of proxies) {

@@ -7,8 +7,8 @@
  * @param {string} userId
  */
 function provisionUser(txApp, userId) {
-  /** @type {typeof import("./ledger.js")} */
-  const { balanceRecord } = require(`${__hooks}/lib/ledger.js`);
+  /** @type {typeof import("../money/ledger.js")} */
+  const { balanceRecord } = require(`${__hooks}/lib/money/ledger.js`);
   balanceRecord(txApp, userId);
   const hasAffiliate = txApp.countRecords("affiliates", $dbx.hashExp({ user_id: userId })) > 0;
   if (!hasAffiliate) {

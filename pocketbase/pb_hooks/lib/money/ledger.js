@@ -3,8 +3,8 @@
 // `transactions` row and the new `balances.balance_cents` in one database transaction,
 // so a balance always equals the sum of its user's ledger rows.
 
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /** @typedef {"CREDIT" | "DEBIT" | "PROXY_PURCHASE" | "REFUND"} LedgerType */
 
@@ -66,7 +66,7 @@ function validateEntry(entry) {
 
 /**
  * Finds the user's balance row, creating it at 0 when missing (the one place a balance
- * row is made: new users get theirs through lib/new-user.js).
+ * row is made: new users get theirs through lib/accounts/new-user.js).
  * @param {CoreApp} txApp
  * @param {string} userId
  * @returns {core.Record}
@@ -98,7 +98,7 @@ function hasReference(app, userId, reference) {
  * with a txApp; refuses (throws) a debit that would leave the balance below zero, with the
  * caller's own error when it gives `refuse` (it gets the balance before the entry).
  * `options.allowDebt` lets a debit go below zero: ONLY for reversing a payment that Stripe
- * refunded or lost in a chargeback (lib/payments.js). The negative balance is a debt: every
+ * refunded or lost in a chargeback (lib/money/payments.js). The negative balance is a debt: every
  * other debit is refused until credits cover it. Credits are always accepted (one that
  * leaves a debt smaller is fine).
  * @param {CoreApp} app

@@ -6,7 +6,7 @@
 //   id>", unique per user, so an order is refunded at most once), the order becomes
 //   `refunded` with refunded_at, who refunded it, why, and the admin's Idempotency-Key.
 // - A purchase: its proxies that the customer still holds (ASSIGNED or EXPIRED, still
-//   assigned to them) go back to stock with a new password (lib/proxies.js returnToStock);
+//   assigned to them) go back to stock with a new password (lib/proxies/proxies.js returnToStock);
 //   a proxy someone else holds now is never touched.
 // - A renewal: the 30 days it bought are taken back off each of its proxies the customer
 //   still holds; a proxy whose expiry is then past is EXPIRED at once (the expiry job then
@@ -19,8 +19,8 @@
 //   only when the request says so (`allow_late: true`), so nobody refunds an old order by
 //   mistake; the audit row records whether the refund was within the promise.
 
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /** The money-back promise, in days. */
 const PROMISE_DAYS = 7;
@@ -247,8 +247,8 @@ function findOrder(app, id) {
  * @returns {{ reason: string, allowLate: boolean }}
  */
 function validateRefund(body) {
-  /** @type {typeof import("./api.js")} */
-  const api = require(`${__hooks}/lib/api.js`);
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
   const reason = api.text(body["reason"]);
   if (!reason) throw api.fieldError("reason", "A reason for the refund is required.", "validation_required");
   if (reason.length < 3) throw api.fieldError("reason", "The reason must be at least 3 characters.", "validation_min_length");
@@ -326,11 +326,11 @@ function earlierCounts(app, orderId) {
  */
 function refund(app, request) {
   /** @type {typeof import("./ledger.js")} */
-  const ledger = require(`${__hooks}/lib/ledger.js`);
-  /** @type {typeof import("./proxies.js")} */
-  const proxies = require(`${__hooks}/lib/proxies.js`);
-  /** @type {typeof import("./audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
+  const ledger = require(`${__hooks}/lib/money/ledger.js`);
+  /** @type {typeof import("../proxies/proxies.js")} */
+  const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+  /** @type {typeof import("../audit/audit.js")} */
+  const audit = require(`${__hooks}/lib/audit/audit.js`);
   const hash = $security.sha256(`POST /api/admin/orders/${request.orderId}/refund\n${JSON.stringify([request.reason, request.allowLate])}`);
 
   /** @type {{ replayed: boolean, released: number, shortened: number } | null} */

@@ -11,7 +11,7 @@ const PHONE = /^\+?[0-9][0-9 ()./-]{2,}(?:\s*(?:ext\.?|x)\s*[0-9]{1,6})?$/i;
 /** An https address, or a path on this site ("/logo.svg", not "//host"). */
 const LOGO_URL = /^(?:https:\/\/[^\s/]+(?:\/\S*)?|\/(?!\/)\S*)$/i;
 
-/** The largest welcome credit (cents) the shop grants; lib/accounts.js caps it the same. */
+/** The largest welcome credit (cents) the shop grants; lib/accounts/accounts.js caps it the same. */
 const MAX_WELCOME_CREDIT_CENTS = 10000;
 
 /**
@@ -125,8 +125,8 @@ const KEYS = /** @type {(keyof ConsoleSettings)[]} */ (Object.keys(RULES));
  * @returns {Record<string, string>}
  */
 function storedValues(app) {
-  /** @type {typeof import("./sql.js")} */
-  const sql = require(`${__hooks}/lib/sql.js`);
+  /** @type {typeof import("../core/sql.js")} */
+  const sql = require(`${__hooks}/lib/core/sql.js`);
   const list = sql.inList("key", KEYS);
   const rows = sql.rowsLike({ key: "", value: "" });
   app

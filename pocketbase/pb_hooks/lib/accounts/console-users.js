@@ -4,10 +4,10 @@
 // detail, the admin flag, and balance adjustments behind an Idempotency-Key. Raw SQL on
 // indexes (1764300000_console_users.js), so every read stays fast at 100,000 users.
 
-/** @type {typeof import("./admin.js")} */
-const admin = require(`${__hooks}/lib/admin.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../audit/admin.js")} */
+const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /** The columns of a user as the console lists it. */
 const USER_SELECT = `u.id, u.email, u.first_name, u.last_name, u.country, u.is_admin, u.verified, u.created,
@@ -162,7 +162,7 @@ function listUsers(app, query) {
 /** How much of each list the user detail shows (newest first; totals say how many exist). */
 const DETAIL_LIMITS = { transactions: 20, proxies: 100, tickets: 20, orders: 20, payments: 20 };
 
-/** The statuses of a payment whose credits were booked (lib/payments.js CREDITED_STATUSES). */
+/** The statuses of a payment whose credits were booked (lib/money/payments.js CREDITED_STATUSES). */
 const CREDITED = "('paid', 'partially_refunded', 'refunded', 'disputed')";
 
 /**
@@ -175,8 +175,8 @@ const CREDITED = "('paid', 'partially_refunded', 'refunded', 'disputed')";
  * @param {string} id
  */
 function userDetail(app, id) {
-  /** @type {typeof import("./refunds.js")} */
-  const refunds = require(`${__hooks}/lib/refunds.js`);
+  /** @type {typeof import("../money/refunds.js")} */
+  const refunds = require(`${__hooks}/lib/money/refunds.js`);
   const user = findUser(app, id);
   const profile = new DynamicModel({ onboarding_completed: false, password_set: false });
   app.db().newQuery("SELECT onboarding_completed, password_set FROM users WHERE id = {:id}").bind({ id }).one(profile);
@@ -305,8 +305,8 @@ function userDetail(app, id) {
  * @param {boolean} isAdmin
  */
 function setAdmin(app, adminId, userId, isAdmin) {
-  /** @type {typeof import("./audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
+  /** @type {typeof import("../audit/audit.js")} */
+  const audit = require(`${__hooks}/lib/audit/audit.js`);
   if (userId === adminId) {
     throw new BadRequestError("You cannot change your own admin status.", {
       is_admin: new ValidationError("own_admin_status", "You cannot change your own admin status."),
@@ -361,8 +361,8 @@ const MAX_ADJUSTMENT_CENTS = 100000000;
  * @returns {AdjustmentInput}
  */
 function validateAdjustment(body) {
-  /** @type {typeof import("./api.js")} */
-  const api = require(`${__hooks}/lib/api.js`);
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
   const type = body["transaction_type"];
   const amount = api.wholeNumber(body["amount_cents"]);
   const description = api.text(body["description"]);
@@ -405,10 +405,10 @@ function adjustmentReference(adminId, key) {
  * @returns {{ replayed: boolean, balance_cents: number, transaction: Record<string, unknown> }}
  */
 function adjustBalance(app, adminId, userId, input, key) {
-  /** @type {typeof import("./ledger.js")} */
-  const ledger = require(`${__hooks}/lib/ledger.js`);
-  /** @type {typeof import("./audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
+  /** @type {typeof import("../money/ledger.js")} */
+  const ledger = require(`${__hooks}/lib/money/ledger.js`);
+  /** @type {typeof import("../audit/audit.js")} */
+  const audit = require(`${__hooks}/lib/audit/audit.js`);
   findUser(app, userId);
   const reference = adjustmentReference(adminId, key);
   const signed = input.type === "CREDIT" ? input.amountCents : -input.amountCents;

@@ -5,7 +5,7 @@
 // settings row or the PocketBase data dir (backups zip that dir). The version prefix lets
 // the scheme (or the key) change later: a "v2:" reader can sit beside this one.
 // Customers and admins still read plaintext: the records API adds `password` on
-// enrichment (proxies.pb.js) and the routes open what they answer (lib/proxies.js).
+// enrichment (proxies.pb.js) and the routes open what they answer (lib/proxies/proxies.js).
 
 /** The scheme every new value is sealed with. */
 const SCHEME = "v1:";

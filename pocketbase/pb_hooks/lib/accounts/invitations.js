@@ -113,8 +113,8 @@ function accountExists(app, email) {
  * @returns {{email: string}}
  */
 function validateCreate(app, body) {
-  /** @type {typeof import("./api.js")} */
-  const api = require(`${__hooks}/lib/api.js`);
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
   for (const key of Object.keys(body)) {
     if (key !== "email") throw api.fieldError(key, `Unknown field "${key}".`);
   }
@@ -196,10 +196,10 @@ function registerUrl(app, token) {
  * @param {{page: number, perPage: number, offset: number}} paging
  */
 function listPending(app, paging) {
-  /** @type {typeof import("./sql.js")} */
-  const sql = require(`${__hooks}/lib/sql.js`);
-  /** @type {typeof import("./admin.js")} */
-  const admin = require(`${__hooks}/lib/admin.js`);
+  /** @type {typeof import("../core/sql.js")} */
+  const sql = require(`${__hooks}/lib/core/sql.js`);
+  /** @type {typeof import("../audit/admin.js")} */
+  const admin = require(`${__hooks}/lib/audit/admin.js`);
   const now = dbDate();
   const where = "i.used_at = '' AND i.revoked_at = '' AND i.expires_at > {:now}";
   const count = new DynamicModel({ n: 0 });
@@ -273,8 +273,8 @@ function revokeInvitation(txApp, id) {
  * @returns {RegisterInput}
  */
 function validateRegister(body) {
-  /** @type {typeof import("./api.js")} */
-  const api = require(`${__hooks}/lib/api.js`);
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
   const input = {
     token: api.text(body["token"]),
     first_name: api.text(body["first_name"]),
@@ -294,7 +294,7 @@ function validateRegister(body) {
     errors["email"] = new ValidationError("validation_invalid_email", "Please enter a valid email address");
   }
   if (Object.keys(errors).length > 0) throw new BadRequestError("Please check the highlighted fields.", errors);
-  require(`${__hooks}/lib/accounts.js`).assertStrongPassword(input.password);
+  require(`${__hooks}/lib/accounts/accounts.js`).assertStrongPassword(input.password);
   if (input.password.length > 72) {
     // bcrypt reads 72 bytes at most: a longer password would silently be cut.
     throw new BadRequestError("Password must be at most 72 characters.", {
@@ -315,8 +315,8 @@ function validateRegister(body) {
  * @returns {core.Record} the new admin
  */
 function acceptInvitation(app, invitation, input) {
-  /** @type {typeof import("./audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
+  /** @type {typeof import("../audit/audit.js")} */
+  const audit = require(`${__hooks}/lib/audit/audit.js`);
   const duplicate = () =>
     new BadRequestError("An account with this email already exists. Sign in instead, or ask an administrator for admin rights.", {
       email: new ValidationError("validation_not_unique", "An account with this email already exists"),

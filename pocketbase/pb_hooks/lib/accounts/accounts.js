@@ -42,7 +42,7 @@ function validateSignup(body) {
   if (!EMAIL.test(input.email) || input.email.length > 255) {
     errors["email"] = new ValidationError("validation_invalid_email", "Please enter a valid email address");
   }
-  const { chars } = require(`${__hooks}/lib/api.js`);
+  const { chars } = require(`${__hooks}/lib/core/api.js`);
   if (chars(input.first_name) < 2 || chars(input.first_name) > 100) {
     errors["first_name"] = new ValidationError("validation_length", "First name must be at least 2 characters");
   }
@@ -247,8 +247,8 @@ function welcomeCreditsFromAddressToday(txApp, address, userId) {
  * @param {string} userId
  */
 function grantWelcomeCredit(txApp, userId) {
-  /** @type {typeof import("./ledger.js")} */
-  const ledger = require(`${__hooks}/lib/ledger.js`);
+  /** @type {typeof import("../money/ledger.js")} */
+  const ledger = require(`${__hooks}/lib/money/ledger.js`);
   const cents = welcomeCreditCents(txApp);
   if (cents === 0 || ledger.hasReference(txApp, userId, "welcome")) return;
   const limit = welcomeCreditsPerAddressPerDay(txApp);
@@ -325,8 +325,8 @@ function lockedWelcomeCents(txApp, userId) {
 function assertWelcomeCreditRule(txApp, userId, balanceCents, field) {
   const { grantedCents, lockedCents } = welcomeCreditHold(txApp, userId);
   if (lockedCents <= 0 || balanceCents >= lockedCents) return;
-  /** @type {typeof import("./ledger.js")} */
-  const { formatUsd } = require(`${__hooks}/lib/ledger.js`);
+  /** @type {typeof import("../money/ledger.js")} */
+  const { formatUsd } = require(`${__hooks}/lib/money/ledger.js`);
   const spendable = grantedCents - lockedCents;
   const message =
     spendable > 0
@@ -339,14 +339,14 @@ function assertWelcomeCreditRule(txApp, userId, balanceCents, field) {
  * Applies the mail settings that come from the environment on every start (sender and
  * SMTP; PocketBase has no env vars for them), SHOP_RATE_LIMIT_SCALE (test harnesses
  * only) and SHOP_AUTH_RATE_LIMIT when set. The app URL, trusted proxy and default rate
- * limits are the backend's (app-settings, lib/rate-limits.js).
+ * limits are the backend's (app-settings, lib/settings/rate-limits.js).
  * @param {CoreApp} app
  */
 function applyEnvSettings(app) {
   const env = (/** @type {string} */ name) => ($os.getenv(name) || "").trim();
   const settings = app.settings();
   // SHOP_RATE_LIMIT_SCALE (test harnesses only) first; SHOP_AUTH_RATE_LIMIT wins over it.
-  require(`${__hooks}/lib/rate-limits.js`).applyRateLimitScale(settings);
+  require(`${__hooks}/lib/settings/rate-limits.js`).applyRateLimitScale(settings);
 
   if (env("MAIL_FROM")) settings.meta.senderAddress = env("MAIL_FROM");
   if (env("MAIL_FROM_NAME")) settings.meta.senderName = env("MAIL_FROM_NAME");

@@ -92,7 +92,7 @@ function verifiedCustomer(e) {
  */
 function actingCustomer(e, options = {}) {
   const user = options.verified ? verifiedCustomer(e) : customer(e);
-  require(`${__hooks}/lib/admin.js`).refuseDemoAccount(e.app, user);
+  require(`${__hooks}/lib/audit/admin.js`).refuseDemoAccount(e.app, user);
   return user;
 }
 

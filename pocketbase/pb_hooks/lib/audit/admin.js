@@ -2,10 +2,10 @@
 // The console's routes under /api/admin/ (the spec's admin "stored procedures"): who may
 // call them, demo mode (the console read-only), and a change written together with its
 // audit row. Every admin route starts with requireAdmin(e) (reads) or requireAdminWrite(e)
-// (changes); records-API writes by admins are checked in lib/audit.js auditAdminWrite.
+// (changes); records-API writes by admins are checked in lib/audit/audit.js auditAdminWrite.
 
 /** @type {typeof import("./audit.js")} */
-const audit = require(`${__hooks}/lib/audit.js`);
+const audit = require(`${__hooks}/lib/audit/audit.js`);
 
 const DEMO_MODE_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
 /** What a demo account is told when it tries to change itself or buy while demo mode is on. */

@@ -10,11 +10,11 @@
 // Each step is safe to run again: a crash between steps loses nothing.
 
 /** @type {typeof import("./proxies.js")} */
-const proxies = require(`${__hooks}/lib/proxies.js`);
-/** @type {typeof import("./mail.js")} */
-const mail = require(`${__hooks}/lib/mail.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+/** @type {typeof import("../core/mail.js")} */
+const mail = require(`${__hooks}/lib/core/mail.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /** Pending checkouts older than this are marked failed (Stripe sessions last 24 hours). */
 const ABANDONED_CHECKOUT_DAYS = 2;
@@ -88,12 +88,12 @@ function mailUser(app, userId, subject, paragraphs, lines) {
  * @param {DueProxy[]} due  oldest expiry first
  * @param {Record<string, number>} prices  unit prices of the types for sale
  * @param {number} budgetCents  what the customer may spend now
- * @param {number} lockedCents  welcome credit left out of the budget (lib/accounts.js lockedWelcomeCents)
+ * @param {number} lockedCents  welcome credit left out of the budget (lib/accounts/accounts.js lockedWelcomeCents)
  * @returns {{ renew: DueProxy[], failures: RenewalFailure[] }}
  */
 function chooseRenewals(due, prices, budgetCents, lockedCents) {
-  /** @type {typeof import("./ledger.js")} */
-  const ledger = require(`${__hooks}/lib/ledger.js`);
+  /** @type {typeof import("../money/ledger.js")} */
+  const ledger = require(`${__hooks}/lib/money/ledger.js`);
   let left = budgetCents;
   /** @type {DueProxy[]} */
   const renew = [];
@@ -126,8 +126,8 @@ function chooseRenewals(due, prices, budgetCents, lockedCents) {
  * @param {string} now
  */
 function autoRenew(app, now) {
-  /** @type {typeof import("./ledger.js")} */
-  const ledger = require(`${__hooks}/lib/ledger.js`);
+  /** @type {typeof import("../money/ledger.js")} */
+  const ledger = require(`${__hooks}/lib/money/ledger.js`);
   const dueQuery = `SELECT id, assigned_to_user_id AS user_id, host, port, type, country, expires_at FROM proxies
     WHERE status = 'ASSIGNED' AND auto_renew = TRUE AND expires_at != '' AND expires_at <= {:now}`;
   const due = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "" });
@@ -144,8 +144,8 @@ function autoRenew(app, now) {
         const still = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, type: "", country: "", expires_at: "" });
         txApp.db().newQuery(`${dueQuery} AND assigned_to_user_id = {:userId} ORDER BY expires_at, id`).bind({ userId, now }).all(still);
         // What the customer may spend now: the balance less the welcome credit that may not
-        // be spent before a first payment (lib/accounts.js), which renew() refuses too.
-        const locked = require(`${__hooks}/lib/accounts.js`).lockedWelcomeCents(txApp, userId);
+        // be spent before a first payment (lib/accounts/accounts.js), which renew() refuses too.
+        const locked = require(`${__hooks}/lib/accounts/accounts.js`).lockedWelcomeCents(txApp, userId);
         const budget = ledger.balanceRecord(txApp, userId).getInt("balance_cents") - locked;
         const choice = chooseRenewals(still, proxies.priceList(txApp), budget, locked);
         if (choice.renew.length > 0) {

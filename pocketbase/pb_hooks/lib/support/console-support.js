@@ -4,10 +4,10 @@
 // page stays fast at 100,000 tickets (indexes: support_tickets (last_message_at),
 // (status, last_message_at)).
 
-/** @type {typeof import("./admin.js")} */
-const admin = require(`${__hooks}/lib/admin.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../audit/admin.js")} */
+const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 const STATUSES = ["open", "pending", "closed"];
 

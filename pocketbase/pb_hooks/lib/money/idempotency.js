@@ -6,8 +6,8 @@
 // finds it and answers it again. Keys live as long as their order or payment (so at least
 // the promised 24 hours). A refused request stores nothing and can be retried with its key.
 
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /** The collections that carry idempotency_key and request_hash, each unique per user. */
 const KEYED_COLLECTIONS = ["proxy_orders", "payments"];

@@ -1,18 +1,18 @@
 // @ts-check
 // The console's Affiliate Management: the affiliates list and its stats, one affiliate's
 // referrals, and paying a referral (a payout record: the money leaves outside the shop, so
-// no balance or ledger row changes). Commissions are earned in lib/affiliate.js.
+// no balance or ledger row changes). Commissions are earned in lib/affiliate/affiliate.js.
 //
 // Listed affiliates: those with at least one referral that counts (a referred user with a
 // verified e-mail: affiliates.total_referrals) or any earnings. Every user has an
 // affiliates row; the others have nothing to manage and would bury the ones that do.
 
-/** @type {typeof import("./admin.js")} */
-const admin = require(`${__hooks}/lib/admin.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
-/** @type {typeof import("./console-audit-logs.js")} */
-const logs = require(`${__hooks}/lib/console-audit-logs.js`);
+/** @type {typeof import("../audit/admin.js")} */
+const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("../audit/console-audit-logs.js")} */
+const logs = require(`${__hooks}/lib/audit/console-audit-logs.js`);
 
 /** Which affiliates the console lists (the partial index idx_affiliates_console holds them). */
 const LISTED = "(a.total_referrals > 0 OR a.total_earnings_cents > 0)";
@@ -225,8 +225,8 @@ const PAY_ROUTE = "POST /api/admin/referrals/{id}/pay";
  * @returns {{payoutId: string, replayed: boolean}}
  */
 function pay(app, request) {
-  /** @type {typeof import("./audit.js")} */
-  const audit = require(`${__hooks}/lib/audit.js`);
+  /** @type {typeof import("../audit/audit.js")} */
+  const audit = require(`${__hooks}/lib/audit/audit.js`);
   const hash = $security.sha256(`${PAY_ROUTE}\n${request.referralId}`);
   let payoutId = "";
   let replayed = false;

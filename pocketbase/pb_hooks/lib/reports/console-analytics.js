@@ -8,8 +8,8 @@
 //   received (by the day it was paid);
 // - proxy usage: proxies in customers' hands now (ASSIGNED), by type and top 5 countries.
 
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 
 const PERIODS = [7, 30, 90];
 const DEFAULT_DAYS = 30;

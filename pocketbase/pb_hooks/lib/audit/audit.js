@@ -78,9 +78,9 @@ function isShopAdmin(e) {
  */
 function auditAdminWrite(e, action) {
   if (!isShopAdmin(e) || !e.record) return e.next();
-  // Required here, not at the top: lib/admin.js requires this file.
+  // Required here, not at the top: lib/audit/admin.js requires this file.
   /** @type {typeof import("./admin.js")} */
-  const admin = require(`${__hooks}/lib/admin.js`);
+  const admin = require(`${__hooks}/lib/audit/admin.js`);
   admin.refuseInDemoMode(e.app);
   const record = e.record;
   const collection = record.collection().name;

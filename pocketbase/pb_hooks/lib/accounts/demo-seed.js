@@ -40,7 +40,7 @@ function demoAccountsFromEnv() {
  */
 function createUser(app, user) {
   /** @type {typeof import("./new-user.js")} */
-  const { provisionUser } = require(`${__hooks}/lib/new-user.js`);
+  const { provisionUser } = require(`${__hooks}/lib/accounts/new-user.js`);
   const record = new Record(app.findCachedCollectionByNameOrId("users"));
   record.setEmail(user.email);
   record.setPassword(user.password);
@@ -95,8 +95,8 @@ function seedDemo(app, accounts) {
 
   // Inventory: every location, residential and datacenter, PER_CITY proxies each.
   const inventory = app.findCachedCollectionByNameOrId("proxies");
-  /** @type {typeof import("./credentials.js")} */
-  const credentials = require(`${__hooks}/lib/credentials.js`);
+  /** @type {typeof import("../proxies/credentials.js")} */
+  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
   let n = 0;
   for (const [country, states] of Object.entries(LOCATIONS)) {
     for (const [state, cities] of Object.entries(states)) {
@@ -125,11 +125,11 @@ function seedDemo(app, accounts) {
   // welcome credit, a test-provider credit purchase (test money: it earns the admin no commission) and
   // two proxy orders.
   /** @type {typeof import("./accounts.js")} */
-  const accountsLib = require(`${__hooks}/lib/accounts.js`);
-  /** @type {typeof import("./payments.js")} */
-  const payments = require(`${__hooks}/lib/payments.js`);
-  /** @type {typeof import("./proxies.js")} */
-  const proxiesLib = require(`${__hooks}/lib/proxies.js`);
+  const accountsLib = require(`${__hooks}/lib/accounts/accounts.js`);
+  /** @type {typeof import("../money/payments.js")} */
+  const payments = require(`${__hooks}/lib/money/payments.js`);
+  /** @type {typeof import("../proxies/proxies.js")} */
+  const proxiesLib = require(`${__hooks}/lib/proxies/proxies.js`);
   accountsLib.linkReferral(app, customer, admin.id.slice(0, 8));
   accountsLib.grantWelcomeCredit(app, customer.id);
   const pkg = payments.findPackage("package-50");

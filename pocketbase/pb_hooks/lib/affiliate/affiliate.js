@@ -138,8 +138,8 @@ function maskEmail(email) {
  * @param {string} userId
  */
 function summary(app, userId) {
-  /** @type {typeof import("./sql.js")} */
-  const sql = require(`${__hooks}/lib/sql.js`);
+  /** @type {typeof import("../core/sql.js")} */
+  const sql = require(`${__hooks}/lib/core/sql.js`);
   const affiliate = app.findFirstRecordByFilter("affiliates", "user_id = {:userId}", { userId });
   const monthStart = new DateTime().string().slice(0, 8) + "01 00:00:00.000Z";
   const month = new DynamicModel({ cents: 0 });

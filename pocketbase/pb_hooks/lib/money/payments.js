@@ -12,7 +12,7 @@
 // payment credited with DEBIT ledger rows that may leave a debt (reversePayment below).
 
 /** @type {typeof import("./ledger.js")} */
-const ledger = require(`${__hooks}/lib/ledger.js`);
+const ledger = require(`${__hooks}/lib/money/ledger.js`);
 
 /**
  * The credit packages (spec section 3). Credits are cents of balance; price is what the
@@ -139,7 +139,7 @@ function formFields(params, prefix = "") {
  * @param {core.Record} user
  */
 function openStripeCheckout(app, payment, user) {
-  const { appUrl } = require(`${__hooks}/lib/mail.js`);
+  const { appUrl } = require(`${__hooks}/lib/core/mail.js`);
   const base = appUrl(app);
   const credits = ledger.formatUsd(payment.getInt("credits_cents"));
   const bonus = payment.getInt("bonus_cents");
@@ -249,7 +249,7 @@ function completePayment(app, paymentId, paid) {
         reference: `payment-bonus:${payment.id}`,
       });
     }
-    require(`${__hooks}/lib/affiliate.js`).recordCommission(txApp, payment);
+    require(`${__hooks}/lib/affiliate/affiliate.js`).recordCommission(txApp, payment);
   });
   return outcome;
 }
@@ -546,8 +546,8 @@ function reversePayment(app, type, object) {
     payment.set("status", reversalStatus(payment));
     if (reversed > 0 && !payment.getString("reversed_at")) payment.set("reversed_at", new DateTime());
     txApp.save(payment);
-    /** @type {typeof import("./affiliate.js")} */
-    const affiliate = require(`${__hooks}/lib/affiliate.js`);
+    /** @type {typeof import("../affiliate/affiliate.js")} */
+    const affiliate = require(`${__hooks}/lib/affiliate/affiliate.js`);
     affiliate.reverseCommission(txApp, payment, moneyTakenBack(payment), step);
     if (restored > 0) outcome = "restored";
   });

@@ -1,16 +1,16 @@
 // @ts-check
 // The console's proxy inventory (console-proxies.pb.js): the admin list and stats by SQL,
 // one proxy with its password, the edit and delete rules, and batch generate and import
-// (one SQL transaction each, passwords sealed by lib/credentials.js before it starts).
+// (one SQL transaction each, passwords sealed by lib/proxies/credentials.js before it starts).
 
-/** @type {typeof import("./admin.js")} */
-const admin = require(`${__hooks}/lib/admin.js`);
-/** @type {typeof import("./sql.js")} */
-const sql = require(`${__hooks}/lib/sql.js`);
+/** @type {typeof import("../audit/admin.js")} */
+const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 /** @type {typeof import("./credentials.js")} */
-const credentials = require(`${__hooks}/lib/credentials.js`);
+const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 /** @type {typeof import("./proxies.js")} */
-const proxies = require(`${__hooks}/lib/proxies.js`);
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 const STATUSES = ["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"];
 const MAX_GENERATE = 1000;
