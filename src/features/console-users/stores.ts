@@ -9,6 +9,7 @@ import {
   fetchUserDetail,
   fetchUsers,
   setAdmin,
+  type AdminUser,
   type RoleFilter,
   type UserDetail,
   type UserPage,
@@ -57,6 +58,17 @@ function writeUrl(query: UserQuery): void {
 export const $userQuery = atom<UserQuery>(queryFromUrl());
 export const $userSearchText = atom($userQuery.get().search);
 export const $users = atom<UserListState>({ status: "loading", data: null, query: $userQuery.get(), error: "" });
+/** The user whose balance the balance dialog adjusts (null: closed). */
+export const $balanceUser = atom<AdminUser | null>(null);
+
+export function openBalanceDialog(user: AdminUser): void {
+  $balanceUser.set(user);
+}
+
+export function closeBalanceDialog(): void {
+  $balanceUser.set(null);
+}
+
 /** The outcome of the last action (balance change, admin toggle, refund). */
 export const $userNotice = atom<{ tone: "success" | "error"; text: string } | null>(null);
 

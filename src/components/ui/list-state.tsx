@@ -1,0 +1,61 @@
+// What every list shows around its rows: skeleton rows while the first page loads, the
+// error with a retry when nothing could be loaded, its empty state, and, over rows already
+// shown, the error of a reload that failed.
+import type { ReactNode } from "react";
+import { Alert, LoadError } from "@/components/ui/alert";
+import { Skeleton } from "@/components/ui/skeleton";
+import { cn } from "@/lib/cn";
+
+interface ListStateProps {
+  status: "loading" | "ready" | "error";
+  error: string;
+  /** Something has loaded: rows, or an answer with none. */
+  loaded: boolean;
+  /** The loaded answer has no rows. */
+  empty: boolean;
+  onRetry: () => void;
+  /** The skeleton's name for screen readers: "Loading users". */
+  loadingLabel: string;
+  /** Shown when the answer has no rows (usually an EmptyState). */
+  emptyState: ReactNode;
+  /** Classes of each skeleton row (its height). */
+  skeletonClassName?: string;
+  skeletonRows?: number;
+  className?: string;
+  children: ReactNode;
+}
+
+export function ListState({
+  status,
+  error,
+  loaded,
+  empty,
+  onRetry,
+  loadingLabel,
+  emptyState,
+  skeletonClassName = "h-14",
+  skeletonRows = 5,
+  className = "space-y-4",
+  children,
+}: ListStateProps) {
+  if (!loaded && status === "error") return <LoadError message={error} onRetry={onRetry} />;
+  if (!loaded) return <ListSkeleton label={loadingLabel} rows={skeletonRows} className={skeletonClassName} />;
+  if (empty) return <>{emptyState}</>;
+  return (
+    <div className={className}>
+      {status === "error" ? <Alert tone="error">{error}</Alert> : null}
+      {children}
+    </div>
+  );
+}
+
+/** Grey rows standing in for a list that loads. */
+export function ListSkeleton({ label, rows = 5, className }: { label: string; rows?: number; className?: string }) {
+  return (
+    <div className="space-y-2" aria-busy="true" aria-label={label}>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} className={cn("rounded-lg", className)} />
+      ))}
+    </div>
+  );
+}
