@@ -2,7 +2,7 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // The console's Analytics, Audit Logs and Affiliate Management routes (admin spec 2, 7:
 // get_admin_analytics_data, get_admin_audit_logs, get_admin_affiliates, the referrals
-// read and "pay referral"). Shop admins only: anonymous 401, customers 403. Errors are
+// read; "pay referral" is money.pb.js). Shop admins only: anonymous 401, customers 403. Errors are
 // {status, message, data: {field: {code, message}}}; lists answer
 // {items, page, perPage, totalItems, totalPages}. Helpers: lib/reports/console-analytics.js,
 // lib/audit/console-audit-logs.js, lib/affiliate/console-affiliates.js.
@@ -115,50 +115,3 @@ routerAdd(
   },
   $apis.requireAuth("users"),
 );
-
-// POST /api/admin/referrals/{id}/pay  (no body)  Idempotency-Key
-// -> {payout: {id, referral_id, affiliate_id, admin_id, amount_cents, commission_ids, created},
-//     referral: (as in the referrals list), affiliate: (as in the affiliates list)}
-// Marks every pending commission of the referral paid, the referral paid (paid_at), and
-// lowers the affiliate's pending earnings by the amount, in one transaction with one audit
-// row `referrals.pay`. A payout made outside the shop: no balance or ledger row changes.
-// The same key again answers the first payout (header Idempotent-Replayed: true); the key
-// used for another referral: 422. Nothing pending: 409 (already paid) or 400 (nothing
-// earned). Unknown referral 404; demo mode 403; no or bad Idempotency-Key 400.
-routerAdd(
-  "POST",
-  "/api/admin/referrals/{id}/pay",
-  (e) => {
-    /** @type {typeof import("./lib/audit/admin.js")} */
-    const admin = require(`${__hooks}/lib/audit/admin.js`);
-    const user = admin.requireAdminWrite(e);
-    /** @type {typeof import("./lib/core/api.js")} */
-    const api = require(`${__hooks}/lib/core/api.js`);
-    /** @type {typeof import("./lib/affiliate/console-affiliates.js")} */
-    const affiliates = require(`${__hooks}/lib/affiliate/console-affiliates.js`);
-    const key = api.idempotencyKey(e);
-    const referralId = e.request?.pathValue("id") ?? "";
-    try {
-      e.app.findRecordById("referrals", referralId);
-    } catch (_) {
-      throw new NotFoundError("This referral does not exist (any more).");
-    }
-    const { payoutId, replayed } = affiliates.pay(e.app, { adminId: user.id, referralId, key });
-    e.response.header().set("Idempotent-Replayed", String(replayed));
-    return e.json(200, affiliates.payoutView(e.app, payoutId));
-  },
-  $apis.requireAuth("users"),
-);
-
-// referral_payouts are written by the pay route only: no records-API writes, superusers included.
-onRecordCreateRequest(() => {
-  throw new ForbiddenError("Referral payouts are written by the server only; use Pay in Affiliate Management.");
-}, "referral_payouts");
-
-onRecordUpdateRequest(() => {
-  throw new ForbiddenError("Referral payouts cannot be changed.");
-}, "referral_payouts");
-
-onRecordDeleteRequest(() => {
-  throw new ForbiddenError("Referral payouts cannot be deleted.");
-}, "referral_payouts");

@@ -1,10 +1,10 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
 // The console's Overview and User Management routes (admin spec: get_admin_overview_stats,
-// get_all_users_admin, toggle_user_admin_status) and order refunds (the 7-day money-back
-// promise). Shop admins only: anonymous 401, customers 403; changes refused in demo mode,
-// each written with exactly one audit row in its transaction. Code: lib/accounts/console-users.js,
-// lib/money/refunds.js. The balance adjustment route is admin-balance.pb.js.
+// get_all_users_admin, toggle_user_admin_status). Shop admins only: anonymous 401,
+// customers 403; changes refused in demo mode, each written with exactly one audit row in
+// its transaction. Code: lib/accounts/console-users.js. Order refunds and balance
+// adjustments are money.pb.js.
 //
 // GET  /api/admin/overview
 //   -> {total_users, total_revenue_cents, active_proxies, recent_transactions: [{id, user_id,
@@ -33,15 +33,6 @@
 //   400 own flag ("You cannot change your own admin status."), 409 the last admin, 404
 //   unknown user. Audit users.admin_grant | users.admin_revoke {email, is_admin: {from, to}};
 //   setting the flag the user already has changes nothing and writes no audit row.
-// POST /api/admin/orders/{id}/refund  {reason: 3-500 chars, allow_late?: boolean}  Idempotency-Key
-//   -> {order, transaction (the REFUND row), balance_cents (right after it), released
-//      (proxies back in stock), shortened (proxies whose renewal was taken back)}
-//   Rules in lib/money/refunds.js. 404 unknown order; 409 already refunded ("This order was
-//   already refunded on ..."), older than 7 days without allow_late, or a purchase a later
-//   renewal extended; same key + same request -> the first answer again with header
-//   `Idempotent-Replayed: true`; same key, other request -> 422. Audit proxy_orders.refund
-//   {user_id, order_number, kind, amount_cents, reason, within_promise, transaction_id,
-//   balance_after_cents, proxies_released, proxies_shortened}.
 
 routerAdd(
   "GET",
@@ -105,32 +96,6 @@ routerAdd(
     const body = api.jsonBody(e);
     if (typeof body["is_admin"] !== "boolean") throw api.fieldError("is_admin", "Admin status (is_admin) must be true or false.");
     return e.json(200, consoleUsers.setAdmin(e.app, caller.id, e.request?.pathValue("id") ?? "", body["is_admin"]));
-  },
-  $apis.requireAuth("users"),
-);
-
-routerAdd(
-  "POST",
-  "/api/admin/orders/{id}/refund",
-  (e) => {
-    /** @type {typeof import("./lib/audit/admin.js")} */
-    const admin = require(`${__hooks}/lib/audit/admin.js`);
-    const caller = admin.requireAdminWrite(e);
-    /** @type {typeof import("./lib/core/api.js")} */
-    const api = require(`${__hooks}/lib/core/api.js`);
-    /** @type {typeof import("./lib/money/refunds.js")} */
-    const refunds = require(`${__hooks}/lib/money/refunds.js`);
-    const input = refunds.validateRefund(api.jsonBody(e));
-    const key = api.idempotencyKey(e);
-    const { replayed, view } = refunds.refund(e.app, {
-      adminId: caller.id,
-      orderId: e.request?.pathValue("id") ?? "",
-      reason: input.reason,
-      allowLate: input.allowLate,
-      key,
-    });
-    e.response.header().set("Idempotent-Replayed", String(replayed));
-    return e.json(200, view);
   },
   $apis.requireAuth("users"),
 );
