@@ -9,7 +9,8 @@ import { useMemo } from "react";
 import { errorMessage } from "@/lib/api-error";
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { BalanceRecord } from "@/lib/pocketbase-types";
-import { $auth } from "@/stores/auth";
+import { followLive, type Live } from "@/lib/realtime";
+import { followUser } from "@/stores/follow-user";
 import { takeSeed, useSeededStore } from "@/stores/seed";
 
 export interface BalanceState {
@@ -18,7 +19,9 @@ export interface BalanceState {
   error: string;
 }
 
-export const $balance = atom<BalanceState>({ status: "loading", cents: 0, error: "" });
+const LOADING: BalanceState = { status: "loading", cents: 0, error: "" };
+
+export const $balance = atom<BalanceState>(LOADING);
 
 /** The balance the server rendered, and whose it is. */
 export interface BalanceSeed {
@@ -53,79 +56,55 @@ export async function fetchBalanceCents(userId: string, signal?: AbortSignal, cl
 }
 
 /**
- * Follows one user's balance until the returned function is called. The row is read once
- * to learn its id, subscribed to, then read again: a change between the first read and the
- * subscription would otherwise be missed. A read that answers after a newer event keeps
- * the newer figure (rows carry their `updated` time).
+ * Follows one user's balance (lib/realtime.ts). The row is read once to learn its id, then
+ * subscribed to and read again. A read that answers after a newer event keeps the newer
+ * figure (rows carry their `updated` time).
  */
 function follow(userId: string): () => void {
-  let stopped = false;
-  let unsubscribe: (() => Promise<void>) | null = null;
   let newest = "";
+  const live: Live = followLive({
+    what: "balance",
+    subscribe: async () => {
+      const row = await refresh();
+      if (live.stopped || !row) return null;
+      return pb()
+        .collection("balances")
+        .subscribe(row.id, (event) => {
+          if (event.action !== "delete") show(event.record);
+        });
+    },
+    reload: refresh,
+  });
 
-  const show = (row: Pick<BalanceRecord, "balance_cents" | "updated">) => {
-    if (stopped || row.updated < newest) return;
+  function show(row: Pick<BalanceRecord, "balance_cents" | "updated">) {
+    if (live.stopped || row.updated < newest) return;
     newest = row.updated;
     setBalance(row.balance_cents);
-  };
+  }
 
-  const refresh = async () => {
+  async function refresh() {
     try {
       const row = await load(userId);
       if (row) show(row);
-      else if (!stopped) setBalance(0);
+      else if (!live.stopped) setBalance(0);
       return row;
     } catch (err) {
-      if (!stopped)
+      if (!live.stopped)
         $balance.set({ ...$balance.get(), status: $balance.get().status === "ready" ? "ready" : "error", error: errorMessage(err) });
       return null;
     }
-  };
+  }
 
-  void (async () => {
-    const row = await refresh();
-    if (stopped || !row) return;
-    const offRecord = await pb()
-      .collection("balances")
-      .subscribe(row.id, (event) => {
-        if (event.action !== "delete") show(event.record);
-      });
-    void refresh();
-    // PB_CONNECT fires again after a reconnect: catch up on what happened meanwhile. The
-    // record subscription above has usually connected already; only later connects count.
-    let connected = pb().realtime.isConnected;
-    const offConnect = await pb().realtime.subscribe("PB_CONNECT", () => {
-      if (connected) void refresh();
-      connected = true;
-    });
-    unsubscribe = async () => {
-      await offRecord();
-      await offConnect();
-    };
-    if (stopped) void unsubscribe();
-  })();
-
-  return () => {
-    stopped = true;
-    void unsubscribe?.();
-  };
+  return live.stop;
 }
 
-onMount($balance, () => {
-  let stop: (() => void) | null = null;
-  let userId: string | null = null;
-  const unbind = $auth.subscribe(({ user }) => {
-    if ((user?.id ?? null) === userId) return;
-    stop?.();
-    stop = null;
-    userId = user?.id ?? null;
-    // A balance the server rendered for this user stays on screen while follow() confirms it.
-    const seeded = userId !== null && takeSeed($balance)?.userId === userId;
-    if (!seeded) $balance.set({ status: "loading", cents: 0, error: "" });
-    if (userId) stop = follow(userId);
-  });
-  return () => {
-    unbind();
-    stop?.();
-  };
-});
+onMount($balance, () =>
+  followUser(
+    (userId) => {
+      // A balance the server rendered for this user stays on screen while follow() confirms it.
+      if (takeSeed($balance)?.userId !== userId) $balance.set(LOADING);
+      return follow(userId);
+    },
+    () => $balance.set(LOADING),
+  ),
+);

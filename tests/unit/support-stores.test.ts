@@ -13,22 +13,34 @@ const fake = vi.hoisted(() => ({
   sent: [] as unknown[],
 }));
 
+/** Holds `handler` under `topic` until the answered unsubscribe function runs. */
+const hold = vi.hoisted(() => (topic: string, handler: Handler) => {
+  const list = fake.subscriptions.get(topic) ?? [];
+  list.push(handler);
+  fake.subscriptions.set(topic, list);
+  return Promise.resolve(async () => {
+    const rest = (fake.subscriptions.get(topic) ?? []).filter((h) => h !== handler);
+    if (rest.length > 0) fake.subscriptions.set(topic, rest);
+    else fake.subscriptions.delete(topic);
+  });
+});
+
+// The realtime connection (lib/realtime.ts watches PB_CONNECT for reconnects).
+vi.mock("@/lib/pocketbase", () => ({
+  pb: () => ({
+    realtime: {
+      isConnected: true,
+      subscribe: (topic: string, handler: Handler) =>
+        topic === "PB_CONNECT" ? hold("reconnect", handler) : Promise.reject(new Error(topic)),
+    },
+  }),
+}));
+
 vi.mock("@/features/support/api", () => {
-  const hold = (topic: string, handler: Handler) => {
-    const list = fake.subscriptions.get(topic) ?? [];
-    list.push(handler);
-    fake.subscriptions.set(topic, list);
-    return Promise.resolve(async () => {
-      const rest = (fake.subscriptions.get(topic) ?? []).filter((h) => h !== handler);
-      if (rest.length > 0) fake.subscriptions.set(topic, rest);
-      else fake.subscriptions.delete(topic);
-    });
-  };
   return {
     TICKETS_PER_PAGE: 20,
     subscribeConversation: (ticketId: string, handler: Handler) => hold(`conversation:${ticketId}`, handler),
     subscribeUserTickets: (userId: string, handler: Handler) => hold(`tickets:${userId}`, handler),
-    onRealtimeReconnect: (handler: Handler) => hold("reconnect", handler),
     listTickets: async () => ({ items: fake.tickets, page: 1, totalPages: 1 }),
     getTicket: async (id: string) => fake.tickets.find((t) => (t as { id: string }).id === id),
     listMessages: async (ticketId: string) => fake.messages.get(ticketId) ?? [],

@@ -14,10 +14,10 @@ import {
   type TicketFilters,
   type TicketRecord,
 } from "@/features/console-support/api";
-import { onRealtimeReconnect } from "@/features/support/api";
-import { conversationStore, subscriptions, type ConversationState } from "@/features/support/conversation-store";
+import { conversationStore, type ConversationState } from "@/features/support/conversation-store";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { TicketStatus } from "@/lib/pocketbase-types";
+import { onRealtimeReconnect, subscriptions } from "@/lib/realtime";
 
 export { $selectedTicketId, selectTicket } from "@/features/support/conversation-store";
 

@@ -4,6 +4,7 @@ import { loadPayment, subscribePayment } from "@/features/credits/api";
 import { paymentView } from "@/features/credits/packages";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { PaymentRecord } from "@/lib/pocketbase-types";
+import { followLive } from "@/lib/realtime";
 
 /** How often a pending payment is re-read besides its realtime events (missed events, reconnects). */
 export const PAYMENT_POLL_MS = 5000;
@@ -23,8 +24,8 @@ export interface FollowedPayment {
 
 /**
  * Follows one payment until it settles: realtime events on `payments/<id>` (PocketBase
- * checks the view rule per event) plus a slow poll, both stopped once it is paid, failed
- * or canceled, or when the target changes.
+ * checks the view rule per event, lib/realtime.ts) plus a slow poll, both stopped once it
+ * is paid, failed or canceled, or when the target changes.
  */
 export function usePayment(target: PaymentTarget | null): FollowedPayment {
   const [state, setState] = useState<{ target: PaymentTarget | null; payment: PaymentRecord | null; error: string }>({
@@ -37,18 +38,8 @@ export function usePayment(target: PaymentTarget | null): FollowedPayment {
     if (!target) return;
     if (target.payment && paymentView(target.payment, target.canceled).settled) return;
     let active = true;
-    let following = true;
-    let unsubscribe: (() => Promise<void>) | null = null;
-    let timer = 0;
     const controller = new AbortController();
 
-    const stopFollowing = () => {
-      following = false;
-      window.clearInterval(timer);
-      const off = unsubscribe;
-      unsubscribe = null;
-      void off?.().catch(() => {});
-    };
     const apply = (payment: PaymentRecord) => {
       if (!active) return;
       setState({ target, payment, error: "" });
@@ -69,18 +60,14 @@ export function usePayment(target: PaymentTarget | null): FollowedPayment {
       }
     };
 
-    timer = window.setInterval(() => {
-      if (following) void refresh();
+    const live = followLive({ what: "payment", subscribe: () => subscribePayment(target.id, apply), reload: refresh });
+    const timer = window.setInterval(() => {
+      if (!live.stopped) void refresh();
     }, PAYMENT_POLL_MS);
-    void refresh();
-    subscribePayment(target.id, apply)
-      .then((off) => {
-        if (following && active) unsubscribe = off;
-        else void off().catch(() => {});
-      })
-      .catch(() => {
-        // the poll keeps following it
-      });
+    function stopFollowing() {
+      live.stop();
+      window.clearInterval(timer);
+    }
 
     return () => {
       active = false;

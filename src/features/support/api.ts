@@ -78,17 +78,6 @@ export async function subscribeUserTickets(userId: string, onEvent: (e: SupportE
   return pb().realtime.subscribe(`support/users/${userId}`, onEvent);
 }
 
-/** Runs `onReconnect` whenever the realtime connection comes back after a drop. */
-export async function onRealtimeReconnect(onReconnect: () => void): Promise<UnsubscribeFunc> {
-  // Already connected: every PB_CONNECT from now on is a reconnect. Otherwise this
-  // subscription opens the connection, and its first PB_CONNECT is not one.
-  let connected = pb().realtime.isConnected;
-  return pb().realtime.subscribe("PB_CONNECT", () => {
-    if (connected) onReconnect();
-    connected = true;
-  });
-}
-
 /** A short-lived (3 minutes) token that opens protected files the user may view. */
 export async function fileToken(): Promise<string> {
   return pb().files.getToken({ requestKey: null });

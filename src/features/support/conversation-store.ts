@@ -4,31 +4,12 @@
 // signed-in user and the selected ticket ($selectedTicketId), and are dropped on every
 // switch, sign-out and unmount (nanostores onMount).
 import { atom, onMount, type WritableAtom } from "nanostores";
-import type { UnsubscribeFunc } from "pocketbase";
-import { listMessages, onRealtimeReconnect, sendMessage, subscribeConversation } from "@/features/support/api";
+import { listMessages, sendMessage, subscribeConversation } from "@/features/support/api";
 import { byCreated, upsert, upsertAll } from "@/features/support/format";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
+import { followLive, type Live } from "@/lib/realtime";
 import { $auth } from "@/stores/auth";
-
-/** Holds realtime unsubscribers; whatever arrives after stop() is dropped at once. */
-export function subscriptions() {
-  let stopped = false;
-  const offs: UnsubscribeFunc[] = [];
-  return {
-    get stopped() {
-      return stopped;
-    },
-    hold(off: UnsubscribeFunc) {
-      if (stopped) void off().catch(() => {});
-      else offs.push(off);
-    },
-    stop() {
-      stopped = true;
-      for (const off of offs.splice(0)) void off().catch(() => {});
-    },
-  };
-}
 
 export const $selectedTicketId = atom<string | null>(null);
 
@@ -70,11 +51,10 @@ export function conversationStore<Ticket>(source: ConversationSource<Ticket>): C
   const $state = atom<ConversationState<Ticket>>(idle);
 
   function follow(ticketId: string): () => void {
-    const subs = subscriptions();
     const request = new AbortController();
     $state.set({ ticketId, ticket: source.known(ticketId), status: "loading", messages: [], error: "" });
     const patch = (change: (state: ConversationState<Ticket>) => ConversationState<Ticket>) => {
-      if (!subs.stopped && $state.get().ticketId === ticketId) $state.set(change($state.get()));
+      if (!live.stopped && $state.get().ticketId === ticketId) $state.set(change($state.get()));
     };
 
     const load = async () => {
@@ -91,34 +71,28 @@ export function conversationStore<Ticket>(source: ConversationSource<Ticket>): C
       }
     };
 
-    void (async () => {
-      try {
-        // Subscribe first, then load: nothing written in between is missed.
-        subs.hold(
-          await subscribeConversation(ticketId, (event) => {
-            if (event.collection === "support_tickets") {
-              if (event.action === "update" && event.record.id === ticketId) {
-                patch((s) => ({ ...s, ticket: source.updated(s.ticket, event.record) }));
-              }
-              return;
+    const live: Live = followLive({
+      what: "conversation",
+      reload: load,
+      subscribe: () =>
+        subscribeConversation(ticketId, (event) => {
+          if (event.collection === "support_tickets") {
+            if (event.action === "update" && event.record.id === ticketId) {
+              patch((s) => ({ ...s, ticket: source.updated(s.ticket, event.record) }));
             }
-            const { action, record } = event;
-            if (record.ticket_id !== ticketId) return;
-            patch((s) => ({
-              ...s,
-              messages: action === "delete" ? s.messages.filter((m) => m.id !== record.id) : upsert(s.messages, record, byCreated),
-            }));
-          }),
-        );
-        subs.hold(await onRealtimeReconnect(() => void load()));
-      } catch (err) {
-        console.error("Live conversation updates are unavailable", err);
-      }
-      if (!subs.stopped) await load();
-    })();
+            return;
+          }
+          const { action, record } = event;
+          if (record.ticket_id !== ticketId) return;
+          patch((s) => ({
+            ...s,
+            messages: action === "delete" ? s.messages.filter((m) => m.id !== record.id) : upsert(s.messages, record, byCreated),
+          }));
+        }),
+    });
 
     return () => {
-      subs.stop();
+      live.stop();
       request.abort();
     };
   }

@@ -3,39 +3,14 @@
 // first subscriber, follow the signed-in user and the selected ticket, and are dropped on
 // every switch, sign-out and unmount (nanostores onMount).
 import { atom, onMount } from "nanostores";
-import { $selectedTicketId, conversationStore, selectTicket, subscriptions } from "@/features/support/conversation-store";
-import {
-  createTicket,
-  fileToken,
-  getTicket,
-  listTickets,
-  loadSupportNameSetting,
-  onRealtimeReconnect,
-  subscribeUserTickets,
-} from "@/features/support/api";
+import { $selectedTicketId, conversationStore, selectTicket } from "@/features/support/conversation-store";
+import { createTicket, fileToken, getTicket, listTickets, loadSupportNameSetting, subscribeUserTickets } from "@/features/support/api";
 import { byNewest, supportName, upsert, upsertAll } from "@/features/support/format";
 import type { NewTicketOutput } from "@/features/support/schemas";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { SupportTicketRecord } from "@/lib/pocketbase-types";
-import { $auth } from "@/stores/auth";
-
-/** Follows the signed-in user's id: `start(userId)` runs for each new user, its stop function on change. */
-function followUser(start: (userId: string) => () => void): () => void {
-  let stop: (() => void) | null = null;
-  let current: string | null = null;
-  const unbind = $auth.subscribe(({ user }) => {
-    const id = user?.id ?? null;
-    if (id === current) return;
-    stop?.();
-    stop = null;
-    current = id;
-    if (id) stop = start(id);
-  });
-  return () => {
-    unbind();
-    stop?.();
-  };
-}
+import { followLive, type Live } from "@/lib/realtime";
+import { followUser } from "@/stores/follow-user";
 
 // ---- Tickets ------------------------------------------------------------------------
 
@@ -92,32 +67,25 @@ export function loadMoreTickets(): Promise<void> {
 }
 
 function followTickets(userId: string): () => void {
-  const subs = subscriptions();
   ticketsUserId = userId;
   $tickets.set(NO_TICKETS);
-  void (async () => {
-    try {
-      subs.hold(
-        await subscribeUserTickets(userId, (event) => {
-          if (subs.stopped || event.collection !== "support_tickets") return;
-          const { action, record } = event;
-          const state = $tickets.get();
-          if (action === "delete") {
-            $tickets.set({ ...state, items: state.items.filter((t) => t.id !== record.id) });
-          } else if (action === "create" || state.items.some((t) => t.id === record.id)) {
-            $tickets.set({ ...state, items: upsert(state.items, record, byNewest) });
-          }
-        }),
-      );
-      subs.hold(await onRealtimeReconnect(() => void refreshTickets()));
-    } catch (err) {
-      // Without realtime the list still loads; it just isn't live.
-      console.error("Live ticket updates are unavailable", err);
-    }
-    if (!subs.stopped) await refreshTickets();
-  })();
+  const live: Live = followLive({
+    what: "ticket",
+    reload: refreshTickets,
+    subscribe: () =>
+      subscribeUserTickets(userId, (event) => {
+        if (live.stopped || event.collection !== "support_tickets") return;
+        const { action, record } = event;
+        const state = $tickets.get();
+        if (action === "delete") {
+          $tickets.set({ ...state, items: state.items.filter((t) => t.id !== record.id) });
+        } else if (action === "create" || state.items.some((t) => t.id === record.id)) {
+          $tickets.set({ ...state, items: upsert(state.items, record, byNewest) });
+        }
+      }),
+  });
   return () => {
-    subs.stop();
+    live.stop();
     ticketsRequest?.abort();
     ticketsUserId = null;
     $tickets.set(NO_TICKETS);
@@ -147,7 +115,7 @@ const conversation = conversationStore<SupportTicketRecord>({
 });
 
 export const $conversation = conversation.$state;
-export { $selectedTicketId, selectTicket, subscriptions };
+export { $selectedTicketId, selectTicket };
 export type { ConversationState } from "@/features/support/conversation-store";
 
 /** Sends a reply on the open ticket; the answer (or its realtime event, whichever is first) shows it. */
