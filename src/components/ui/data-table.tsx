@@ -84,6 +84,7 @@ export function DataTable<Row extends Identified>({
   frameClassName,
 }: DataTableProps<Row>) {
   const sortable = onSortingChange !== undefined;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the table object never leaves this component, so nothing memoized holds a stale one
   const table = useReactTable({
     data,
     columns,

@@ -6,13 +6,15 @@ interface StatCardProps {
   label: string;
   value: string;
   loading?: boolean;
-  icon?: ReactNode;
+  icon?: ReactNode | undefined;
   /** Set on the value, for tests that read it. */
-  testId?: string;
+  testId?: string | undefined;
+  /** A line under the value. */
+  caption?: ReactNode | undefined;
 }
 
 /** One figure with its label (spec 3, "Stat card props"), a skeleton while it loads. */
-export function StatCard({ label, value, loading = false, icon, testId }: StatCardProps) {
+export function StatCard({ label, value, loading = false, icon, testId, caption }: StatCardProps) {
   const id = useId();
   return (
     <Card role="group" aria-labelledby={id} className="flex items-start justify-between gap-3">
@@ -27,6 +29,7 @@ export function StatCard({ label, value, loading = false, icon, testId }: StatCa
             {value}
           </p>
         )}
+        {caption ? <p className="mt-1 text-xs">{caption}</p> : null}
       </div>
       {icon ? <span className="rounded-lg bg-primary/10 p-2 text-primary">{icon}</span> : null}
     </Card>

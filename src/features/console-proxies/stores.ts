@@ -50,6 +50,16 @@ export const $inventorySearchText = atom("");
 export const $inventory = atom<InventoryState>(pendingList(NO_CRITERIA));
 export const $proxyStats = atom<StatsState>({ status: "loading", stats: null, error: "" });
 export const $banner = atom<Banner | null>(null);
+/** The proxy the edit or the delete dialog is open for. */
+export const $proxyDialog = atom<{ action: "edit" | "delete"; proxy: AdminProxy } | null>(null);
+
+export function openProxyDialog(action: "edit" | "delete", proxy: AdminProxy): void {
+  $proxyDialog.set({ action, proxy });
+}
+
+export function closeProxyDialog(): void {
+  $proxyDialog.set(null);
+}
 
 const $inventoryReloads = atom(0);
 const $statsReloads = atom(0);

@@ -4,20 +4,19 @@
 import { useStore } from "@nanostores/react";
 import { Clock, DollarSign, Gift, RefreshCw, SearchX, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
-import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Pager } from "@/components/ui/pager";
-import { Skeleton } from "@/components/ui/skeleton";
-import { StatCard } from "@/components/ui/stat-card";
+import { ListState } from "@/components/ui/list-state";
+import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import { AFFILIATES_PER_PAGE, type AffiliatePage } from "@/features/console-affiliates/api";
-import { personName } from "@/features/console-affiliates/format";
+import { AFFILIATES_PER_PAGE, type AffiliatePage, type AffiliateRow } from "@/features/console-affiliates/api";
+import { AFFILIATE_COLUMNS } from "@/features/console-affiliates/columns";
 import { ReferralPanel } from "@/features/console-affiliates/components/referral-panel";
 import {
   $affiliateSearchText,
@@ -27,7 +26,6 @@ import {
   clearAffiliateSearch,
   goToAffiliatePage,
   reloadAffiliates,
-  selectAffiliate,
   setAffiliateSearch,
 } from "@/features/console-affiliates/stores";
 
@@ -84,38 +82,16 @@ function AffiliateManagement() {
 
 function Stats() {
   const { stats, status } = useSeededStore($affiliates);
-  const loading = status === "loading" && !stats;
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <StatCard
-        label="Total Affiliates"
-        value={String(stats?.total_affiliates ?? 0)}
-        loading={loading}
-        icon={<Gift className="size-5" aria-hidden="true" />}
-        testId="stat-affiliates"
-      />
-      <StatCard
-        label="Commission Paid"
-        value={formatCents(stats?.commission_paid_cents ?? 0)}
-        loading={loading}
-        icon={<DollarSign className="size-5" aria-hidden="true" />}
-        testId="stat-paid"
-      />
-      <StatCard
-        label="Pending Payouts"
-        value={formatCents(stats?.pending_payouts_cents ?? 0)}
-        loading={loading}
-        icon={<Clock className="size-5" aria-hidden="true" />}
-        testId="stat-pending"
-      />
-      <StatCard
-        label="Total Referrals"
-        value={String(stats?.total_referrals ?? 0)}
-        loading={loading}
-        icon={<Users className="size-5" aria-hidden="true" />}
-        testId="stat-referrals"
-      />
-    </div>
+    <StatGrid
+      loading={status === "loading" && !stats}
+      stats={[
+        { label: "Total Affiliates", value: String(stats?.total_affiliates ?? 0), icon: Gift, testId: "stat-affiliates" },
+        { label: "Commission Paid", value: formatCents(stats?.commission_paid_cents ?? 0), icon: DollarSign, testId: "stat-paid" },
+        { label: "Pending Payouts", value: formatCents(stats?.pending_payouts_cents ?? 0), icon: Clock, testId: "stat-pending" },
+        { label: "Total Referrals", value: String(stats?.total_referrals ?? 0), icon: Users, testId: "stat-referrals" },
+      ]}
+    />
   );
 }
 
@@ -143,106 +119,51 @@ function Search() {
   );
 }
 
-const HEAD = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase";
+const NO_AFFILIATES: AffiliateRow[] = [];
 
 function AffiliateTable() {
   const list = useSeededStore($affiliates);
   const { affiliateId } = useStore($selection);
-  if (list.status === "error" && list.items.length === 0) {
-    return <LoadError message={list.error} onRetry={reloadAffiliates} />;
-  }
-  if (list.status === "loading" && list.items.length === 0) {
-    return (
-      <div className="space-y-2" aria-busy="true" aria-label="Loading affiliates">
-        {[0, 1, 2, 3, 4].map((i) => (
-          <Skeleton key={i} className="h-12 rounded-lg" />
-        ))}
-      </div>
-    );
-  }
-  if (list.items.length === 0) {
-    return list.criteria ? (
-      <EmptyState icon={SearchX} title="No affiliates found" text="Try another name, e-mail or referral code">
-        <Button variant="secondary" size="sm" onClick={clearAffiliateSearch}>
-          Clear search
-        </Button>
-      </EmptyState>
-    ) : (
-      <EmptyState
-        icon={Gift}
-        title="No affiliates yet"
-        text="Customers appear here once someone they referred verifies their e-mail or they earn a commission."
-      />
-    );
-  }
   return (
-    <div className="space-y-4">
-      {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
-      <div
-        tabIndex={0}
-        role="region"
-        aria-label="Affiliates table"
-        className={cn("overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm", list.status === "loading" && "opacity-60")}
-      >
-        <table className="w-full min-w-[40rem] text-sm">
-          <thead className="border-b border-slate-200 bg-slate-50">
-            <tr>
-              <th scope="col" className={HEAD}>
-                Name
-              </th>
-              <th scope="col" className={HEAD}>
-                E-mail
-              </th>
-              <th scope="col" className={HEAD}>
-                Referral Code
-              </th>
-              <th scope="col" className={cn(HEAD, "text-right")}>
-                Earnings
-              </th>
-              <th scope="col" className={cn(HEAD, "text-right")}>
-                Referrals
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {list.items.map((row) => {
-              const selected = row.id === affiliateId;
-              const name = personName(row.user_first_name, row.user_last_name, row.user_email);
-              return (
-                <tr key={row.id} className={cn(selected && "bg-primary/5")} data-testid="affiliate-row">
-                  <td className="px-4 py-3">
-                    <button
-                      type="button"
-                      onClick={() => selectAffiliate(row.id)}
-                      aria-pressed={selected}
-                      aria-controls={selected ? "affiliate-detail" : undefined}
-                      className="text-left font-medium text-primary hover:underline focus:underline"
-                    >
-                      {name}
-                    </button>
-                  </td>
-                  <td className="px-4 py-3 break-all text-slate-700">{row.user_email}</td>
-                  <td className="px-4 py-3 font-mono text-slate-700">{row.code}</td>
-                  <td className="px-4 py-3 text-right tabular-nums">
-                    <span className="font-medium text-slate-900">{formatCents(row.total_earnings_cents)}</span>
-                    {row.pending_earnings_cents > 0 ? (
-                      <span className="block text-xs text-amber-800">{formatCents(row.pending_earnings_cents)} pending</span>
-                    ) : row.pending_earnings_cents < 0 ? (
-                      <span className="block text-xs text-red-700" data-testid="affiliate-clawback">
-                        {formatCents(-row.pending_earnings_cents)} clawed back
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{row.total_referrals}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {list.page > 1 || list.totalPages > 1 || list.items.length >= AFFILIATES_PER_PAGE ? (
-        <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToAffiliatePage} disabled={list.status === "loading"} />
-      ) : null}
-    </div>
+    <ListState
+      status={list.status}
+      error={list.error}
+      loaded={list.items.length > 0 || list.status === "ready"}
+      empty={list.items.length === 0}
+      onRetry={reloadAffiliates}
+      loadingLabel="Loading affiliates"
+      skeletonClassName="h-12"
+      emptyState={
+        list.criteria ? (
+          <EmptyState icon={SearchX} title="No affiliates found" text="Try another name, e-mail or referral code">
+            <Button variant="secondary" size="sm" onClick={clearAffiliateSearch}>
+              Clear search
+            </Button>
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={Gift}
+            title="No affiliates yet"
+            text="Customers appear here once someone they referred verifies their e-mail or they earn a commission."
+          />
+        )
+      }
+    >
+      <DataTable
+        columns={AFFILIATE_COLUMNS}
+        data={list.items.length > 0 ? list.items : NO_AFFILIATES}
+        label="Affiliates table"
+        className="min-w-[32rem]"
+        busy={list.status === "loading"}
+        rowTestId="affiliate-row"
+        rowClassName={(row) => row.id === affiliateId && "bg-primary/5"}
+        paging={{
+          page: list.page,
+          totalPages: list.totalPages,
+          onPage: goToAffiliatePage,
+          always: list.items.length >= AFFILIATES_PER_PAGE,
+        }}
+      />
+    </ListState>
   );
 }

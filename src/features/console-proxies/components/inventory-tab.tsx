@@ -2,31 +2,30 @@
 // the count, a table paged on the server, edit and delete per row.
 import { useStore } from "@nanostores/react";
 import { useSeededStore } from "@/stores/seed";
-import { Pencil, SearchX, Server, Trash2 } from "lucide-react";
-import { useState } from "react";
-import { Alert, LoadError } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
+import { SearchX, Server } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Pager } from "@/components/ui/pager";
+import { ListState } from "@/components/ui/list-state";
 import { Select } from "@/components/ui/select";
-import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
-import { LocalDateTime } from "@/components/session/local-date-time";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import { PROXY_TYPES, type ProxyType } from "@/lib/site";
-import type { AdminProxy, InventoryCriteria } from "@/features/console-proxies/api";
+import type { InventoryCriteria } from "@/features/console-proxies/api";
+import { Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
 import { countryLabel, placeLabel } from "@/features/console-proxies/locations";
 import { PROXY_STATUSES, STATUS_LABELS, TYPE_LABELS } from "@/features/console-proxies/schemas";
 import {
   $inventory,
   $inventoryQuery,
   $inventorySearchText,
+  $proxyDialog,
   $proxyStats,
   address,
   clearInventoryFilters,
+  closeProxyDialog,
   goToInventoryPage,
   reloadInventory,
   setInventoryFilter,
@@ -35,25 +34,17 @@ import {
 import { DeleteProxyDialog } from "@/features/console-proxies/components/delete-proxy-dialog";
 import { EditProxyDialog } from "@/features/console-proxies/components/edit-proxy-dialog";
 
-export const STATUS_TONES: Record<ProxyStatus, "success" | "info" | "danger" | "warning"> = {
-  AVAILABLE: "success",
-  ASSIGNED: "info",
-  EXPIRED: "danger",
-  MAINTENANCE: "warning",
-};
-
 const hasCriteria = (c: InventoryCriteria) => !!(c.search || c.type || c.country || c.status);
 
 export function InventoryTab() {
-  const [editing, setEditing] = useState<AdminProxy | null>(null);
-  const [deleting, setDeleting] = useState<AdminProxy | null>(null);
+  const dialog = useStore($proxyDialog);
   return (
     <div className="space-y-4">
       <h2 className="sr-only">Inventory</h2>
       <Filters />
-      <ProxyTable onEdit={setEditing} onDelete={setDeleting} />
-      <EditProxyDialog proxy={editing} onClose={() => setEditing(null)} />
-      <DeleteProxyDialog proxy={deleting} onClose={() => setDeleting(null)} />
+      <ProxyTable />
+      <EditProxyDialog proxy={dialog?.action === "edit" ? dialog.proxy : null} onClose={closeProxyDialog} />
+      <DeleteProxyDialog proxy={dialog?.action === "delete" ? dialog.proxy : null} onClose={closeProxyDialog} />
     </div>
   );
 }
@@ -120,166 +111,68 @@ function Filters() {
   );
 }
 
-interface ProxyTableProps {
-  onEdit: (proxy: AdminProxy) => void;
-  onDelete: (proxy: AdminProxy) => void;
-}
-
-function ProxyTable({ onEdit, onDelete }: ProxyTableProps) {
+function ProxyTable() {
   const list = useSeededStore($inventory);
-  const loadingFirst = list.status === "loading" && list.items.length === 0;
-
-  const count = (
-    <p className="text-sm text-slate-600" aria-live="polite" data-testid="proxy-count">
-      {loadingFirst ? "Loading proxies..." : list.totalItems === 1 ? "1 proxy" : `${list.totalItems} proxies`}
-    </p>
-  );
-
-  if (list.status === "error" && list.items.length === 0) {
-    return <LoadError message={list.error} onRetry={reloadInventory} />;
-  }
-  if (loadingFirst) {
-    return (
-      <div className="space-y-3">
-        {count}
-        <div className="space-y-2" aria-busy="true" aria-label="Loading proxies">
-          {[0, 1, 2, 3, 4].map((i) => (
-            <Skeleton key={i} className="h-14 rounded-lg" />
-          ))}
-        </div>
-      </div>
-    );
-  }
-  if (list.items.length === 0) {
-    const filtered = hasCriteria(list.criteria);
-    return (
-      <div className="space-y-3">
-        {count}
-        <EmptyState
-          icon={filtered ? SearchX : Server}
-          title="No proxies found"
-          text={filtered ? "Try adjusting your search or filter criteria" : "Generate or import proxies to fill the inventory"}
-        >
-          {filtered ? (
-            <Button variant="secondary" size="sm" onClick={clearInventoryFilters}>
-              Clear filters
-            </Button>
-          ) : null}
-        </EmptyState>
-      </div>
-    );
-  }
-
+  const loaded = list.items.length > 0 || list.status === "ready";
+  const busy = list.status === "loading";
+  const filtered = hasCriteria(list.criteria);
   return (
     <div className="space-y-3">
-      {count}
-      {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
-      {/* Small screens: one card per proxy, actions in reach. */}
-      <ul
-        aria-label="Proxy inventory"
-        aria-busy={list.status === "loading"}
-        className={cn("space-y-2 sm:hidden", list.status === "loading" && "opacity-60")}
-      >
-        {list.items.map((proxy) => (
-          <li key={proxy.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="proxy-card">
-            <div className="flex items-start justify-between gap-2">
-              <p className="min-w-0 font-mono text-xs break-all text-slate-900">{address(proxy)}</p>
-              <Badge tone={STATUS_TONES[proxy.status]}>{STATUS_LABELS[proxy.status]}</Badge>
-            </div>
-            <p className="mt-2 text-sm text-slate-900">
-              {TYPE_LABELS[proxy.type]} · <span className="font-mono text-xs break-all text-slate-600">{proxy.username}</span>
-            </p>
-            <p className="text-sm text-slate-700">{placeLabel(proxy) || "—"}</p>
-            <Owner proxy={proxy} />
-            <RowActions proxy={proxy} onEdit={onEdit} onDelete={onDelete} />
-          </li>
-        ))}
-      </ul>
-      <div
-        role="region"
-        aria-label="Proxy inventory table"
-        tabIndex={0}
-        className="hidden overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm focus:ring-2 focus:ring-primary/30 focus:outline-none sm:block"
-      >
-        <table
-          className={cn("w-full min-w-[44rem] text-left text-sm", list.status === "loading" && "opacity-60")}
-          aria-busy={list.status === "loading"}
-        >
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            <tr>
-              <th scope="col" className="px-4 py-3">
-                Proxy
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Type / Username
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Location
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Status
-              </th>
-              <th scope="col" className="px-4 py-3 text-right">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {list.items.map((proxy) => (
-              <tr key={proxy.id} data-testid="proxy-row">
-                <td className="px-4 py-3 font-mono text-xs break-all text-slate-900">{address(proxy)}</td>
-                <td className="px-4 py-3">
-                  <p className="font-medium text-slate-900">{TYPE_LABELS[proxy.type]}</p>
-                  <p className="font-mono text-xs break-all text-slate-600">{proxy.username}</p>
-                </td>
-                <td className="px-4 py-3 text-slate-700">{placeLabel(proxy) || "—"}</td>
-                <td className="px-4 py-3">
-                  <Badge tone={STATUS_TONES[proxy.status]}>{STATUS_LABELS[proxy.status]}</Badge>
-                  <Owner proxy={proxy} />
-                </td>
-                <td className="px-4 py-3">
-                  <RowActions proxy={proxy} onEdit={onEdit} onDelete={onDelete} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.totalPages > 1 ? (
-        <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToInventoryPage} disabled={list.status === "loading"} />
-      ) : null}
-    </div>
-  );
-}
-
-function Owner({ proxy }: { proxy: AdminProxy }) {
-  return (
-    <>
-      {proxy.owner_email ? <p className="mt-1 text-xs break-all text-slate-600">{proxy.owner_email}</p> : null}
-      {proxy.expires_at ? (
-        <p className="text-xs text-slate-500">
-          until <LocalDateTime value={proxy.expires_at} dateOnly />
+      {loaded || list.status === "loading" ? (
+        <p className="text-sm text-slate-600" aria-live="polite" data-testid="proxy-count">
+          {!loaded ? "Loading proxies..." : list.totalItems === 1 ? "1 proxy" : `${list.totalItems} proxies`}
         </p>
       ) : null}
-    </>
-  );
-}
-
-function RowActions({ proxy, onEdit, onDelete }: { proxy: AdminProxy } & ProxyTableProps) {
-  return (
-    <div className="mt-2 flex justify-end gap-1 sm:mt-0">
-      <Button variant="ghost" size="sm" aria-label={`Edit ${address(proxy)}`} onClick={() => onEdit(proxy)}>
-        <Pencil className="size-4" aria-hidden="true" />
-      </Button>
-      <Button
-        variant="ghost"
-        size="sm"
-        className="text-red-700 hover:bg-red-50"
-        aria-label={`Delete ${address(proxy)}`}
-        onClick={() => onDelete(proxy)}
+      <ListState
+        status={list.status}
+        error={list.error}
+        loaded={loaded}
+        empty={list.items.length === 0}
+        onRetry={reloadInventory}
+        loadingLabel="Loading proxies"
+        className="space-y-3"
+        emptyState={
+          <EmptyState
+            icon={filtered ? SearchX : Server}
+            title="No proxies found"
+            text={filtered ? "Try adjusting your search or filter criteria" : "Generate or import proxies to fill the inventory"}
+          >
+            {filtered ? (
+              <Button variant="secondary" size="sm" onClick={clearInventoryFilters}>
+                Clear filters
+              </Button>
+            ) : null}
+          </EmptyState>
+        }
       >
-        <Trash2 className="size-4" aria-hidden="true" />
-      </Button>
+        {/* Small screens: one card per proxy, actions in reach. */}
+        <ul aria-label="Proxy inventory" aria-busy={busy} className={cn("space-y-2 sm:hidden", busy && "opacity-60")}>
+          {list.items.map((proxy) => (
+            <li key={proxy.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="proxy-card">
+              <div className="flex items-start justify-between gap-2">
+                <p className="min-w-0 font-mono text-xs break-all text-slate-900">{address(proxy)}</p>
+                <StatusBadge status={proxy.status} />
+              </div>
+              <p className="mt-2 text-sm text-slate-900">
+                {TYPE_LABELS[proxy.type]} · <span className="font-mono text-xs break-all text-slate-600">{proxy.username}</span>
+              </p>
+              <p className="text-sm text-slate-700">{placeLabel(proxy) || "—"}</p>
+              <Owner proxy={proxy} />
+              <RowActions proxy={proxy} />
+            </li>
+          ))}
+        </ul>
+        <DataTable
+          columns={PROXY_COLUMNS}
+          data={list.items}
+          label="Proxy inventory table"
+          className="min-w-[44rem]"
+          frameClassName="hidden rounded-xl border border-slate-200 bg-white shadow-sm sm:block"
+          busy={busy}
+          rowTestId="proxy-row"
+          paging={{ page: list.page, totalPages: list.totalPages, onPage: goToInventoryPage }}
+        />
+      </ListState>
     </div>
   );
 }

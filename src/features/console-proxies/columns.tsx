@@ -1,0 +1,97 @@
+// The inventory's table (wider screens; phones get one card per proxy) and the parts the
+// cards share with it.
+import { createColumnHelper } from "@tanstack/react-table";
+import { Pencil, Trash2 } from "lucide-react";
+import { LocalDateTime } from "@/components/session/local-date-time";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import type { ProxyStatus } from "@/lib/pocketbase-types";
+import type { AdminProxy } from "@/features/console-proxies/api";
+import { placeLabel } from "@/features/console-proxies/locations";
+import { STATUS_LABELS, TYPE_LABELS } from "@/features/console-proxies/schemas";
+import { address, openProxyDialog } from "@/features/console-proxies/stores";
+
+export const STATUS_TONES: Record<ProxyStatus, "success" | "info" | "danger" | "warning"> = {
+  AVAILABLE: "success",
+  ASSIGNED: "info",
+  EXPIRED: "danger",
+  MAINTENANCE: "warning",
+};
+
+const column = createColumnHelper<AdminProxy>();
+
+export const PROXY_COLUMNS = [
+  column.display({
+    id: "proxy",
+    header: "Proxy",
+    meta: { cellClassName: "font-mono text-xs break-all text-slate-900" },
+    cell: ({ row }) => address(row.original),
+  }),
+  column.display({
+    id: "type",
+    header: "Type / Username",
+    cell: ({ row: { original: proxy } }) => (
+      <>
+        <p className="font-medium text-slate-900">{TYPE_LABELS[proxy.type]}</p>
+        <p className="font-mono text-xs break-all text-slate-600">{proxy.username}</p>
+      </>
+    ),
+  }),
+  column.display({
+    id: "location",
+    header: "Location",
+    meta: { cellClassName: "text-slate-700" },
+    cell: ({ row }) => placeLabel(row.original) || "—",
+  }),
+  column.accessor("status", {
+    header: "Status",
+    cell: ({ row: { original: proxy } }) => (
+      <>
+        <StatusBadge status={proxy.status} />
+        <Owner proxy={proxy} />
+      </>
+    ),
+  }),
+  column.display({
+    id: "actions",
+    header: "Actions",
+    meta: { className: "text-right" },
+    cell: ({ row }) => <RowActions proxy={row.original} />,
+  }),
+];
+
+export function StatusBadge({ status }: { status: ProxyStatus }) {
+  return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>;
+}
+
+export function Owner({ proxy }: { proxy: AdminProxy }) {
+  return (
+    <>
+      {proxy.owner_email ? <p className="mt-1 text-xs break-all text-slate-600">{proxy.owner_email}</p> : null}
+      {proxy.expires_at ? (
+        <p className="text-xs text-slate-500">
+          until <LocalDateTime value={proxy.expires_at} dateOnly />
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function RowActions({ proxy }: { proxy: AdminProxy }) {
+  return (
+    <div className="mt-2 flex justify-end gap-1 sm:mt-0">
+      <Button variant="ghost" size="sm" aria-label={`Edit ${address(proxy)}`} onClick={() => openProxyDialog("edit", proxy)}>
+        <Pencil className="size-4" aria-hidden="true" />
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-red-700 hover:bg-red-50"
+        aria-label={`Delete ${address(proxy)}`}
+        onClick={() => openProxyDialog("delete", proxy)}
+      >
+        <Trash2 className="size-4" aria-hidden="true" />
+      </Button>
+    </div>
+  );
+}
