@@ -3,13 +3,12 @@ import { describe, expect, it } from "vitest";
 import {
   ATTACHMENT_COUNT_MESSAGE,
   ATTACHMENT_TYPE_MESSAGE,
-  EMPTY_TICKET,
   MAX_ATTACHMENT_BYTES,
-  NewTicketSchema,
   ReplySchema,
   addAttachments,
   type FileLike,
-} from "@/features/support/schemas";
+} from "@/components/support/schemas";
+import { EMPTY_TICKET, NewTicketSchema } from "@/features/support/schemas";
 
 function messages(input: unknown): Record<string, string | undefined> {
   const result = v.safeParse(NewTicketSchema, input);

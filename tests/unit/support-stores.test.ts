@@ -36,7 +36,8 @@ vi.mock("@/lib/pocketbase", () => ({
   }),
 }));
 
-vi.mock("@/features/support/api", () => {
+/** Both support api modules: the page's (features/support) and the shared one (components/support). */
+const api = vi.hoisted(() => {
   return {
     TICKETS_PER_PAGE: 20,
     subscribeConversation: (ticketId: string, handler: Handler) => hold(`conversation:${ticketId}`, handler),
@@ -55,12 +56,15 @@ vi.mock("@/features/support/api", () => {
     loadSupportNameSetting: async () => "",
     fileToken: async () => "token",
     attachmentUrl: () => "",
+    withSignal: () => ({}),
   };
 
   function msg(id: string, ticket_id: string, created: string, message: string, sender_id: string) {
     return { id, ticket_id, created, message, sender_id, is_admin_message: false, attachments: [] };
   }
 });
+vi.mock("@/features/support/api", () => api);
+vi.mock("@/components/support/api", () => api);
 
 const { $auth } = await import("@/stores/auth");
 const { $conversation, $tickets, selectTicket, sendReply } = await import("@/features/support/stores");

@@ -1,7 +1,7 @@
 // The console's Support Tickets calls: the inbox route (GET /api/admin/support/tickets,
 // pocketbase/pb_hooks/console-support.pb.js) and records-API writes that PocketBase audits
 // (audit.pb.js). Messages, replies, live events and file tokens reuse the customer's
-// support calls (@/features/support/api): the API rules let admins see every ticket.
+// support calls (@/components/support/api): the API rules let admins see every ticket.
 import type { RecordSubscription, UnsubscribeFunc } from "pocketbase";
 import { pb } from "@/lib/pocketbase";
 import type { SupportTicketRecord, TicketPriority, TicketStatus } from "@/lib/pocketbase-types";

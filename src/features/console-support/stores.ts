@@ -14,12 +14,12 @@ import {
   type TicketFilters,
   type TicketRecord,
 } from "@/features/console-support/api";
-import { conversationStore, type ConversationState } from "@/features/support/conversation-store";
+import { conversationStore, type ConversationState } from "@/components/support/conversation-store";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { TicketStatus } from "@/lib/pocketbase-types";
 import { onRealtimeReconnect, subscriptions } from "@/lib/realtime";
 
-export { $selectedTicketId, selectTicket } from "@/features/support/conversation-store";
+export { $selectedTicketId, selectTicket } from "@/components/support/conversation-store";
 
 /** Newest activity first, ties by id (the route's order). */
 export function byActivity(a: AdminTicket, b: AdminTicket): number {

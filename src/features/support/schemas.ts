@@ -1,16 +1,7 @@
 // Support forms (spec 4, 5). They mirror what the server checks (POST /api/v1/support/tickets,
 // the chat_messages field constraints and its attachments field), which stays the truth.
 import * as v from "valibot";
-import type { TicketPriority } from "@/lib/pocketbase-types";
-
-export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const satisfies readonly TicketPriority[];
-
-export const PRIORITY_LABELS: Record<TicketPriority, string> = {
-  low: "Low",
-  medium: "Medium",
-  high: "High",
-  urgent: "Urgent",
-};
+import { TICKET_PRIORITIES } from "@/components/support/schemas";
 
 export const NewTicketSchema = v.object({
   subject: v.pipe(
@@ -31,49 +22,3 @@ export type NewTicketInput = v.InferInput<typeof NewTicketSchema>;
 export type NewTicketOutput = v.InferOutput<typeof NewTicketSchema>;
 
 export const EMPTY_TICKET: NewTicketInput = { subject: "", message: "", priority: "medium" };
-
-export const ReplySchema = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, "Type a message before sending"),
-  v.maxLength(5000, "Message must be at most 5000 characters"),
-);
-
-/** Attachments on a reply (the chat_messages.attachments field: protected, 5 files, 5 MB each). */
-export const ATTACHMENT_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"] as const;
-export const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
-export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
-export const MAX_ATTACHMENTS = 5;
-/** For the file input's `accept`. */
-export const ATTACHMENT_ACCEPT = ".png,.jpg,.jpeg,.gif,.webp,.pdf," + ATTACHMENT_TYPES.join(",");
-
-export const ATTACHMENT_TYPE_MESSAGE = "Only PNG, JPEG, GIF or WebP images and PDF files can be attached";
-export const ATTACHMENT_COUNT_MESSAGE = `You can attach at most ${MAX_ATTACHMENTS} files to a message`;
-
-/** What the form needs of a file (File satisfies it). */
-export interface FileLike {
-  name: string;
-  size: number;
-  type: string;
-}
-
-/**
- * Adds `picked` to the files already chosen: the accepted ones, and one message per file
- * refused (wrong type, over 5 MB, or beyond the fifth file).
- */
-export function addAttachments<T extends FileLike>(current: readonly T[], picked: readonly T[]): { files: T[]; errors: string[] } {
-  const files = [...current];
-  const errors: string[] = [];
-  for (const file of picked) {
-    if (!(ATTACHMENT_TYPES as readonly string[]).includes(file.type)) {
-      errors.push(`${file.name}: ${ATTACHMENT_TYPE_MESSAGE}.`);
-    } else if (file.size > MAX_ATTACHMENT_BYTES) {
-      errors.push(`${file.name}: files can be at most 5 MB.`);
-    } else if (files.length >= MAX_ATTACHMENTS) {
-      errors.push(`${file.name}: ${ATTACHMENT_COUNT_MESSAGE}.`);
-    } else {
-      files.push(file);
-    }
-  }
-  return { files, errors };
-}

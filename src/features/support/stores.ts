@@ -1,11 +1,11 @@
-// The support page's state (spec 2.18, 4): the user's tickets, the open conversation
-// (conversation-store.ts, shared with the console) and the staff name, each kept live by realtime subscriptions that start with the store's
-// first subscriber, follow the signed-in user and the selected ticket, and are dropped on
-// every switch, sign-out and unmount (nanostores onMount).
+// The support page's state (spec 2.18, 4): the user's tickets and the open conversation
+// (components/support/conversation-store.ts, shared with the console), each kept live by
+// realtime subscriptions that start with the store's first subscriber, follow the signed-in
+// user and the selected ticket, and are dropped on every switch, sign-out and unmount.
 import { atom, onMount } from "nanostores";
-import { $selectedTicketId, conversationStore, selectTicket } from "@/features/support/conversation-store";
-import { createTicket, fileToken, getTicket, listTickets, loadSupportNameSetting, subscribeUserTickets } from "@/features/support/api";
-import { byNewest, supportName, upsert, upsertAll } from "@/features/support/format";
+import { $selectedTicketId, conversationStore, selectTicket } from "@/components/support/conversation-store";
+import { createTicket, getTicket, listTickets, subscribeUserTickets } from "@/features/support/api";
+import { byNewest, upsert, upsertAll } from "@/components/support/format";
 import type { NewTicketOutput } from "@/features/support/schemas";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { SupportTicketRecord } from "@/lib/pocketbase-types";
@@ -116,47 +116,7 @@ const conversation = conversationStore<SupportTicketRecord>({
 
 export const $conversation = conversation.$state;
 export { $selectedTicketId, selectTicket };
-export type { ConversationState } from "@/features/support/conversation-store";
+export type { ConversationState } from "@/components/support/conversation-store";
 
 /** Sends a reply on the open ticket; the answer (or its realtime event, whichever is first) shows it. */
 export const sendReply = conversation.send;
-
-// ---- The staff name and the file token ----------------------------------------------
-
-/** What staff replies are signed with (the default_support_name setting, or "Support"). */
-export const $supportName = atom<string>("Support");
-
-onMount($supportName, () => {
-  const request = new AbortController();
-  loadSupportNameSetting(request.signal)
-    .then((value) => $supportName.set(supportName(value)))
-    .catch((err: unknown) => {
-      if (!isAbort(err)) console.error("Loading the support name failed", err);
-    });
-  return () => request.abort();
-});
-
-/** How often the file token (valid 3 minutes) is renewed while attachments are shown. */
-export const FILE_TOKEN_RENEW_MS = 120_000;
-
-/** A file token of the signed-in user for protected attachments ("" until loaded). */
-export const $fileToken = atom<string>("");
-
-onMount($fileToken, () =>
-  followUser(() => {
-    let stopped = false;
-    const renew = () =>
-      fileToken()
-        .then((token) => {
-          if (!stopped) $fileToken.set(token);
-        })
-        .catch((err: unknown) => console.error("Getting a file token failed", err));
-    void renew();
-    const timer = window.setInterval(() => void renew(), FILE_TOKEN_RENEW_MS);
-    return () => {
-      stopped = true;
-      window.clearInterval(timer);
-      $fileToken.set("");
-    };
-  }),
-);

@@ -11,7 +11,7 @@ import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { CONSOLE_STATUS_TONES, STATUS_OPTIONS, customerName } from "@/features/console-support/format";
 import { $inbox, $inboxFilters, $selectedTicketId, loadMoreInbox, refreshInbox, setInboxFilters } from "@/features/console-support/stores";
-import { STATUS_LABELS } from "@/features/support/format";
+import { STATUS_LABELS } from "@/components/support/format";
 import { cn } from "@/lib/cn";
 import { formatDateTime } from "@/lib/dates";
 import type { TicketStatus } from "@/lib/pocketbase-types";

@@ -5,11 +5,12 @@ import { Lock, MessageSquare } from "lucide-react";
 import type { Ref } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { MessageThread } from "@/features/support/components/message-thread";
-import { ReplyForm } from "@/features/support/components/reply-form";
-import { STATUS_LABELS, STATUS_TONES, senderLabel, ticketNumber } from "@/features/support/format";
-import { PRIORITY_LABELS } from "@/features/support/schemas";
-import { $conversation, $supportName, sendReply } from "@/features/support/stores";
+import { MessageThread } from "@/components/support/message-thread";
+import { ReplyForm } from "@/components/support/reply-form";
+import { STATUS_LABELS, STATUS_TONES, senderLabel, ticketNumber } from "@/components/support/format";
+import { PRIORITY_LABELS } from "@/components/support/schemas";
+import { $supportName } from "@/components/support/stores";
+import { $conversation, sendReply } from "@/features/support/stores";
 import { cn } from "@/lib/cn";
 import { formatDate } from "@/lib/dates";
 

@@ -10,14 +10,8 @@ import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import {
-  EMPTY_TICKET,
-  NewTicketSchema,
-  PRIORITY_LABELS,
-  TICKET_PRIORITIES,
-  type NewTicketInput,
-  type NewTicketOutput,
-} from "@/features/support/schemas";
+import { PRIORITY_LABELS, TICKET_PRIORITIES } from "@/components/support/schemas";
+import { EMPTY_TICKET, NewTicketSchema, type NewTicketInput, type NewTicketOutput } from "@/features/support/schemas";
 import { openTicket } from "@/features/support/stores";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { useHydrated } from "@/lib/use-hydrated";

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
-import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS, ReplySchema, addAttachments } from "@/features/support/schemas";
+import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS, ReplySchema, addAttachments } from "@/components/support/schemas";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 
 function formatSize(bytes: number): string {

@@ -3,9 +3,9 @@
 import { useStore } from "@nanostores/react";
 import { FileText, Paperclip } from "lucide-react";
 import { useState } from "react";
-import { attachmentUrl } from "@/features/support/api";
-import { displayFileName } from "@/features/support/format";
-import { $fileToken } from "@/features/support/stores";
+import { attachmentUrl } from "@/components/support/api";
+import { displayFileName } from "@/components/support/format";
+import { $fileToken } from "@/components/support/stores";
 import type { ChatMessageRecord } from "@/lib/pocketbase-types";
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;

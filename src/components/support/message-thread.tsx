@@ -2,7 +2,7 @@
 // the customer's support page and the console's Support Tickets (only the labels differ).
 import { useEffect, useRef } from "react";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Attachments } from "@/features/support/components/attachments";
+import { Attachments } from "@/components/support/attachments";
 import { cn } from "@/lib/cn";
 import { formatDateTime } from "@/lib/dates";
 import type { ChatMessageRecord } from "@/lib/pocketbase-types";

@@ -4,8 +4,8 @@
 // signed-in user and the selected ticket ($selectedTicketId), and are dropped on every
 // switch, sign-out and unmount (nanostores onMount).
 import { atom, onMount, type WritableAtom } from "nanostores";
-import { listMessages, sendMessage, subscribeConversation } from "@/features/support/api";
-import { byCreated, upsert, upsertAll } from "@/features/support/format";
+import { listMessages, sendMessage, subscribeConversation } from "@/components/support/api";
+import { byCreated, upsert, upsertAll } from "@/components/support/format";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
 import { followLive, type Live } from "@/lib/realtime";
