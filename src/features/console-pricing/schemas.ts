@@ -1,15 +1,8 @@
 // The plan form (admin spec 5 "Pricing plan"). It mirrors what the server enforces
 // (pocketbase/pb_hooks/pricing-plans.pb.js and the collection's fields), which stays the truth.
 import * as v from "valibot";
-import { PROXY_TYPES, type PricingPlan, type ProxyType } from "@/lib/site";
-
-export const TYPE_LABELS: Record<ProxyType, string> = {
-  RESIDENTIAL: "Residential",
-  DATACENTER: "Datacenter",
-  SOCKS5: "SOCKS5",
-  HTTP: "HTTP",
-  HTTPS: "HTTPS",
-};
+import { PROXY_TYPES } from "@/lib/catalog";
+import type { PricingPlan } from "@/lib/site";
 
 /** "12.5" dollars -> 1250 cents (rounded to the cent); NaN when not a number. */
 export function dollarsToCents(text: string): number {

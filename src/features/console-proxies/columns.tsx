@@ -5,10 +5,11 @@ import { Pencil, Trash2 } from "lucide-react";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { AdminProxy } from "@/features/console-proxies/api";
 import { placeLabel } from "@/features/console-proxies/locations";
-import { STATUS_LABELS, TYPE_LABELS } from "@/features/console-proxies/schemas";
+import { STATUS_LABELS } from "@/features/console-proxies/schemas";
 import { address, openProxyDialog } from "@/features/console-proxies/stores";
 
 export const STATUS_TONES: Record<ProxyStatus, "success" | "info" | "danger" | "warning"> = {
@@ -32,7 +33,7 @@ export const PROXY_COLUMNS = [
     header: "Type / Username",
     cell: ({ row: { original: proxy } }) => (
       <>
-        <p className="font-medium text-slate-900">{TYPE_LABELS[proxy.type]}</p>
+        <p className="font-medium text-slate-900">{PROXY_TYPE_LABELS[proxy.type]}</p>
         <p className="font-mono text-xs break-all text-slate-600">{proxy.username}</p>
       </>
     ),

@@ -2,18 +2,10 @@
 // server's checks (pb_hooks/lib/proxies/console-proxies.js) for instant feedback; the server's
 // messages still land on the fields.
 import * as v from "valibot";
-import { PROXY_TYPES, type ProxyType } from "@/lib/site";
+import { CATALOG, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 
 export const PROXY_STATUSES: readonly ProxyStatus[] = ["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"];
-
-export const TYPE_LABELS: Record<ProxyType, string> = {
-  RESIDENTIAL: "Residential",
-  DATACENTER: "Datacenter",
-  SOCKS5: "SOCKS5",
-  HTTP: "HTTP",
-  HTTPS: "HTTPS",
-};
 
 export const STATUS_LABELS: Record<ProxyStatus, string> = {
   AVAILABLE: "Available",
@@ -22,8 +14,7 @@ export const STATUS_LABELS: Record<ProxyStatus, string> = {
   MAINTENANCE: "Maintenance",
 };
 
-export const MAX_GENERATE = 1000;
-export const MAX_IMPORT_LINES = 10000;
+export const MAX_IMPORT_LINES = CATALOG.inventory.max_import_lines;
 export const DEFAULT_PORT = "8080";
 
 const HOST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -50,7 +41,7 @@ export const GenerateSchema = v.object({
     v.regex(/^\d+$/, "Quantity must be a whole number"),
     v.transform(Number),
     v.minValue(1, "Quantity must be at least 1"),
-    v.maxValue(MAX_GENERATE, "Maximum 1000 proxies per batch"),
+    v.maxValue(MAX_GENERATE, CATALOG.inventory.max_generate_message),
   ),
   country: v.pipe(v.string(), v.nonEmpty("Country is required")),
   state: v.string(),

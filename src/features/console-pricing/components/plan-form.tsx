@@ -10,19 +10,11 @@ import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import {
-  EMPTY_PLAN,
-  PlanSchema,
-  SERVER_FIELDS,
-  TYPE_LABELS,
-  planToInput,
-  type PlanInput,
-  type PlanOutput,
-} from "@/features/console-pricing/schemas";
+import { EMPTY_PLAN, PlanSchema, SERVER_FIELDS, planToInput, type PlanInput, type PlanOutput } from "@/features/console-pricing/schemas";
 import { savePlan } from "@/features/console-pricing/stores";
+import { PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import type { PricingPlan } from "@/lib/pocketbase-types";
-import { PROXY_TYPES } from "@/lib/site";
 
 /** How long the success message stays before the modal closes (spec 9). */
 export const CLOSE_AFTER_SAVE_MS = 2000;
@@ -95,7 +87,7 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
             <Select id="plan-type" {...fieldAria("plan-type", errors.type?.message)} {...register("type")}>
               {PROXY_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {TYPE_LABELS[type]}
+                  {PROXY_TYPE_LABELS[type]}
                 </option>
               ))}
             </Select>

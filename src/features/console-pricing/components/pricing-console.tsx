@@ -11,8 +11,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { PlanForm } from "@/features/console-pricing/components/plan-form";
-import { TYPE_LABELS } from "@/features/console-pricing/schemas";
 import { $plans, loadPlans, removePlan } from "@/features/console-pricing/stores";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { errorMessage } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
 import type { PricingPlan } from "@/lib/pocketbase-types";
@@ -93,7 +93,7 @@ function Pricing() {
                   <Badge tone={plan.active ? "success" : "neutral"}>{plan.active ? "Active" : "Inactive"}</Badge>
                 </div>
               </div>
-              <p className="mt-1 text-sm text-slate-600">{TYPE_LABELS[plan.type]}</p>
+              <p className="mt-1 text-sm text-slate-600">{PROXY_TYPE_LABELS[plan.type]}</p>
               <p className="mt-3 text-2xl font-bold text-slate-900">
                 {formatCents(plan.price_cents)}
                 <span className="text-sm font-normal text-slate-600"> per proxy</span>

@@ -6,19 +6,12 @@ import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
+import { MAX_GENERATE, PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { fieldErrors } from "@/lib/api-error";
-import { PROXY_TYPES } from "@/lib/site";
 import { useHydrated } from "@/lib/use-hydrated";
 import { COUNTRY_CODES, citiesOf, countryLabel, statesOf } from "@/features/console-proxies/locations";
 import { PlaceCombobox } from "@/features/console-proxies/components/place-combobox";
-import {
-  EMPTY_GENERATE,
-  GenerateSchema,
-  MAX_GENERATE,
-  TYPE_LABELS,
-  type GenerateInput,
-  type GenerateOutput,
-} from "@/features/console-proxies/schemas";
+import { EMPTY_GENERATE, GenerateSchema, type GenerateInput, type GenerateOutput } from "@/features/console-proxies/schemas";
 import { failureMessage, generate, showBanner } from "@/features/console-proxies/stores";
 
 const COUNTRY_OPTIONS = COUNTRY_CODES.map((code) => ({ value: code, label: countryLabel(code) }));
@@ -68,7 +61,7 @@ export function GenerateTab() {
           <Select id="generate-type" {...fieldAria("generate-type", errors.type?.message)} {...register("type")}>
             {PROXY_TYPES.map((type) => (
               <option key={type} value={type}>
-                {TYPE_LABELS[type]}
+                {PROXY_TYPE_LABELS[type]}
               </option>
             ))}
           </Select>
@@ -81,7 +74,7 @@ export function GenerateTab() {
             min={1}
             max={MAX_GENERATE}
             step={1}
-            placeholder="Enter quantity (1-1000)"
+            placeholder={`Enter quantity (1-${MAX_GENERATE})`}
             {...fieldAria("generate-quantity", errors.quantity?.message)}
             {...register("quantity")}
           />

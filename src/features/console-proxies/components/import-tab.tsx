@@ -8,13 +8,13 @@ import { Field } from "@/components/ui/field";
 import { controlClass } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
+import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { fieldErrors } from "@/lib/api-error";
 import { cn } from "@/lib/cn";
-import { PROXY_TYPES, type ProxyType } from "@/lib/site";
 import { useHydrated } from "@/lib/use-hydrated";
 import type { SkippedLine } from "@/features/console-proxies/api";
 import { COUNTRY_CODES, countryLabel, UNKNOWN_COUNTRY } from "@/features/console-proxies/locations";
-import { importLineCount, MAX_IMPORT_LINES, TYPE_LABELS } from "@/features/console-proxies/schemas";
+import { importLineCount, MAX_IMPORT_LINES } from "@/features/console-proxies/schemas";
 import { failureMessage, importList, showBanner } from "@/features/console-proxies/stores";
 import { ClientResponseError } from "pocketbase";
 
@@ -134,7 +134,7 @@ export function ImportTab() {
             <option value="">Datacenter (default)</option>
             {PROXY_TYPES.map((t) => (
               <option key={t} value={t}>
-                {TYPE_LABELS[t]}
+                {PROXY_TYPE_LABELS[t]}
               </option>
             ))}
           </Select>

@@ -10,13 +10,13 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { Select } from "@/components/ui/select";
+import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { cn } from "@/lib/cn";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
-import { PROXY_TYPES, type ProxyType } from "@/lib/site";
 import type { InventoryCriteria } from "@/features/console-proxies/api";
 import { Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
 import { countryLabel, placeLabel } from "@/features/console-proxies/locations";
-import { PROXY_STATUSES, STATUS_LABELS, TYPE_LABELS } from "@/features/console-proxies/schemas";
+import { PROXY_STATUSES, STATUS_LABELS } from "@/features/console-proxies/schemas";
 import {
   $inventory,
   $inventoryQuery,
@@ -78,7 +78,7 @@ function Filters() {
           <option value="">All Types</option>
           {PROXY_TYPES.map((type) => (
             <option key={type} value={type}>
-              {TYPE_LABELS[type]}
+              {PROXY_TYPE_LABELS[type]}
             </option>
           ))}
         </Select>
@@ -154,7 +154,7 @@ function ProxyTable() {
                 <StatusBadge status={proxy.status} />
               </div>
               <p className="mt-2 text-sm text-slate-900">
-                {TYPE_LABELS[proxy.type]} · <span className="font-mono text-xs break-all text-slate-600">{proxy.username}</span>
+                {PROXY_TYPE_LABELS[proxy.type]} · <span className="font-mono text-xs break-all text-slate-600">{proxy.username}</span>
               </p>
               <p className="text-sm text-slate-700">{placeLabel(proxy) || "—"}</p>
               <Owner proxy={proxy} />
