@@ -1,14 +1,41 @@
 // Lint: typed typescript-eslint over the app, tests and scripts; React hooks and jsx-a11y
 // for the islands; the Astro plugin for .astro files; plain recommended rules for the
 // PocketBase hooks (checked JS, typed by `tsc -p pocketbase/jsconfig.json`). Formatting is
-// Prettier's (eslint-config-prettier turns off the rules it owns).
+// Prettier's (eslint-config-prettier turns off the rules it owns). The feature boundary:
+// a feature imports only shared code (components, lib, stores), never another feature.
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import astro from "eslint-plugin-astro";
+import importX from "eslint-plugin-import-x";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+const FEATURES = readdirSync(new URL("src/features", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const BOUNDARY_ZONES = [
+  ...FEATURES.map((name) => ({
+    target: `./src/features/${name}`,
+    from: "./src/features",
+    except: [`./${name}`],
+    message: "A feature imports only src/components, src/lib and src/stores: move what two features share there.",
+  })),
+  {
+    target: ["./src/components", "./src/lib", "./src/stores"],
+    from: "./src/features",
+    message: "Shared code never imports a feature.",
+  },
+  {
+    target: "./src/features",
+    from: ["./src/pages", "./src/layouts"],
+    message: "Pages and layouts compose features, not the other way round.",
+  },
+];
 
 export default tseslint.config(
   {
@@ -62,6 +89,12 @@ export default tseslint.config(
     },
   },
   ...astro.configs["flat/recommended"],
+  {
+    files: ["src/**/*.{ts,tsx,astro}"],
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })] },
+    rules: { "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: BOUNDARY_ZONES }] },
+  },
   {
     files: ["pocketbase/**/*.js"],
     languageOptions: {
