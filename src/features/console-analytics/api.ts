@@ -9,14 +9,6 @@ export const PERIODS = [
 
 export type PeriodDays = (typeof PERIODS)[number]["days"];
 
-export const PROXY_TYPE_LABELS: Record<string, string> = {
-  RESIDENTIAL: "Residential",
-  DATACENTER: "Datacenter",
-  SOCKS5: "SOCKS5",
-  HTTP: "HTTP",
-  HTTPS: "HTTPS",
-};
-
 export interface AnalyticsData {
   days: number;
   total_users: number;
