@@ -1,74 +1,63 @@
-/// <reference path="../types/pocketbase.d.ts" />
 // @ts-check
-// Accounts: sign-up without a shared password, the environment-driven mail settings and
-// referral counts. The users collection's own hooks are in users.pb.js. Helpers:
-// lib/accounts/accounts.js.
+/// <reference path="../types/pocketbase.d.ts" />
+// Accounts: sign-up, the users collection's hooks, the demo accounts, admin invitations and
+// the invitees' registration. Route docs are on the functions in lib/accounts/.
+//
+// /api/shop/ holds the public account routes (sign-up, the invitation check, admin
+// registration): neither the customer API (/api/v1/, signed in) nor the console
+// (/api/admin/, shop admins).
 
-// Mail settings (SMTP, sender) and SHOP_AUTH_RATE_LIMIT from the environment, on every start.
-onBootstrap((e) => {
+routerAdd("POST", "/api/shop/signup", (e) => require(`${__hooks}/lib/accounts/signup.js`).signup(e));
+routerAdd("GET", "/api/shop/admin-invitations/check", () => require(`${__hooks}/lib/accounts/admin-register.js`).checkByGet());
+routerAdd("POST", "/api/shop/admin-invitations/check", (e) => require(`${__hooks}/lib/accounts/admin-register.js`).check(e));
+routerAdd("POST", "/api/shop/admin-register", (e) => require(`${__hooks}/lib/accounts/admin-register.js`).register(e));
+
+routerAdd("POST", "/api/admin/invitations", (e) => require(`${__hooks}/lib/accounts/invitations.js`).create(e), $apis.requireAuth("users"));
+routerAdd("GET", "/api/admin/invitations", (e) => require(`${__hooks}/lib/accounts/invitations.js`).list(e), $apis.requireAuth("users"));
+routerAdd(
+  "DELETE",
+  "/api/admin/invitations/{id}",
+  (e) => require(`${__hooks}/lib/accounts/invitations.js`).revoke(e),
+  $apis.requireAuth("users"),
+);
+
+// The demo accounts (users.is_demo, set by the demo seed) have published passwords. While
+// demo mode is on, nobody but a superuser changes their user row (names, country, e-mail,
+// password, onboarding ...) and nobody resets their password or changes their e-mail:
+// 403 with the demo message (lib/settings/demo-mode.js). Their spending routes refuse them
+// through lib/core/api.js actingCustomer. Registered before the users hooks below, which
+// they ran before when they had a file of their own.
+onRecordUpdateRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record?.original(), true), "users");
+onRecordConfirmPasswordResetRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record), "users");
+onRecordRequestEmailChangeRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record, true), "users");
+onRecordConfirmEmailChangeRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record), "users");
+
+// New users (sign-up route, dashboard, seed) get their balance and affiliate rows in the
+// transaction that creates them.
+onRecordCreate((e) => require(`${__hooks}/lib/accounts/new-user.js`).createUser(e), "users");
+
+// A user can never raise their own rights nor change their e-mail through the API;
+// passwords a person chooses must be strong and mark password_set.
+onRecordUpdateRequest((e) => require(`${__hooks}/lib/accounts/user-rights.js`).keepPrivilegedFields(e), "users");
+onRecordConfirmPasswordResetRequest((e) => require(`${__hooks}/lib/accounts/passwords.js`).confirmPasswordReset(e), "users");
+onRecordRequestEmailChangeRequest((e) => {
+  if (!e.hasSuperuserAuth()) throw new ForbiddenError("Contact support to change your email address.");
   e.next();
-  require(`${__hooks}/lib/accounts/accounts.js`).applyEnvSettings(e.app);
-});
+}, "users");
 
-// POST /api/shop/signup {first_name, last_name, email, country, ref?}
-// Creates the account with a random secret nobody learns (the user signs in later with
-// an e-mailed code or a password they set), links the referral, and signs the browser in.
-routerAdd("POST", "/api/shop/signup", (e) => {
-  const lib = require(`${__hooks}/lib/accounts/accounts.js`);
-  const input = lib.validateSignup(require(`${__hooks}/lib/core/api.js`).jsonBody(e));
-  const duplicate = () =>
-    new BadRequestError("An account with this email already exists. Please sign in instead.", {
-      email: new ValidationError("validation_not_unique", "An account with this email already exists"),
-    });
+// Verifying an account made by sign-up without its session (security review #13, finding 3).
+onRecordConfirmVerificationRequest((e) => require(`${__hooks}/lib/accounts/signup.js`).confirmVerification(e), "users");
+onRecordAuthWithOTPRequest((e) => require(`${__hooks}/lib/accounts/signup.js`).authWithOTP(e), "users");
 
-  /** @type {core.Record | null} */
-  let existing = null;
-  try {
-    existing = e.app.findAuthRecordByEmail("users", input.email);
-  } catch (_) {
-    // no such account
-  }
-  if (existing) throw duplicate();
+// Referral counts and the welcome credit follow e-mail verification.
+onRecordUpdate((e) => require(`${__hooks}/lib/accounts/user-rights.js`).verifiedChanged(e), "users");
 
-  const users = e.app.findCachedCollectionByNameOrId("users");
-  const record = new Record(users);
-  try {
-    e.app.runInTransaction((txApp) => {
-      record.set("email", input.email);
-      record.set("first_name", input.first_name);
-      record.set("last_name", input.last_name);
-      record.set("country", input.country);
-      record.set("verified", false);
-      record.set("password_set", false);
-      record.setPassword($security.randomString(48));
-      record.set(lib.SIGNUP_MARKER, true);
-      // The client address (PocketBase trusts the web server's forwarded one): welcome
-      // credits per address and the console's referral flags (finding 10).
-      record.set("signup_ip", e.realIP());
-      txApp.save(record);
-      lib.linkReferral(txApp, record, input.ref);
-    });
-  } catch (err) {
-    const message = String(err);
-    if (/not_unique|must be unique/i.test(message)) throw duplicate();
-    throw err;
-  }
-
-  // Buying needs a verified address: the verification mail goes out at once (outside the
-  // transaction; a mail failure is logged and the link can be asked for again).
-  try {
-    $mails.sendRecordVerification(e.app, record);
-  } catch (err) {
-    e.app.logger().error("Sending the verification mail failed", "user", record.id, "error", String(err));
-  }
-
-  return $apis.recordAuthResponse(e, record, "", null);
-});
-
-// A referral that goes away (its user deleted) no longer counts. After the commit, so a
-// cascade that also deletes the affiliate finds nothing to update.
-onRecordAfterDeleteSuccess((e) => {
-  e.next();
-  if (!e.record) return;
-  require(`${__hooks}/lib/accounts/accounts.js`).recountAffiliate(e.app, e.record.getString("affiliate_id"));
-}, "referrals");
+// The console's User Management (lib/accounts/user-admin.js, user-detail.js).
+routerAdd("GET", "/api/admin/users", (e) => require(`${__hooks}/lib/accounts/user-admin.js`).list(e), $apis.requireAuth("users"));
+routerAdd("GET", "/api/admin/users/{id}", (e) => require(`${__hooks}/lib/accounts/user-detail.js`).detail(e), $apis.requireAuth("users"));
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/admin",
+  (e) => require(`${__hooks}/lib/accounts/user-admin.js`).changeAdmin(e),
+  $apis.requireAuth("users"),
+);

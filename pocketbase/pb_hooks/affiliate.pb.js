@@ -1,15 +1,21 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// The customer's affiliate figures (lib/affiliate/affiliate.js). Commissions themselves are booked
-// with the payment that earns them (lib/money/payments.js).
+// Affiliates: the customer's affiliate figures, the console's Affiliate Management and the
+// referral counts. Route docs are on the functions in lib/affiliate/. Commissions are booked
+// with the payment that earns them, payouts by the money routes (lib/money/).
 
-// GET /api/v1/affiliate -> {code, total_referrals, *_earnings_cents, program, recent_referrals}
+routerAdd("GET", "/api/v1/affiliate", (e) => require(`${__hooks}/lib/affiliate/affiliate.js`).mySummary(e), $apis.requireAuth("users"));
 routerAdd(
   "GET",
-  "/api/v1/affiliate",
-  (e) => {
-    const user = require(`${__hooks}/lib/core/api.js`).customer(e);
-    return e.json(200, require(`${__hooks}/lib/affiliate/affiliate.js`).summary(e.app, user.id));
-  },
+  "/api/admin/affiliates",
+  (e) => require(`${__hooks}/lib/affiliate/affiliate-admin.js`).list(e),
   $apis.requireAuth("users"),
 );
+routerAdd(
+  "GET",
+  "/api/admin/affiliates/{id}/referrals",
+  (e) => require(`${__hooks}/lib/affiliate/affiliate-admin.js`).referrals(e),
+  $apis.requireAuth("users"),
+);
+
+onRecordAfterDeleteSuccess((e) => require(`${__hooks}/lib/affiliate/referrals.js`).referralDeleted(e), "referrals");

@@ -1,56 +1,31 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// Every write a shop admin makes through the API to the audited collections is logged
-// in the same transaction as the write (lib/audit/audit.js auditAdminWrite).
+// The admin audit log: every write a shop admin makes through the records API to the
+// audited collections is logged in the same transaction as the write
+// (lib/audit/audit.js auditAdminWrite); the log itself is append-only; the console reads it
+// (route docs on the functions in lib/audit/audit-log.js). This file's name sorts before
+// the other files that bind these collections' request hooks, so its hooks wrap theirs.
 
-onRecordCreateRequest(
-  (e) => {
-    /** @type {typeof import("./lib/audit/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit/audit.js`);
-    audit.auditAdminWrite(e, "create");
-  },
-  "settings",
-  "pricing_plans",
-  "proxies",
-  "support_tickets",
-  "contact_messages",
+routerAdd("GET", "/api/admin/audit-logs", (e) => require(`${__hooks}/lib/audit/audit-log.js`).list(e), $apis.requireAuth("users"));
+routerAdd(
+  "GET",
+  "/api/admin/audit-logs/summary",
+  (e) => require(`${__hooks}/lib/audit/audit-log.js`).summary(e),
+  $apis.requireAuth("users"),
 );
 
-onRecordUpdateRequest(
-  (e) => {
-    /** @type {typeof import("./lib/audit/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit/audit.js`);
-    audit.auditAdminWrite(e, "update");
-  },
-  "settings",
-  "pricing_plans",
-  "proxies",
-  "support_tickets",
-  "contact_messages",
-);
+const AUDITED = ["settings", "pricing_plans", "proxies", "support_tickets", "contact_messages"];
+onRecordCreateRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditAdminWrite(e, "create"), ...AUDITED);
+onRecordUpdateRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditAdminWrite(e, "update"), ...AUDITED);
+onRecordDeleteRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditAdminWrite(e, "delete"), ...AUDITED);
 
-onRecordDeleteRequest(
-  (e) => {
-    /** @type {typeof import("./lib/audit/audit.js")} */
-    const audit = require(`${__hooks}/lib/audit/audit.js`);
-    audit.auditAdminWrite(e, "delete");
-  },
-  "settings",
-  "pricing_plans",
-  "proxies",
-  "support_tickets",
-  "contact_messages",
-);
-
-// The log is append-only: not even a superuser edits it through the API.
+// Not even a superuser edits the log through the API.
 onRecordCreateRequest(() => {
   throw new ForbiddenError("Audit log entries are written by the server only.");
 }, "audit_logs");
-
 onRecordUpdateRequest(() => {
   throw new ForbiddenError("Audit log entries cannot be changed.");
 }, "audit_logs");
-
 onRecordDeleteRequest(() => {
   throw new ForbiddenError("Audit log entries cannot be deleted.");
 }, "audit_logs");

@@ -56,7 +56,7 @@ migrate(
     app.db().newQuery("UPDATE users SET password_set = TRUE").execute();
     // On a fresh data dir the migrations run after onBootstrap, and an earlier one writes
     // the rate limits: apply the environment's mail settings and limits again here.
-    require(`${__hooks}/lib/accounts/accounts.js`).applyEnvSettings(app);
+    require(`${__hooks}/lib/settings/env-settings.js`).applyEnvSettings(app);
   },
   (app) => {
     const users = app.findCollectionByNameOrId("users");

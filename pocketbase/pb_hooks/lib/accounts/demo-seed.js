@@ -124,14 +124,12 @@ function seedDemo(app, accounts) {
   // The customer's history, through the shop's own code: the admin referred them, the
   // welcome credit, a test-provider credit purchase (test money: it earns the admin no commission) and
   // two proxy orders.
-  /** @type {typeof import("./accounts.js")} */
-  const accountsLib = require(`${__hooks}/lib/accounts/accounts.js`);
   /** @type {typeof import("../money/payments.js")} */
   const payments = require(`${__hooks}/lib/money/payments.js`);
-  /** @type {typeof import("../proxies/proxies.js")} */
-  const proxiesLib = require(`${__hooks}/lib/proxies/proxies.js`);
-  accountsLib.linkReferral(app, customer, admin.id.slice(0, 8));
-  accountsLib.grantWelcomeCredit(app, customer.id);
+  /** @type {typeof import("../proxies/purchase.js")} */
+  const proxiesLib = require(`${__hooks}/lib/proxies/purchase.js`);
+  require(`${__hooks}/lib/affiliate/referrals.js`).linkReferral(app, customer, admin.id.slice(0, 8));
+  require(`${__hooks}/lib/accounts/welcome-credit.js`).grantWelcomeCredit(app, customer.id);
   const pkg = payments.findPackage("package-50");
   const payment = new Record(app.findCachedCollectionByNameOrId("payments"), {
     user_id: customer.id,

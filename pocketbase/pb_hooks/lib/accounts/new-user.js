@@ -1,6 +1,8 @@
 // @ts-check
-// What every user gets on creation: a balance row at 0 and an affiliate row whose code
-// is the first 8 characters of the user id upper-cased. Idempotent.
+// What every user gets on creation (sign-up route, dashboard, seed), in the transaction that
+// creates them: a balance row at 0 and an affiliate row whose code is the first 8
+// characters of the user id upper-cased; and password_set false only for accounts made by
+// sign-up (their secret is random and nobody knows it), true for every other way.
 
 /**
  * @param {CoreApp} txApp  call inside the transaction that creates the user
@@ -27,4 +29,20 @@ function affiliateCode(userId) {
   return userId.slice(0, 8).toUpperCase();
 }
 
-module.exports = { provisionUser };
+/**
+ * The users create hook: the user is saved and provisioned in one transaction.
+ * @param {core.RecordEvent} e
+ */
+function createUser(e) {
+  const record = e.record;
+  if (record && record.get(require(`${__hooks}/lib/accounts/signup.js`).SIGNUP_MARKER) !== true) {
+    record.set("password_set", true);
+  }
+  e.app.runInTransaction((txApp) => {
+    e.app = txApp;
+    e.next();
+    provisionUser(txApp, record?.id ?? "");
+  });
+}
+
+module.exports = { provisionUser, createUser };

@@ -183,4 +183,15 @@ function summary(app, userId) {
   };
 }
 
-module.exports = { recordCommission, reverseCommission, summary };
+/**
+ * GET /api/v1/affiliate -> {code, total_referrals, *_earnings_cents, program, recent_referrals}
+ *
+ * The signed-in customer's affiliate figures (summary).
+ * @param {core.RequestEvent} e
+ */
+function mySummary(e) {
+  const user = require(`${__hooks}/lib/core/api.js`).customer(e);
+  return e.json(200, summary(e.app, user.id));
+}
+
+module.exports = { recordCommission, reverseCommission, mySummary };

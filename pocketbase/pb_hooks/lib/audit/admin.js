@@ -1,16 +1,13 @@
 // @ts-check
 // The console's routes under /api/admin/ (the spec's admin "stored procedures"): who may
-// call them, demo mode (the console read-only), and a change written together with its
-// audit row. Every admin route starts with requireAdmin(e) (reads) or requireAdminWrite(e)
+// call them, demo mode (the console read-only, lib/settings/demo-mode.js), and a change
+// written together with its audit row. Every admin route starts with requireAdmin(e) (reads) or requireAdminWrite(e)
 // (changes); records-API writes by admins are checked in lib/audit/audit.js auditAdminWrite.
 
 /** @type {typeof import("./audit.js")} */
 const audit = require(`${__hooks}/lib/audit/audit.js`);
-
-const DEMO_MODE_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
-/** What a demo account is told when it tries to change itself or buy while demo mode is on. */
-const DEMO_ACCOUNT_MESSAGE =
-  "Demo mode is on: the demo accounts cannot change their profile, e-mail or password, buy proxies or buy credits. Sign up for an account of your own to do that.";
+/** @type {typeof import("../settings/demo-mode.js")} */
+const demo = require(`${__hooks}/lib/settings/demo-mode.js`);
 
 /**
  * The signed-in shop admin (a users record with is_admin), else 401 or 403.
@@ -25,46 +22,13 @@ function requireAdmin(e) {
 }
 
 /**
- * True when the demo_mode setting is "true".
- * @param {CoreApp} app
- */
-function demoMode(app) {
-  const row = new DynamicModel({ value: "" });
-  try {
-    app.db().newQuery("SELECT value FROM settings WHERE key = 'demo_mode' LIMIT 1").one(row);
-  } catch (_) {
-    return false; // no such row: off
-  }
-  return row.value === "true";
-}
-
-/**
- * Refuses a console change while demo mode is on (403 with a message saying why).
- * @param {CoreApp} app
- */
-function refuseInDemoMode(app) {
-  if (demoMode(app)) throw new ForbiddenError(DEMO_MODE_MESSAGE);
-}
-
-/**
- * Refuses (403, DEMO_ACCOUNT_MESSAGE) a change by or to a demo account (users.is_demo, set
- * by the demo seed) while demo mode is on; anything else passes.
- * @param {CoreApp} app
- * @param {core.Record | null | undefined} user  a users record (others pass)
- */
-function refuseDemoAccount(app, user) {
-  if (!user || user.collection().name !== "users" || !user.getBool("is_demo")) return;
-  if (demoMode(app)) throw new ForbiddenError(DEMO_ACCOUNT_MESSAGE);
-}
-
-/**
  * The signed-in shop admin allowed to change something now (not in demo mode).
  * @param {core.RequestEvent} e
  * @returns {core.Record}
  */
 function requireAdminWrite(e) {
   const admin = requireAdmin(e);
-  refuseInDemoMode(e.app);
+  demo.refuseInDemoMode(e.app);
   return admin;
 }
 
@@ -111,6 +75,22 @@ function paging(e, maxPerPage = 100) {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
+/** The longest search text the console's lists take. */
+const MAX_SEARCH = 200;
+
+/**
+ * The list's `search` query parameter, trimmed; a 400 naming the field when it is longer
+ * than MAX_SEARCH.
+ * @param {core.RequestEvent} e
+ */
+function searchParam(e) {
+  const search = String(e.request?.url?.query().get("search") ?? "").trim();
+  if (search.length > MAX_SEARCH) {
+    throw require(`${__hooks}/lib/core/api.js`).fieldError("search", `Search text must be at most ${MAX_SEARCH} characters.`);
+  }
+  return search;
+}
+
 /**
  * A list answer in PocketBase's shape: {items, page, perPage, totalItems, totalPages}.
  * @template T
@@ -126,14 +106,10 @@ function listPage(items, totalItems, pageOf) {
 }
 
 module.exports = {
-  DEMO_MODE_MESSAGE,
-  DEMO_ACCOUNT_MESSAGE,
   requireAdmin,
   requireAdminWrite,
-  demoMode,
-  refuseInDemoMode,
-  refuseDemoAccount,
   auditedChange,
   paging,
+  searchParam,
   listPage,
 };

@@ -78,10 +78,7 @@ function isShopAdmin(e) {
  */
 function auditAdminWrite(e, action) {
   if (!isShopAdmin(e) || !e.record) return e.next();
-  // Required here, not at the top: lib/audit/admin.js requires this file.
-  /** @type {typeof import("./admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
-  admin.refuseInDemoMode(e.app);
+  require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
   const record = e.record;
   const collection = record.collection().name;
   // Taken before the write: the stored values an update changes, or the deleted row.

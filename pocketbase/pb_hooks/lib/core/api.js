@@ -92,7 +92,7 @@ function verifiedCustomer(e) {
  */
 function actingCustomer(e, options = {}) {
   const user = options.verified ? verifiedCustomer(e) : customer(e);
-  require(`${__hooks}/lib/audit/admin.js`).refuseDemoAccount(e.app, user);
+  require(`${__hooks}/lib/settings/demo-mode.js`).refuseDemoAccount(e.app, user);
   return user;
 }
 
@@ -113,6 +113,16 @@ function chars(value) {
   return Array.from(value).length;
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * True for a plausible e-mail address of at most 255 characters (the forms' rule).
+ * @param {string} value
+ */
+function isEmail(value) {
+  return EMAIL.test(value) && value.length <= 255;
+}
+
 /**
  * A trimmed string from a JSON value ("" for anything else).
  * @param {unknown} value
@@ -121,4 +131,4 @@ function text(value) {
   return typeof value === "string" ? value.trim() : "";
 }
 
-module.exports = { jsonBody, idempotencyKey, fieldError, customer, verifiedCustomer, actingCustomer, wholeNumber, text, chars };
+module.exports = { jsonBody, idempotencyKey, fieldError, customer, verifiedCustomer, actingCustomer, wholeNumber, text, chars, isEmail };

@@ -1,6 +1,6 @@
 // @ts-check
 // Mails the shop sends itself (staff replies, expiry reminders, failed auto-renewals),
-// through PocketBase's mail client (SMTP from the environment, see lib/accounts/accounts.js).
+// through PocketBase's mail client (SMTP from the environment, see lib/settings/env-settings.js).
 // Never called inside a transaction: a slow mail server must not hold the write lock.
 
 /**

@@ -20,12 +20,14 @@ function broadcast(app, topic, data) {
 const PUBLIC_CONTENT_TOPIC = "public_content";
 
 /**
- * Tells the web server that settings or plans changed, so it reloads its snapshot.
+ * The after-success hook that tells the web server settings or plans changed, so it
+ * reloads its snapshot.
  * @param {core.RecordEvent} e
  * @param {"create" | "update" | "delete"} action
  */
 function announcePublicContent(e, action) {
   broadcast(e.app, PUBLIC_CONTENT_TOPIC, { collection: e.record?.collection().name, action, id: e.record?.id });
+  return e.next();
 }
 
 module.exports = { broadcast, announcePublicContent, PUBLIC_CONTENT_TOPIC };

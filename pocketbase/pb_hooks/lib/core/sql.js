@@ -32,4 +32,32 @@ function newId() {
   return $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789");
 }
 
-module.exports = { rowsLike, inList, newId };
+/**
+ * `text` for a LIKE pattern with `\` as the escape character (ESCAPE '\').
+ * @param {string} text
+ */
+function likeEscape(text) {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally.
+ * @param {string} text
+ */
+function containsPattern(text) {
+  return `%${likeEscape(text)}%`;
+}
+
+/**
+ * SQL true when a person's e-mail, first, last or full name is LIKE the parameter `param`
+ * (a containsPattern).
+ * @param {string} alias  the users table's alias ("u"), or "" for its bare columns
+ * @param {string} param
+ */
+function personMatches(alias, param) {
+  const c = alias ? `${alias}.` : "";
+  const like = `LIKE {:${param}} ESCAPE '\\'`;
+  return `${c}email ${like} OR ${c}first_name ${like} OR ${c}last_name ${like} OR (${c}first_name || ' ' || ${c}last_name) ${like}`;
+}
+
+module.exports = { rowsLike, inList, newId, likeEscape, containsPattern, personMatches };

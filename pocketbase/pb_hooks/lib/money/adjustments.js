@@ -67,8 +67,8 @@ function adjustBalance(app, adminId, userId, input, key) {
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
   /** @type {typeof import("../audit/audit.js")} */
   const audit = require(`${__hooks}/lib/audit/audit.js`);
-  /** @type {typeof import("../accounts/console-users.js")} */
-  const consoleUsers = require(`${__hooks}/lib/accounts/console-users.js`);
+  /** @type {typeof import("../accounts/user-admin.js")} */
+  const consoleUsers = require(`${__hooks}/lib/accounts/user-admin.js`);
   consoleUsers.findUser(app, userId);
   const reference = adjustmentReference(adminId, key);
   const signed = input.type === "CREDIT" ? input.amountCents : -input.amountCents;

@@ -4,8 +4,8 @@
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("../affiliate/console-affiliates.js")} */
-const affiliates = require(`${__hooks}/lib/affiliate/console-affiliates.js`);
+/** @type {typeof import("../affiliate/affiliate-admin.js")} */
+const affiliates = require(`${__hooks}/lib/affiliate/affiliate-admin.js`);
 
 const PAY_ROUTE = "POST /api/admin/referrals/{id}/pay";
 

@@ -145,7 +145,7 @@ function autoRenew(app, now) {
         txApp.db().newQuery(`${dueQuery} AND assigned_to_user_id = {:userId} ORDER BY expires_at, id`).bind({ userId, now }).all(still);
         // What the customer may spend now: the balance less the welcome credit that may not
         // be spent before a first payment (lib/accounts/accounts.js), which renew() refuses too.
-        const locked = require(`${__hooks}/lib/accounts/accounts.js`).lockedWelcomeCents(txApp, userId);
+        const locked = require(`${__hooks}/lib/accounts/welcome-credit.js`).lockedWelcomeCents(txApp, userId);
         const budget = ledger.balanceRecord(txApp, userId).getInt("balance_cents") - locked;
         const choice = chooseRenewals(still, proxies.priceList(txApp), budget, locked);
         if (choice.renew.length > 0) {

@@ -322,7 +322,7 @@ function purchase(txApp, userId, input, idempotency) {
     shortOfBalance(`${proxiesLabel(input.quantity, input.type)} cost`, total, "quantity"),
   );
   // The locked part of a welcome credit stays until a first Stripe payment (finding 10).
-  require(`${__hooks}/lib/accounts/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "quantity");
+  require(`${__hooks}/lib/accounts/welcome-credit.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "quantity");
 
   const now = new DateTime().string();
   const expires = new DateTime().addDate(0, 0, TERM_DAYS).string();
@@ -453,7 +453,7 @@ function renew(txApp, userId, ids, options = {}) {
     shortOfBalance(`renewing ${proxiesLabel(proxies.length)} costs`, total, "proxy_ids"),
   );
   // The locked part of a welcome credit stays until a first Stripe payment (finding 10).
-  require(`${__hooks}/lib/accounts/accounts.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "proxy_ids");
+  require(`${__hooks}/lib/accounts/welcome-credit.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, "proxy_ids");
 
   const now = new DateTime();
   for (const proxy of proxies) {

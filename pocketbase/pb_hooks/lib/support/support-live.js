@@ -87,4 +87,18 @@ function announceTicket(app, action, ticket) {
   );
 }
 
-module.exports = { announceMessage, announceTicket, TICKET_TOPIC, USER_TOPIC };
+/**
+ * The after-success hook of tickets and chat messages: every committed change goes to its
+ * ticket's topic (and a ticket's to its owner's too).
+ * @param {core.RecordEvent} e
+ * @param {"create" | "update" | "delete"} action
+ */
+function announce(e, action) {
+  e.next();
+  const record = e.record;
+  if (!record) return;
+  if (record.collection().name === "chat_messages") announceMessage(e.app, action, record);
+  else announceTicket(e.app, action, record);
+}
+
+module.exports = { announce };

@@ -1,6 +1,7 @@
 // @ts-check
-// The console's Affiliate Management: the affiliates list and its stats, one affiliate's
-// referrals (paying one: lib/money/payouts.js). Commissions are earned in lib/affiliate/affiliate.js.
+// Managing affiliates (the console's Affiliate Management): the affiliates list and its
+// stats, one affiliate's referrals (paying one: lib/money/payouts.js). Shop admins only:
+// anonymous 401, customers 403. Commissions are earned in lib/affiliate/affiliate.js.
 //
 // Listed affiliates: those with at least one referral that counts (a referred user with a
 // verified e-mail: affiliates.total_referrals) or any earnings. Every user has an
@@ -10,8 +11,6 @@
 const admin = require(`${__hooks}/lib/audit/admin.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("../audit/console-audit-logs.js")} */
-const logs = require(`${__hooks}/lib/audit/console-audit-logs.js`);
 
 /** Which affiliates the console lists (the partial index idx_affiliates_console holds them). */
 const LISTED = "(a.total_referrals > 0 OR a.total_earnings_cents > 0)";
@@ -41,14 +40,13 @@ function affiliateRows() {
  * @param {CoreApp} app
  * @param {{search: string, page: number, perPage: number, offset: number}} query
  */
-function list(app, query) {
+function listAffiliates(app, query) {
   /** @type {Record<string, unknown>} */
   const params = { limit: query.perPage, offset: query.offset };
   let searchSql = "";
   if (query.search) {
-    params["q"] = logs.containsPattern(query.search);
-    searchSql = `AND (u.email LIKE {:q} ESCAPE '\\' OR u.first_name LIKE {:q} ESCAPE '\\' OR u.last_name LIKE {:q} ESCAPE '\\'
-      OR (u.first_name || ' ' || u.last_name) LIKE {:q} ESCAPE '\\' OR a.code LIKE {:q} ESCAPE '\\')`;
+    params["q"] = sql.containsPattern(query.search);
+    searchSql = `AND (${sql.personMatches("u", "q")} OR a.code LIKE {:q} ESCAPE '\\')`;
   }
   const from = `FROM affiliates a JOIN users u ON u.id = a.user_id WHERE ${LISTED} ${searchSql}`;
   const count = new DynamicModel({ n: 0 });
@@ -174,7 +172,7 @@ function referralRows() {
  * @param {string} affiliateId
  * @param {{page: number, perPage: number, offset: number}} query
  */
-function referrals(app, affiliateId, query) {
+function listReferrals(app, affiliateId, query) {
   const affiliate = affiliateView(app, affiliateId);
   const count = new DynamicModel({ n: 0 });
   app.db().newQuery("SELECT COUNT(*) AS n FROM referrals WHERE affiliate_id = {:id}").bind({ id: affiliateId }).one(count);
@@ -208,6 +206,38 @@ function referralView(app, id) {
   const row = rows[0];
   if (!row) throw new NotFoundError("This referral does not exist (any more).");
   return withFlags([row])[0];
+}
+
+/**
+ * GET /api/admin/affiliates?search=&page=&perPage= (perPage default 20, at most 100)
+ * -> {items: [{id, user_id, user_email, user_first_name, user_last_name, code, total_earnings_cents,
+ *    pending_earnings_cents, paid_earnings_cents, total_referrals}], page, perPage, totalItems, totalPages,
+ *    stats: {total_affiliates, commission_paid_cents, pending_payouts_cents, total_referrals}}
+ *
+ * The listed affiliates, most pending first; search (at most 200 characters) matches
+ * e-mail, first, last or full name and code. The stats cover every listed affiliate,
+ * whatever the search.
+ * @param {core.RequestEvent} e
+ */
+function list(e) {
+  admin.requireAdmin(e);
+  const search = admin.searchParam(e);
+  return e.json(200, listAffiliates(e.app, { search, ...admin.paging(e, 100) }));
+}
+
+/**
+ * GET /api/admin/affiliates/{id}/referrals?page=&perPage= (perPage default 20, at most 100)
+ * -> {affiliate: (a list item), items: [{id, affiliate_id, referred_user_id, user_email,
+ *    user_first_name, user_last_name, user_verified, commission_cents (all earned),
+ *    pending_cents (still to pay), test_commission_cents, status (pending|paid), created,
+ *    paid_at (last payout; "" never), flags}], page, perPage, totalItems, totalPages}
+ *
+ * Newest first; 404 for an unknown affiliate.
+ * @param {core.RequestEvent} e
+ */
+function referrals(e) {
+  admin.requireAdmin(e);
+  return e.json(200, listReferrals(e.app, e.request?.pathValue("id") ?? "", admin.paging(e, 100)));
 }
 
 module.exports = { PAYABLE, list, affiliateView, referrals, referralView };

@@ -1,19 +1,21 @@
 // @ts-check
 // The console's Analytics figures (get_admin_analytics_data in the spec), all counted in
 // SQL with GROUP BY over indexed ranges, never by loading rows:
-// - cards, all time: every account (customers and admins), the money received (paid
-//   payments' amount_cents: not credits, not bonuses), every proxy in the inventory, and
-//   revenue / users;
+// - cards, all time: every account (customers and admins), the money kept (revenue.js:
+//   not credits, not bonuses), every proxy in the inventory, and revenue / users;
 // - per UTC day of the period (every day present, zeros filled): new accounts, money
 //   received (by the day it was paid);
 // - proxy usage: proxies in customers' hands now (ASSIGNED), by type and top 5 countries.
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("./revenue.js")} */
+const revenueSql = require(`${__hooks}/lib/reports/revenue.js`);
 
 const PERIODS = [7, 30, 90];
 const DEFAULT_DAYS = 30;
-const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
+/** @type {string[]} */
+const PROXY_TYPES = require(`${__hooks}/lib/catalog.json`).proxy_types.map((/** @type {{value: string}} */ t) => t.value);
 const TOP_COUNTRIES = 5;
 const DAY_MS = 86400000;
 
@@ -61,22 +63,14 @@ function scalar(app, query, params = {}) {
  * @param {number} days  7, 30 or 90
  * @param {number} [nowMs]
  */
-function analytics(app, days, nowMs = Date.now()) {
+function figures(app, days, nowMs = Date.now()) {
   const dates = periodDates(days, nowMs);
   // PocketBase dates are "YYYY-MM-DD HH:MM:SS.mmmZ" (UTC), so text order is time order.
   const start = `${dates[0]} 00:00:00.000Z`;
 
   const totalUsers = scalar(app, "SELECT COUNT(*) AS n FROM users");
-  // Money kept from real payments (Stripe, minus refunds and lost disputes); test payments
-  // moved no money and are counted apart.
-  const totalRevenue = scalar(
-    app,
-    "SELECT COALESCE(SUM(MAX(0, amount_cents - COALESCE(refunded_cents, 0) - CASE WHEN dispute_status = 'lost' THEN COALESCE(disputed_cents, 0) ELSE 0 END)), 0) AS n FROM payments WHERE provider = 'stripe' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed')",
-  );
-  const testPayments = scalar(
-    app,
-    "SELECT COALESCE(SUM(amount_cents), 0) AS n FROM payments WHERE provider = 'test' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed')",
-  );
+  const totalRevenue = scalar(app, `SELECT (${revenueSql.TOTAL_KEPT_SQL}) AS n`);
+  const testPayments = scalar(app, `SELECT (${revenueSql.TOTAL_TEST_SQL}) AS n`);
   const totalProxies = scalar(app, "SELECT COUNT(*) AS n FROM proxies");
 
   const signups = sql.rowsLike({ day: "", n: 0 });
@@ -89,8 +83,8 @@ function analytics(app, days, nowMs = Date.now()) {
   app
     .db()
     .newQuery(
-      `SELECT substr(paid_at, 1, 10) AS day, SUM(MAX(0, amount_cents - COALESCE(refunded_cents, 0) - CASE WHEN dispute_status = 'lost' THEN COALESCE(disputed_cents, 0) ELSE 0 END)) AS n FROM payments
-       WHERE provider = 'stripe' AND status IN ('paid', 'partially_refunded', 'refunded', 'disputed') AND paid_at >= {:start} GROUP BY day`,
+      `SELECT substr(paid_at, 1, 10) AS day, SUM(${revenueSql.KEPT_CENTS}) AS n FROM payments
+       WHERE provider = 'stripe' AND status IN ${revenueSql.CREDITED} AND paid_at >= {:start} GROUP BY day`,
     )
     .bind({ start })
     .all(received);
@@ -141,4 +135,22 @@ function analytics(app, days, nowMs = Date.now()) {
   };
 }
 
-module.exports = { parseDays, analytics };
+/**
+ * GET /api/admin/analytics?days=7|30|90 (30 when absent; anything else 400 "Days must be 7, 30 or 90.", data.days)
+ * -> {days, total_users, total_revenue_cents, test_payments_cents, total_proxies, avg_revenue_per_user_cents (all time),
+ *    period_new_users, period_revenue_cents (the period),
+ *    user_growth: [{date: "YYYY-MM-DD", count}], revenue: [{date, cents}] (every UTC day of the period, oldest first),
+ *    proxy_usage: {by_type: {RESIDENTIAL: n, DATACENTER: n, SOCKS5: n, HTTP: n, HTTPS: n}, by_country: [{country, count}] (top 5)}}
+ *
+ * Revenue is money kept (revenue.js, by the day paid), never credits or bonuses; users are
+ * every account; proxy usage counts ASSIGNED proxies (in customers' hands). Shop admins
+ * only: anonymous 401, customers 403.
+ * @param {core.RequestEvent} e
+ */
+function analytics(e) {
+  require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+  const days = parseDays(String(e.request?.url?.query().get("days") ?? ""));
+  return e.json(200, figures(e.app, days));
+}
+
+module.exports = { analytics };

@@ -2,7 +2,12 @@
 // The console's ticket inbox (get_admin_support_tickets in the spec): tickets with their
 // customer's e-mail and name, newest activity first, searched and filtered in SQL so a
 // page stays fast at 100,000 tickets (indexes: support_tickets (last_message_at),
-// (status, last_message_at)).
+// (status, last_message_at)). Everything else the console does on tickets and contact
+// messages goes through the records API, audited by audit.pb.js:
+//   - status change: PATCH /api/collections/support_tickets/records/{id} {status}
+//   - staff reply:   POST  /api/collections/chat_messages/records {ticket_id, sender_id, message, attachments?}
+//                    (is_admin_message forced by messages.js; refused in demo mode)
+//   - contact read/unread: PATCH /api/collections/contact_messages/records/{id} {read_at: "now" | ""}
 
 /** @type {typeof import("../audit/admin.js")} */
 const admin = require(`${__hooks}/lib/audit/admin.js`);
@@ -36,14 +41,6 @@ const ROW = {
 };
 
 /** @typedef {typeof ROW} TicketRow */
-
-/**
- * `text` for a LIKE pattern with `\` as the escape character.
- * @param {string} text
- */
-function likeEscape(text) {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * Reads and checks the list's filters: status one of open, pending, closed (or "" for
@@ -83,12 +80,11 @@ function listTickets(app, filters, paging) {
     // Subject, the ticket's number, or the customer's e-mail, first, last or full name (the
     // matching customers are found once, not joined for every ticket).
     where.push(
-      `(t.subject LIKE {:like} ESCAPE '\\' OR t.id LIKE {:prefix} ESCAPE '\\' OR t.user_id IN (
-          SELECT id FROM users WHERE email LIKE {:like} ESCAPE '\\' OR first_name LIKE {:like} ESCAPE '\\'
-            OR last_name LIKE {:like} ESCAPE '\\' OR (first_name || ' ' || last_name) LIKE {:like} ESCAPE '\\'))`,
+      `(t.subject LIKE {:like} ESCAPE '\\' OR t.id LIKE {:prefix} ESCAPE '\\'
+        OR t.user_id IN (SELECT id FROM users WHERE ${sql.personMatches("", "like")}))`,
     );
-    params["like"] = `%${likeEscape(filters.q)}%`;
-    params["prefix"] = `${likeEscape(filters.q.replace(/^#/, "").toLowerCase())}%`;
+    params["like"] = sql.containsPattern(filters.q);
+    params["prefix"] = `${sql.likeEscape(filters.q.replace(/^#/, "").toLowerCase())}%`;
   }
   const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
 
@@ -171,18 +167,29 @@ function plainRow(row) {
 }
 
 /**
- * After a chat message is saved: its ticket's last activity and whether the customer
- * waits for staff (a staff reply answers; a customer message waits). Saved as a record
- * (not SQL) so the change reaches realtime subscribers: the console's list moves live.
- * @param {CoreApp} app  the saving app (a transaction's, when inside one)
- * @param {core.Record} message
+ * GET /api/admin/support/tickets?q=&status=&page=&perPage=
+ *   q: searched in the subject, the customer's e-mail, first, last and full name, and the
+ *   ticket number (id prefix); status: "", open, pending or closed; perPage 1-100 (20).
+ * -> {items: [{id, subject, status, priority, created, updated, last_message_at,
+ *    awaiting_reply, user_id, user_email, user_first_name, user_last_name}], page, perPage,
+ *    totalItems, totalPages, counts: {all, open, pending, closed, awaiting_reply}}
+ *
+ * Newest activity (last_message_at) first. 400 {data.status} for an unknown status. Shop
+ * admins only (anonymous 401, customers 403).
+ * @param {core.RequestEvent} e
  */
-function touchTicket(app, message) {
-  const ticket = app.findRecordById("support_tickets", message.getString("ticket_id"));
-  const at = message.getString("created") || new DateTime().string();
-  ticket.set("last_message_at", at);
-  ticket.set("awaiting_reply", !message.getBool("is_admin_message"));
-  app.save(ticket);
+function list(e) {
+  admin.requireAdmin(e);
+  return e.json(200, listTickets(e.app, listFilters(e), admin.paging(e, 100)));
 }
 
-module.exports = { listFilters, listTickets, getTicket, touchTicket };
+/**
+ * GET /api/admin/support/tickets/{id} -> one item as in the list; 404 "Ticket not found."
+ * @param {core.RequestEvent} e
+ */
+function get(e) {
+  admin.requireAdmin(e);
+  return e.json(200, getTicket(e.app, e.request?.pathValue("id") ?? ""));
+}
+
+module.exports = { list, get };

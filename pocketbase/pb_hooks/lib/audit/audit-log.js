@@ -1,7 +1,8 @@
 // @ts-check
-// The console's Audit Logs reads (get_admin_audit_logs in the spec): a page of entries,
-// newest first, with their admin's e-mail and names, searched and filtered in SQL, and
-// the summary cards. Rows are written only by lib/audit/audit.js and never change.
+// Reading the audit log (the console's Audit Logs, get_admin_audit_logs in the spec): a
+// page of entries, newest first, with their admin's e-mail and names, searched and
+// filtered in SQL, and the summary cards. Shop admins only: anonymous 401, customers 403.
+// Rows are written only by lib/audit/audit.js and never change.
 
 /** @type {typeof import("./admin.js")} */
 const admin = require(`${__hooks}/lib/audit/admin.js`);
@@ -9,14 +10,6 @@ const admin = require(`${__hooks}/lib/audit/admin.js`);
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
 const DAY_MS = 86400000;
-
-/**
- * A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally (ESCAPE '\').
- * @param {string} text
- */
-function containsPattern(text) {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * @typedef {object} AuditQuery
@@ -32,7 +25,7 @@ function containsPattern(text) {
  * @param {CoreApp} app
  * @param {AuditQuery} query
  */
-function list(app, query) {
+function listEntries(app, query) {
   /** @type {string[]} */
   const where = [];
   /** @type {Record<string, unknown>} */
@@ -42,7 +35,7 @@ function list(app, query) {
     params["action"] = query.action;
   }
   if (query.search) {
-    params["q"] = containsPattern(query.search);
+    params["q"] = sql.containsPattern(query.search);
     // The admins whose e-mail or names match, found first among the few who ever acted
     // (not a scan of every user per entry).
     const admins = sql.rowsLike({ id: "" });
@@ -50,8 +43,7 @@ function list(app, query) {
       .db()
       .newQuery(
         `SELECT id FROM users WHERE id IN (SELECT DISTINCT admin_id FROM audit_logs WHERE admin_id != '')
-           AND (email LIKE {:q} ESCAPE '\\' OR first_name LIKE {:q} ESCAPE '\\' OR last_name LIKE {:q} ESCAPE '\\'
-                OR (first_name || ' ' || last_name) LIKE {:q} ESCAPE '\\')`,
+           AND (${sql.personMatches("", "q")})`,
       )
       .bind({ q: params["q"] })
       .all(admins);
@@ -132,7 +124,7 @@ function parseDetails(text) {
  * @param {CoreApp} app
  * @param {number} [nowMs]
  */
-function summary(app, nowMs = Date.now()) {
+function summarize(app, nowMs = Date.now()) {
   const todayStart = `${new Date(nowMs).toISOString().slice(0, 10)} 00:00:00.000Z`;
   const weekStart = new Date(nowMs - 7 * DAY_MS).toISOString().replace("T", " ");
   const counts = new DynamicModel({ today: 0, this_week: 0, active_admins: 0 });
@@ -156,4 +148,32 @@ function summary(app, nowMs = Date.now()) {
   };
 }
 
-module.exports = { list, summary, containsPattern };
+/**
+ * GET /api/admin/audit-logs?search=&action=&page=&perPage= (perPage default 20, at most 100)
+ * -> {items: [{id, action, target_type, target_id, details, created, admin_id, admin_email,
+ *    admin_first_name, admin_last_name}], page, perPage, totalItems, totalPages}
+ *
+ * Newest first. search (at most 200 characters) matches the action, target type and id,
+ * the details' JSON text and the admin's e-mail, first, last or full name; action is
+ * exact. An entry whose admin account was deleted answers admin_id "" and empty names.
+ * @param {core.RequestEvent} e
+ */
+function list(e) {
+  admin.requireAdmin(e);
+  const search = admin.searchParam(e);
+  const action = String(e.request?.url?.query().get("action") ?? "").trim();
+  return e.json(200, listEntries(e.app, { search, action, ...admin.paging(e, 100) }));
+}
+
+/**
+ * GET /api/admin/audit-logs/summary
+ * -> {today (entries since 00:00 UTC), this_week (entries in the last 7 days),
+ *    active_admins (distinct admins with an entry in the last 7 days), actions: [every action name, sorted]}
+ * @param {core.RequestEvent} e
+ */
+function summary(e) {
+  admin.requireAdmin(e);
+  return e.json(200, summarize(e.app));
+}
+
+module.exports = { list, summary };

@@ -1,0 +1,168 @@
+// @ts-check
+// The invitee's side of an admin invitation (public: no sign-in; rate limited per IP,
+// lib/settings/rate-limits.js): check the link, then register with it. Both answer 403
+// while registration is closed or in demo mode, 404 for an unknown token and 410 for a
+// used, revoked or expired one, each with its message (invitation-links.js).
+
+/** @type {typeof import("./invitation-links.js")} */
+const links = require(`${__hooks}/lib/accounts/invitation-links.js`);
+/** @type {typeof import("./signup.js")} */
+const signup = require(`${__hooks}/lib/accounts/signup.js`);
+
+/**
+ * The request's body and the invitation its token names, which must be pending, while
+ * registration is open and demo mode off.
+ * @param {core.RequestEvent} e
+ * @returns {{ body: Record<string, unknown>, invitation: core.Record }}
+ */
+function openInvitation(e) {
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
+  if (!links.registrationEnabled(e.app)) throw new ForbiddenError(links.MESSAGES.closed);
+  const body = api.jsonBody(e);
+  return { body, invitation: links.usableInvitation(e.app, api.text(body["token"])) };
+}
+
+/**
+ * GET /api/shop/admin-invitations/check: the old query form (?token=) answers 405 and
+ * checks nothing: a token in the URL would be kept in PocketBase's request log (security
+ * review #13, finding 9).
+ */
+function checkByGet() {
+  throw new ApiError(405, links.MESSAGES.checkByPost);
+}
+
+/**
+ * POST /api/shop/admin-invitations/check {token} -> {valid: true, email: string | null, expires_at}
+ * @param {core.RequestEvent} e
+ */
+function check(e) {
+  const { invitation } = openInvitation(e);
+  return e.json(200, {
+    valid: true,
+    email: invitation.getString("email") || null,
+    expires_at: invitation.getDateTime("expires_at").string(),
+  });
+}
+
+/**
+ * POST /api/shop/admin-register {token, first_name, last_name, email, password} -> {token, record}
+ *
+ * Signed in, like /api/shop/signup: a verified admin account, onboarded, with the password
+ * checked by the shop's strength rules. The invitation is claimed by a conditional UPDATE in
+ * the same transaction (single use under concurrency) and the audit row
+ * "invitations.accept" is written with the new admin as admin_id. Refusals: 403
+ * closed/demo, 404/410 as above, 400 fields (e-mail not the invited one, e-mail taken, weak
+ * password).
+ * @param {core.RequestEvent} e
+ */
+function register(e) {
+  const { body, invitation } = openInvitation(e);
+  const user = acceptInvitation(e.app, invitation, validateRegister(body));
+  return $apis.recordAuthResponse(e, user, "password", null);
+}
+
+/**
+ * @typedef {{token: string, first_name: string, last_name: string, email: string, password: string}} RegisterInput
+ */
+
+/**
+ * Validates POST /api/shop/admin-register's fields (the link is checked separately).
+ * @param {Record<string, unknown>} body
+ * @returns {RegisterInput}
+ */
+function validateRegister(body) {
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  const input = {
+    token: api.text(body["token"]),
+    first_name: api.text(body["first_name"]),
+    last_name: api.text(body["last_name"]),
+    email: api.text(body["email"]).toLowerCase(),
+    password: typeof body["password"] === "string" ? body["password"] : "",
+  };
+  signup.throwFieldErrors(signup.personErrors(input));
+  require(`${__hooks}/lib/accounts/passwords.js`).assertStrongPassword(input.password);
+  if (input.password.length > 72) {
+    // bcrypt reads 72 bytes at most: a longer password would silently be cut.
+    throw new BadRequestError("Password must be at most 72 characters.", {
+      password: new ValidationError("validation_max_length", "Password must be at most 72 characters."),
+    });
+  }
+  return input;
+}
+
+/**
+ * Creates the admin account an invitation allows, in one transaction: the invitation is
+ * claimed with a conditional UPDATE (so two simultaneous registrations cannot both use
+ * it), the user is created verified, is_admin, onboarded, and the audit row
+ * invitations.accept is written with the new admin as its admin.
+ * @param {CoreApp} app
+ * @param {core.Record} invitation  from links.usableInvitation
+ * @param {RegisterInput} input
+ * @returns {core.Record} the new admin
+ */
+function acceptInvitation(app, invitation, input) {
+  /** @type {typeof import("../audit/audit.js")} */
+  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  const duplicate = () =>
+    signup.emailTaken("An account with this email already exists. Sign in instead, or ask an administrator for admin rights.");
+  const invited = invitation.getString("email");
+  if (invited && invited !== input.email) {
+    throw new BadRequestError("This invitation is for another email address.", {
+      email: new ValidationError("invitation_email_mismatch", "This invitation is for another email address"),
+    });
+  }
+  if (links.accountExists(app, input.email)) throw duplicate();
+
+  const user = new Record(app.findCachedCollectionByNameOrId("users"));
+  try {
+    app.runInTransaction((txApp) => {
+      const now = links.dbDate();
+      const claimed = txApp
+        .db()
+        .newQuery(
+          `UPDATE admin_invitations SET used_at = {:now}, updated = {:now}
+            WHERE id = {:id} AND used_at = '' AND revoked_at = '' AND expires_at > {:now}`,
+        )
+        .bind({ now, id: invitation.id })
+        .execute();
+      if (claimed.rowsAffected() !== 1) {
+        throw links.linkError(links.stateOf(txApp.findRecordById("admin_invitations", invitation.id), now));
+      }
+      user.set("email", input.email);
+      user.set("first_name", input.first_name);
+      user.set("last_name", input.last_name);
+      user.set("verified", true);
+      user.set("is_admin", true);
+      user.set("onboarding_completed", true);
+      user.set("onboarding_completed_at", now);
+      user.setPassword(input.password);
+      txApp.save(user);
+      txApp
+        .db()
+        .newQuery("UPDATE admin_invitations SET used_by = {:user} WHERE id = {:id}")
+        .bind({ user: user.id, id: invitation.id })
+        .execute();
+      audit.writeAuditLog(txApp, {
+        adminId: user.id,
+        action: "invitations.accept",
+        targetType: "admin_invitations",
+        targetId: invitation.id,
+        details: {
+          user_id: user.id,
+          email: input.email,
+          invited_by: invitation.getString("created_by"),
+          invitation_email: invited || null,
+        },
+      });
+    });
+  } catch (err) {
+    if (/not_unique|must be unique/i.test(String(err))) throw duplicate();
+    throw err;
+  }
+  return user;
+}
+
+module.exports = { checkByGet, check, register };

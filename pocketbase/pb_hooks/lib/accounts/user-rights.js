@@ -1,0 +1,53 @@
+// @ts-check
+// What a user may change on their own users record through the API, and what follows
+// when `verified` changes.
+
+/**
+ * The users update-request hook. Privileged fields keep their stored values (defence in
+ * depth: the update rule in 1764000000_users.js answers 404 first). The browser may never
+ * write password_set; a new password a user chooses (settings form, with oldPassword) must
+ * pass the strength rules and sets password_set. Superusers set passwords unchecked.
+ * @param {core.RecordRequestEvent} e
+ */
+function keepPrivilegedFields(e) {
+  const record = e.record;
+  if (!record) return e.next();
+  const body = e.requestInfo().body;
+  const newPassword = typeof body["password"] === "string" && body["password"] !== "";
+  if (!e.hasSuperuserAuth()) {
+    if (body["password_set"] !== undefined) {
+      throw new ForbiddenError("You are not allowed to change this field.");
+    }
+    const stored = record.original();
+    for (const field of ["is_admin", "verified", "emailVisibility"]) {
+      record.set(field, stored.get(field));
+    }
+    record.setEmail(stored.email());
+    if (newPassword) require(`${__hooks}/lib/accounts/passwords.js`).assertStrongPassword(body["password"]);
+  }
+  if (newPassword) record.set("password_set", true);
+  return e.next();
+}
+
+/**
+ * The users update hook. When `verified` changes (first successful e-mailed-code sign-in,
+ * the verification link, a superuser), in the save's transaction: the referring
+ * affiliate's total_referrals is recounted, and an account verifying for the first time
+ * gets the welcome credit.
+ * @param {core.RecordEvent} e
+ */
+function verifiedChanged(e) {
+  const record = e.record;
+  if (!record) return e.next();
+  const wasVerified = record.original().getBool("verified");
+  e.app.runInTransaction((txApp) => {
+    e.app = txApp;
+    e.next();
+    if (record.getBool("verified") !== wasVerified) {
+      require(`${__hooks}/lib/affiliate/referrals.js`).recountReferrals(txApp, record.id);
+      if (record.getBool("verified")) require(`${__hooks}/lib/accounts/welcome-credit.js`).grantWelcomeCredit(txApp, record.id);
+    }
+  });
+}
+
+module.exports = { keepPrivilegedFields, verifiedChanged };

@@ -1,0 +1,110 @@
+// @ts-check
+// Support tickets: the customer's new ticket with its first message, and what a client must
+// not choose on a ticket. A new ticket is always open and owned by its author; its
+// last_message_at and awaiting_reply (the console's inbox order and "awaiting reply" mark)
+// are the server's (messages.js sets them on every saved message).
+
+/**
+ * The errors of a new ticket's fields, with the catalog's limits and messages.
+ * @param {{ subject: string, text: string, priority: string }} input
+ * @returns {Record<string, ValidationError>}
+ */
+function ticketErrors(input) {
+  /** @type {typeof import("../core/api.js")} */
+  const { chars } = require(`${__hooks}/lib/core/api.js`);
+  const limits = require(`${__hooks}/lib/catalog.json`).support;
+  /** @type {Record<string, ValidationError>} */
+  const errors = {};
+  const tooShort = (/** @type {string} */ message) => new ValidationError("validation_min_text_constraint", message);
+  const tooLong = (/** @type {string} */ message) => new ValidationError("validation_max_text_constraint", message);
+  if (chars(input.subject) < limits.subject_min) errors["subject"] = tooShort(limits.subject_min_message);
+  if (chars(input.subject) > limits.subject_max) errors["subject"] = tooLong(limits.subject_max_message);
+  if (chars(input.text) < limits.message_min) errors["message"] = tooShort(limits.message_min_message);
+  if (chars(input.text) > limits.message_max) errors["message"] = tooLong(limits.message_max_message);
+  if (["low", "medium", "high", "urgent"].indexOf(input.priority) < 0) {
+    errors["priority"] = new ValidationError("validation_invalid_value", "Priority must be low, medium, high or urgent");
+  }
+  return errors;
+}
+
+/**
+ * POST /api/v1/support/tickets {subject, priority?, message} -> {ticket, message}
+ *
+ * A new ticket and its first message in one transaction (spec 4: "insert ticket, insert
+ * first message"), so a ticket never exists without what the customer wrote. 400 per
+ * field (subject 5-200 characters, message 10-5000, priority low|medium|high|urgent).
+ * @param {core.RequestEvent} e
+ */
+function createTicket(e) {
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  const user = api.customer(e);
+  const body = api.jsonBody(e);
+  const input = { subject: api.text(body["subject"]), text: api.text(body["message"]), priority: api.text(body["priority"]) || "medium" };
+  const errors = ticketErrors(input);
+  if (Object.keys(errors).length > 0) throw new BadRequestError("Please check the highlighted fields.", errors);
+
+  /** @type {{ ticket: core.Record, message: core.Record } | undefined} */
+  let created;
+  e.app.runInTransaction((txApp) => {
+    const ticket = new Record(txApp.findCachedCollectionByNameOrId("support_tickets"), {
+      user_id: user.id,
+      subject: input.subject,
+      priority: input.priority,
+      status: "open",
+    });
+    txApp.save(ticket);
+    const message = new Record(txApp.findCachedCollectionByNameOrId("chat_messages"), {
+      ticket_id: ticket.id,
+      sender_id: user.id,
+      message: input.text,
+      is_admin_message: false,
+    });
+    txApp.save(message);
+    created = { ticket, message };
+  });
+  return e.json(200, created);
+}
+
+/**
+ * The records API's new ticket (not a superuser's): open, owned by its author, the subject
+ * trimmed, medium priority unless chosen.
+ * @param {core.RecordRequestEvent} e
+ */
+function newTicketRequest(e) {
+  if (!e.hasSuperuserAuth() && e.auth && e.record) {
+    e.record.set("user_id", e.auth.id);
+    e.record.set("status", "open");
+    e.record.set("subject", e.record.getString("subject").trim());
+    if (!e.record.getString("priority")) e.record.set("priority", "medium");
+    e.record.set("last_message_at", "");
+  }
+  return e.next();
+}
+
+/**
+ * The records API's ticket update (not a superuser's): the inbox fields keep their values.
+ * @param {core.RecordRequestEvent} e
+ */
+function ticketUpdateRequest(e) {
+  if (!e.hasSuperuserAuth() && e.record) {
+    const original = e.record.original();
+    e.record.set("last_message_at", original.get("last_message_at"));
+    e.record.set("awaiting_reply", original.getBool("awaiting_reply"));
+  }
+  return e.next();
+}
+
+/**
+ * Any new ticket (API, route, seed) starts as the newest activity, waiting for staff.
+ * @param {core.RecordEvent} e
+ */
+function startActivity(e) {
+  if (e.record && !e.record.getString("last_message_at")) {
+    e.record.set("last_message_at", new DateTime());
+    e.record.set("awaiting_reply", true);
+  }
+  return e.next();
+}
+
+module.exports = { createTicket, newTicketRequest, ticketUpdateRequest, startActivity };
