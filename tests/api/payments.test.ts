@@ -3,36 +3,16 @@
 // endpoint secret (bad signature, stale timestamp, replays, amount mismatch). Commissions
 // for referred customers. Every test ends with each balance equal to the sum of its ledger.
 import { randomUUID } from "node:crypto";
-import type { RecordModel } from "pocketbase";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { errorOf, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import {
-  checkout,
-  customer,
-  expectEveryBalanceMatchesItsLedger,
-  ledgerOf,
-  post,
-  referredCustomer,
-  shopClients,
-  type CheckoutResponse,
-  type Shop,
-} from "../support/shop.ts";
-import { startStripeMock, stripeEnv, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
+import type { CheckoutResult } from "@/features/credits/api";
+import type { PaymentRecord } from "@/lib/pocketbase-types";
+import { describe, expect, it } from "vitest";
+import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { checkout, customer, ledgerOf, post, referredCustomer } from "../support/shop.ts";
+import { deliverStripe, paidSession, stripeEvent, stripeSignature } from "../support/stripe-mock.ts";
+import { useShop } from "../support/use-shop.ts";
 
 describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
-  let tpb: TestPocketBase;
-  let shop: Shop;
-
-  beforeAll(async () => {
-    tpb = await startTestPocketBase();
-    shop = await shopClients(tpb);
-  });
-  afterAll(async () => {
-    await tpb?.stop();
-  });
-  afterEach(async () => {
-    await expectEveryBalanceMatchesItsLedger(shop.su);
-  });
+  const shop = useShop();
 
   it("lists the packages and says which provider is used", async () => {
     const buyer = await customer(shop);
@@ -76,7 +56,7 @@ describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
 
   it("charges the server's price whatever the browser sends, and refuses unknown packages", async () => {
     const buyer = await customer(shop);
-    const res = await post<CheckoutResponse>(buyer.pb, "/api/v1/credits/checkout", {
+    const res = await post<CheckoutResult>(buyer.pb, "/api/v1/credits/checkout", {
       package_id: "package-10",
       price_cents: 1,
       amount_cents: 1,
@@ -115,7 +95,7 @@ describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
     expect(await statusOf(() => checkout(unverified.pb, "package-10"))).toBe(403);
     const buyer = await customer(shop);
     expect(await statusOf(() => checkout(buyer.pb, "package-10", null))).toBe(400);
-    expect(await statusOf(() => checkout(tpb.client(), "package-10"))).toBe(401);
+    expect(await statusOf(() => checkout(shop.tpb.client(), "package-10"))).toBe(401);
     expect((await ledgerOf(shop, unverified.id)).rows).toHaveLength(0);
     expect((await ledgerOf(shop, buyer.id)).rows).toHaveLength(0);
   });
@@ -123,49 +103,14 @@ describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
 
 describe("Stripe Checkout (stripe-mock on loopback)", () => {
   const WEBHOOK_SECRET = "whsec_test_proxyshop";
-  let stripe: StripeMock;
-  let tpb: TestPocketBase;
-  let shop: Shop;
+  const shop = useShop({ stripe: WEBHOOK_SECRET });
 
-  beforeAll(async () => {
-    stripe = await startStripeMock();
-    tpb = await startTestPocketBase(stripeEnv(stripe, WEBHOOK_SECRET));
-    shop = await shopClients(tpb);
-  });
-  afterAll(async () => {
-    await tpb?.stop();
-    await stripe?.stop();
-  });
-  afterEach(async () => {
-    await expectEveryBalanceMatchesItsLedger(shop.su);
-  });
-
-  function sessionEvent(payment: RecordModel, overrides: Record<string, unknown> = {}, type = "checkout.session.completed") {
-    return JSON.stringify({
-      id: `evt_${randomUUID()}`,
-      type,
-      data: {
-        object: {
-          id: "cs_test_1",
-          object: "checkout.session",
-          client_reference_id: payment.id,
-          metadata: { payment_id: payment.id },
-          payment_status: "paid",
-          amount_total: payment["amount_cents"],
-          currency: "usd",
-          payment_intent: `pi_${payment.id}`,
-          ...overrides,
-        },
-      },
-    });
+  function sessionEvent(payment: PaymentRecord, overrides: Record<string, unknown> = {}, type = "checkout.session.completed") {
+    return stripeEvent(type, paidSession(payment, { id: "cs_test_1", ...overrides }));
   }
 
   function deliver(payload: string, signature = stripeSignature(payload, WEBHOOK_SECRET)) {
-    return fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": signature },
-      body: payload,
-    });
+    return deliverStripe(shop.tpb.url, payload, signature);
   }
 
   /** A checkout paid through Stripe: the signed checkout.session.completed delivered. */
@@ -272,7 +217,7 @@ describe("Stripe Checkout (stripe-mock on loopback)", () => {
     expect(stale.status).toBe(400);
     expect(((await stale.json()) as { message: string }).message).toMatch(/timestamp is too old/);
 
-    const unsigned = await fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, { method: "POST", body: payload });
+    const unsigned = await fetch(`${shop.tpb.url}/api/v1/payments/stripe/webhook`, { method: "POST", body: payload });
     expect(unsigned.status).toBe(400);
 
     // A customer cannot credit themselves through the webhook route with their session either.

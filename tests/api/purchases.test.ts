@@ -3,37 +3,14 @@
 // renewals, auto-renew, new credentials and the read routes. Every test ends with each
 // balance equal to the sum of its ledger.
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { errorOf, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import {
-  addStock,
-  customer,
-  expectEveryBalanceMatchesItsLedger,
-  ledgerOf,
-  post,
-  purchase,
-  setProxyColumns,
-  shopClients,
-  type OrderResponse,
-  type Shop,
-} from "../support/shop.ts";
+import type { PurchaseResult } from "@/features/buy-proxies/api";
+import { describe, expect, it } from "vitest";
+import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { addStock, customer, ledgerOf, post, purchase, setProxyColumns } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
 
-let tpb: TestPocketBase;
-let shop: Shop;
-
-beforeAll(async () => {
-  tpb = await startTestPocketBase();
-  shop = await shopClients(tpb);
-  // Prices: the default plans make RESIDENTIAL 450 and DATACENTER 150 (cheapest active plan).
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-});
-
-afterEach(async () => {
-  await expectEveryBalanceMatchesItsLedger(shop.su);
-});
+// Prices: the default plans make RESIDENTIAL 450 and DATACENTER 150 (cheapest active plan).
+const shop = useShop();
 
 const DAY = 86_400_000;
 const parse = (date: unknown) => Date.parse(String(date).replace(" ", "T"));
@@ -125,7 +102,7 @@ describe("POST /api/v1/proxies/purchase", () => {
     const body = { type: "RESIDENTIAL", country: "IE", quantity: 1 };
     expect((await errorOf(() => purchase(buyer.pb, body, null))).message).toMatch(/Idempotency-Key header is required/);
     expect(await statusOf(() => purchase(buyer.pb, body, "bad key with spaces"))).toBe(400);
-    expect(await statusOf(() => purchase(tpb.client(), body))).toBe(401);
+    expect(await statusOf(() => purchase(shop.tpb.client(), body))).toBe(401);
     const unverified = await customer(shop, 1000, { verified: false });
     const err = await errorOf(() => purchase(unverified.pb, body));
     expect(err.status).toBe(403);
@@ -191,7 +168,7 @@ describe("POST /api/v1/proxies/purchase", () => {
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, () => purchase(buyer.pb, { type: "RESIDENTIAL", country: "FI", quantity: 2 }, key)),
     );
-    const answers = results.filter((r): r is PromiseFulfilledResult<OrderResponse> => r.status === "fulfilled").map((r) => r.value);
+    const answers = results.filter((r): r is PromiseFulfilledResult<PurchaseResult> => r.status === "fulfilled").map((r) => r.value);
     expect(answers).toHaveLength(100);
     expect(new Set(answers.map((a) => a.order.id)).size).toBe(1);
     expect(await shop.su.collection("proxy_orders").getFullList({ filter: `user_id = "${buyer.id}"` })).toHaveLength(1);
@@ -304,7 +281,9 @@ describe("a customer's own proxies", () => {
 
     const stranger = await customer(shop);
     expect(await statusOf(() => stranger.pb.send(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" }))).toBe(404);
-    expect(await statusOf(() => tpb.client().send(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" }))).toBe(401);
+    expect(await statusOf(() => shop.tpb.client().send(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" }))).toBe(
+      401,
+    );
     expect((await shop.su.collection("proxies").getOne(proxy.id))["password"]).toBe(fresh["password"]);
   });
 
@@ -322,7 +301,7 @@ describe("a customer's own proxies", () => {
       { country: "ZA", state: "Gauteng", city: "Pretoria", available: 1 },
     ]);
     expect(await statusOf(() => buyer.pb.send("/api/v1/proxies/stock?type=NOPE", {}))).toBe(400);
-    expect(await statusOf(() => tpb.client().send("/api/v1/proxies/stock?type=DATACENTER", {}))).toBe(401);
+    expect(await statusOf(() => shop.tpb.client().send("/api/v1/proxies/stock?type=DATACENTER", {}))).toBe(401);
     expect(await buyer.pb.send("/api/v1/proxies/prices", {})).toMatchObject({ RESIDENTIAL: 450, DATACENTER: 150, SOCKS5: 300, HTTPS: 600 });
 
     await purchase(buyer.pb, { type: "DATACENTER", country: "ZA", state: "Gauteng", city: "Pretoria", quantity: 1 });

@@ -1,6 +1,8 @@
 // Arranging shop data for API tests: customers funded through the ledger, stock, calls to
 // the money routes, and the invariant every test ends with (balance = sum of ledger).
 import { randomUUID } from "node:crypto";
+import type { PurchaseResult } from "@/features/buy-proxies/api";
+import type { CheckoutResult } from "@/features/credits/api";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { expect } from "vitest";
@@ -74,14 +76,8 @@ export async function addStock(shop: Shop, options: StockOptions): Promise<strin
 /** Proxy columns the records API refuses (finding 6), written in the test PocketBase's data.db. */
 export { setProxyColumns } from "./proxy-columns.ts";
 
-export interface OrderResponse {
-  order: RecordModel;
-  proxies: RecordModel[];
-  balance_cents: number;
-}
-
 /** POST a money route with an Idempotency-Key (a new one unless given). */
-export function post<T = OrderResponse>(pb: PocketBase, path: string, body: unknown, key: string | null = randomUUID()): Promise<T> {
+export function post<T = PurchaseResult>(pb: PocketBase, path: string, body: unknown, key: string | null = randomUUID()): Promise<T> {
   return pb.send<T>(path, { method: "POST", body, headers: key === null ? {} : { "Idempotency-Key": key } });
 }
 
@@ -118,15 +114,9 @@ export async function expectEveryBalanceMatchesItsLedger(su: PocketBase): Promis
   }
 }
 
-export interface CheckoutResponse {
-  payment: RecordModel;
-  checkout_url: string | null;
-  balance_cents: number;
-}
-
 /** POST /api/v1/credits/checkout for a credit package (a new Idempotency-Key unless given). */
 export const checkout = (pb: PocketBase, packageId: unknown, key?: string | null) =>
-  post<CheckoutResponse>(pb, "/api/v1/credits/checkout", { package_id: packageId }, key);
+  post<CheckoutResult>(pb, "/api/v1/credits/checkout", { package_id: packageId }, key);
 
 /** Signs a customer up through the sign-up route with `code` as their referral (verified unless told otherwise). */
 export async function referredCustomer(shop: Shop, code: string, options: { verified?: boolean; first?: string } = {}) {

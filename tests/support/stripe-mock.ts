@@ -2,7 +2,7 @@
 // webhook events signed the way Stripe signs them. stripe-mock never sends webhooks, so the
 // tests sign events themselves with the endpoint secret.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../server/pocketbase-process.ts";
@@ -69,6 +69,35 @@ export function stripeEnv(mock: StripeMock, webhookSecret = TEST_WEBHOOK_SECRET)
   };
 }
 
+/** A Stripe event of `type` about `object`, as the JSON Stripe posts (a new event id unless given). */
+export function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_${randomUUID()}`): string {
+  return JSON.stringify({ id, type, data: { object } });
+}
+
+/** The Checkout Session of a pending Stripe payment, paid in full; `overrides` change what an event says. */
+export function paidSession(payment: { id: string; [field: string]: unknown }, overrides: Record<string, unknown> = {}) {
+  return {
+    id: payment["provider_session_id"],
+    object: "checkout.session",
+    client_reference_id: payment.id,
+    metadata: { payment_id: payment.id },
+    payment_status: "paid",
+    amount_total: payment["amount_cents"],
+    currency: "usd",
+    payment_intent: `pi_${payment.id}`,
+    ...overrides,
+  };
+}
+
+/** POSTs `payload` to the shop's Stripe webhook with a signature (by default signed with the test shops' secret). */
+export function deliverStripe(pocketbaseUrl: string, payload: string, signature = stripeSignature(payload, TEST_WEBHOOK_SECRET)) {
+  return fetch(`${pocketbaseUrl}/api/v1/payments/stripe/webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+    body: payload,
+  });
+}
+
 /**
  * What Stripe sends once the customer paid a pending Stripe payment (a checkout answered
  * it): checkout.session.completed, signed, delivered to the shop's webhook. Real payments
@@ -79,24 +108,7 @@ export async function payByStripe(
   payment: { id: string; [field: string]: unknown },
   webhookSecret = TEST_WEBHOOK_SECRET,
 ): Promise<void> {
-  const payload = JSON.stringify({
-    id: `evt_${payment.id}`,
-    type: "checkout.session.completed",
-    data: {
-      object: {
-        id: payment["provider_session_id"],
-        client_reference_id: payment.id,
-        payment_status: "paid",
-        amount_total: payment["amount_cents"],
-        currency: "usd",
-        payment_intent: `pi_${payment.id}`,
-      },
-    },
-  });
-  const res = await fetch(`${pocketbaseUrl}/api/v1/payments/stripe/webhook`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, webhookSecret) },
-    body: payload,
-  });
+  const payload = stripeEvent("checkout.session.completed", paidSession(payment), `evt_${payment.id}`);
+  const res = await deliverStripe(pocketbaseUrl, payload, stripeSignature(payload, webhookSecret));
   if (res.status !== 200) throw new Error(`The Stripe webhook answered ${res.status}: ${await res.text()}`);
 }
