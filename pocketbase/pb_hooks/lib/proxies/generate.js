@@ -1,0 +1,123 @@
+// @ts-check
+// Proxy Management's generate (the spec's generate_proxies_admin): a batch of AVAILABLE
+// proxies with random credentials for a place in the reference list, in one SQL
+// transaction with its audit row. Refused in demo mode.
+
+/** @type {typeof import("../audit/admin.js")} */
+const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("./credentials.js")} */
+const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("./proxies.js")} */
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+
+const MAX_GENERATE = proxies.CATALOG.inventory.max_generate;
+const USER_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** The INSERT of one proxy; a clash with the unique endpoint index inserts nothing. */
+const INSERT_PROXY = `INSERT INTO proxies (id, host, port, username, password_encrypted, type, country, state, city, status,
+  assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated)
+  VALUES ({:id}, {:host}, {:port}, {:username}, {:password}, {:type}, {:country}, {:state}, {:city}, 'AVAILABLE', '', '', FALSE, '', {:now}, {:now})
+  ON CONFLICT DO NOTHING`;
+
+/**
+ * @typedef {{ type: string, country: string, state: string, city: string, quantity: number }} GenerateInput
+ */
+
+/**
+ * Checks a generate body {type, country, state?, city?, quantity 1-MAX_GENERATE}.
+ * @param {Record<string, unknown>} body
+ * @returns {GenerateInput}
+ */
+function validateGenerate(body) {
+  const input = {
+    type: api.text(body["type"]).toUpperCase(),
+    country: api.text(body["country"]).toUpperCase(),
+    state: api.text(body["state"]),
+    city: api.text(body["city"]),
+    quantity: typeof body["quantity"] === "number" && Number.isSafeInteger(body["quantity"]) ? body["quantity"] : NaN,
+  };
+  const problems = proxies.typeProblems(input.type);
+  require(`${__hooks}/lib/proxies/places.js`).checkPlace(input, problems, true);
+  if (Number.isNaN(input.quantity)) problems.push(["quantity", "validation_invalid_number", "Quantity must be a whole number"]);
+  else if (input.quantity < 1) problems.push(["quantity", "validation_min_number", "Quantity must be at least 1"]);
+  else if (input.quantity > MAX_GENERATE) {
+    problems.push(["quantity", "validation_max_number", proxies.CATALOG.inventory.max_generate_message]);
+  }
+  proxies.throwProblems(problems);
+  return input;
+}
+
+/**
+ * Makes `input.quantity` AVAILABLE proxies with random credentials in the caller's
+ * transaction. Host: the type's gateway for the country; port and username random; a
+ * rare clash with an existing endpoint is drawn again.
+ * @param {CoreApp} txApp
+ * @param {GenerateInput} input
+ * @returns {string[]} the new ids
+ */
+function generate(txApp, input) {
+  const host = `${input.country.toLowerCase()}.${input.type.toLowerCase()}.proxyshop.net`;
+  const prefix = `${input.type.slice(0, 3).toLowerCase()}_${input.country.toLowerCase()}_`;
+  const now = new DateTime().string();
+  /** @type {string[]} */
+  const ids = [];
+  const seal = credentials.sealer();
+  const query = txApp.db().newQuery(INSERT_PROXY).prepare();
+  try {
+    for (let attempts = 0; ids.length < input.quantity; attempts++) {
+      if (attempts > input.quantity * 3 + 10) throw new InternalServerError("Could not find free endpoints for the batch; try again.");
+      const id = sql.newId();
+      const inserted = query
+        .bind({
+          id,
+          host,
+          port: 10000 + Math.floor(Math.random() * 50000),
+          username: prefix + $security.randomStringWithAlphabet(12, USER_ALPHABET),
+          password: seal(proxies.newPassword()),
+          type: input.type,
+          country: input.country,
+          state: input.state,
+          city: input.city,
+          now,
+        })
+        .execute()
+        .rowsAffected();
+      if (inserted === 1) ids.push(id);
+    }
+  } finally {
+    query.close();
+  }
+  return ids;
+}
+
+/**
+ * POST /api/admin/proxies/generate  {type, country, state?, city?, quantity 1-1000}
+ * -> {generated_count, message: "Successfully generated N proxies", ids}; AVAILABLE,
+ * random credentials; place checked against lib/locations.json; one transaction; audit
+ * proxies.generate {count, type, country, state, city}.
+ * @param {core.RequestEvent} e
+ */
+function generateRoute(e) {
+  admin.requireAdminWrite(e);
+  const input = validateGenerate(api.jsonBody(e));
+  const ids = admin.auditedChange(e, (txApp) => {
+    const made = generate(txApp, input);
+    const { type, country, state, city } = input;
+    return {
+      result: made,
+      audit: {
+        action: "proxies.generate",
+        targetType: "proxies",
+        targetId: "",
+        details: { count: made.length, type, country, state, city },
+      },
+    };
+  });
+  return e.json(200, { generated_count: ids.length, message: `Successfully generated ${ids.length} proxies`, ids });
+}
+
+module.exports = { MAX_GENERATE, validateGenerate, generate, generateRoute };

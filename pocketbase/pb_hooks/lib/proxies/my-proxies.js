@@ -1,0 +1,120 @@
+// @ts-check
+// A customer's own proxies (My Proxies): auto-renewal on or off, new credentials, and the
+// countries they are in. Customers read the proxies themselves through the records API
+// (rules scope them); another customer's proxy looks exactly like a missing one.
+
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("./credentials.js")} */
+const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("./proxies.js")} */
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+
+/**
+ * The user's proxy `id`, or a 404.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} id
+ */
+function ownProxy(app, userId, id) {
+  /** @type {core.Record | undefined} */
+  let proxy;
+  try {
+    proxy = app.findRecordById("proxies", id);
+  } catch (_) {
+    proxy = undefined;
+  }
+  if (!proxy || proxy.getString("assigned_to_user_id") !== userId) {
+    throw new NotFoundError("No proxy with this id is assigned to you.");
+  }
+  return proxy;
+}
+
+/**
+ * Issues a new random password for the user's active proxy and returns the proxy.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} id
+ */
+function regenerateCredentials(app, userId, id) {
+  const proxy = ownProxy(app, userId, id);
+  if (proxy.getString("status") !== "ASSIGNED") {
+    throw new BadRequestError("Only active proxies get new credentials; renew this proxy first.");
+  }
+  const password = proxies.newPassword();
+  proxy.set("password_encrypted", credentials.sealPassword(password));
+  app.save(proxy);
+  proxy.withCustomData(true);
+  proxy.set("password", password);
+  return proxy;
+}
+
+/**
+ * Turns automatic renewal of the user's proxy on or off and returns the proxy.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} id
+ * @param {boolean} enabled
+ */
+function setAutoRenew(app, userId, id, enabled) {
+  const proxy = ownProxy(app, userId, id);
+  const status = proxy.getString("status");
+  if (status !== "ASSIGNED" && status !== "EXPIRED") {
+    throw new BadRequestError("This proxy is no longer yours to renew.");
+  }
+  if (proxy.getBool("auto_renew") !== enabled) {
+    proxy.set("auto_renew", enabled);
+    app.save(proxy);
+  }
+  return credentials.withPassword(proxy);
+}
+
+/**
+ * The distinct countries of the user's proxies (the My Proxies country filter).
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @returns {string[]}
+ */
+function ownCountries(app, userId) {
+  const rows = sql.rowsLike({ country: "" });
+  app
+    .db()
+    .newQuery("SELECT DISTINCT country FROM proxies WHERE assigned_to_user_id = {:userId} ORDER BY country")
+    .bind({ userId })
+    .all(rows);
+  return rows.map((r) => r.country).filter(Boolean);
+}
+
+/**
+ * PATCH /api/v1/proxies/{id}  {auto_renew: boolean} -> the proxy. Not a demo account in demo mode.
+ * @param {core.RequestEvent} e
+ */
+function autoRenewRoute(e) {
+  const user = api.actingCustomer(e);
+  const body = api.jsonBody(e);
+  if (typeof body["auto_renew"] !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
+  return e.json(200, setAutoRenew(e.app, user.id, e.request?.pathValue("id") ?? "", body["auto_renew"]));
+}
+
+/**
+ * POST /api/v1/proxies/{id}/regenerate-credentials -> the proxy with its new password. Not a
+ * demo account in demo mode.
+ * @param {core.RequestEvent} e
+ */
+function regenerateRoute(e) {
+  const user = api.actingCustomer(e);
+  return e.json(200, regenerateCredentials(e.app, user.id, e.request?.pathValue("id") ?? ""));
+}
+
+/**
+ * GET /api/v1/proxies/countries -> ["DE", "US"]: the countries of my proxies.
+ * @param {core.RequestEvent} e
+ */
+function countriesRoute(e) {
+  const user = api.customer(e);
+  return e.json(200, ownCountries(e.app, user.id));
+}
+
+module.exports = { regenerateCredentials, setAutoRenew, ownCountries, autoRenewRoute, regenerateRoute, countriesRoute };

@@ -1,0 +1,162 @@
+// @ts-check
+// What a proxy costs and what is in stock: the pricing plans' rules (every save: records
+// API, hooks and the dashboard), the cached price list purchases and renewals are priced
+// from, and the customer routes GET /api/v1/proxies/prices and /stock.
+
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("./proxies.js")} */
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+
+/** Where the price list is cached in the app store, with the version it was read under. */
+const PRICE_CACHE_KEY = "shop.unit_prices";
+/** A new random value after every committed plan change (planChanged). */
+const PRICE_VERSION_KEY = "shop.unit_prices.version";
+
+/**
+ * onRecordValidate of pricing_plans: a plan always has a name, a price of at least one cent
+ * and at least one feature (the console's form rules, spec 5); `features` is a list of
+ * non-empty texts (the public pages map over it). Names and features are stored trimmed.
+ * @param {core.RecordEvent} e
+ */
+function validatePlan(e) {
+  const record = e.record;
+  if (!record) return e.next();
+  /** @type {[string, string, string][]} field, code, message */
+  const problems = [];
+
+  const name = record.getString("name").trim();
+  record.set("name", name);
+  if (!name) problems.push(["name", "validation_required", "Name is required"]);
+
+  const price = record.getFloat("price_cents");
+  if (!(price >= 1)) problems.push(["price_cents", "validation_min_number_constraint", "Price must be greater than 0"]);
+  else if (!Number.isSafeInteger(price)) {
+    problems.push(["price_cents", "validation_only_int_constraint", "Price must be a whole number of cents"]);
+  }
+
+  const raw = record.getString("features");
+  /** @type {unknown} */
+  let features = [];
+  try {
+    features = raw === "" || raw === "null" ? [] : JSON.parse(raw);
+  } catch (_) {
+    features = null;
+  }
+  if (!Array.isArray(features) || features.some((f) => typeof f !== "string" || f.trim() === "")) {
+    problems.push(["features", "validation_invalid_features", "Features must be a list of non-empty texts."]);
+  } else if (features.length === 0) {
+    problems.push(["features", "validation_required", "Features are required"]);
+  } else {
+    record.set(
+      "features",
+      features.map((f) => String(f).trim()),
+    );
+  }
+
+  if (problems.length > 0) {
+    /** @type {Record<string, ValidationError>} */
+    const errors = {};
+    for (const [field, code, message] of problems) errors[field] = new ValidationError(code, message);
+    throw new BadRequestError(problems.length === 1 ? (problems[0]?.[2] ?? "") : "Please check the highlighted fields.", errors);
+  }
+  e.next();
+}
+
+/**
+ * After a plan change has committed: every cached price list is old, so no list read
+ * before it is served again.
+ * @param {core.RecordEvent} e
+ */
+function planChanged(e) {
+  e.app.store().set(PRICE_VERSION_KEY, $security.randomString(16));
+  e.next();
+}
+
+/**
+ * The current unit price of every type that is for sale: the cheapest active plan of the
+ * type, else the built-in price. Cached in the app store, so the purchase hot path does not
+ * read the plans every time. The cache is kept under the plans' version as it was BEFORE
+ * the plans were read: a read that races a plan change stores its list under the old
+ * version, which the change has already replaced, so the list is never served.
+ * @param {CoreApp} app
+ * @returns {Record<string, number>}
+ */
+function priceList(app) {
+  const version = String(app.store().get(PRICE_VERSION_KEY) ?? "");
+  const cached = app.store().get(PRICE_CACHE_KEY);
+  if (typeof cached === "string") {
+    const entry = JSON.parse(cached);
+    if (entry.version === version) return entry.prices;
+  }
+  const rows = sql.rowsLike({ type: "", price: 0 });
+  app
+    .db()
+    .newQuery("SELECT type, MIN(price_cents) AS price FROM pricing_plans WHERE active = TRUE AND price_cents > 0 GROUP BY type")
+    .all(rows);
+  /** @type {Record<string, number>} */
+  const prices = {};
+  for (const type of proxies.PROXY_TYPES) {
+    const plan = rows.find((r) => r.type === type);
+    const price = plan ? plan.price : (proxies.FALLBACK_PRICE_CENTS[type] ?? 0);
+    if (price > 0) prices[type] = price;
+  }
+  app.store().set(PRICE_CACHE_KEY, JSON.stringify({ version, prices }));
+  return prices;
+}
+
+/**
+ * The price of one proxy of `type` for a term; 0 when the type is not for sale.
+ * @param {CoreApp} app
+ * @param {string} type
+ */
+function unitPriceCents(app, type) {
+  return priceList(app)[type] ?? 0;
+}
+
+/**
+ * What is in stock for `type`: one row per place with its count, and the unit price.
+ * @param {CoreApp} app
+ * @param {string} type
+ */
+function stock(app, type) {
+  const rows = sql.rowsLike({ country: "", state: "", city: "", available: 0 });
+  app
+    .db()
+    .newQuery(
+      "SELECT country, state, city, COUNT(*) AS available FROM proxies WHERE status = 'AVAILABLE' AND type = {:type} GROUP BY country, state, city ORDER BY country, state, city",
+    )
+    .bind({ type })
+    .all(rows);
+  return {
+    type,
+    unit_price_cents: unitPriceCents(app, type),
+    locations: rows.map((r) => ({ country: r.country, state: r.state, city: r.city, available: r.available })),
+  };
+}
+
+/**
+ * GET /api/v1/proxies/prices -> {RESIDENTIAL: 200, ...}: the unit price for a term of each
+ * type for sale. Customers only.
+ * @param {core.RequestEvent} e
+ */
+function pricesRoute(e) {
+  api.customer(e);
+  return e.json(200, priceList(e.app));
+}
+
+/**
+ * GET /api/v1/proxies/stock?type=RESIDENTIAL -> {type, unit_price_cents, locations:
+ * [{country, state, city, available}]}. Customers only.
+ * @param {core.RequestEvent} e
+ */
+function stockRoute(e) {
+  api.customer(e);
+  const type = String(e.request?.url?.query().get("type") ?? "").toUpperCase();
+  if (proxies.PROXY_TYPES.indexOf(type) < 0) throw api.fieldError("type", `type must be one of ${proxies.PROXY_TYPES.join(", ")}.`);
+  return e.json(200, stock(e.app, type));
+}
+
+module.exports = { validatePlan, planChanged, priceList, unitPriceCents, stock, pricesRoute, stockRoute };

@@ -1,0 +1,160 @@
+// @ts-check
+// Buying proxies: POST /api/v1/proxies/purchase. The price is the server's, stock and
+// balance are checked, and the proxies, the ledger row and the order change together in
+// one transaction (plain SQL for the inventory rows: no hooks or realtime needed for them),
+// so a purchase either happens whole or not at all.
+
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("./proxies.js")} */
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+/** @type {typeof import("./prices.js")} */
+const prices = require(`${__hooks}/lib/proxies/prices.js`);
+/** @type {typeof import("./orders.js")} */
+const orders = require(`${__hooks}/lib/proxies/orders.js`);
+
+/**
+ * @typedef {{ type: string, country: string, state: string, city: string, quantity: number }} PurchaseInput
+ */
+
+/**
+ * Checks a purchase body like the Buy Proxies form (spec section 5); every broken rule is
+ * reported under its field in one 400.
+ * @param {Record<string, unknown>} body
+ * @returns {PurchaseInput}
+ */
+function validatePurchase(body) {
+  const input = {
+    type: api.text(body["type"]).toUpperCase(),
+    country: api.text(body["country"]),
+    state: api.text(body["state"]),
+    city: api.text(body["city"]),
+    quantity: api.wholeNumber(body["quantity"]),
+  };
+  const problems = proxies.typeProblems(input.type);
+  if (!input.country) problems.push(["country", "validation_required", "Country is required"]);
+  for (const field of /** @type {const} */ (["country", "state", "city"])) {
+    if (input[field].length > 100) problems.push([field, "validation_max_length", `${field} must be at most 100 characters`]);
+  }
+  if (input.city && !input.state) problems.push(["state", "validation_required", "Choose a state before a city"]);
+  if (Number.isNaN(input.quantity)) {
+    problems.push(["quantity", "validation_invalid_number", "Quantity must be a whole number"]);
+  } else if (input.quantity < 1) {
+    problems.push(["quantity", "validation_min_number", "Quantity must be at least 1"]);
+  } else if (input.quantity > proxies.MAX_QUANTITY) {
+    problems.push(["quantity", "validation_max_number", proxies.MAX_QUANTITY_MESSAGE]);
+  }
+  proxies.throwProblems(problems);
+  return input;
+}
+
+/** @param {{ country: string, state: string, city: string }} where */
+function placeLabel(where) {
+  return [where.country, where.state, where.city].filter(Boolean).join(" / ");
+}
+
+/**
+ * Buys `input.quantity` proxies for the user, inside the caller's transaction: prices on
+ * the server, checks stock and balance, assigns the proxies for a term, writes one
+ * PROXY_PURCHASE ledger row and the order (with its Idempotency-Key). Throws (changing
+ * nothing) when stock or balance is short.
+ * @param {CoreApp} txApp
+ * @param {string} userId
+ * @param {PurchaseInput} input
+ * @param {{ key: string, hash: string } | null} idempotency
+ */
+function purchase(txApp, userId, input, idempotency) {
+  const unit = prices.unitPriceCents(txApp, input.type);
+  if (!unit) {
+    throw new BadRequestError(`${proxies.typeLabel(input.type)} proxies are not for sale right now.`, {
+      type: new ValidationError("not_for_sale", "Not for sale right now"),
+    });
+  }
+  let query = `SELECT ${proxies.PROXY_COLUMNS} FROM proxies WHERE status = 'AVAILABLE' AND type = {:type} AND country = {:country}`;
+  if (input.state) query += " AND state = {:state}";
+  if (input.city) query += " AND city = {:city}";
+  const bought = proxies.proxyRows();
+  txApp
+    .db()
+    .newQuery(`${query} LIMIT {:limit}`)
+    .bind({ type: input.type, country: input.country, state: input.state, city: input.city, limit: input.quantity })
+    .all(bought);
+  if (bought.length < input.quantity) {
+    const have = bought.length === 0 ? "no" : `only ${bought.length}`;
+    const message = `Not enough stock: ${have} ${proxies.typeLabel(input.type)} proxies available in ${placeLabel(input)}; you asked for ${input.quantity}. Choose fewer proxies or another location.`;
+    throw new ApiError(409, message, { quantity: new ValidationError("insufficient_stock", message) });
+  }
+  proxies.openPasswords(bought);
+
+  const total = unit * input.quantity;
+  const orderId = sql.newId();
+  const what = proxies.proxiesLabel(input.quantity, input.type);
+  const { transactionId, balanceCents } = orders.chargeOrder(txApp, userId, {
+    orderId,
+    cents: total,
+    description: `Purchased ${what} in ${placeLabel(input)} for ${proxies.TERM_DAYS} days`,
+    what: `${what} cost`,
+    field: "quantity",
+  });
+
+  const now = new DateTime().string();
+  const expires = new DateTime().addDate(0, 0, proxies.TERM_DAYS).string();
+  const list = sql.inList(
+    "id",
+    bought.map((p) => p.id),
+  );
+  txApp
+    .db()
+    .newQuery(
+      // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
+      // whole AVAILABLE range of the status index.
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
+    )
+    .bind({ ...list.params, userId, expires, now })
+    .execute();
+  for (const proxy of bought) {
+    Object.assign(proxy, {
+      status: "ASSIGNED",
+      assigned_to_user_id: userId,
+      expires_at: expires,
+      auto_renew: false,
+      expiry_notice_sent_at: "",
+      updated: now,
+    });
+  }
+
+  return orders.saveOrder(
+    txApp,
+    {
+      id: orderId,
+      user_id: userId,
+      kind: "purchase",
+      proxy_type: input.type,
+      country: input.country,
+      state: input.state,
+      city: input.city,
+      quantity: input.quantity,
+      total_cents: total,
+      items: bought.map((p) => ({ id: p.id, unit_price_cents: unit })),
+      transaction_id: transactionId,
+      created: now,
+    },
+    bought,
+    balanceCents,
+    idempotency,
+  );
+}
+
+/**
+ * POST /api/v1/proxies/purchase  {type, country, state?, city?, quantity}  Idempotency-Key
+ * -> {order, proxies, balance_cents}. A verified customer, not a demo account in demo mode;
+ * a retry with the same key and body answers the same order again.
+ * @param {core.RequestEvent} e
+ */
+function purchaseRoute(e) {
+  return orders.answerOnce(e, "POST /api/v1/proxies/purchase", validatePurchase, purchase);
+}
+
+module.exports = { validatePurchase, purchase, purchaseRoute };
