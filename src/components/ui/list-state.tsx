@@ -39,7 +39,7 @@ export function ListState({
   children,
 }: ListStateProps) {
   if (!loaded && status === "error") return <LoadError message={error} onRetry={onRetry} />;
-  if (!loaded) return <ListSkeleton label={loadingLabel} rows={skeletonRows} className={skeletonClassName} />;
+  if (!loaded) return <ListSkeleton label={loadingLabel} rows={skeletonRows} rowClassName={skeletonClassName} />;
   if (empty) return <>{emptyState}</>;
   return (
     <div className={className}>
@@ -50,11 +50,22 @@ export function ListState({
 }
 
 /** Grey rows standing in for a list that loads. */
-export function ListSkeleton({ label, rows = 5, className }: { label: string; rows?: number; className?: string }) {
+export function ListSkeleton({
+  label,
+  rows = 5,
+  rowClassName = "h-14",
+  className,
+}: {
+  label: string;
+  rows?: number;
+  /** Classes of each row (its height). */
+  rowClassName?: string;
+  className?: string;
+}) {
   return (
-    <div className="space-y-2" aria-busy="true" aria-label={label}>
+    <div className={cn("space-y-2", className)} aria-busy="true" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (
-        <Skeleton key={i} className={cn("rounded-lg", className)} />
+        <Skeleton key={i} className={cn("rounded-lg", rowClassName)} />
       ))}
     </div>
   );

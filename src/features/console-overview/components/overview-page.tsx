@@ -18,23 +18,16 @@ import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Skeleton } from "@/components/ui/skeleton";
-import { StatCard } from "@/components/ui/stat-card";
+import { ListSkeleton } from "@/components/ui/list-state";
+import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { formatCents } from "@/lib/money";
-import type { TransactionType, UserRecord } from "@/lib/pocketbase-types";
+import { isIncoming, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
+import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
 import type { AdminOverview } from "@/features/console-overview/api";
 import { $overview, overviewSeed, reloadOverview, type OverviewState } from "@/features/console-overview/stores";
-
-const TYPE_LABELS: Record<TransactionType, string> = {
-  CREDIT: "Credit",
-  DEBIT: "Debit",
-  PROXY_PURCHASE: "Proxy purchase",
-  REFUND: "Refund",
-};
-const INCOMING = new Set<TransactionType>(["CREDIT", "REFUND"]);
 
 const QUICK_ACTIONS = [
   { href: "/console/users", label: "Manage users", text: "Balances, admin rights, refunds", icon: Users },
@@ -69,30 +62,32 @@ function Overview({ initial }: { initial: AdminOverview | null }) {
         <p className="text-sm text-slate-600">The platform at a glance.</p>
       </div>
       {state.status === "error" ? <LoadError message={state.error} onRetry={reloadOverview} /> : null}
-      <section aria-label="Platform figures" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard
-          label="Total Users"
-          value={data ? data.total_users.toLocaleString("en-US") : "—"}
-          loading={loading}
-          icon={<Users className="size-5" aria-hidden="true" />}
-          testId="overview-total-users"
-        />
-        <StatCard
-          label="Total Revenue"
-          value={data ? formatCents(data.total_revenue_cents) : "—"}
-          loading={loading}
-          icon={<DollarSign className="size-5" aria-hidden="true" />}
-          testId="overview-total-revenue"
-        />
-        <StatCard
-          label="Active Proxies"
-          value={data ? data.active_proxies.toLocaleString("en-US") : "—"}
-          loading={loading}
-          icon={<Server className="size-5" aria-hidden="true" />}
-          testId="overview-active-proxies"
-        />
-        <StatCard label="System Status" value="Operational" icon={<Activity className="size-5" aria-hidden="true" />} />
-      </section>
+      <StatGrid
+        label="Platform figures"
+        className="lg:grid-cols-2 xl:grid-cols-4"
+        loading={loading}
+        stats={[
+          {
+            label: "Total Users",
+            value: data ? data.total_users.toLocaleString("en-US") : "—",
+            icon: Users,
+            testId: "overview-total-users",
+          },
+          {
+            label: "Total Revenue",
+            value: data ? formatCents(data.total_revenue_cents) : "—",
+            icon: DollarSign,
+            testId: "overview-total-revenue",
+          },
+          {
+            label: "Active Proxies",
+            value: data ? data.active_proxies.toLocaleString("en-US") : "—",
+            icon: Server,
+            testId: "overview-active-proxies",
+          },
+          { label: "System Status", value: "Operational", icon: Activity, fixed: true },
+        ]}
+      />
       {data && data.test_payments_cents > 0 ? (
         <p className="text-sm text-slate-600" data-testid="overview-test-payments">
           <span className="mr-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs font-semibold text-violet-800">Test</span>
@@ -163,11 +158,7 @@ function RecentTransactions({ state }: { state: OverviewState }) {
     <Card className="lg:col-span-2">
       <h2 className="text-lg font-semibold text-slate-900">Recent transactions</h2>
       {state.status === "loading" && !state.data ? (
-        <div className="mt-4 space-y-2" aria-busy="true" aria-label="Loading recent transactions">
-          {[0, 1, 2, 3, 4].map((i) => (
-            <Skeleton key={i} className="h-12 rounded-lg" />
-          ))}
-        </div>
+        <ListSkeleton label="Loading recent transactions" className="mt-4" rowClassName="h-12" />
       ) : state.data && rows.length === 0 ? (
         <div className="mt-4">
           <EmptyState icon={Receipt} title="No transactions yet" text="Credits, purchases and refunds will appear here." />
@@ -178,10 +169,10 @@ function RecentTransactions({ state }: { state: OverviewState }) {
             <li key={row.id} className="flex items-start justify-between gap-3 py-3" data-testid="recent-transaction">
               <div className="min-w-0 space-y-1">
                 <p className="truncate text-sm font-medium text-slate-900">{row.user_email || "Deleted user"}</p>
-                <p className="text-xs break-words text-slate-600">{row.description || TYPE_LABELS[row.type]}</p>
+                <p className="text-xs break-words text-slate-600">{row.description || TRANSACTION_TYPE_LABELS[row.type]}</p>
                 <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
                   <LocalDateTime value={row.created} />
-                  <Badge tone={INCOMING.has(row.type) ? "success" : "danger"}>{TYPE_LABELS[row.type]}</Badge>
+                  <Badge tone={isIncoming(row.type) ? "success" : "danger"}>{TRANSACTION_TYPE_LABELS[row.type]}</Badge>
                 </p>
               </div>
               <span
