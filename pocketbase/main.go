@@ -4,6 +4,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -39,11 +40,17 @@ func main() {
 
 	app.RootCmd.ParseFlags(os.Args[1:])
 
+	hooksPattern := "" // jsvm's default: every pb_hooks/*.pb.js
+	if args := app.RootCmd.Flags().Args(); len(args) > 0 && args[0] == "collections" {
+		hooksPattern = "^$" // the schema is the migrations' alone: no hook runs
+	}
+
 	jsvm.MustRegister(app, jsvm.Config{
-		MigrationsDir: migrationsDir,
-		HooksDir:      hooksDir,
-		HooksWatch:    hooksWatch,
-		HooksPoolSize: hooksPool,
+		MigrationsDir:     migrationsDir,
+		HooksDir:          hooksDir,
+		HooksWatch:        hooksWatch,
+		HooksPoolSize:     hooksPool,
+		HooksFilesPattern: hooksPattern,
 	})
 
 	migratecmd.MustRegister(app, app.RootCmd, migratecmd.Config{
@@ -52,7 +59,7 @@ func main() {
 		Dir:          migrationsDir,
 	})
 
-	app.RootCmd.AddCommand(superuserFromEnvCommand(app))
+	app.RootCmd.AddCommand(superuserFromEnvCommand(app), collectionsCommand(app))
 
 	app.OnServe().Bind(&hook.Handler[*core.ServeEvent]{
 		Func: func(e *core.ServeEvent) error {
@@ -140,4 +147,38 @@ func upsertSuperuserFromEnv(app core.App) error {
 		return fmt.Errorf("failed to save the superuser %q: %w", email, err)
 	}
 	return nil
+}
+
+// collectionsCommand prints the app's collections (system ones left out) as JSON after
+// applying every migration to the data dir: scripts/generate-record-types.ts reads it from
+// a throwaway --dir to write the browser's record types.
+func collectionsCommand(app core.App) *cobra.Command {
+	return &cobra.Command{
+		Use:          "collections",
+		Short:        "Applies the migrations and prints the non-system collections as JSON",
+		SilenceUsage: true,
+		Run: func(command *cobra.Command, args []string) {
+			if err := printCollections(app); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		},
+	}
+}
+
+func printCollections(app core.App) error {
+	if err := app.RunAllMigrations(); err != nil {
+		return fmt.Errorf("failed to apply the migrations: %w", err)
+	}
+	all, err := app.FindAllCollections()
+	if err != nil {
+		return err
+	}
+	collections := []*core.Collection{}
+	for _, c := range all {
+		if !c.System {
+			collections = append(collections, c)
+		}
+	}
+	return json.NewEncoder(os.Stdout).Encode(collections)
 }

@@ -1,19 +1,24 @@
 // `npm install` (postinstall): builds the two Go programs the shop runs, side by side, with
 // the machine's Go:
 // - pocketbase/bin/pocketbase from pocketbase/ (the pinned PocketBase module and main.go),
-//   skipped when go.mod, go.sum and main.go have not changed since the last build;
+//   skipped when go.mod, go.sum and main.go have not changed since the last build; then
+//   the JS VM declarations it embeds are written to pocketbase/types/pocketbase.d.ts (not
+//   committed: `tsc -p pocketbase/jsconfig.json` type-checks the hooks against them);
 // - pocketbase/bin/litestream from the pinned Litestream module (continuous replication,
 //   server/litestream.ts), skipped when that version is already there.
 // A failed build says which one failed and why, and fails the install.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, POCKETBASE_BIN } from "../server/pocketbase-process.ts";
 import { LITESTREAM_BIN, LITESTREAM_MODULE } from "../server/litestream.ts";
+import { readPocketBaseSchema } from "./pocketbase-schema.ts";
 
 const dir = path.join(ROOT, "pocketbase");
 const stampFile = path.join(dir, "bin", ".build-stamp");
+const declarationsFile = path.join(dir, "types", "pocketbase.d.ts");
 const litestreamStamp = `${LITESTREAM_BIN}.version`;
 
 function findGo(): string {
@@ -67,6 +72,17 @@ async function buildPocketBase(): Promise<void> {
   console.log(`Built ${path.relative(ROOT, POCKETBASE_BIN)}.`);
 }
 
+/** The declarations the binary writes on bootstrap (no migration applied: an empty dir). */
+function writeDeclarations(): void {
+  const noMigrations = mkdtempSync(path.join(tmpdir(), "pb-no-migrations-"));
+  try {
+    writeFileSync(declarationsFile, readPocketBaseSchema(noMigrations).declarations);
+  } finally {
+    rmSync(noMigrations, { recursive: true, force: true });
+  }
+  console.log(`Wrote ${path.relative(ROOT, declarationsFile)}.`);
+}
+
 async function buildLitestream(): Promise<void> {
   if (existsSync(LITESTREAM_BIN) && existsSync(litestreamStamp) && readFileSync(litestreamStamp, "utf8") === LITESTREAM_MODULE) {
     console.log("Litestream binary is up to date.");
@@ -79,7 +95,7 @@ async function buildLitestream(): Promise<void> {
   console.log(`Built ${path.relative(ROOT, LITESTREAM_BIN)}.`);
 }
 
-const results = await Promise.allSettled([buildPocketBase(), buildLitestream()]);
+const results = await Promise.allSettled([buildPocketBase().then(writeDeclarations), buildLitestream()]);
 const failures = results.flatMap((r) => (r.status === "rejected" ? [(r.reason as Error).message] : []));
 if (failures.length > 0) {
   console.error(`\nBuild failed:\n${failures.map((f) => `- ${f}`).join("\n")}`);

@@ -1,7 +1,9 @@
 // The one PocketBase client of the browser islands: same origin (the web server streams
-// /api/** to PocketBase), typed collections, no auto-cancellation surprises.
+// /api/** to PocketBase), typed collections (the SDK README's TypedPocketBase, over the
+// generated record types), no auto-cancellation surprises.
 import PocketBase, { type RecordService } from "pocketbase";
 import type {
+  AdminInvitationRecord,
   AffiliateRecord,
   AuditLogRecord,
   BalanceRecord,
@@ -9,9 +11,10 @@ import type {
   CommissionRecord,
   ContactMessageRecord,
   PaymentRecord,
-  PricingPlan,
+  PricingPlanRecord,
   ProxyOrderRecord,
   ProxyRecord,
+  ReferralPayoutRecord,
   ReferralRecord,
   SettingRecord,
   SupportTicketRecord,
@@ -23,7 +26,7 @@ export interface TypedPocketBase extends PocketBase {
   collection(idOrName: string): RecordService;
   collection(idOrName: "users"): RecordService<UserRecord>;
   collection(idOrName: "settings"): RecordService<SettingRecord>;
-  collection(idOrName: "pricing_plans"): RecordService<PricingPlan>;
+  collection(idOrName: "pricing_plans"): RecordService<PricingPlanRecord>;
   collection(idOrName: "balances"): RecordService<BalanceRecord>;
   collection(idOrName: "transactions"): RecordService<TransactionRecord>;
   collection(idOrName: "proxies"): RecordService<ProxyRecord>;
@@ -36,6 +39,8 @@ export interface TypedPocketBase extends PocketBase {
   collection(idOrName: "payments"): RecordService<PaymentRecord>;
   collection(idOrName: "proxy_orders"): RecordService<ProxyOrderRecord>;
   collection(idOrName: "commissions"): RecordService<CommissionRecord>;
+  collection(idOrName: "referral_payouts"): RecordService<ReferralPayoutRecord>;
+  collection(idOrName: "admin_invitations"): RecordService<AdminInvitationRecord>;
 }
 
 let client: TypedPocketBase | null = null;

@@ -22,6 +22,7 @@ const proxy = (over: Partial<ProxyRecord>): ProxyRecord => ({
   auto_renew: false,
   expiry_notice_sent_at: "",
   created: "",
+  updated: "",
   ...over,
 });
 
