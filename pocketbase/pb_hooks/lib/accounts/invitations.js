@@ -119,8 +119,7 @@ function listPending(app, paging) {
     .db()
     .newQuery(
       `SELECT i.id, i.email, i.expires_at, i.created, i.created_by,
-              COALESCE(u.email, '') AS admin_email, COALESCE(u.first_name, '') AS admin_first_name,
-              COALESCE(u.last_name, '') AS admin_last_name
+              ${sql.personColumns("u", "admin")}
          FROM admin_invitations i LEFT JOIN users u ON u.id = i.created_by
         WHERE ${where}
         ORDER BY i.created DESC, i.id DESC

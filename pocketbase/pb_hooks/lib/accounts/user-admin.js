@@ -54,10 +54,13 @@ function userView(row) {
  * @param {string} id
  */
 function findUser(app, id) {
-  const rows = userRows();
-  app.db().newQuery(`SELECT ${USER_SELECT} FROM users u WHERE u.id = {:id} LIMIT 1`).bind({ id }).all(rows);
-  const row = rows[0];
-  if (!row) throw new NotFoundError("No user with this id.");
+  const row = sql.oneRowOr404(
+    app,
+    userRows(),
+    `SELECT ${USER_SELECT} FROM users u WHERE u.id = {:id} LIMIT 1`,
+    { id },
+    "No user with this id.",
+  );
   return userView(row);
 }
 

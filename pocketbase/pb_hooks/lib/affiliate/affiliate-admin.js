@@ -91,15 +91,13 @@ function listAffiliates(app, query) {
  * @param {string} id
  */
 function affiliateView(app, id) {
-  const rows = affiliateRows();
-  app
-    .db()
-    .newQuery(`SELECT ${AFFILIATE_COLUMNS} FROM affiliates a JOIN users u ON u.id = a.user_id WHERE a.id = {:id} LIMIT 1`)
-    .bind({ id })
-    .all(rows);
-  const row = rows[0];
-  if (!row) throw new NotFoundError("This affiliate does not exist (any more).");
-  return row;
+  return sql.oneRowOr404(
+    app,
+    affiliateRows(),
+    `SELECT ${AFFILIATE_COLUMNS} FROM affiliates a JOIN users u ON u.id = a.user_id WHERE a.id = {:id} LIMIT 1`,
+    { id },
+    "This affiliate does not exist (any more).",
+  );
 }
 
 /**
@@ -197,14 +195,13 @@ function listReferrals(app, affiliateId, query) {
  * @param {string} id
  */
 function referralView(app, id) {
-  const rows = referralRows();
-  app
-    .db()
-    .newQuery(`SELECT ${REFERRAL_COLUMNS} FROM referrals r JOIN users u ON u.id = r.referred_user_id WHERE r.id = {:id} LIMIT 1`)
-    .bind({ id })
-    .all(rows);
-  const row = rows[0];
-  if (!row) throw new NotFoundError("This referral does not exist (any more).");
+  const row = sql.oneRowOr404(
+    app,
+    referralRows(),
+    `SELECT ${REFERRAL_COLUMNS} FROM referrals r JOIN users u ON u.id = r.referred_user_id WHERE r.id = {:id} LIMIT 1`,
+    { id },
+    "This referral does not exist (any more).",
+  );
   return withFlags([row])[0];
 }
 

@@ -88,8 +88,7 @@ function listEntries(app, query) {
     .db()
     .newQuery(
       `SELECT l.id, l.action, l.target_type, l.target_id, COALESCE(l.details, '') AS details, l.created, l.admin_id,
-              COALESCE(u.email, '') AS admin_email, COALESCE(u.first_name, '') AS admin_first_name,
-              COALESCE(u.last_name, '') AS admin_last_name
+              ${sql.personColumns("u", "admin")}
        FROM audit_logs l LEFT JOIN users u ON u.id = l.admin_id
        ${whereSql}
        ORDER BY ${query.search ? "+l.created" : "l.created"} DESC, l.id DESC LIMIT {:limit} OFFSET {:offset}`,

@@ -60,4 +60,35 @@ function personMatches(alias, param) {
   return `${c}email ${like} OR ${c}first_name ${like} OR ${c}last_name ${like} OR (${c}first_name || ' ' || ${c}last_name) ${like}`;
 }
 
-module.exports = { rowsLike, inList, newId, likeEscape, containsPattern, personMatches };
+/**
+ * The one row `query` answers (filled into `rows`, from rowsLike), or a 404 with `message`.
+ * @template T
+ * @param {CoreApp} app
+ * @param {T[]} rows
+ * @param {string} query
+ * @param {Record<string, unknown>} params
+ * @param {string} message
+ * @returns {T}
+ */
+function oneRowOr404(app, rows, query, params, message) {
+  app
+    .db()
+    .newQuery(query)
+    .bind(params)
+    .all(/** @type {any} */ (rows));
+  const row = rows[0];
+  if (!row) throw new NotFoundError(message);
+  return row;
+}
+
+/**
+ * A person's e-mail, first and last name from the joined users table `alias`, as
+ * `<prefix>_email`, `<prefix>_first_name`, `<prefix>_last_name` ("" when no such user).
+ * @param {string} alias
+ * @param {string} prefix
+ */
+function personColumns(alias, prefix) {
+  return ["email", "first_name", "last_name"].map((f) => `COALESCE(${alias}.${f}, '') AS ${prefix}_${f}`).join(", ");
+}
+
+module.exports = { rowsLike, inList, newId, likeEscape, containsPattern, personMatches, oneRowOr404, personColumns };

@@ -21,9 +21,7 @@ const MAX_SEARCH = 100;
 
 const COLUMNS = `t.id AS id, t.subject AS subject, t.status AS status, t.priority AS priority,
   t.created AS created, t.updated AS updated, t.last_message_at AS last_message_at,
-  t.awaiting_reply AS awaiting_reply, t.user_id AS user_id,
-  COALESCE(u.email, '') AS user_email, COALESCE(u.first_name, '') AS user_first_name,
-  COALESCE(u.last_name, '') AS user_last_name`;
+  t.awaiting_reply AS awaiting_reply, t.user_id AS user_id, ${sql.personColumns("u", "user")}`;
 
 const ROW = {
   id: "",
@@ -134,14 +132,8 @@ function statusCounts(app) {
  * @param {string} id
  */
 function getTicket(app, id) {
-  const rows = sql.rowsLike(ROW);
-  app
-    .db()
-    .newQuery(`SELECT ${COLUMNS} FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id WHERE t.id = {:id} LIMIT 1`)
-    .bind({ id })
-    .all(rows);
-  if (rows.length === 0) throw new NotFoundError("Ticket not found.");
-  return plainRow(rows[0]);
+  const query = `SELECT ${COLUMNS} FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id WHERE t.id = {:id} LIMIT 1`;
+  return plainRow(sql.oneRowOr404(app, sql.rowsLike(ROW), query, { id }, "Ticket not found."));
 }
 
 /**
