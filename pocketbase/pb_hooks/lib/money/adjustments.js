@@ -1,10 +1,8 @@
 // @ts-check
-// Balance adjustments: an admin credits or debits a user's balance (POST
-// /api/admin/users/{id}/balance) behind an Idempotency-Key, one ledger row and its audit row
-// in one transaction.
+// Balance adjustments: an admin credits or debits a user's balance behind an
+// Idempotency-Key, one ledger row and its audit row in one transaction.
 
-/** @type {typeof import("../core/sql.js")} */
-const sql = require(`${__hooks}/lib/core/sql.js`);
+const ROUTE = "POST /api/admin/users/{id}/balance";
 
 /** One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused). */
 const MAX_ADJUSTMENT_CENTS = 100000000;
@@ -41,96 +39,98 @@ function validateAdjustment(body) {
 }
 
 /**
- * The ledger reference an admin's Idempotency-Key is stored as: fixed length whatever the
- * key, and the admin's own (two admins' keys never meet).
- * @param {string} adminId
- * @param {string} key
+ * POST /api/admin/users/{id}/balance  {transaction_type: "CREDIT"|"DEBIT", amount_cents
+ * 1..100000000, description 1-500} + Idempotency-Key (required, 1-255 visible ASCII
+ * characters) -> {balance_cents, transaction}
+ *
+ * The console's "credit or debit a user" (update_user_balance_admin in the spec): one ledger
+ * entry plus its audit row (users.balance_credit|debit {amount_cents, description,
+ * balance_before_cents, balance_after_cents, transaction_id}), in one transaction. Shop
+ * admins only; refused in demo mode. The key is stored as the ledger row's reference
+ * ("adjustment:<sha256 of admin id and key>", lib/money/idempotency.js): the same key with
+ * the same user, type, amount and description answers the first adjustment again (header
+ * `Idempotent-Replayed: true`, balance_cents as right after it) and moves nothing; the same
+ * key with anything else is refused (422). 400 for a bad field (named in data), a debit
+ * below zero ("Insufficient balance: ..."), a missing key; 404 unknown user.
+ * @param {core.RequestEvent} e
  */
-function adjustmentReference(adminId, key) {
-  return `adjustment:${$security.sha256(`${adminId}\n${key}`)}`;
+function adjust(e) {
+  /** @type {typeof import("../audit/admin.js")} */
+  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  /** @type {typeof import("./idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
+  /** @type {typeof import("../accounts/user-admin.js")} */
+  const userAdmin = require(`${__hooks}/lib/accounts/user-admin.js`);
+  const caller = admin.requireAdminWrite(e);
+  const input = validateAdjustment(api.jsonBody(e));
+  const key = api.idempotencyKey(e);
+  const userId = e.request?.pathValue("id") ?? "";
+  userAdmin.findUser(e.app, userId);
+  const signed = input.type === "CREDIT" ? input.amountCents : -input.amountCents;
+  return idempotency.answerOnce(
+    e,
+    {
+      userId: caller.id,
+      key,
+      route: ROUTE,
+      input: { user_id: userId, type: input.type, amount_cents: signed, description: input.description },
+      collection: "transactions",
+      kind: "adjustments",
+    },
+    (txApp, keyed) => book(txApp, caller.id, userId, input, keyed.stored),
+    adjustmentView,
+  );
 }
 
 /**
- * Credits or debits a user's balance: one ledger row (its reference carries the admin's
- * Idempotency-Key) and one audit row, in one transaction. The same key again with the same
- * user, type, amount and description answers the first adjustment (replayed: true) and
- * moves nothing; with anything else it is refused (422).
- * @param {CoreApp} app
+ * Writes the adjustment's ledger row (reference: the admin's key) and its audit row, inside
+ * the caller's transaction; answers the ledger row's id.
+ * @param {CoreApp} txApp
  * @param {string} adminId
  * @param {string} userId
  * @param {AdjustmentInput} input
- * @param {string} key
- * @returns {{ replayed: boolean, balance_cents: number, transaction: Record<string, unknown> }}
+ * @param {string} reference
  */
-function adjustBalance(app, adminId, userId, input, key) {
-  /** @type {typeof import("../money/ledger.js")} */
+function book(txApp, adminId, userId, input, reference) {
+  /** @type {typeof import("./ledger.js")} */
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
   /** @type {typeof import("../audit/audit.js")} */
   const audit = require(`${__hooks}/lib/audit/audit.js`);
-  /** @type {typeof import("../accounts/user-admin.js")} */
-  const consoleUsers = require(`${__hooks}/lib/accounts/user-admin.js`);
-  consoleUsers.findUser(app, userId);
-  const reference = adjustmentReference(adminId, key);
   const signed = input.type === "CREDIT" ? input.amountCents : -input.amountCents;
-  /** @type {{ replayed: boolean, balance_cents: number, transaction: Record<string, unknown> } | null} */
-  let out = null;
-  app.runInTransaction((txApp) => {
-    const earlier = sql.rowsLike({
-      id: "",
-      user_id: "",
-      type: "",
-      amount_cents: 0,
-      balance_after_cents: 0,
-      description: "",
-      stripe_payment_intent_id: "",
-      reference: "",
-      created: "",
-      updated: "",
-    });
-    txApp
-      .db()
-      .newQuery(
-        `SELECT id, user_id, type, amount_cents, balance_after_cents, description, stripe_payment_intent_id, reference, created, updated
-         FROM transactions WHERE reference = {:reference} AND reference != '' LIMIT 1`,
-      )
-      .bind({ reference })
-      .all(earlier);
-    const row = earlier[0];
-    if (row) {
-      if (row.user_id !== userId || row.type !== input.type || row.amount_cents !== signed || row.description !== input.description) {
-        throw new ApiError(
-          422,
-          "This Idempotency-Key was already used for a different adjustment. Use a new key for a new adjustment; reuse a key only to retry the same one.",
-          { idempotency_key: new ValidationError("idempotency_key_reused", "Key already used for a different request") },
-        );
-      }
-      out = { replayed: true, balance_cents: row.balance_after_cents, transaction: { ...row, collectionName: "transactions" } };
-      return;
-    }
-    const entry = ledger.applyLedgerEntry(txApp, {
-      userId,
-      type: input.type,
-      amountCents: signed,
-      description: input.description,
-      reference,
-    });
-    audit.writeAuditLog(txApp, {
-      adminId,
-      action: input.type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
-      targetType: "users",
-      targetId: userId,
-      details: {
-        amount_cents: input.amountCents,
-        description: input.description,
-        balance_before_cents: entry.balanceCents - signed,
-        balance_after_cents: entry.balanceCents,
-        transaction_id: entry.transaction.id,
-      },
-    });
-    out = { replayed: false, balance_cents: entry.balanceCents, transaction: entry.transaction };
+  const entry = ledger.applyLedgerEntry(txApp, {
+    userId,
+    type: input.type,
+    amountCents: signed,
+    description: input.description,
+    reference,
   });
-  if (!out) throw new Error("balance adjustment did not run");
-  return out;
+  audit.writeAuditLog(txApp, {
+    adminId,
+    action: input.type === "CREDIT" ? "users.balance_credit" : "users.balance_debit",
+    targetType: "users",
+    targetId: userId,
+    details: {
+      amount_cents: input.amountCents,
+      description: input.description,
+      balance_before_cents: entry.balanceCents - signed,
+      balance_after_cents: entry.balanceCents,
+      transaction_id: entry.transaction.id,
+    },
+  });
+  return entry.transaction.id;
 }
 
-module.exports = { MAX_ADJUSTMENT_CENTS, validateAdjustment, adjustmentReference, adjustBalance };
+/**
+ * What the route answers, first time and replay alike: the ledger row and the balance right
+ * after it.
+ * @param {CoreApp} app
+ * @param {string} transactionId
+ */
+function adjustmentView(app, transactionId) {
+  const transaction = app.findRecordById("transactions", transactionId);
+  return { balance_cents: transaction.getInt("balance_after_cents"), transaction };
+}
+
+module.exports = { MAX_ADJUSTMENT_CENTS, adjust };

@@ -7,129 +7,138 @@ const sql = require(`${__hooks}/lib/core/sql.js`);
 /** @type {typeof import("../affiliate/affiliate-admin.js")} */
 const affiliates = require(`${__hooks}/lib/affiliate/affiliate-admin.js`);
 
-const PAY_ROUTE = "POST /api/admin/referrals/{id}/pay";
+const ROUTE = "POST /api/admin/referrals/{id}/pay";
 
 /**
- * Pays a referral, behind the admin's Idempotency-Key, in one transaction: every pending
- * commission of it becomes paid, the referral paid (paid_at now), the affiliate's pending
- * earnings drop by the amount (paid = total - pending), a referral_payouts row records it,
- * and ONE audit row `referrals.pay`. The same key for the same referral answers the first
- * payout again (no second audit row); for another referral it is refused (422).
- * Nothing pending: 409 when it was paid before, else 400.
- * @param {CoreApp} app
- * @param {{adminId: string, referralId: string, key: string}} request
- * @returns {{payoutId: string, replayed: boolean}}
+ * POST /api/admin/referrals/{id}/pay  (no body)  Idempotency-Key
+ * -> {payout: {id, referral_id, affiliate_id, admin_id, amount_cents, commission_ids, created},
+ *     referral: (as in the referrals list), affiliate: (as in the affiliates list)}
+ *
+ * Marks every pending commission of the referral paid, the referral paid (paid_at), and
+ * lowers the affiliate's pending earnings by the amount, in one transaction with one audit
+ * row `referrals.pay`. A payout made outside the shop: no balance or ledger row changes.
+ * The same key again answers the first payout (header Idempotent-Replayed: true, no second
+ * audit row); the key used for another referral: 422. Nothing pending: 409 (already paid)
+ * or 400 (nothing earned). Unknown referral 404; demo mode 403; no or bad Idempotency-Key 400.
+ * @param {core.RequestEvent} e
  */
-function pay(app, request) {
+function pay(e) {
+  /** @type {typeof import("../audit/admin.js")} */
+  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  /** @type {typeof import("./idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
+  const user = admin.requireAdminWrite(e);
+  const key = api.idempotencyKey(e);
+  const referralId = e.request?.pathValue("id") ?? "";
+  try {
+    e.app.findRecordById("referrals", referralId);
+  } catch (_) {
+    throw new NotFoundError("This referral does not exist (any more).");
+  }
+  return idempotency.answerOnce(
+    e,
+    { userId: user.id, key, route: ROUTE, input: referralId, collection: "referral_payouts", kind: "payouts" },
+    (txApp, keyed) => payReferral(txApp, user.id, referralId, keyed),
+    payoutView,
+  );
+}
+
+/**
+ * Pays a referral inside the caller's transaction: every pending commission of it becomes
+ * paid, the referral paid (paid_at now), the affiliate's pending earnings drop by the amount
+ * (paid = total - pending), a referral_payouts row records it with the admin's key, and ONE
+ * audit row `referrals.pay`. Nothing pending: 409 when it was paid before, else 400.
+ * Answers the payout's id.
+ * @param {CoreApp} txApp
+ * @param {string} adminId
+ * @param {string} referralId
+ * @param {{ key: string, hash: string }} keyed
+ */
+function payReferral(txApp, adminId, referralId, keyed) {
   /** @type {typeof import("../audit/audit.js")} */
   const audit = require(`${__hooks}/lib/audit/audit.js`);
-  const hash = $security.sha256(`${PAY_ROUTE}\n${request.referralId}`);
-  let payoutId = "";
-  let replayed = false;
-  // Not admin.auditedChange: a replay must answer without writing a second audit row.
-  app.runInTransaction((txApp) => {
-    const earlier = sql.rowsLike({ id: "", request_hash: "" });
-    txApp
-      .db()
-      .newQuery("SELECT id, request_hash FROM referral_payouts WHERE admin_id = {:admin} AND idempotency_key = {:key} LIMIT 1")
-      .bind({ admin: request.adminId, key: request.key })
-      .all(earlier);
-    const first = earlier[0];
-    if (first) {
-      if (first.request_hash !== hash) {
-        throw new ApiError(
-          422,
-          "This Idempotency-Key was already used for another payout. Use a new key for a new payout; reuse a key only to retry the same one.",
-          { idempotency_key: new ValidationError("idempotency_key_reused", "Key already used for a different request") },
-        );
-      }
-      payoutId = first.id;
-      replayed = true;
-      return;
+  const referral = txApp.findRecordById("referrals", referralId);
+  const pendingIds = sql.rowsLike({ id: "" });
+  txApp
+    .db()
+    .newQuery(`SELECT c.id FROM commissions c WHERE c.referral_id = {:id} AND ${affiliates.PAYABLE} ORDER BY c.created`)
+    .bind({ id: referral.id })
+    .all(pendingIds);
+  const pending = pendingIds.map((row) => txApp.findRecordById("commissions", row.id));
+  // Clawbacks of refunded or charged-back payments (negative rows) are netted here.
+  const amount = pending.reduce((sum, c) => sum + c.getInt("amount_cents") - c.getInt("reversed_cents"), 0);
+  if (amount < 1) {
+    if (pending.length > 0) {
+      throw new ApiError(
+        409,
+        "Nothing to pay: clawbacks of refunded or charged-back payments outweigh this referral's pending commission. They are netted against its next commissions.",
+      );
     }
-
-    const referral = txApp.findRecordById("referrals", request.referralId);
-    const pendingIds = sql.rowsLike({ id: "" });
-    txApp
-      .db()
-      .newQuery(`SELECT c.id FROM commissions c WHERE c.referral_id = {:id} AND ${affiliates.PAYABLE} ORDER BY c.created`)
-      .bind({ id: referral.id })
-      .all(pendingIds);
-    const pending = pendingIds.map((row) => txApp.findRecordById("commissions", row.id));
-    // Clawbacks of refunded or charged-back payments (negative rows) are netted here.
-    const amount = pending.reduce((sum, c) => sum + c.getInt("amount_cents") - c.getInt("reversed_cents"), 0);
-    if (amount < 1) {
-      if (pending.length > 0) {
-        throw new ApiError(
-          409,
-          "Nothing to pay: clawbacks of refunded or charged-back payments outweigh this referral's pending commission. They are netted against its next commissions.",
-        );
-      }
-      if (referral.getString("status") === "paid" || referral.getInt("commission_cents") > 0) {
-        throw new ApiError(409, "This referral is already paid: it has no pending commission.");
-      }
-      throw new BadRequestError("This referral has no pending commission to pay.");
+    if (referral.getString("status") === "paid" || referral.getInt("commission_cents") > 0) {
+      throw new ApiError(409, "This referral is already paid: it has no pending commission.");
     }
+    throw new BadRequestError("This referral has no pending commission to pay.");
+  }
 
-    const now = new DateTime();
-    /** @type {string[]} */
-    const commissionIds = [];
-    for (const commission of pending) {
-      commission.set("status", "paid");
-      commission.set("paid_at", now);
-      txApp.save(commission);
-      commissionIds.push(commission.id);
-    }
-    referral.set("status", "paid");
-    referral.set("paid_at", now);
-    txApp.save(referral);
+  const now = new DateTime();
+  /** @type {string[]} */
+  const commissionIds = [];
+  for (const commission of pending) {
+    commission.set("status", "paid");
+    commission.set("paid_at", now);
+    txApp.save(commission);
+    commissionIds.push(commission.id);
+  }
+  referral.set("status", "paid");
+  referral.set("paid_at", now);
+  txApp.save(referral);
 
-    const affiliate = txApp.findRecordById("affiliates", referral.getString("affiliate_id"));
-    const pendingBefore = affiliate.getInt("pending_earnings_cents");
-    const pendingAfter = pendingBefore - amount;
-    affiliate.set("pending_earnings_cents", pendingAfter);
-    txApp.save(affiliate);
+  const affiliate = txApp.findRecordById("affiliates", referral.getString("affiliate_id"));
+  const pendingBefore = affiliate.getInt("pending_earnings_cents");
+  const pendingAfter = pendingBefore - amount;
+  affiliate.set("pending_earnings_cents", pendingAfter);
+  txApp.save(affiliate);
 
-    const payout = new Record(txApp.findCachedCollectionByNameOrId("referral_payouts"));
-    payout.set("affiliate_id", affiliate.id);
-    payout.set("referral_id", referral.id);
-    payout.set("admin_id", request.adminId);
-    payout.set("amount_cents", amount);
-    payout.set("commission_ids", commissionIds);
-    payout.set("idempotency_key", request.key);
-    payout.set("request_hash", hash);
-    txApp.save(payout);
-    payoutId = payout.id;
+  const payout = new Record(txApp.findCachedCollectionByNameOrId("referral_payouts"));
+  payout.set("affiliate_id", affiliate.id);
+  payout.set("referral_id", referral.id);
+  payout.set("admin_id", adminId);
+  payout.set("amount_cents", amount);
+  payout.set("commission_ids", commissionIds);
+  payout.set("idempotency_key", keyed.key);
+  payout.set("request_hash", keyed.hash);
+  txApp.save(payout);
 
-    const people = sql.rowsLike({ affiliate_email: "", referred_email: "" });
-    txApp
-      .db()
-      .newQuery(
-        `SELECT COALESCE((SELECT email FROM users WHERE id = {:affiliateUser}), '') AS affiliate_email,
-                COALESCE((SELECT email FROM users WHERE id = {:referredUser}), '') AS referred_email`,
-      )
-      .bind({ affiliateUser: affiliate.getString("user_id"), referredUser: referral.getString("referred_user_id") })
-      .all(people);
-    audit.writeAuditLog(txApp, {
-      adminId: request.adminId,
-      action: "referrals.pay",
-      targetType: "referrals",
-      targetId: referral.id,
-      details: {
-        amount_cents: amount,
-        payout_id: payout.id,
-        commission_ids: commissionIds,
-        affiliate_id: affiliate.id,
-        affiliate_user_id: affiliate.getString("user_id"),
-        affiliate_email: people[0]?.affiliate_email ?? "",
-        referred_user_id: referral.getString("referred_user_id"),
-        referred_email: people[0]?.referred_email ?? "",
-        affiliate_pending_before_cents: pendingBefore,
-        affiliate_pending_after_cents: pendingAfter,
-      },
-    });
+  const people = sql.rowsLike({ affiliate_email: "", referred_email: "" });
+  txApp
+    .db()
+    .newQuery(
+      `SELECT COALESCE((SELECT email FROM users WHERE id = {:affiliateUser}), '') AS affiliate_email,
+              COALESCE((SELECT email FROM users WHERE id = {:referredUser}), '') AS referred_email`,
+    )
+    .bind({ affiliateUser: affiliate.getString("user_id"), referredUser: referral.getString("referred_user_id") })
+    .all(people);
+  audit.writeAuditLog(txApp, {
+    adminId,
+    action: "referrals.pay",
+    targetType: "referrals",
+    targetId: referral.id,
+    details: {
+      amount_cents: amount,
+      payout_id: payout.id,
+      commission_ids: commissionIds,
+      affiliate_id: affiliate.id,
+      affiliate_user_id: affiliate.getString("user_id"),
+      affiliate_email: people[0]?.affiliate_email ?? "",
+      referred_user_id: referral.getString("referred_user_id"),
+      referred_email: people[0]?.referred_email ?? "",
+      affiliate_pending_before_cents: pendingBefore,
+      affiliate_pending_after_cents: pendingAfter,
+    },
   });
-  return { payoutId, replayed };
+  return payout.id;
 }
 
 /**
@@ -155,4 +164,4 @@ function payoutView(app, payoutId) {
   };
 }
 
-module.exports = { pay, payoutView };
+module.exports = { pay };

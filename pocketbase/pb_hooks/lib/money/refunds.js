@@ -1,5 +1,7 @@
 // @ts-check
-// Refunds of proxy orders (the 7-day money-back promise), made by an admin in the console.
+// Refunds of proxy orders (the money-back promise, catalog.json refund_window_days), made by
+// an admin in the console: which orders can be refunded and why (the rules below); the
+// refund itself is lib/money/order-refund.js.
 //
 // Rules:
 // - The whole order total comes back as one REFUND ledger row (reference "refund:<order
@@ -8,7 +10,7 @@
 // - A purchase: its proxies that the customer still holds (ASSIGNED or EXPIRED, still
 //   assigned to them) go back to stock with a new password (lib/proxies/proxies.js returnToStock);
 //   a proxy someone else holds now is never touched.
-// - A renewal: the 30 days it bought are taken back off each of its proxies the customer
+// - A renewal: the term (30 days) it bought are taken back off each of its proxies the customer
 //   still holds; a proxy whose expiry is then past is EXPIRED at once (the expiry job then
 //   gives the usual 7 days of grace from that expiry). Auto-renew is switched off for them,
 //   so the expiry job does not buy the refunded renewal again.
@@ -22,8 +24,11 @@
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
+/** @type {{ refund_window_days: number, proxy_term_days: number }} */
+const catalog = require(`${__hooks}/lib/catalog.json`);
+
 /** The money-back promise, in days. */
-const PROMISE_DAYS = 7;
+const PROMISE_DAYS = catalog.refund_window_days;
 const DAY_SECONDS = 86400;
 
 function orderRows() {
@@ -167,13 +172,13 @@ function refundability(app, order) {
     return {
       refundable: true,
       within_promise: true,
-      reason: `Within the 7-day money-back promise (${left === 0 ? "last day" : `${left} ${left === 1 ? "day" : "days"} left`}).`,
+      reason: `Within the ${PROMISE_DAYS}-day money-back promise (${left === 0 ? "last day" : `${left} ${left === 1 ? "day" : "days"} left`}).`,
     };
   }
   return {
     refundable: true,
     within_promise: false,
-    reason: `Older than 7 days (${ageDays(order.created)} days): outside the money-back promise, can still be refunded as a goodwill gesture.`,
+    reason: `Older than ${PROMISE_DAYS} days (${ageDays(order.created)} days): outside the money-back promise, can still be refunded as a goodwill gesture.`,
   };
 }
 
@@ -241,223 +246,17 @@ function findOrder(app, id) {
   return rows[0] ?? null;
 }
 
-/**
- * Checks a refund body: {reason: 3-500 characters, allow_late?: boolean}.
- * @param {Record<string, unknown>} body
- * @returns {{ reason: string, allowLate: boolean }}
- */
-function validateRefund(body) {
-  /** @type {typeof import("../core/api.js")} */
-  const api = require(`${__hooks}/lib/core/api.js`);
-  const reason = api.text(body["reason"]);
-  if (!reason) throw api.fieldError("reason", "A reason for the refund is required.", "validation_required");
-  if (reason.length < 3) throw api.fieldError("reason", "The reason must be at least 3 characters.", "validation_min_length");
-  if (reason.length > 500) throw api.fieldError("reason", "The reason must be at most 500 characters.", "validation_max_length");
-  const late = body["allow_late"];
-  if (late !== undefined && late !== null && typeof late !== "boolean") {
-    throw api.fieldError("allow_late", "Late refund confirmation (allow_late) must be true or false.");
-  }
-  return { reason, allowLate: late === true };
-}
-
-/**
- * The answer of a refund (also rebuilt for a replay).
- * @param {CoreApp} app
- * @param {string} orderId
- * @param {number} released
- * @param {number} shortened
- */
-function refundView(app, orderId, released, shortened) {
-  const order = findOrder(app, orderId);
-  if (!order) throw new NotFoundError("No order with this id.");
-  const rows = sql.rowsLike({
-    id: "",
-    user_id: "",
-    type: "",
-    amount_cents: 0,
-    balance_after_cents: 0,
-    description: "",
-    reference: "",
-    created: "",
-  });
-  app
-    .db()
-    .newQuery(
-      `SELECT id, user_id, type, amount_cents, balance_after_cents, description, reference, created FROM transactions
-       WHERE user_id = {:user} AND reference = {:reference} LIMIT 1`,
-    )
-    .bind({ user: order.user_id, reference: `refund:${order.id}` })
-    .all(rows);
-  const transaction = rows[0];
-  return {
-    order: orderView(order),
-    transaction: transaction ? { ...transaction, collectionName: "transactions" } : null,
-    balance_cents: transaction ? transaction.balance_after_cents : 0,
-    released,
-    shortened,
-  };
-}
-
-/**
- * What the first refund of an order reported (from its audit row), for a replay.
- * @param {CoreApp} app
- * @param {string} orderId
- */
-function earlierCounts(app, orderId) {
-  const rows = sql.rowsLike({ details: "" });
-  app
-    .db()
-    .newQuery("SELECT details FROM audit_logs WHERE action = 'proxy_orders.refund' AND target_id = {:id} LIMIT 1")
-    .bind({ id: orderId })
-    .all(rows);
-  try {
-    const details = JSON.parse(rows[0]?.details || "{}");
-    return { released: (details.proxies_released ?? []).length, shortened: (details.proxies_shortened ?? []).length };
-  } catch (_) {
-    return { released: 0, shortened: 0 };
-  }
-}
-
-/**
- * Refunds an order (see the rules at the top), with its audit row, in one transaction.
- * @param {CoreApp} app
- * @param {{ adminId: string, orderId: string, reason: string, allowLate: boolean, key: string }} request
- * @returns {{ replayed: boolean, view: ReturnType<typeof refundView> }}
- */
-function refund(app, request) {
-  /** @type {typeof import("./ledger.js")} */
-  const ledger = require(`${__hooks}/lib/money/ledger.js`);
-  /** @type {typeof import("../proxies/proxies.js")} */
-  const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
-  const hash = $security.sha256(`POST /api/admin/orders/${request.orderId}/refund\n${JSON.stringify([request.reason, request.allowLate])}`);
-
-  /** @type {{ replayed: boolean, released: number, shortened: number } | null} */
-  let outcome = null;
-  app.runInTransaction((txApp) => {
-    // The admin's key used before: for this very request it is a replay, otherwise a 422.
-    const used = orderRows();
-    txApp
-      .db()
-      .newQuery(
-        `SELECT ${ORDER_COLUMNS} FROM proxy_orders WHERE refunded_by = {:admin} AND refund_idempotency_key = {:key} AND refund_idempotency_key != '' LIMIT 1`,
-      )
-      .bind({ admin: request.adminId, key: request.key })
-      .all(used);
-    const earlier = used[0];
-    if (earlier) {
-      if (earlier.id !== request.orderId || earlier.refund_request_hash !== hash) {
-        throw new ApiError(
-          422,
-          "This Idempotency-Key was already used for a different request. Use a new key for a new refund; reuse a key only to retry the same one.",
-          { idempotency_key: new ValidationError("idempotency_key_reused", "Key already used for a different request") },
-        );
-      }
-      outcome = { replayed: true, ...earlierCounts(txApp, earlier.id) };
-      return;
-    }
-
-    const order = findOrder(txApp, request.orderId);
-    if (!order) throw new NotFoundError("No order with this id.");
-    if (order.status === "refunded") {
-      throw new ApiError(409, `This order was already refunded on ${order.refunded_at.slice(0, 10)}: an order is refunded once.`, {
-        order: new ValidationError("already_refunded", "Already refunded"),
-      });
-    }
-    const within = withinPromise(order.created);
-    if (!within && !request.allowLate) {
-      throw new ApiError(
-        409,
-        `This order is ${ageDays(order.created)} days old, past the 7-day money-back promise. Confirm a late refund to refund it anyway.`,
-        { allow_late: new ValidationError("outside_promise", "Outside the 7-day money-back promise") },
-      );
-    }
-    const held = heldProxies(txApp, order);
-    if (order.kind === "purchase") {
-      const renewal = blockingRenewal(
-        txApp,
-        order,
-        held.map((p) => p.id),
-      );
-      if (renewal) {
-        throw new ApiError(
-          409,
-          `Renewal order ${orderNumber(renewal.id)} extended proxies of this order: refund that renewal first, then this order.`,
-          { order: new ValidationError("renewed_later", "Renewed later") },
-        );
-      }
-    }
-
-    const entry = ledger.applyLedgerEntry(txApp, {
-      userId: order.user_id,
-      type: "REFUND",
-      amountCents: order.total_cents,
-      description: `Refund of order ${orderNumber(order.id)} (${proxies.proxiesLabel(order.quantity, order.proxy_type || undefined)} ${order.kind === "renewal" ? "renewal" : "purchase"})`,
-      reference: `refund:${order.id}`,
-    });
-
-    const now = new DateTime();
-    /** @type {string[]} */
-    let released = [];
-    /** @type {string[]} */
-    const shortened = [];
-    if (order.kind === "purchase") {
-      // Only proxies still theirs (checked above, in this transaction) go back to stock.
-      const assigned = held.filter((p) => p.status === "ASSIGNED").map((p) => p.id);
-      const expired = held.filter((p) => p.status === "EXPIRED").map((p) => p.id);
-      proxies.returnToStock(txApp, assigned, "ASSIGNED");
-      proxies.returnToStock(txApp, expired, "EXPIRED");
-      released = assigned.concat(expired);
-    } else {
-      for (const proxy of held) {
-        const from = proxy.expires_at ? new DateTime(proxy.expires_at) : now;
-        const expires = from.addDate(0, 0, -proxies.TERM_DAYS);
-        const status = expires.after(now) ? proxy.status : "EXPIRED";
-        txApp
-          .db()
-          .newQuery(
-            `UPDATE proxies SET expires_at = {:expires}, status = {:status}, auto_renew = FALSE, updated = {:now}
-             WHERE id = {:id} AND assigned_to_user_id = {:user}`,
-          )
-          .bind({ id: proxy.id, user: order.user_id, expires: expires.string(), status, now: now.string() })
-          .execute();
-        shortened.push(proxy.id);
-      }
-    }
-
-    txApp
-      .db()
-      .newQuery(
-        `UPDATE proxy_orders SET status = 'refunded', refunded_at = {:now}, refund_reason = {:reason}, refunded_by = {:admin},
-         refund_idempotency_key = {:key}, refund_request_hash = {:hash}, updated = {:now} WHERE id = {:id} AND status = 'completed'`,
-      )
-      .bind({ id: order.id, now: now.string(), reason: request.reason, admin: request.adminId, key: request.key, hash })
-      .execute();
-
-    audit.writeAuditLog(txApp, {
-      adminId: request.adminId,
-      action: "proxy_orders.refund",
-      targetType: "proxy_orders",
-      targetId: order.id,
-      details: {
-        user_id: order.user_id,
-        order_number: orderNumber(order.id),
-        kind: order.kind,
-        amount_cents: order.total_cents,
-        reason: request.reason,
-        within_promise: within,
-        transaction_id: entry.transaction.id,
-        balance_after_cents: entry.balanceCents,
-        proxies_released: released,
-        proxies_shortened: shortened,
-      },
-    });
-    outcome = { replayed: false, released: released.length, shortened: shortened.length };
-  });
-  const done = /** @type {{ replayed: boolean, released: number, shortened: number } | null} */ (outcome);
-  if (!done) throw new Error("refund did not run");
-  return { replayed: done.replayed, view: refundView(app, request.orderId, done.released, done.shortened) };
-}
-
-module.exports = { PROMISE_DAYS, ordersWithRefundability, validateRefund, refund };
+module.exports = {
+  PROMISE_DAYS,
+  TERM_DAYS: catalog.proxy_term_days,
+  ORDER_COLUMNS,
+  orderRows,
+  orderNumber,
+  ageDays,
+  withinPromise,
+  heldProxies,
+  blockingRenewal,
+  orderView,
+  findOrder,
+  ordersWithRefundability,
+};
