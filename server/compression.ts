@@ -11,6 +11,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { pipeline, type Readable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import Negotiator from "negotiator";
 import { addToList, etagForCoding, type Coding } from "../src/lib/server/http-cache.ts";
 
 export type Encoding = Coding | "identity";
@@ -29,41 +30,32 @@ export function isCompressibleType(contentType: string | undefined): boolean {
 const SERVER_PREFERENCE: readonly Coding[] = ["br", "gzip"];
 const negotiated = new Map<string, Encoding>();
 
+/** negotiator 1.x takes the server's order for ties (@types/negotiator predates the option). */
+type EncodingNegotiator = { encoding(available: string[], options: { preferred: string[] }): string | undefined };
+
 /**
- * The coding to answer with for an Accept-Encoding header (RFC 9110 12.5.3): the offered
- * coding with the highest q-value (br before gzip on a tie), unless the client explicitly
- * prefers identity. No header, or nothing acceptable: identity.
+ * Weights as RFC 9110 12.4.2 writes them, which negotiator reads loosely ("q=2" as 2,
+ * "Q = 0.5" as 1): a malformed weight accepts nothing. x-gzip is gzip (RFC 9110 8.4.1.3).
+ */
+function strictWeights(header: string): string {
+  return header
+    .replace(/;\s*q\s*=\s*([^,;]*)/gi, (_, q: string) => `;q=${/^[01](?:\.\d{0,3})?$/.test(q.trim()) ? Math.min(1, Number(q)) : 0}`)
+    .replace(/(^|[\s,])x-gzip\b/gi, "$1gzip");
+}
+
+/**
+ * The coding to answer with for an Accept-Encoding header (RFC 9110 12.5.3, negotiator):
+ * the offered coding with the highest q-value (br before gzip on a tie), unless the client
+ * explicitly prefers identity. No header, or nothing acceptable: identity.
  */
 export function negotiate(header: string | undefined, offered: readonly Coding[] = SERVER_PREFERENCE): Encoding {
   if (!header) return "identity";
   const memo = offered === SERVER_PREFERENCE ? header : `${offered.join(",")}|${header}`;
   const known = negotiated.get(memo);
   if (known) return known;
-  const weights = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [rawName, ...params] = part.split(";");
-    const name = rawName?.trim().toLowerCase();
-    if (!name) continue;
-    let q = 1;
-    for (const param of params) {
-      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param);
-      if (m) q = Number(m[1]);
-      else if (/^\s*q\s*=/i.test(param)) q = 0; // a malformed weight accepts nothing
-    }
-    weights.set(name === "x-gzip" ? "gzip" : name, Math.min(1, q));
-  }
-  const star = weights.get("*");
-  let best: Encoding = "identity";
-  let bestQ = 0;
-  for (const coding of offered) {
-    const q = weights.get(coding) ?? star ?? 0;
-    if (q > bestQ) {
-      best = coding;
-      bestQ = q;
-    }
-  }
-  const identityQ = weights.get("identity");
-  const result = bestQ > 0 && (identityQ === undefined || bestQ >= identityQ) ? best : "identity";
+  const available = [...offered, "identity"];
+  const negotiator = new Negotiator({ headers: { "accept-encoding": strictWeights(header) } }) as unknown as EncodingNegotiator;
+  const result = (negotiator.encoding(available, { preferred: available }) ?? "identity") as Encoding;
   // Clients send a handful of distinct headers; the memo stays small and hits almost always.
   if (negotiated.size < 512) negotiated.set(memo, result);
   return result;
