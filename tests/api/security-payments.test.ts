@@ -7,34 +7,15 @@
 //   the affiliate's commission, once per event whatever the order or number of deliveries.
 // - finding 10 (payment side): the card's fingerprint is stored on the payment.
 import { randomUUID } from "node:crypto";
-import type { RecordModel } from "pocketbase";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { errorOf, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
-import {
-  addStock,
-  checkout,
-  customer,
-  expectEveryBalanceMatchesItsLedger,
-  ledgerOf,
-  post,
-  purchase,
-  referredCustomer,
-  shopClients,
-  type Shop,
-} from "../support/shop.ts";
-import { startStripeMock, stripeEnv, stripeSignature, type StripeMock } from "../support/stripe-mock.ts";
+import type { PaymentRecord } from "@/lib/pocketbase-types";
+import { describe, expect, it } from "vitest";
+import { errorOf, startTestPocketBase } from "../support/pocketbase.ts";
+import { addStock, checkout, customer, ledgerOf, post, purchase, referredCustomer } from "../support/shop.ts";
+import { deliverStripe, paidSession, stripeEvent, stripeSignature } from "../support/stripe-mock.ts";
+import { useShop } from "../support/use-shop.ts";
 
 describe("finding 2: no payment provider unless Stripe is configured or PAYMENTS_TEST_MODE=true", () => {
-  let tpb: TestPocketBase;
-  let shop: Shop;
-
-  beforeAll(async () => {
-    tpb = await startTestPocketBase({ PAYMENTS_TEST_MODE: "", STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" });
-    shop = await shopClients(tpb);
-  });
-  afterAll(async () => {
-    await tpb?.stop();
-  });
+  const shop = useShop({ env: { PAYMENTS_TEST_MODE: "", STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" }, ledger: false });
 
   it("finding 2: without Stripe and without PAYMENTS_TEST_MODE the checkout is refused (503) and nothing is written", async () => {
     const buyer = await customer(shop);
@@ -54,7 +35,7 @@ describe("finding 2: no payment provider unless Stripe is configured or PAYMENTS
     expect(rows).toHaveLength(0);
     expect(balance).toBe(0);
     // The webhook route stays closed too.
-    const hook = await fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, { method: "POST", body: "{}" });
+    const hook = await fetch(`${shop.tpb.url}/api/v1/payments/stripe/webhook`, { method: "POST", body: "{}" });
     expect(hook.status).toBe(404);
   });
 });
@@ -71,19 +52,7 @@ describe("finding 2: one Stripe variable without the other", () => {
 });
 
 describe("finding 2: the test provider (PAYMENTS_TEST_MODE=true)", () => {
-  let tpb: TestPocketBase;
-  let shop: Shop;
-
-  beforeAll(async () => {
-    tpb = await startTestPocketBase({ PAYMENTS_TEST_MODE: "true" });
-    shop = await shopClients(tpb);
-  });
-  afterAll(async () => {
-    await tpb?.stop();
-  });
-  afterEach(async () => {
-    await expectEveryBalanceMatchesItsLedger(shop.su);
-  });
+  const shop = useShop({ env: { PAYMENTS_TEST_MODE: "true" } });
 
   it("finding 2: test-provider payments credit the buyer but never earn commission", async () => {
     const affiliateUser = await customer(shop);
@@ -106,33 +75,11 @@ describe("finding 2: the test provider (PAYMENTS_TEST_MODE=true)", () => {
 
 describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", () => {
   const WEBHOOK_SECRET = "whsec_test_reversals";
-  let stripe: StripeMock;
-  let tpb: TestPocketBase;
-  let shop: Shop;
-
-  beforeAll(async () => {
-    stripe = await startStripeMock();
-    tpb = await startTestPocketBase(stripeEnv(stripe, WEBHOOK_SECRET));
-    shop = await shopClients(tpb);
-  });
-  afterAll(async () => {
-    await tpb?.stop();
-    await stripe?.stop();
-  });
-  afterEach(async () => {
-    await expectEveryBalanceMatchesItsLedger(shop.su);
-  });
-
-  function event(type: string, object: Record<string, unknown>) {
-    return JSON.stringify({ id: `evt_${randomUUID()}`, type, data: { object } });
-  }
+  const shop = useShop({ stripe: WEBHOOK_SECRET });
+  const event = stripeEvent;
 
   async function deliver(payload: string): Promise<string> {
-    const res = await fetch(`${tpb.url}/api/v1/payments/stripe/webhook`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
-      body: payload,
-    });
+    const res = await deliverStripe(shop.tpb.url, payload, stripeSignature(payload, WEBHOOK_SECRET));
     const body = (await res.json()) as { outcome: string; message?: string };
     expect(res.status, body.message).toBe(200);
     return body.outcome;
@@ -144,23 +91,14 @@ describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", 
   }
 
   /** A paid Stripe payment of `buyer` (checkout + checkout.session.completed). */
-  async function paidPayment(buyer: { pb: Parameters<typeof post>[0] }, packageId: string): Promise<RecordModel> {
+  async function paidPayment(buyer: { pb: Parameters<typeof post>[0] }, packageId: string): Promise<PaymentRecord> {
     const { payment } = await checkout(buyer.pb, packageId);
-    const completed = event("checkout.session.completed", {
-      id: payment["provider_session_id"],
-      object: "checkout.session",
-      client_reference_id: payment.id,
-      metadata: { payment_id: payment.id },
-      payment_status: "paid",
-      amount_total: payment["amount_cents"],
-      currency: "usd",
-      payment_intent: `pi_${payment.id}`,
-    });
+    const completed = event("checkout.session.completed", paidSession(payment));
     expect(await deliver(completed)).toBe("credited");
-    return shop.su.collection("payments").getOne(payment.id);
+    return shop.su.collection("payments").getOne<PaymentRecord>(payment.id);
   }
 
-  const refunded = (payment: RecordModel, amountRefunded: number) =>
+  const refunded = (payment: PaymentRecord, amountRefunded: number) =>
     event("charge.refunded", {
       id: `ch_${payment.id}`,
       object: "charge",
@@ -172,7 +110,7 @@ describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", 
       payment_method_details: { card: { fingerprint: "fp_from_charge" } },
     });
 
-  const dispute = (payment: RecordModel, type: "created" | "closed", status: string, amount = payment["amount_cents"] as number) =>
+  const dispute = (payment: PaymentRecord, type: "created" | "closed", status: string, amount = payment["amount_cents"] as number) =>
     event(`charge.dispute.${type}`, {
       id: `dp_${payment.id}`,
       object: "dispute",

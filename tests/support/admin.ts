@@ -1,5 +1,6 @@
 // Calling the console's admin routes from API tests (refusals: errorOf/statusOf in pocketbase.ts).
 import type PocketBase from "pocketbase";
+import type { RecordModel } from "pocketbase";
 
 /** GET an /api/admin/ route with a query. */
 export function adminGet<T = Record<string, unknown>>(
@@ -13,4 +14,28 @@ export function adminGet<T = Record<string, unknown>>(
 /** Send a JSON body to an /api/admin/ route (POST unless told otherwise). */
 export function adminSend<T = Record<string, unknown>>(pb: PocketBase, path: string, body: unknown = {}, method = "POST"): Promise<T> {
   return pb.send<T>(path, { method, body: body as Record<string, unknown> });
+}
+
+/** Writes one settings row as `su` (the superuser, or an admin where the rules allow it). */
+export async function setSetting(su: PocketBase, key: string, value: string): Promise<void> {
+  const row = await su.collection("settings").getFirstListItem(su.filter("key = {:key}", { key }));
+  await su.collection("settings").update(row.id, { value });
+}
+
+/** Turns the shop's demo mode on or off. */
+export const setDemoMode = (su: PocketBase, on: boolean) => setSetting(su, "demo_mode", on ? "true" : "false");
+
+/** Runs `run` with demo mode on, and turns it off again whatever happens. */
+export async function withDemoMode(su: PocketBase, run: () => Promise<void>): Promise<void> {
+  await setDemoMode(su, true);
+  try {
+    await run();
+  } finally {
+    await setDemoMode(su, false);
+  }
+}
+
+/** Audit rows matching a filter, oldest first unless told otherwise. */
+export function auditRows(su: PocketBase, filter: string, sort = "created"): Promise<RecordModel[]> {
+  return su.collection("audit_logs").getFullList({ filter, sort });
 }

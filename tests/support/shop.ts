@@ -3,10 +3,12 @@
 import { randomUUID } from "node:crypto";
 import type { PurchaseResult } from "@/features/buy-proxies/api";
 import type { CheckoutResult } from "@/features/credits/api";
+import type { PaymentRecord } from "@/lib/pocketbase-types";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { expect } from "vitest";
 import { createTestUser, signIn, type TestPocketBase, type TestUser } from "./pocketbase.ts";
+import { payByStripe } from "./stripe-mock.ts";
 
 export interface Shop {
   tpb: TestPocketBase;
@@ -117,6 +119,13 @@ export async function expectEveryBalanceMatchesItsLedger(su: PocketBase): Promis
 /** POST /api/v1/credits/checkout for a credit package (a new Idempotency-Key unless given). */
 export const checkout = (pb: PocketBase, packageId: unknown, key?: string | null) =>
   post<CheckoutResult>(pb, "/api/v1/credits/checkout", { package_id: packageId }, key);
+
+/** A checkout of `packageId` by `pb`, paid through Stripe (the signed checkout.session.completed); the payment as stored. */
+export async function payWithStripe(shop: Shop, pb: PocketBase, packageId: string, webhookSecret?: string): Promise<PaymentRecord> {
+  const { payment } = await checkout(pb, packageId);
+  await payByStripe(shop.tpb.url, payment, webhookSecret);
+  return shop.su.collection("payments").getOne<PaymentRecord>(payment.id);
+}
 
 /** Signs a customer up through the sign-up route with `code` as their referral (verified unless told otherwise). */
 export async function referredCustomer(shop: Shop, code: string, options: { verified?: boolean; first?: string } = {}) {
