@@ -61,10 +61,16 @@ export function isTransactionType(value: string): value is TransactionType {
 export const TERM_DAYS = catalog.proxy_term_days;
 /** Days an order can be refunded under the money-back promise. */
 export const REFUND_WINDOW_DAYS = catalog.refund_window_days;
+/** "30 days": the term, as pages state it. */
+export const TERM_TEXT = `${TERM_DAYS} days`;
+/** "7-day money-back guarantee". */
+export const MONEY_BACK_GUARANTEE = `${REFUND_WINDOW_DAYS}-day money-back guarantee`;
 /** Days an expired proxy stays renewable before it goes back to stock. */
 export const RENEWAL_GRACE_DAYS = catalog.renewal_grace_days;
 
 export const MAX_PURCHASE_QUANTITY = catalog.purchase.max_quantity;
+/** "Maximum 100 proxies per purchase". */
+export const MAX_PURCHASE_QUANTITY_MESSAGE = catalog.purchase.max_quantity_message;
 export const MAX_GENERATE = catalog.inventory.max_generate;
 export const MAX_WELCOME_CREDIT_CENTS = catalog.welcome_credit.max_cents;
 export const MAX_WELCOME_CREDITS_PER_ADDRESS = catalog.welcome_credit.max_per_address_per_day;

@@ -1,8 +1,9 @@
 // What every public page is rendered from: the site settings and the active plans.
 import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json" with { type: "json" };
+import { MAX_WELCOME_CREDIT_CENTS, type ProxyType } from "@/lib/catalog";
 
-export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
-export type ProxyType = (typeof PROXY_TYPES)[number];
+/** Kept here for the modules that name a plan's type from the site content. */
+export type { ProxyType };
 
 export interface PricingPlan {
   id: string;
@@ -27,9 +28,6 @@ export interface SiteContent {
 }
 
 export const DEFAULT_SETTINGS: SiteSettings = defaultSettings;
-
-/** The largest welcome credit the server grants ($100; pb_hooks/lib/accounts/accounts.js). */
-const MAX_WELCOME_CREDIT_CENTS = 10000;
 
 /**
  * The welcome credit new accounts get on verifying their e-mail, as the public pages word

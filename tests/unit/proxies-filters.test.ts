@@ -1,7 +1,8 @@
 // My Proxies query: always my own proxies; search on five fields, matched literally.
 import PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { containsPattern, hasCriteria, NO_CRITERIA, proxyFilter } from "@/features/proxies/filters";
+import { hasCriteria, NO_CRITERIA, proxyFilter } from "@/features/proxies/filters";
+import { containsPattern } from "@/lib/filter";
 import { countryLabel, endpoint, expiryText, isRenewable, locationLabel } from "@/features/proxies/format";
 
 const client = new PocketBase("http://127.0.0.1");

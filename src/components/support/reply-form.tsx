@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS, ReplySchema, addAttachments } from "@/components/support/schemas";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { SUPPORT_LIMITS } from "@/lib/catalog";
 
 function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -95,7 +96,7 @@ export function ReplyForm({ onSend, note }: ReplyFormProps) {
         ref={textarea}
         id={`${id}-text`}
         rows={3}
-        maxLength={5000}
+        maxLength={SUPPORT_LIMITS.message_max}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}

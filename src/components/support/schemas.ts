@@ -2,6 +2,7 @@
 // box and its attachments. They mirror the chat_messages field constraints and its
 // attachments field, which stay the truth.
 import * as v from "valibot";
+import { SUPPORT_LIMITS } from "@/lib/catalog";
 import type { TicketPriority } from "@/lib/pocketbase-types";
 
 export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const satisfies readonly TicketPriority[];
@@ -17,7 +18,7 @@ export const ReplySchema = v.pipe(
   v.string(),
   v.trim(),
   v.minLength(1, "Type a message before sending"),
-  v.maxLength(5000, "Message must be at most 5000 characters"),
+  v.maxLength(SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message),
 );
 
 /** Attachments on a reply (the chat_messages.attachments field: protected, 5 files, 5 MB each). */

@@ -1,6 +1,7 @@
 // The contact form (spec 3 and 5). Mirrors the contact_messages field constraints
 // (pocketbase/pb_migrations), which stay the server's truth.
 import * as v from "valibot";
+import { CATALOG, SUPPORT_LIMITS } from "@/lib/catalog";
 
 export const CONTACT_TYPES = ["general", "technical", "billing", "partnership"] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
@@ -17,20 +18,20 @@ export const ContactMessageSchema = v.object({
     v.string(),
     v.trim(),
     v.minLength(2, "Name must be at least 2 characters"),
-    v.maxLength(100, "Name must be at most 100 characters"),
+    v.maxLength(CATALOG.contact.name_max, CATALOG.contact.name_max_message),
   ),
   email: v.pipe(v.string(), v.trim(), v.email("Invalid email address")),
   subject: v.pipe(
     v.string(),
     v.trim(),
-    v.minLength(5, "Subject must be at least 5 characters"),
-    v.maxLength(200, "Subject must be at most 200 characters"),
+    v.minLength(SUPPORT_LIMITS.subject_min, SUPPORT_LIMITS.subject_min_message),
+    v.maxLength(SUPPORT_LIMITS.subject_max, SUPPORT_LIMITS.subject_max_message),
   ),
   message: v.pipe(
     v.string(),
     v.trim(),
     v.minLength(20, "Message must be at least 20 characters"),
-    v.maxLength(5000, "Message must be at most 5000 characters"),
+    v.maxLength(SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message),
   ),
   type: v.picklist(CONTACT_TYPES, "Please choose a topic"),
 });

@@ -2,22 +2,14 @@
 // PocketBase filter. Always scoped to the signed-in user's own proxies (an admin's list
 // rule would otherwise show every proxy).
 import type PocketBase from "pocketbase";
-import type { ProxyType } from "@/lib/pocketbase-types";
-import { PROXY_TYPES } from "@/lib/site";
+import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
+import { containsPattern } from "@/lib/filter";
 
 export const PROXIES_PER_PAGE = 12;
 /** Rows per request when exporting every matching proxy. */
 export const EXPORT_BATCH = 500;
 /** Newest first (spec 7), the id breaks ties so pages never overlap. */
 export const PROXY_SORT = "-created,id";
-
-export const PROXY_TYPE_LABELS: Record<ProxyType, string> = {
-  RESIDENTIAL: "Residential",
-  DATACENTER: "Datacenter",
-  SOCKS5: "SOCKS5",
-  HTTP: "HTTP",
-  HTTPS: "HTTPS",
-};
 
 export const PROXY_TYPE_OPTIONS: ReadonlyArray<{ value: ProxyType; label: string }> = PROXY_TYPES.map((value) => ({
   value,
@@ -33,21 +25,8 @@ export interface ProxyCriteria {
 
 export const NO_CRITERIA: ProxyCriteria = { search: "", type: "", country: "" };
 
-export function isProxyType(value: string): value is ProxyType {
-  return (PROXY_TYPES as readonly string[]).includes(value);
-}
-
 export function hasCriteria(criteria: ProxyCriteria): boolean {
   return criteria.search.trim() !== "" || criteria.type !== "" || criteria.country !== "";
-}
-
-/**
- * A LIKE pattern that matches `text` literally anywhere: `%` and `_` typed by the user
- * are escaped (PocketBase runs `~` as `LIKE ... ESCAPE '\'` and leaves a value that
- * already holds an unescaped `%` as it is).
- */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
 const SEARCH_FIELDS = ["host", "username", "country", "state", "city"] as const;

@@ -1,7 +1,7 @@
 // What a renewal costs at today's prices (GET /api/v1/proxies/prices), and whether the
 // balance covers it. The server prices the renewal again; this is the quote shown first.
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
-import { PROXY_TYPE_LABELS } from "@/features/proxies/filters";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 
 /** Unit price per 30 days by type; a type that is not for sale is missing. */
 export type PriceList = Partial<Record<ProxyType, number>>;

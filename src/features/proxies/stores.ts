@@ -5,6 +5,7 @@
 // stores/seed.ts): no first load then.
 import { atom, onMount, type ReadableAtom } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { TERM_TEXT } from "@/lib/catalog";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
@@ -318,7 +319,7 @@ export async function confirmRenewal(): Promise<void> {
     $renewal.set(CLOSED_RENEWAL);
     $notice.set({
       tone: "success",
-      text: `Renewed ${proxyCount(result.proxies.length)} for 30 days. Your balance is now ${formatCents(result.balance_cents)}.`,
+      text: `Renewed ${proxyCount(result.proxies.length)} for ${TERM_TEXT}. Your balance is now ${formatCents(result.balance_cents)}.`,
     });
   } catch (err) {
     $renewal.set({ ...$renewal.get(), pending: false, error: errorMessage(err) });

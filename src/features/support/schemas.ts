@@ -2,19 +2,20 @@
 // the chat_messages field constraints and its attachments field), which stays the truth.
 import * as v from "valibot";
 import { TICKET_PRIORITIES } from "@/components/support/schemas";
+import { SUPPORT_LIMITS as LIMITS } from "@/lib/catalog";
 
 export const NewTicketSchema = v.object({
   subject: v.pipe(
     v.string(),
     v.trim(),
-    v.minLength(5, "Subject must be at least 5 characters"),
-    v.maxLength(200, "Subject must be at most 200 characters"),
+    v.minLength(LIMITS.subject_min, LIMITS.subject_min_message),
+    v.maxLength(LIMITS.subject_max, LIMITS.subject_max_message),
   ),
   message: v.pipe(
     v.string(),
     v.trim(),
-    v.minLength(10, "Message must be at least 10 characters"),
-    v.maxLength(5000, "Message must be at most 5000 characters"),
+    v.minLength(LIMITS.message_min, LIMITS.message_min_message),
+    v.maxLength(LIMITS.message_max, LIMITS.message_max_message),
   ),
   priority: v.picklist(TICKET_PRIORITIES, "Please choose a priority"),
 });

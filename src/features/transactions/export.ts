@@ -3,7 +3,7 @@
 import { toCsv } from "@/lib/csv";
 import { formatDateTime, todayStamp } from "@/lib/dates";
 import type { TransactionRecord } from "@/lib/pocketbase-types";
-import { isIncoming } from "@/features/transactions/format";
+import { isIncoming } from "@/lib/catalog";
 
 export const TRANSACTION_CSV_HEADER = ["Date", "Type", "Amount", "Description", "Stripe Payment ID"] as const;
 

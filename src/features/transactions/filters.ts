@@ -1,26 +1,13 @@
 // The Transaction History query (spec 2.17): search on the description and a type filter,
 // always scoped to the signed-in user's own ledger rows.
 import type PocketBase from "pocketbase";
-import type { TransactionType } from "@/lib/pocketbase-types";
+import type { TransactionType } from "@/lib/catalog";
+import { containsPattern } from "@/lib/filter";
 
 /** Rows a page (spec 9); the pager shows once a page is full or past page 1. */
 export const TRANSACTIONS_PER_PAGE = 20;
 export const EXPORT_BATCH = 500;
 export const TRANSACTION_SORT = "-created,-id";
-
-export const TYPE_FILTERS: ReadonlyArray<{ value: TransactionType; label: string }> = [
-  { value: "CREDIT", label: "Credits Added" },
-  { value: "DEBIT", label: "Debits" },
-  { value: "PROXY_PURCHASE", label: "Proxy Purchases" },
-  { value: "REFUND", label: "Refunds" },
-];
-
-export const TYPE_LABELS: Record<TransactionType, string> = {
-  CREDIT: "Credit",
-  DEBIT: "Debit",
-  PROXY_PURCHASE: "Proxy Purchase",
-  REFUND: "Refund",
-};
 
 export interface TransactionCriteria {
   search: string;
@@ -29,17 +16,8 @@ export interface TransactionCriteria {
 
 export const NO_CRITERIA: TransactionCriteria = { search: "", type: "" };
 
-export function isTransactionType(value: string): value is TransactionType {
-  return value in TYPE_LABELS;
-}
-
 export function hasCriteria(criteria: TransactionCriteria): boolean {
   return criteria.search.trim() !== "" || criteria.type !== "";
-}
-
-/** A LIKE pattern matching `text` literally anywhere (`%`, `_` and `\` escaped). */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
 export function transactionFilter(client: Pick<PocketBase, "filter">, userId: string, criteria: TransactionCriteria): string {

@@ -1,11 +1,8 @@
 // How a ledger row reads: CREDIT and REFUND add money (green, +), DEBIT and
 // PROXY_PURCHASE take it (red, -) (spec 2.17).
 import { formatCents } from "@/lib/money";
-import type { TransactionRecord, TransactionType } from "@/lib/pocketbase-types";
-
-export function isIncoming(type: TransactionType): boolean {
-  return type === "CREDIT" || type === "REFUND";
-}
+import { isIncoming, type TransactionType } from "@/lib/catalog";
+import type { TransactionRecord } from "@/lib/pocketbase-types";
 
 /** "+$10.00" or "-$4.50": the sign follows the type. */
 export function signedAmount(row: Pick<TransactionRecord, "type" | "amount_cents">): string {

@@ -1,10 +1,11 @@
 // Copy of the Pricing page (spec 2.4 and the marketing claims of section 1).
+import { MONEY_BACK_GUARANTEE, REFUND_WINDOW_DAYS } from "@/lib/catalog";
 
 /** The highlights; the welcome credit line only while the setting grants one. */
 export const pricingHighlights = (welcome: string | null): string[] => [
   ...(welcome ? [`${welcome} in free credits for new users`] : []),
   "Prepaid credits that never expire",
-  "7-day money-back guarantee",
+  MONEY_BACK_GUARANTEE,
   "No contracts, no hidden fees",
 ];
 
@@ -25,7 +26,6 @@ export const pricingFaq = (welcome: string | null) => [
   },
   {
     question: "Do you offer refunds?",
-    answer:
-      "Yes. Every purchase is covered by our 7-day money-back guarantee: if the service does not work for you, contact support within 7 days for a full refund.",
+    answer: `Yes. Every purchase is covered by our ${MONEY_BACK_GUARANTEE}: if the service does not work for you, contact support within ${REFUND_WINDOW_DAYS} days for a full refund.`,
   },
 ];

@@ -1,14 +1,9 @@
 // The proxy products the shop sells, as described on the home page.
 import { Globe, House, Server, Smartphone } from "lucide-react";
-import type { ProxyType } from "@/lib/site";
+import { PROXY_TYPE_LABELS as TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 
-export const PROXY_TYPE_LABELS: Record<ProxyType, string> = {
-  RESIDENTIAL: "Residential proxies",
-  DATACENTER: "Datacenter proxies",
-  SOCKS5: "SOCKS5 proxies",
-  HTTP: "HTTP proxies",
-  HTTPS: "HTTPS proxies",
-};
+/** "Residential proxies", ..., as plan cards name a plan's type. */
+export const PROXY_TYPE_LABELS = Object.fromEntries(PROXY_TYPES.map((t) => [t, `${TYPE_LABELS[t]} proxies`])) as Record<ProxyType, string>;
 
 export const PROXY_PRODUCTS = [
   {

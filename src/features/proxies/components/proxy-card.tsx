@@ -6,10 +6,11 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { errorMessage } from "@/lib/api-error";
+import { TERM_TEXT } from "@/lib/catalog";
 import { cn } from "@/lib/cn";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
-import { PROXY_TYPE_LABELS } from "@/features/proxies/filters";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { endpoint, expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/features/proxies/format";
 import { openRenewal, regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
 
@@ -131,7 +132,7 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
               Auto-renew
             </span>
             <p id={`${id}-auto-help`} className="text-xs text-slate-500">
-              Renews for 30 days at expiry when your balance covers it.
+              Renews for {TERM_TEXT} at expiry when your balance covers it.
             </p>
           </div>
           <button

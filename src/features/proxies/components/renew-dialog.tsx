@@ -3,10 +3,11 @@ import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
+import { TERM_TEXT } from "@/lib/catalog";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { $balance } from "@/stores/balance";
-import { PROXY_TYPE_LABELS } from "@/features/proxies/filters";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { endpoint } from "@/features/proxies/format";
 import { MAX_RENEWAL, proxyCount, renewalQuote } from "@/features/proxies/renewal";
 import { $renewal, closeRenewal, confirmRenewal, retryRenewalPrices } from "@/features/proxies/stores";
@@ -29,7 +30,7 @@ export function RenewDialog({ user }: { user: UserRecord }) {
       open={state.open}
       onClose={closeRenewal}
       title={`Renew ${proxyCount(count)}`}
-      description="Each proxy gets another 30 days (from its expiry date, or from now if it has expired) at today's price."
+      description={`Each proxy gets another ${TERM_TEXT} (from its expiry date, or from now if it has expired) at today's price.`}
       className="max-w-lg"
     >
       <div className="space-y-4">

@@ -14,6 +14,7 @@ import { PRIORITY_LABELS, TICKET_PRIORITIES } from "@/components/support/schemas
 import { EMPTY_TICKET, NewTicketSchema, type NewTicketInput, type NewTicketOutput } from "@/features/support/schemas";
 import { openTicket } from "@/features/support/stores";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { SUPPORT_LIMITS } from "@/lib/catalog";
 import { useHydrated } from "@/lib/use-hydrated";
 
 interface NewTicketFormProps {
@@ -71,7 +72,7 @@ export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
             <Input
               id="ticket-subject"
               placeholder="Brief description of your issue"
-              maxLength={200}
+              maxLength={SUPPORT_LIMITS.subject_max}
               {...fieldAria("ticket-subject", errors.subject?.message)}
               {...register("subject")}
             />
@@ -90,7 +91,7 @@ export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
           <Textarea
             id="ticket-message"
             rows={5}
-            maxLength={5000}
+            maxLength={SUPPORT_LIMITS.message_max}
             placeholder="Describe your issue in detail"
             {...fieldAria("ticket-message", errors.message?.message)}
             {...register("message")}

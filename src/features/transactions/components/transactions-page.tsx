@@ -16,8 +16,9 @@ import { cn } from "@/lib/cn";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
 import type { TransactionPage } from "@/features/transactions/api";
-import { hasCriteria, isTransactionType, showPager, TYPE_FILTERS, TYPE_LABELS } from "@/features/transactions/filters";
-import { amountClass, isIncoming, signedAmount } from "@/features/transactions/format";
+import { hasCriteria, showPager } from "@/features/transactions/filters";
+import { amountClass, signedAmount } from "@/features/transactions/format";
+import { isIncoming, isTransactionType, TRANSACTION_TYPE_FILTERS, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import {
   $transactionExport,
   $transactionQuery,
@@ -93,7 +94,7 @@ function Filters() {
           onChange={(e) => setTransactionType(isTransactionType(e.target.value) ? e.target.value : "")}
         >
           <option value="">All</option>
-          {TYPE_FILTERS.map((o) => (
+          {TRANSACTION_TYPE_FILTERS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
@@ -151,10 +152,10 @@ function TransactionList({ first, userId }: { first: TransactionPage | null; use
         {list.items.map((row) => (
           <li key={row.id} className="flex items-start justify-between gap-3 px-4 py-3" data-testid="transaction-row">
             <div className="min-w-0 space-y-1">
-              <p className="text-sm font-medium break-words text-slate-900">{row.description || TYPE_LABELS[row.type]}</p>
+              <p className="text-sm font-medium break-words text-slate-900">{row.description || TRANSACTION_TYPE_LABELS[row.type]}</p>
               <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
                 <LocalDateTime value={row.created} testId="transaction-date" />
-                <Badge tone={isIncoming(row.type) ? "success" : "danger"}>{TYPE_LABELS[row.type]}</Badge>
+                <Badge tone={isIncoming(row.type) ? "success" : "danger"}>{TRANSACTION_TYPE_LABELS[row.type]}</Badge>
               </p>
               {row.stripe_payment_intent_id ? (
                 <p className="font-mono text-xs break-all text-slate-500">Payment {row.stripe_payment_intent_id}</p>
