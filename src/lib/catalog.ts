@@ -29,20 +29,19 @@ const proxyTypes = byValue(PROXY_TYPES, catalog.proxy_types);
 const transactionTypes = byValue(TRANSACTION_TYPES, catalog.transaction_types);
 
 /** "Residential", "Datacenter", "SOCKS5", "HTTP", "HTTPS". */
-export const PROXY_TYPE_LABELS = Object.fromEntries(PROXY_TYPES.map((t) => [t, proxyTypes[t].label])) as Record<
-  ProxyType,
+export const PROXY_TYPE_LABELS = Object.fromEntries(PROXY_TYPES.map((t) => [t, proxyTypes[t].label])) as Record<ProxyType, string>;
+
+/** "Credit", "Debit", "Proxy Purchase", "Refund". */
+export const TRANSACTION_TYPE_LABELS = Object.fromEntries(TRANSACTION_TYPES.map((t) => [t, transactionTypes[t].label])) as Record<
+  TransactionType,
   string
 >;
 
-/** "Credit", "Debit", "Proxy Purchase", "Refund". */
-export const TRANSACTION_TYPE_LABELS = Object.fromEntries(
-  TRANSACTION_TYPES.map((t) => [t, transactionTypes[t].label]),
-) as Record<TransactionType, string>;
-
 /** The Transactions page's type filter: "Credits Added", "Debits", "Proxy Purchases", "Refunds". */
-export const TRANSACTION_TYPE_FILTERS: ReadonlyArray<{ value: TransactionType; label: string }> = TRANSACTION_TYPES.map(
-  (value) => ({ value, label: transactionTypes[value].filter_label }),
-);
+export const TRANSACTION_TYPE_FILTERS: ReadonlyArray<{ value: TransactionType; label: string }> = TRANSACTION_TYPES.map((value) => ({
+  value,
+  label: transactionTypes[value].filter_label,
+}));
 
 /** CREDIT and REFUND add to a balance (shown green, positive); the others take from it. */
 export function isIncoming(type: TransactionType): boolean {
