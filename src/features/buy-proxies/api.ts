@@ -1,6 +1,7 @@
 // The Buy Proxies calls: live stock per type and the purchase (one Idempotency-Key per attempt).
 import type { Stock } from "@/features/buy-proxies/locations";
-import type { ProxyPurchaseOutput, PurchaseType } from "@/features/buy-proxies/schemas";
+import type { ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
+import type { PurchaseType } from "@/lib/catalog";
 import { pb } from "@/lib/pocketbase";
 import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
 

@@ -1,16 +1,7 @@
 // The Buy Proxies form (spec section 5). Mirrors validatePurchase in
 // pocketbase/pb_hooks/lib/proxies/proxies.js, which stays the server's truth.
 import * as v from "valibot";
-
-export const PURCHASE_TYPES = ["RESIDENTIAL", "DATACENTER"] as const;
-export type PurchaseType = (typeof PURCHASE_TYPES)[number];
-
-export const PURCHASE_TYPE_LABELS: Record<PurchaseType, string> = {
-  RESIDENTIAL: "Residential",
-  DATACENTER: "Datacenter",
-};
-
-export const MAX_QUANTITY = 100;
+import { MAX_PURCHASE_QUANTITY, MAX_PURCHASE_QUANTITY_MESSAGE, PURCHASE_TYPES } from "@/lib/catalog";
 
 export const QuantitySchema = v.pipe(
   v.string(),
@@ -20,7 +11,7 @@ export const QuantitySchema = v.pipe(
   v.number("Quantity must be a whole number"),
   v.integer("Quantity must be a whole number"),
   v.minValue(1, "Quantity must be at least 1"),
-  v.maxValue(MAX_QUANTITY, "Maximum 100 proxies per purchase"),
+  v.maxValue(MAX_PURCHASE_QUANTITY, MAX_PURCHASE_QUANTITY_MESSAGE),
 );
 
 /** The form's values as typed (quantity is the text of its input). */
