@@ -4,16 +4,16 @@ import { useStore } from "@nanostores/react";
 import { Activity, CalendarDays, RefreshCw, ScrollText, SearchX, ServerCog, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
-import { Alert, LoadError } from "@/components/ui/alert";
+import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { ListState } from "@/components/ui/list-state";
 import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
-import { Skeleton } from "@/components/ui/skeleton";
-import { StatCard } from "@/components/ui/stat-card";
+import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
@@ -74,34 +74,18 @@ function AuditLogs() {
 
 function SummaryCards() {
   const { status, summary, error } = useSeededStore($auditSummary);
-  const loading = status === "loading" && !summary;
   return (
     <section aria-label="Summary" className="space-y-2">
       {status === "error" ? <LoadError message={error} onRetry={reloadAuditLogs} /> : null}
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard
-          label="Actions Today"
-          value={String(summary?.today ?? 0)}
-          loading={loading}
-          icon={<Activity className="size-5" aria-hidden="true" />}
-          testId="audit-today"
-        />
-        <StatCard
-          label="This Week"
-          value={String(summary?.this_week ?? 0)}
-          loading={loading}
-          icon={<CalendarDays className="size-5" aria-hidden="true" />}
-          testId="audit-week"
-        />
-        <StatCard
-          label="Active Admins"
-          value={String(summary?.active_admins ?? 0)}
-          loading={loading}
-          icon={<Users className="size-5" aria-hidden="true" />}
-          testId="audit-admins"
-        />
-        <StatCard label="System Uptime" value="99.9%" icon={<ServerCog className="size-5" aria-hidden="true" />} />
-      </div>
+      <StatGrid
+        loading={status === "loading" && !summary}
+        stats={[
+          { label: "Actions Today", value: String(summary?.today ?? 0), icon: Activity, testId: "audit-today" },
+          { label: "This Week", value: String(summary?.this_week ?? 0), icon: CalendarDays, testId: "audit-week" },
+          { label: "Active Admins", value: String(summary?.active_admins ?? 0), icon: Users, testId: "audit-admins" },
+          { label: "System Uptime", value: "99.9%", icon: ServerCog, fixed: true },
+        ]}
+      />
       <p className="text-xs text-slate-500">Today starts at 00:00 UTC; This Week and Active Admins cover the last 7 days.</p>
     </section>
   );
@@ -148,50 +132,40 @@ function Filters() {
 
 function EntryList() {
   const list = useSeededStore($auditLogs);
-  if (list.status === "error" && list.items.length === 0) {
-    return <LoadError message={list.error} onRetry={reloadAuditLogs} />;
-  }
-  if (list.status === "loading" && list.items.length === 0) {
-    return (
-      <div className="space-y-2" aria-busy="true" aria-label="Loading audit logs">
-        {[0, 1, 2, 3, 4].map((i) => (
-          <Skeleton key={i} className="h-24 rounded-xl" />
-        ))}
-      </div>
-    );
-  }
-  if (list.items.length === 0) {
-    const filtered = list.criteria.search !== "" || list.criteria.action !== "";
-    return (
-      <EmptyState
-        icon={filtered ? SearchX : ScrollText}
-        title="No audit log entries found"
-        text={filtered ? "Try adjusting your search or action filter" : "Changes made in the console will appear here"}
-      >
-        {filtered ? (
-          <Button variant="secondary" size="sm" onClick={clearAuditFilters}>
-            Clear filters
-          </Button>
-        ) : null}
-      </EmptyState>
-    );
-  }
+  const filtered = list.criteria.search !== "" || list.criteria.action !== "";
+  const busy = list.status === "loading";
   return (
-    <div className="space-y-4">
-      {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
-      <ul
-        aria-label="Audit log entries"
-        aria-busy={list.status === "loading"}
-        className={cn("space-y-3", list.status === "loading" && "opacity-60")}
-      >
+    <ListState
+      status={list.status}
+      error={list.error}
+      loaded={list.items.length > 0 || list.status === "ready"}
+      empty={list.items.length === 0}
+      onRetry={reloadAuditLogs}
+      loadingLabel="Loading audit logs"
+      skeletonClassName="h-24 rounded-xl"
+      emptyState={
+        <EmptyState
+          icon={filtered ? SearchX : ScrollText}
+          title="No audit log entries found"
+          text={filtered ? "Try adjusting your search or action filter" : "Changes made in the console will appear here"}
+        >
+          {filtered ? (
+            <Button variant="secondary" size="sm" onClick={clearAuditFilters}>
+              Clear filters
+            </Button>
+          ) : null}
+        </EmptyState>
+      }
+    >
+      <ul aria-label="Audit log entries" aria-busy={busy} className={cn("space-y-3", busy && "opacity-60")}>
         {list.items.map((entry) => (
           <EntryItem key={entry.id} entry={entry} />
         ))}
       </ul>
       {showPager(list.page, list.items.length, AUDIT_LOGS_PER_PAGE) ? (
-        <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToAuditPage} disabled={list.status === "loading"} />
+        <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToAuditPage} disabled={busy} />
       ) : null}
-    </div>
+    </ListState>
   );
 }
 

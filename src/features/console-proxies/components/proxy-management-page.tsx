@@ -8,7 +8,7 @@ import { AdminGate } from "@/components/session/admin-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { StatCard } from "@/components/ui/stat-card";
+import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { InventoryTab } from "@/features/console-proxies/components/inventory-tab";
 import type { UserRecord } from "@/lib/pocketbase-types";
@@ -122,38 +122,17 @@ function Banner() {
 function Stats() {
   const { status, stats, error } = useSeededStore($proxyStats);
   if (status === "error" && !stats) return <LoadError message={error} onRetry={reloadStats} />;
-  const loading = !stats;
   const value = (n: number | undefined) => (n ?? 0).toLocaleString("en-US");
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <StatCard
-        label="Total"
-        value={value(stats?.total)}
-        loading={loading}
-        icon={<Server className="size-5" aria-hidden="true" />}
-        testId="stat-total"
-      />
-      <StatCard
-        label="Available"
-        value={value(stats?.available)}
-        loading={loading}
-        icon={<CircleCheck className="size-5" aria-hidden="true" />}
-        testId="stat-available"
-      />
-      <StatCard
-        label="Assigned"
-        value={value(stats?.assigned)}
-        loading={loading}
-        icon={<UserCheck className="size-5" aria-hidden="true" />}
-        testId="stat-assigned"
-      />
-      <StatCard
-        label="Expired"
-        value={value(stats?.expired)}
-        loading={loading}
-        icon={<Clock className="size-5" aria-hidden="true" />}
-        testId="stat-expired"
-      />
-    </div>
+    <StatGrid
+      className="grid-cols-2 gap-3"
+      loading={!stats}
+      stats={[
+        { label: "Total", value: value(stats?.total), icon: Server, testId: "stat-total" },
+        { label: "Available", value: value(stats?.available), icon: CircleCheck, testId: "stat-available" },
+        { label: "Assigned", value: value(stats?.assigned), icon: UserCheck, testId: "stat-assigned" },
+        { label: "Expired", value: value(stats?.expired), icon: Clock, testId: "stat-expired" },
+      ]}
+    />
   );
 }
