@@ -26,8 +26,13 @@ const sql = require(`${__hooks}/lib/core/sql.js`);
  *   collectionName: string }} LedgerRow
  */
 
-/** @type {Record<LedgerType, 1 | -1>} */
-const SIGN = { CREDIT: 1, REFUND: 1, DEBIT: -1, PROXY_PURCHASE: -1 };
+/** @type {{ transaction_types: { value: LedgerType, incoming: boolean }[] }} */
+const catalog = require(`${__hooks}/lib/catalog.json`);
+
+/** +1 for the types that add to a balance, -1 for those that take from it. */
+/** @type {Partial<Record<string, 1 | -1>>} */
+const SIGN = {};
+for (const t of catalog.transaction_types) SIGN[t.value] = t.incoming ? 1 : -1;
 
 /**
  * Dollars with two decimals and thousands separators: 123456 -> "$1,234.56".
@@ -94,11 +99,26 @@ function hasReference(app, userId, reference) {
 }
 
 /**
+ * The user's ledger row with this reference, or null.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {string} reference
+ * @returns {core.Record | null}
+ */
+function entryByReference(app, userId, reference) {
+  try {
+    return app.findFirstRecordByFilter("transactions", "user_id = {:userId} && reference = {:reference}", { userId, reference });
+  } catch (_) {
+    return null;
+  }
+}
+
+/**
  * Applies one ledger entry atomically. Nested in the caller's transaction when called
  * with a txApp; refuses (throws) a debit that would leave the balance below zero, with the
  * caller's own error when it gives `refuse` (it gets the balance before the entry).
  * `options.allowDebt` lets a debit go below zero: ONLY for reversing a payment that Stripe
- * refunded or lost in a chargeback (lib/money/payments.js). The negative balance is a debt: every
+ * refunded or lost in a chargeback (lib/money/reversals.js). The negative balance is a debt: every
  * other debit is refused until credits cover it. Credits are always accepted (one that
  * leaves a debt smaller is fine).
  * @param {CoreApp} app
@@ -162,4 +182,4 @@ function applyLedgerEntry(app, entry, refuse, options = {}) {
   return result;
 }
 
-module.exports = { applyLedgerEntry, balanceRecord, hasReference, formatUsd };
+module.exports = { applyLedgerEntry, balanceRecord, hasReference, entryByReference, formatUsd };

@@ -187,29 +187,13 @@ function refundOrder(txApp, request, keyed) {
 function refundView(app, orderId) {
   const order = rules.findOrder(app, orderId);
   if (!order) throw new NotFoundError("No order with this id.");
-  const rows = sql.rowsLike({
-    id: "",
-    user_id: "",
-    type: "",
-    amount_cents: 0,
-    balance_after_cents: 0,
-    description: "",
-    reference: "",
-    created: "",
-  });
-  app
-    .db()
-    .newQuery(
-      `SELECT id, user_id, type, amount_cents, balance_after_cents, description, reference, created FROM transactions
-       WHERE user_id = {:user} AND reference = {:reference} LIMIT 1`,
-    )
-    .bind({ user: order.user_id, reference: `refund:${order.id}` })
-    .all(rows);
-  const transaction = rows[0];
+  /** @type {typeof import("./ledger.js")} */
+  const ledger = require(`${__hooks}/lib/money/ledger.js`);
+  const transaction = ledger.entryByReference(app, order.user_id, `refund:${order.id}`);
   return {
     order: rules.orderView(order),
-    transaction: transaction ? { ...transaction, collectionName: "transactions" } : null,
-    balance_cents: transaction ? transaction.balance_after_cents : 0,
+    transaction,
+    balance_cents: transaction ? transaction.getInt("balance_after_cents") : 0,
     ...refundCounts(app, orderId),
   };
 }

@@ -10,7 +10,7 @@
 // - A purchase: its proxies that the customer still holds (ASSIGNED or EXPIRED, still
 //   assigned to them) go back to stock with a new password (lib/proxies/proxies.js returnToStock);
 //   a proxy someone else holds now is never touched.
-// - A renewal: the term (30 days) it bought are taken back off each of its proxies the customer
+// - A renewal: the term (30 days) it bought is taken back off each of its proxies the customer
 //   still holds; a proxy whose expiry is then past is EXPIRED at once (the expiry job then
 //   gives the usual 7 days of grace from that expiry). Auto-renew is switched off for them,
 //   so the expiry job does not buy the refunded renewal again.
