@@ -21,6 +21,15 @@ routerAdd(
   $apis.requireAuth("users"),
 );
 
+routerAdd("GET", "/api/admin/users", (e) => require(`${__hooks}/lib/accounts/user-admin.js`).list(e), $apis.requireAuth("users"));
+routerAdd("GET", "/api/admin/users/{id}", (e) => require(`${__hooks}/lib/accounts/user-detail.js`).detail(e), $apis.requireAuth("users"));
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/admin",
+  (e) => require(`${__hooks}/lib/accounts/user-admin.js`).changeAdmin(e),
+  $apis.requireAuth("users"),
+);
+
 // The demo accounts (users.is_demo, set by the demo seed) have published passwords. While
 // demo mode is on, nobody but a superuser changes their user row (names, country, e-mail,
 // password, onboarding ...) and nobody resets their password or changes their e-mail:
@@ -40,10 +49,7 @@ onRecordCreate((e) => require(`${__hooks}/lib/accounts/new-user.js`).createUser(
 // passwords a person chooses must be strong and mark password_set.
 onRecordUpdateRequest((e) => require(`${__hooks}/lib/accounts/user-rights.js`).keepPrivilegedFields(e), "users");
 onRecordConfirmPasswordResetRequest((e) => require(`${__hooks}/lib/accounts/passwords.js`).confirmPasswordReset(e), "users");
-onRecordRequestEmailChangeRequest((e) => {
-  if (!e.hasSuperuserAuth()) throw new ForbiddenError("Contact support to change your email address.");
-  e.next();
-}, "users");
+onRecordRequestEmailChangeRequest((e) => require(`${__hooks}/lib/accounts/user-rights.js`).refuseEmailChange(e), "users");
 
 // Verifying an account made by sign-up without its session (security review #13, finding 3).
 onRecordConfirmVerificationRequest((e) => require(`${__hooks}/lib/accounts/signup.js`).confirmVerification(e), "users");
@@ -51,13 +57,3 @@ onRecordAuthWithOTPRequest((e) => require(`${__hooks}/lib/accounts/signup.js`).a
 
 // Referral counts and the welcome credit follow e-mail verification.
 onRecordUpdate((e) => require(`${__hooks}/lib/accounts/user-rights.js`).verifiedChanged(e), "users");
-
-// The console's User Management (lib/accounts/user-admin.js, user-detail.js).
-routerAdd("GET", "/api/admin/users", (e) => require(`${__hooks}/lib/accounts/user-admin.js`).list(e), $apis.requireAuth("users"));
-routerAdd("GET", "/api/admin/users/{id}", (e) => require(`${__hooks}/lib/accounts/user-detail.js`).detail(e), $apis.requireAuth("users"));
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/admin",
-  (e) => require(`${__hooks}/lib/accounts/user-admin.js`).changeAdmin(e),
-  $apis.requireAuth("users"),
-);

@@ -111,9 +111,7 @@ function listPending(app, paging) {
     expires_at: "",
     created: "",
     created_by: "",
-    admin_email: "",
-    admin_first_name: "",
-    admin_last_name: "",
+    ...sql.personShape("admin"),
   });
   app
     .db()

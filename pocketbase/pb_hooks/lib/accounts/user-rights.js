@@ -30,6 +30,15 @@ function keepPrivilegedFields(e) {
 }
 
 /**
+ * The users hook on an e-mail change request: only a superuser changes an address.
+ * @param {core.RecordRequestEmailChangeRequestEvent} e
+ */
+function refuseEmailChange(e) {
+  if (!e.hasSuperuserAuth()) throw new ForbiddenError("Contact support to change your email address.");
+  return e.next();
+}
+
+/**
  * The users update hook. When `verified` changes (first successful e-mailed-code sign-in,
  * the verification link, a superuser), in the save's transaction: the referring
  * affiliate's total_referrals is recounted, and an account verifying for the first time
@@ -50,4 +59,4 @@ function verifiedChanged(e) {
   });
 }
 
-module.exports = { keepPrivilegedFields, verifiedChanged };
+module.exports = { keepPrivilegedFields, refuseEmailChange, verifiedChanged };

@@ -80,9 +80,7 @@ function listEntries(app, query) {
     details: "",
     created: "",
     admin_id: "",
-    admin_email: "",
-    admin_first_name: "",
-    admin_last_name: "",
+    ...sql.personShape("admin"),
   });
   app
     .db()

@@ -91,4 +91,14 @@ function personColumns(alias, prefix) {
   return ["email", "first_name", "last_name"].map((f) => `COALESCE(${alias}.${f}, '') AS ${prefix}_${f}`).join(", ");
 }
 
-module.exports = { rowsLike, inList, newId, likeEscape, containsPattern, personMatches, oneRowOr404, personColumns };
+/**
+ * The row fields personColumns fills, for rowsLike.
+ * @template {string} P
+ * @param {P} prefix
+ * @returns {{ [K in `${P}_email` | `${P}_first_name` | `${P}_last_name`]: string }}
+ */
+function personShape(prefix) {
+  return /** @type {any} */ ({ [`${prefix}_email`]: "", [`${prefix}_first_name`]: "", [`${prefix}_last_name`]: "" });
+}
+
+module.exports = { rowsLike, inList, newId, likeEscape, containsPattern, personMatches, oneRowOr404, personColumns, personShape };

@@ -33,9 +33,7 @@ const ROW = {
   last_message_at: "",
   awaiting_reply: false,
   user_id: "",
-  user_email: "",
-  user_first_name: "",
-  user_last_name: "",
+  ...sql.personShape("user"),
 };
 
 /** @typedef {typeof ROW} TicketRow */
