@@ -3,7 +3,7 @@
 // itself confirmed the token; the guards in src/middleware.ts read it and have PocketBase
 // verify it again (auth-refresh answers only for a valid, unrevoked token of the users
 // collection). Unverified JWT claims are never trusted.
-import PocketBase, { ClientResponseError } from "pocketbase";
+import PocketBase, { ClientResponseError, cookieParse, getTokenPayload, isTokenExpired } from "pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { AUTH_COOKIE, REF_COOKIE } from "@/lib/cookies";
 import { pocketbaseUrl } from "@/lib/server/config";
@@ -21,30 +21,11 @@ export class SessionCheckUnavailable extends Error {
 /** Answers that mean "this token is not a valid session" (bad, expired, revoked, user gone). */
 const SIGNED_OUT_STATUSES = new Set([400, 401, 403, 404]);
 
-/** The value of one cookie in a Cookie header, or "". */
-export function cookieValue(cookieHeader: string, name: string): string {
-  for (const part of cookieHeader.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return "";
-}
-
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
-/** A JWT's claims, unverified ({} when unreadable). */
-function tokenClaims(token: string): Record<string, unknown> {
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8"));
-    return claims && typeof claims === "object" ? (claims as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** The JWT's `exp` (seconds), unverified: only for cookie lifetimes, never for trust. */
 export function tokenExpiry(token: string): number {
-  const { exp } = tokenClaims(token);
+  const { exp } = getTokenPayload(token);
   return typeof exp === "number" ? exp : 0;
 }
 
@@ -53,26 +34,27 @@ export function tokenExpiry(token: string): number {
  * only to match a token to the user PocketBase just verified it as, never for trust.
  */
 export function tokenOwner(token: string): { id: string; collectionId: string } {
-  const { id, collectionId } = tokenClaims(token);
+  const { id, collectionId } = getTokenPayload(token);
   return { id: typeof id === "string" ? id : "", collectionId: typeof collectionId === "string" ? collectionId : "" };
 }
 
 /**
  * The token in the session cookie, or "". The cookie holds the bare token; a cookie from
- * before it was HttpOnly holds the SDK's URL-encoded JSON ({token, record}) and is still
- * read, until the browser's next page replaces it.
+ * before it was HttpOnly holds the SDK's JSON ({token, record}) and is still read, until
+ * the browser's next page replaces it.
  */
 export function sessionToken(cookieHeader: string): string {
-  let value = cookieValue(cookieHeader, AUTH_COOKIE);
+  const cookies: Record<string, string | undefined> = cookieParse(cookieHeader);
+  let value = cookies[AUTH_COOKIE] ?? "";
   if (!JWT.test(value)) {
     try {
-      const legacy = JSON.parse(decodeURIComponent(value)) as { token?: unknown };
+      const legacy = JSON.parse(value) as { token?: unknown };
       value = typeof legacy.token === "string" ? legacy.token : "";
     } catch {
       return "";
     }
   }
-  return JWT.test(value) && tokenExpiry(value) > Date.now() / 1000 ? value : "";
+  return JWT.test(value) && !isTokenExpired(value) ? value : "";
 }
 
 /**
