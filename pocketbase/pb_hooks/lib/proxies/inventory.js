@@ -71,7 +71,7 @@ function whereOf(f) {
     params[column] = f[column];
   }
   if (f.search) {
-    params["q"] = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    params["q"] = sql.containsPattern(f.search);
     parts.push(
       `(p.host LIKE {:q} ESCAPE '\\' OR p.username LIKE {:q} ESCAPE '\\' OR p.city LIKE {:q} ESCAPE '\\' OR p.state LIKE {:q} ESCAPE '\\'
         OR (p.assigned_to_user_id != '' AND p.assigned_to_user_id IN (SELECT id FROM users WHERE email LIKE {:q} ESCAPE '\\')))`,
@@ -142,17 +142,13 @@ function stats(app) {
  */
 function detail(app, id) {
   if (!PROXY_ID.test(id)) throw new NotFoundError("No proxy with this id.");
-  const rows = sql.rowsLike({ ...listShape(), password_encrypted: "" });
-  app
-    .db()
-    .newQuery(
-      `SELECT ${LIST_COLUMNS}, p.password_encrypted FROM proxies p LEFT JOIN users u ON u.id = p.assigned_to_user_id WHERE p.id = {:id}`,
-    )
-    .bind({ id })
-    .all(rows);
-  const row = rows[0];
-  if (!row) throw new NotFoundError("No proxy with this id.");
-  const { password_encrypted, ...rest } = row;
+  const { password_encrypted, ...rest } = sql.oneRowOr404(
+    app,
+    sql.rowsLike({ ...listShape(), password_encrypted: "" }),
+    `SELECT ${LIST_COLUMNS}, p.password_encrypted FROM proxies p LEFT JOIN users u ON u.id = p.assigned_to_user_id WHERE p.id = {:id}`,
+    { id },
+    "No proxy with this id.",
+  );
   return { ...rest, password: credentials.openPassword(password_encrypted) };
 }
 
