@@ -3,6 +3,12 @@
 // beside it at build (server/precompress.ts), else as it is. Fingerprinted /_astro/ files
 // are immutable for a year; the rest revalidate after an hour. Bytes under 1 MB are kept
 // in memory after their first read.
+//
+// Why not sirv: measured side by side on a copy of dist/client (16 connections, server on
+// one core, two rounds), sirv answered a 51-byte bundle at 1.3-2.7k req/s against 6-13k
+// here, and favicon.svg at 1.4-4.3k against 8-19k: it opens a read stream per request
+// where this answers small files from memory. It also picks a coding by substring ("br;q=0"
+// still gets br) and matches If-None-Match only as one exact tag.
 import { createReadStream, readdirSync, statSync, type Stats } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
