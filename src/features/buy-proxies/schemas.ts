@@ -1,5 +1,5 @@
 // The Buy Proxies form (spec section 5). Mirrors validatePurchase in
-// pocketbase/pb_hooks/lib/proxies/proxies.js, which stays the server's truth.
+// pocketbase/pb_hooks/lib/proxies/purchase.js, which stays the server's truth.
 import * as v from "valibot";
 import { MAX_PURCHASE_QUANTITY, MAX_PURCHASE_QUANTITY_MESSAGE, PURCHASE_TYPES } from "@/lib/catalog";
 

@@ -1,5 +1,5 @@
 // The plan form (admin spec 5 "Pricing plan"). It mirrors what the server enforces
-// (pocketbase/pb_hooks/pricing-plans.pb.js and the collection's fields), which stays the truth.
+// (pocketbase/pb_hooks/lib/proxies/prices.js validatePlan and the collection's fields), which stays the truth.
 import * as v from "valibot";
 import { PROXY_TYPES } from "@/lib/catalog";
 import type { PricingPlan } from "@/lib/site";

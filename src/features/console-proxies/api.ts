@@ -1,4 +1,4 @@
-// The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/console-proxies.pb.js).
+// The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/proxies.pb.js).
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { FirstDataContext } from "@/lib/server/first-data";

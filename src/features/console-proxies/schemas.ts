@@ -1,5 +1,5 @@
 // The console proxy forms (admin spec 5): generate, edit and import. They mirror the
-// server's checks (pb_hooks/lib/proxies/console-proxies.js) for instant feedback; the server's
+// server's checks (pb_hooks/lib/proxies/inventory-edit.js, generate.js, import.js) for instant feedback; the server's
 // messages still land on the fields.
 import * as v from "valibot";
 import { CATALOG, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
