@@ -52,7 +52,7 @@ function createUser(app, user) {
   record.set("onboarding_completed", true);
   record.set("onboarding_completed_at", new Date().toISOString());
   // Published credentials: while demo mode is on, nobody can change or spend with them
-  // (demo-accounts.pb.js).
+  // (accounts.pb.js, lib/settings/demo-mode.js).
   record.set("is_demo", true);
   app.save(record);
   // The users hook does this too when hooks are loaded; it is idempotent.

@@ -22,7 +22,7 @@ const DEFAULT_RULES = [
   { label: "*:confirmEmailChange", audience: "", maxRequests: 10, duration: 60 },
   { label: "contact_messages:create", audience: "", maxRequests: 5, duration: 60 },
   { label: "POST /api/shop/signup", audience: "", maxRequests: 10, duration: 60 },
-  // Admin invitations (console-settings.pb.js): an invitee registers once; the token check
+  // Admin invitations (accounts.pb.js): an invitee registers once; the token check
   // is a guessing target (256-bit tokens, but still walled).
   { label: "POST /api/shop/admin-register", audience: "", maxRequests: 10, duration: 60 },
   { label: "POST /api/shop/admin-invitations/check", audience: "", maxRequests: 30, duration: 60 },
