@@ -106,11 +106,11 @@ describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", 
       amount: payment["amount_cents"],
       amount_refunded: amountRefunded,
       currency: "usd",
-      refunded: amountRefunded >= (payment["amount_cents"] as number),
+      refunded: amountRefunded >= (payment["amount_cents"]),
       payment_method_details: { card: { fingerprint: "fp_from_charge" } },
     });
 
-  const dispute = (payment: PaymentRecord, type: "created" | "closed", status: string, amount = payment["amount_cents"] as number) =>
+  const dispute = (payment: PaymentRecord, type: "created" | "closed", status: string, amount = payment["amount_cents"]) =>
     event(`charge.dispute.${type}`, {
       id: `dp_${payment.id}`,
       object: "dispute",

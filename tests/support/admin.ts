@@ -1,4 +1,5 @@
 // Calling the console's admin routes from API tests (refusals: errorOf/statusOf in pocketbase.ts).
+import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 
@@ -38,4 +39,25 @@ export async function withDemoMode(su: PocketBase, run: () => Promise<void>): Pr
 /** Audit rows matching a filter, oldest first unless told otherwise. */
 export function auditRows(su: PocketBase, filter: string, sort = "created"): Promise<RecordModel[]> {
   return su.collection("audit_logs").getFullList({ filter, sort });
+}
+
+/** POST with an Idempotency-Key (a new one unless given), answering the body and the Idempotent-Replayed header. */
+export async function sendKeyed<T>(
+  pb: PocketBase,
+  url: string,
+  body: unknown,
+  key: string = randomUUID(),
+): Promise<{ body: T; replayed: string | null }> {
+  let replayed: string | null = null;
+  const res = await pb.send<T>(url, {
+    method: "POST",
+    body: body as Record<string, unknown>,
+    headers: { "Idempotency-Key": key },
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      replayed = response.headers.get("Idempotent-Replayed");
+      return response;
+    },
+  });
+  return { body: res, replayed };
 }

@@ -1,15 +1,21 @@
-// Owner, status, expiry and auto-renewal of proxies, written straight in a test PocketBase's
+// Columns the records API refuses to write (a proxy's owner, status, expiry and
+// auto-renewal; an order's creation time), written straight in a test PocketBase's
 // data.db with python3's sqlite3: the records API refuses every write to them (issue #13,
 // finding 6), and tests need owned, due or expired proxies without buying or waiting.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 
 /**
- * Sets `columns` on the proxies `ids` in `<dataDir>/data.db` (a TestPocketBase, or the e2e
- * run's data dir). Booleans are written as 1/0, dates as PocketBase stores them
+ * Sets `columns` on the rows `ids` of `table` in `<dataDir>/data.db` (a TestPocketBase, or the
+ * e2e run's data dir). Booleans are written as 1/0, dates as PocketBase stores them
  * ("2026-01-02 03:04:05.000Z").
  */
-export function setProxyColumns(target: { dataDir: string }, ids: string[], columns: Record<string, string | number | boolean>): void {
+export function setColumns(
+  target: { dataDir: string },
+  table: string,
+  ids: string[],
+  columns: Record<string, string | number | boolean>,
+): void {
   const values = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]));
   execFileSync("python3", [
     "-c",
@@ -17,10 +23,15 @@ export function setProxyColumns(target: { dataDir: string }, ids: string[], colu
 c=sqlite3.connect(sys.argv[1], timeout=10)
 cols=json.loads(sys.argv[2])
 for i in json.loads(sys.argv[3]):
-    c.execute('UPDATE proxies SET ' + ', '.join(k + '=?' for k in cols) + ' WHERE id=?', [cols[k] for k in cols] + [i])
+    c.execute('UPDATE ' + sys.argv[4] + ' SET ' + ', '.join(k + '=?' for k in cols) + ' WHERE id=?', [cols[k] for k in cols] + [i])
 c.commit()`,
     path.join(target.dataDir, "data.db"),
     JSON.stringify(values),
     JSON.stringify(ids),
+    table,
   ]);
 }
+
+/** `setColumns` on proxies. */
+export const setProxyColumns = (target: { dataDir: string }, ids: string[], columns: Record<string, string | number | boolean>) =>
+  setColumns(target, "proxies", ids, columns);

@@ -75,6 +75,16 @@ export async function addStock(shop: Shop, options: StockOptions): Promise<strin
   return ids;
 }
 
+/** A customer funded with `cents` who bought `count` proxies of a new country (`prefix` + 6 characters) through the purchase route. */
+export async function proxyBuyer(shop: Shop, options: { count?: number; cents?: number; type?: string; prefix?: string } = {}) {
+  const { count = 2, cents = 10_000, type = "RESIDENTIAL", prefix = "X" } = options;
+  const country = `${prefix}${randomUUID().slice(0, 6)}`;
+  await addStock(shop, { type, country, count });
+  const user = await customer(shop, cents);
+  const res = await purchase(user.pb, { type, country, quantity: count });
+  return { user, order: res.order, proxies: res.proxies, country };
+}
+
 /** Proxy columns the records API refuses (finding 6), written in the test PocketBase's data.db. */
 export { setProxyColumns } from "./proxy-columns.ts";
 
