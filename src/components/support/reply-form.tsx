@@ -1,7 +1,10 @@
 // The reply box: Enter sends, Shift+Enter makes a new line; images and PDFs can be
-// attached (checked here, and again by PocketBase's file field).
+// attached (checked here, and again by PocketBase's file field). The message is a
+// react-hook-form field checked with the valibot schema.
+import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Paperclip, Send, X } from "lucide-react";
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode, type SubmitEvent } from "react";
+import { useForm } from "react-hook-form";
 import * as v from "valibot";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -21,53 +24,63 @@ interface ReplyFormProps {
   note?: ReactNode;
 }
 
+const ReplyFormSchema = v.object({ message: ReplySchema });
+type ReplyValues = v.InferInput<typeof ReplyFormSchema>;
+const EMPTY: ReplyValues = { message: "" };
+
 export function ReplyForm({ onSend, note }: ReplyFormProps) {
   const id = useId();
-  const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
-  const [errors, setErrors] = useState<string[]>([]);
-  const [sending, setSending] = useState(false);
-  const textarea = useRef<HTMLTextAreaElement>(null);
+  /** Messages about the files picked, or the server's refusal. */
+  const [notes, setNotes] = useState<string[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setFocus,
+    clearErrors,
+    formState: { errors: fieldErrorsShown, isSubmitting: sending },
+  } = useForm<ReplyValues, unknown, v.InferOutput<typeof ReplyFormSchema>>({
+    resolver: valibotResolver(ReplyFormSchema),
+    defaultValues: EMPTY,
+    mode: "onSubmit",
+    // The message stays until the next send, as the file messages do.
+    reValidateMode: "onSubmit",
+  });
+  const messageError = fieldErrorsShown.message?.message;
+  const errors = messageError ? [messageError] : notes;
 
-  const send = async () => {
-    if (sending) return;
-    const parsed = v.safeParse(ReplySchema, text);
-    if (!parsed.success) {
-      setErrors([parsed.issues[0].message]);
-      return;
-    }
-    setErrors([]);
-    setSending(true);
+  const send = handleSubmit(async ({ message }) => {
+    setNotes([]);
     try {
-      await onSend(parsed.output, files);
-      setText("");
+      await onSend(message, files);
+      reset(EMPTY);
       setFiles([]);
-      textarea.current?.focus();
+      setFocus("message");
     } catch (err) {
       const fields = fieldErrors(err);
-      setErrors([fields["attachments"] ?? fields["message"] ?? errorMessage(err)]);
-    } finally {
-      setSending(false);
+      setNotes([fields["attachments"] ?? fields["message"] ?? errorMessage(err)]);
     }
-  };
+  });
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    void send();
+    if (sending) event.preventDefault();
+    else void send(event);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      if (!sending) void send();
     }
   };
 
   const onPick = (picked: FileList | null) => {
     const result = addAttachments(files, Array.from(picked ?? []));
     setFiles(result.files);
-    setErrors(result.errors);
+    clearErrors("message");
+    setNotes(result.errors);
     if (fileInput.current) fileInput.current.value = "";
   };
 
@@ -93,12 +106,10 @@ export function ReplyForm({ onSend, note }: ReplyFormProps) {
         Your message
       </label>
       <Textarea
-        ref={textarea}
         id={`${id}-text`}
         rows={3}
         maxLength={SUPPORT_LIMITS.message_max}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
+        {...register("message")}
         onKeyDown={onKeyDown}
         placeholder="Type your message..."
         aria-describedby={`${id}-hint`}

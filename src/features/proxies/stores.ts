@@ -1,31 +1,24 @@
 // My Proxies state (spec 2.16): the query (search, type, country, page), the page of
-// proxies it answers, the country filter's options, the selection, the renewal dialog
-// and exports. Loads start with the first subscriber; a new query aborts the request
+// proxies it answers, the country filter's options, the selection and exports (the
+// renewal dialog: renewal-store.ts). Loads start with the first subscriber; a new query aborts the request
 // it supersedes. The first page and the countries may come from the server (seeded, see
 // stores/seed.ts): no first load then.
 import { atom, onMount, type ReadableAtom } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import { TERM_TEXT } from "@/lib/catalog";
-import { newIdempotencyKey } from "@/lib/idempotency";
-import { formatCents } from "@/lib/money";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { setBalance } from "@/stores/balance";
 import { seedOf, takeSeed, type StoreSeed } from "@/stores/seed";
 import {
   fetchAllProxies,
   fetchOwnCountries,
-  fetchPrices,
   fetchProxyPage,
   regenerateCredentials,
-  renewProxies,
   updateAutoRenew,
   type ProxyPage,
 } from "@/features/proxies/api";
 import type { ProxyExportFormat } from "@/features/proxies/export-formats";
 import { NO_CRITERIA, type ProxyCriteria } from "@/features/proxies/filters";
 import { isRenewable } from "@/features/proxies/format";
-import { MAX_RENEWAL, proxyCount, type PriceList } from "@/features/proxies/renewal";
 
 /** Milliseconds of quiet typing before the search goes to the server. */
 export const SEARCH_DELAY_MS = 300;
@@ -50,19 +43,6 @@ export interface Notice {
   text: string;
 }
 
-export interface RenewalState {
-  open: boolean;
-  proxies: ProxyRecord[];
-  /** The attempt's Idempotency-Key: made when the dialog opens, reused for its retries. */
-  key: string;
-  prices: PriceList | null;
-  pricesError: string;
-  pending: boolean;
-  error: string;
-  /** The renewal covers the whole selection (cleared once it succeeds). */
-  fromSelection: boolean;
-}
-
 export const $proxyQuery = atom<ProxyQuery>({ criteria: NO_CRITERIA, page: 1 });
 /** What the search box shows (the query's search follows it after SEARCH_DELAY_MS). */
 export const $searchText = atom("");
@@ -71,18 +51,6 @@ export const $countries = atom<string[]>([]);
 export const $selected = atom<ReadonlyMap<string, ProxyRecord>>(new Map());
 export const $notice = atom<Notice | null>(null);
 export const $exporting = atom<ProxyExportFormat | null>(null);
-const CLOSED_RENEWAL: RenewalState = {
-  open: false,
-  proxies: [],
-  key: "",
-  prices: null,
-  pricesError: "",
-  pending: false,
-  error: "",
-  fromSelection: false,
-};
-export const $renewal = atom<RenewalState>(CLOSED_RENEWAL);
-
 /** Bumped by Refresh: every loader reloads. */
 const $reloads = atom(0);
 
@@ -219,7 +187,7 @@ export function refreshProxies(): void {
 }
 
 /** Puts changed proxies (an answer of the API) into the page and the selection. */
-function replaceProxies(records: readonly ProxyRecord[]): void {
+export function replaceProxies(records: readonly ProxyRecord[]): void {
   const byId = new Map(records.map((r) => [r.id, r]));
   const list = $proxyList.get();
   $proxyList.set({ ...list, items: list.items.map((p) => byId.get(p.id) ?? p) });
@@ -264,66 +232,6 @@ export async function regenerate(proxy: ProxyRecord): Promise<ProxyRecord> {
   const updated = await regenerateCredentials(proxy.id);
   replaceProxies([updated]);
   return updated;
-}
-
-// ---- renewal
-
-function loadRenewalPrices(): void {
-  fetchPrices().then(
-    (prices) => {
-      if ($renewal.get().open) $renewal.set({ ...$renewal.get(), prices, pricesError: "" });
-    },
-    (err: unknown) => {
-      if ($renewal.get().open) $renewal.set({ ...$renewal.get(), pricesError: errorMessage(err) });
-    },
-  );
-}
-
-/** Opens the renewal dialog for `proxies` (a new attempt: a new Idempotency-Key). */
-export function openRenewal(proxies: readonly ProxyRecord[], fromSelection = false): void {
-  $notice.set(null);
-  $renewal.set({ ...CLOSED_RENEWAL, open: true, proxies: proxies.filter(isRenewable), key: newIdempotencyKey(), fromSelection });
-  loadRenewalPrices();
-}
-
-export function renewSelection(): void {
-  openRenewal([...$selected.get().values()], true);
-}
-
-export function retryRenewalPrices(): void {
-  $renewal.set({ ...$renewal.get(), pricesError: "" });
-  loadRenewalPrices();
-}
-
-export function closeRenewal(): void {
-  if (!$renewal.get().pending) $renewal.set(CLOSED_RENEWAL);
-}
-
-/** Renews the dialog's proxies with the attempt's key (a retry sends the same key). */
-export async function confirmRenewal(): Promise<void> {
-  const state = $renewal.get();
-  if (!state.open || state.pending || state.proxies.length === 0) return;
-  if (state.proxies.length > MAX_RENEWAL) {
-    $renewal.set({ ...state, error: `At most ${MAX_RENEWAL} proxies can be renewed at once.` });
-    return;
-  }
-  $renewal.set({ ...state, pending: true, error: "" });
-  try {
-    const result = await renewProxies(
-      state.proxies.map((p) => p.id),
-      state.key,
-    );
-    setBalance(result.balance_cents);
-    replaceProxies(result.proxies);
-    if (state.fromSelection) clearSelection();
-    $renewal.set(CLOSED_RENEWAL);
-    $notice.set({
-      tone: "success",
-      text: `Renewed ${proxyCount(result.proxies.length)} for ${TERM_TEXT}. Your balance is now ${formatCents(result.balance_cents)}.`,
-    });
-  } catch (err) {
-    $renewal.set({ ...$renewal.get(), pending: false, error: errorMessage(err) });
-  }
 }
 
 // ---- exports

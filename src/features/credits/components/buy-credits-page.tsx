@@ -1,21 +1,20 @@
 import { useStore } from "@nanostores/react";
-import { Check, FlaskConical, Loader2, Wallet, Zap } from "lucide-react";
+import { FlaskConical, Wallet, Zap } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
 import { Alert, LoadError } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { loadPackages, startCheckout, type CreditPackage, type CreditPackages } from "@/features/credits/api";
-import { packageTotalCents, paymentView, returnedPayment } from "@/features/credits/packages";
+import { returnedPayment } from "@/features/credits/packages";
+import { PackageCard } from "@/features/credits/components/package-card";
+import { PaymentStatus } from "@/features/credits/components/payment-status";
 import { usePayment, type PaymentTarget } from "@/features/credits/use-payment";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import { cn } from "@/lib/cn";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
-import type { PaymentRecord, UserRecord } from "@/lib/pocketbase-types";
+import type { UserRecord } from "@/lib/pocketbase-types";
 import { $balance, setBalance } from "@/stores/balance";
 
 /** How long a package's button says "Purchased" after a completed purchase. */
@@ -196,109 +195,5 @@ function BuyCredits({ user }: { user: UserRecord }) {
         Prices in US dollars.
       </p>
     </div>
-  );
-}
-
-function PackageCard({
-  pkg,
-  phase,
-  disabled,
-  onBuy,
-}: {
-  pkg: CreditPackage;
-  phase: "busy" | "redirecting" | "done" | null;
-  disabled: boolean;
-  onBuy: () => void;
-}) {
-  const titleId = `package-${pkg.id}-title`;
-  return (
-    <section
-      aria-labelledby={titleId}
-      data-testid={`package-${pkg.id}`}
-      className={cn(
-        "relative flex flex-col rounded-xl border bg-white p-5 shadow-sm",
-        pkg.popular ? "border-primary ring-2 ring-primary/30" : "border-slate-200",
-      )}
-    >
-      {pkg.popular ? (
-        <Badge tone="info" className="absolute -top-3 left-5">
-          Most Popular
-        </Badge>
-      ) : null}
-      <h2 id={titleId} className="text-lg font-semibold text-slate-900">
-        {formatCents(pkg.credits_cents)} Credits
-      </h2>
-      <p className="mt-2 text-3xl font-bold text-slate-900">{formatCents(pkg.price_cents)}</p>
-      <ul className="mt-3 flex-1 space-y-1 text-sm text-slate-600">
-        <li>{formatCents(pkg.credits_cents)} in credits</li>
-        {pkg.bonus_cents > 0 ? <li className="font-medium text-green-700">+ {formatCents(pkg.bonus_cents)} bonus</li> : null}
-        <li>
-          You get <strong className="text-slate-900">{formatCents(packageTotalCents(pkg))}</strong> to spend
-        </li>
-      </ul>
-      <Button
-        className="mt-4 w-full"
-        variant={pkg.popular ? "primary" : "secondary"}
-        disabled={disabled && phase === null}
-        pending={phase === "busy" || phase === "redirecting"}
-        pendingText={phase === "redirecting" ? "Redirecting to checkout..." : "Processing..."}
-        onClick={onBuy}
-        aria-describedby={titleId}
-      >
-        {phase === "done" ? (
-          <>
-            <Check className="size-4" aria-hidden="true" /> Purchased
-          </>
-        ) : (
-          "Purchase"
-        )}
-      </Button>
-    </section>
-  );
-}
-
-function PaymentStatus({
-  target,
-  payment,
-  error,
-  onDismiss,
-}: {
-  target: PaymentTarget;
-  payment: PaymentRecord | null;
-  error: string;
-  onDismiss: () => void;
-}) {
-  const dismiss = (
-    <button type="button" className="text-sm font-medium underline" onClick={onDismiss}>
-      Dismiss
-    </button>
-  );
-  if (!payment) {
-    return error ? (
-      <Alert tone="error">
-        <p>{error}</p>
-        {dismiss}
-      </Alert>
-    ) : (
-      <Alert tone="info">
-        <p className="flex items-center gap-2">
-          <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Checking your payment...
-        </p>
-      </Alert>
-    );
-  }
-  const view = paymentView(payment, target.canceled);
-  return (
-    <Alert tone={view.tone}>
-      <div data-testid="payment-status" data-phase={view.phase} className="space-y-1">
-        <p className="flex items-center gap-2 font-semibold">
-          {view.phase === "pending" ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : null}
-          {view.title}
-        </p>
-        <p>{view.text}</p>
-        {error && view.phase === "pending" ? <p>Could not refresh the payment: {error}</p> : null}
-        {view.settled ? dismiss : null}
-      </div>
-    </Alert>
   );
 }

@@ -25,7 +25,6 @@ import {
   $notice,
   $proxyList,
   $proxyQuery,
-  $renewal,
   $searchText,
   $selected,
   clearFilters,
@@ -34,12 +33,12 @@ import {
   goToPage,
   proxiesSeeds,
   refreshProxies,
-  renewSelection,
   selectPage,
   setCountryFilter,
   setSearchText,
   setTypeFilter,
 } from "@/features/proxies/stores";
+import { $renewal, renewSelection } from "@/features/proxies/renewal-store";
 
 interface ProxiesPageProps {
   /** The user the server verified (the page renders at once), or null. */

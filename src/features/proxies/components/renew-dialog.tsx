@@ -10,7 +10,7 @@ import { $balance } from "@/stores/balance";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { endpoint } from "@/features/proxies/format";
 import { MAX_RENEWAL, proxyCount, renewalQuote } from "@/features/proxies/renewal";
-import { $renewal, closeRenewal, confirmRenewal, retryRenewalPrices } from "@/features/proxies/stores";
+import { $renewal, closeRenewal, confirmRenewal, retryRenewalPrices } from "@/features/proxies/renewal-store";
 
 const LISTED = 5;
 
