@@ -27,14 +27,14 @@
 // Clients live in BENCH_CHAT_PROCS child processes (each reports its event-loop delay, so
 // the table shows whether the clients themselves were a bottleneck). PocketBase and the
 // web server (the shop) are pinned to core 0, clients and sender to core 1.
-import { fork, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import PocketBase from "pocketbase";
 import { startMailSink } from "../server/mail-sink.ts";
-import type { Arrival, ClientSpec, FromWorker, SendRecord, ToWorker } from "./bench/chat-clients.ts";
+import type { Arrival, ClientSpec, SendRecord } from "./bench/chat-clients.ts";
+import { describe, latencies, ms, type LevelResult } from "./bench/chat-results.ts";
+import { SEED_ROUTE, SENDER, type SeededCrowd } from "./bench/chat-seed.ts";
+import { startWorker, type Worker } from "./bench/chat-workers.ts";
 import { benchHooks } from "./bench/hooks.ts";
-import { pin, quantile } from "./bench/load.ts";
+import { pin } from "./bench/load.ts";
 import { isMain, runAlone } from "./bench/run.ts";
 import { BENCH_SUPERUSER, startBenchShop } from "./bench/shop.ts";
 import { num, type BenchRow, type BenchSection } from "./bench/table.ts";
@@ -48,111 +48,6 @@ const LEVELS: ReadonlyArray<{ clients: number; goalMs: number | null }> = [
   { clients: 200, goalMs: 30 },
   { clients: 1000, goalMs: 100 },
 ];
-const SENDER = { email: "sender@bench.local", password: "Sender#Bench2026" };
-const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), "bench", "chat-clients.ts");
-
-// Customers (with their balance row and one open ticket each) and staff, straight into
-// SQLite with the sender's password hash; every one gets an auth token.
-const SEED_ROUTE = `routerAdd("POST", "/api/bench/chat-seed", (e) => {
-  const body = e.requestInfo().body;
-  const now = new DateTime().string();
-  const hash = e.app.findAuthRecordByEmail("users", "${SENDER.email}").getString("password");
-  const id = () => $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789");
-  const made = { customers: [], staff: [] };
-  e.app.runInTransaction((tx) => {
-    const db = tx.db();
-    const user = (i, admin) => {
-      const userId = id();
-      db.newQuery("INSERT INTO users (id, email, password, tokenKey, verified, is_admin, first_name, last_name, country, created, updated) VALUES ({:id}, {:email}, {:hash}, {:token}, TRUE, {:admin}, 'Chat', {:last}, 'Germany', {:now}, {:now})")
-        .bind({ id: userId, email: (admin ? "staff" : "customer") + i + "@chat.bench.test", hash, token: id() + id(), admin, last: "Bench" + i, now }).execute();
-      const balanceId = id();
-      db.newQuery("INSERT INTO balances (id, user_id, balance_cents, created, updated) VALUES ({:id}, {:user}, 0, {:now}, {:now})")
-        .bind({ id: balanceId, user: userId, now }).execute();
-      db.newQuery("INSERT INTO affiliates (id, user_id, code, total_referrals, total_earnings_cents, pending_earnings_cents, created, updated) VALUES ({:id}, {:user}, {:code}, 0, 0, 0, {:now}, {:now})")
-        .bind({ id: id(), user: userId, code: userId.slice(0, 8).toUpperCase(), now }).execute();
-      return { userId, balanceId };
-    };
-    for (let i = 0; i < body["customers"]; i++) {
-      const { userId, balanceId } = user(i, false);
-      const ticketId = id();
-      db.newQuery("INSERT INTO support_tickets (id, user_id, subject, priority, status, last_message_at, awaiting_reply, created, updated) VALUES ({:id}, {:user}, {:subject}, 'medium', 'open', {:now}, TRUE, {:now}, {:now})")
-        .bind({ id: ticketId, user: userId, subject: "Proxies offline since this morning #" + i, now }).execute();
-      made.customers.push({ userId, balanceId, ticketId });
-    }
-    for (let i = 0; i < body["staff"]; i++) made.staff.push(user(i, true));
-  });
-  const token = (userId) => e.app.findRecordById("users", userId).newAuthToken();
-  return e.json(200, {
-    customers: made.customers.map((c) => Object.assign(c, { token: token(c.userId) })),
-    staff: made.staff.map((s) => Object.assign(s, { token: token(s.userId) })),
-  });
-}, $apis.requireSuperuserAuth());`;
-
-interface Worker {
-  child: ChildProcess;
-  request<T extends FromWorker["type"]>(message: ToWorker, answer: T): Promise<Extract<FromWorker, { type: T }>>;
-}
-
-function startWorker(): Worker {
-  // The tsx loader this script runs under is in process.execArgv, which fork passes on.
-  const child = fork(WORKER, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  return {
-    child,
-    request: (message, answer) =>
-      new Promise((resolve, reject) => {
-        const onMessage = (m: FromWorker) => {
-          if (m.type !== answer) return;
-          child.off("message", onMessage);
-          child.off("exit", onExit);
-          resolve(m as never);
-        };
-        const onExit = (code: number | null) => reject(new Error(`a chat client process exited (${code}) during ${message.type}`));
-        child.on("message", onMessage);
-        child.once("exit", onExit);
-        child.send(message);
-      }),
-  };
-}
-
-interface Latencies {
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-function latencies(values: number[]): Latencies {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return { p50: NaN, p95: NaN, p99: NaN, max: NaN };
-  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-interface LevelResult {
-  clients: number;
-  connectFailed: number;
-  sent: number;
-  sendErrors: number;
-  expected: number;
-  delivered: number;
-  fromSend: Latencies;
-  fromCreated: Latencies;
-  createAnswer: Latencies;
-  loopDelayP99: number;
-  loopDelayMax: number;
-}
-
-const ms = (v: number) => (Number.isFinite(v) ? `${num(v, 1)} ms` : "-");
-
-function describe(r: LevelResult): string {
-  const lost = r.expected - r.delivered;
-  return (
-    `p95 ${ms(r.fromSend.p95)} from send (p50 ${ms(r.fromSend.p50)}, p99 ${ms(r.fromSend.p99)}), ` +
-    `p95 ${ms(r.fromCreated.p95)} from created; ${num(r.delivered)}/${num(r.expected)} delivered` +
-    `${lost > 0 ? ` (${num(lost)} LOST)` : ""}${r.sendErrors ? `, ${r.sendErrors} sends failed` : ""}` +
-    `${r.connectFailed ? `, ${r.connectFailed} clients failed to subscribe` : ""}; ` +
-    `reply create answered p95 ${ms(r.createAnswer.p95)}; client loop delay p99 ${ms(r.loopDelayP99)}`
-  );
-}
 
 async function runChatBench(log: (line: string) => void = (line) => console.log(line)): Promise<BenchRow[]> {
   const sink = await startMailSink({ keep: 50 });
@@ -180,10 +75,7 @@ async function runChatBench(log: (line: string) => void = (line) => console.log(
     });
     const senderToken = (await su.collection("users").impersonate(sender.id, 3600)).authStore.token;
     const maxClients = Math.max(...LEVELS.map((l) => l.clients));
-    const seeded = await su.send<{
-      customers: Array<{ userId: string; balanceId: string; ticketId: string; token: string }>;
-      staff: Array<{ userId: string; token: string }>;
-    }>("/api/bench/chat-seed", { method: "POST", body: { customers: maxClients, staff: STAFF } });
+    const seeded = await su.send<SeededCrowd>("/api/bench/chat-seed", { method: "POST", body: { customers: maxClients, staff: STAFF } });
 
     const senderWorker = startWorker();
     workers.push(senderWorker);
