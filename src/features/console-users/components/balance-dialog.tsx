@@ -1,4 +1,6 @@
+import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useRef, useState } from "react";
+import { useForm } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -8,12 +10,7 @@ import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import { adjustBalance, type AdminUser } from "@/features/console-users/api";
-
-/** Dollars typed in the amount field as whole cents (rounded; spec 5); NaN when not a number. */
-export function amountToCents(text: string): number {
-  const value = Number(text);
-  return text.trim() === "" || !Number.isFinite(value) ? Number.NaN : Math.round(value * 100);
-}
+import { BalanceSchema, EMPTY_BALANCE, type BalanceInput, type BalanceOutput } from "@/features/console-users/schemas";
 
 interface BalanceDialogProps {
   user: AdminUser | null;
@@ -37,20 +34,24 @@ export function BalanceDialog({ user, onClose, onDone }: BalanceDialogProps) {
 }
 
 function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () => void; onDone: (message: string) => void }) {
-  const [amount, setAmount] = useState("");
-  const [description, setDescription] = useState("");
+  const {
+    register,
+    handleSubmit,
+    formState: { isValid },
+  } = useForm<BalanceInput, unknown, BalanceOutput>({
+    resolver: valibotResolver(BalanceSchema),
+    defaultValues: EMPTY_BALANCE,
+    mode: "onChange",
+  });
   const [pending, setPending] = useState<"CREDIT" | "DEBIT" | null>(null);
   const [error, setError] = useState("");
   // One Idempotency-Key per attempt: a retry of the same change (after a failure) sends the
   // same key, so it can never apply twice; any other change gets a new one.
   const attempt = useRef<{ signature: string; key: string } | null>(null);
 
-  const cents = amountToCents(amount);
-  const ready = cents >= 1 && description.trim() !== "";
-
-  const submit = async (type: "CREDIT" | "DEBIT") => {
-    if (!ready || pending) return;
-    const body = { transaction_type: type, amount_cents: cents, description: description.trim() };
+  const send = async (type: "CREDIT" | "DEBIT", { amount, description }: BalanceOutput) => {
+    if (pending) return;
+    const body = { transaction_type: type, amount_cents: amount, description };
     const signature = JSON.stringify(body);
     if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() };
     setPending(type);
@@ -60,8 +61,8 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
       attempt.current = null;
       onDone(
         type === "CREDIT"
-          ? `Successfully credited ${formatCents(cents)} to ${user.email}`
-          : `Successfully debited ${formatCents(cents)} from ${user.email}`,
+          ? `Successfully credited ${formatCents(amount)} to ${user.email}`
+          : `Successfully debited ${formatCents(amount)} from ${user.email}`,
       );
     } catch (err) {
       setError(errorMessage(err));
@@ -69,16 +70,10 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
       setPending(null);
     }
   };
+  const submit = (type: "CREDIT" | "DEBIT") => handleSubmit((values) => send(type, values));
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit("CREDIT");
-      }}
-      className="space-y-4"
-      noValidate
-    >
+    <form onSubmit={(e) => void submit("CREDIT")(e)} className="space-y-4" noValidate>
       <Field id="balance-amount" label="Amount (USD)">
         <Input
           id="balance-amount"
@@ -87,19 +82,17 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
           step="0.01"
           min="0.01"
           placeholder="0.00"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
           required
+          {...register("amount")}
         />
       </Field>
       <Field id="balance-description" label="Description">
         <Input
           id="balance-description"
-          value={description}
           maxLength={500}
           placeholder="Reason shown in the customer's transaction history"
-          onChange={(e) => setDescription(e.target.value)}
           required
+          {...register("description")}
         />
       </Field>
       <div aria-live="polite" className="empty:hidden">
@@ -111,14 +104,14 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
         </Button>
         <Button
           variant="danger"
-          disabled={!ready || pending === "CREDIT"}
+          disabled={!isValid || pending === "CREDIT"}
           pending={pending === "DEBIT"}
           pendingText="Debiting..."
-          onClick={() => void submit("DEBIT")}
+          onClick={(e) => void submit("DEBIT")(e)}
         >
           Debit
         </Button>
-        <Button type="submit" disabled={!ready || pending === "DEBIT"} pending={pending === "CREDIT"} pendingText="Crediting...">
+        <Button type="submit" disabled={!isValid || pending === "DEBIT"} pending={pending === "CREDIT"} pendingText="Crediting...">
           Credit
         </Button>
       </div>
