@@ -1,21 +1,21 @@
 // /dashboard/affiliate (spec 2.19): the user's real referral figures, code and link, the
 // programme's terms, recent referrals. Marketing materials don't exist yet: "Coming soon".
+import { useStore } from "@nanostores/react";
 import { DollarSign, Clock, CalendarDays, Users, Share2, Megaphone, Mail, LayoutTemplate, Image } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LoadError } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
-import { StatCard } from "@/components/ui/stat-card";
-import { loadAffiliate, type AffiliateSummary } from "@/features/affiliate/api";
+import { StatGrid } from "@/components/ui/stat-grid";
+import { ListState } from "@/components/ui/list-state";
+import { DataTable } from "@/components/ui/data-table";
+import { REFERRAL_COLUMNS } from "@/features/affiliate/columns";
+import { $affiliate, reloadAffiliate } from "@/features/affiliate/stores";
 import { payoutScheduleLabel, referralCode, referralLink, shareLinks } from "@/features/affiliate/links";
-import { errorMessage, isAbort } from "@/lib/api-error";
-import { formatDate } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
@@ -37,28 +37,9 @@ export function AffiliatePage({ siteName }: { siteName: string }) {
 }
 
 function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
-  const [data, setData] = useState<AffiliateSummary | null>(null);
-  const [error, setError] = useState("");
-  const [attempt, setAttempt] = useState(0);
-  const retry = useCallback(() => {
-    setError("");
-    setAttempt((n) => n + 1);
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    loadAffiliate(controller.signal)
-      .then((summary) => {
-        setData(summary);
-        setError("");
-      })
-      .catch((err: unknown) => {
-        if (!isAbort(err)) setError(errorMessage(err));
-      });
-    return () => controller.abort();
-  }, [user.id, attempt]);
-
-  const loading = !data && !error;
+  const { status, error, data } = useStore($affiliate);
+  const loading = status === "loading" && !data;
+  const failed = status === "error" && !data;
   const code = data?.code || referralCode(user.id);
   const link = referralLink(window.location.origin, code);
   const program = data?.program;
@@ -71,34 +52,18 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
           Earn {program ? `${program.commission_percent}%` : "a"} commission on the credit purchases of everyone you refer.
         </p>
       </div>
-      <div aria-live="polite">{error ? <LoadError message={error} onRetry={retry} /> : null}</div>
+      <div aria-live="polite">{status === "error" ? <LoadError message={error} onRetry={reloadAffiliate} /> : null}</div>
 
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="affiliate-stats">
-        <StatCard
-          label="Total Referrals"
-          value={String(data?.total_referrals ?? 0)}
-          icon={<Users className="size-5" aria-hidden="true" />}
-          loading={loading}
-        />
-        <StatCard
-          label="Total Earnings"
-          value={formatCents(data?.total_earnings_cents ?? 0)}
-          icon={<DollarSign className="size-5" aria-hidden="true" />}
-          loading={loading}
-        />
-        <StatCard
-          label="Pending Earnings"
-          value={formatCents(data?.pending_earnings_cents ?? 0)}
-          icon={<Clock className="size-5" aria-hidden="true" />}
-          loading={loading}
-        />
-        <StatCard
-          label="This Month"
-          value={formatCents(data?.this_month_earnings_cents ?? 0)}
-          icon={<CalendarDays className="size-5" aria-hidden="true" />}
-          loading={loading}
-        />
-      </div>
+      <StatGrid
+        testId="affiliate-stats"
+        loading={loading}
+        stats={[
+          { label: "Total Referrals", value: String(data?.total_referrals ?? 0), icon: Users },
+          { label: "Total Earnings", value: formatCents(data?.total_earnings_cents ?? 0), icon: DollarSign },
+          { label: "Pending Earnings", value: formatCents(data?.pending_earnings_cents ?? 0), icon: Clock },
+          { label: "This Month", value: formatCents(data?.this_month_earnings_cents ?? 0), icon: CalendarDays },
+        ]}
+      />
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card className="min-w-0 space-y-5">
@@ -172,54 +137,36 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
         <h2 id="recent-referrals" className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-900">
           Recent Referrals
         </h2>
-        {loading ? (
-          <div className="space-y-3 p-5">
-            <span className="sr-only">Loading referrals...</span>
-            <Skeleton className="h-8 w-full" />
-            <Skeleton className="h-8 w-full" />
-          </div>
-        ) : data && data.recent_referrals.length > 0 ? (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[32rem] text-left text-sm">
-              <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="px-5 py-2 font-medium">
-                    Name
-                  </th>
-                  <th scope="col" className="px-5 py-2 font-medium">
-                    Email
-                  </th>
-                  <th scope="col" className="px-5 py-2 font-medium">
-                    Date
-                  </th>
-                  <th scope="col" className="px-5 py-2 text-right font-medium">
-                    Commission
-                  </th>
-                  <th scope="col" className="px-5 py-2 font-medium">
-                    Status
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {data.recent_referrals.map((r) => (
-                  <tr key={r.id} data-testid="referral-row">
-                    <td className="px-5 py-3 font-medium text-slate-900">{r.name || "-"}</td>
-                    <td className="px-5 py-3 text-slate-600">{r.email}</td>
-                    <td className="px-5 py-3 whitespace-nowrap text-slate-600">{formatDate(r.created)}</td>
-                    <td className="px-5 py-3 text-right font-medium text-slate-900">{formatCents(r.commission_cents)}</td>
-                    <td className="px-5 py-3">
-                      <Badge tone={r.status === "paid" ? "success" : "warning"}>{r.status === "paid" ? "Paid" : "Pending"}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : data ? (
-          <div className="p-5">
-            <EmptyState icon={Users} title="No referrals yet" text="Share your referral link: people who sign up with it appear here." />
-          </div>
-        ) : null}
+        {failed ? null : (
+          <ListState
+            status={data ? "ready" : "loading"}
+            error=""
+            loaded={data !== null}
+            empty={data?.recent_referrals.length === 0}
+            onRetry={reloadAffiliate}
+            loadingLabel="Loading referrals"
+            skeletonRows={2}
+            skeletonClassName="h-8"
+            emptyState={
+              <div className="p-5">
+                <EmptyState
+                  icon={Users}
+                  title="No referrals yet"
+                  text="Share your referral link: people who sign up with it appear here."
+                />
+              </div>
+            }
+            className=""
+          >
+            <DataTable
+              columns={REFERRAL_COLUMNS}
+              data={data?.recent_referrals ?? []}
+              rowTestId="referral-row"
+              className="min-w-[32rem]"
+              frameClassName=""
+            />
+          </ListState>
+        )}
       </section>
 
       <div className="grid gap-6 lg:grid-cols-2">
