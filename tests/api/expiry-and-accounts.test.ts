@@ -3,56 +3,23 @@
 // first verification, the support ticket route and the staff-reply mail.
 import { randomUUID } from "node:crypto";
 import type { RecordModel } from "pocketbase";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { errorOf, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import {
-  addStock,
-  customer,
-  expectEveryBalanceMatchesItsLedger,
-  ledgerOf,
-  post,
-  purchase,
-  setProxyColumns,
-  shopClients,
-  type Shop,
-} from "../support/shop.ts";
-import { linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
+import { describe, expect, it } from "vitest";
+import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { customer, DAY, iso, ledgerOf, post, proxyBuyer, runExpiryJob as runExpiryJobOf, setProxyColumns } from "../support/shop.ts";
+import { linkFrom, waitForMail } from "../support/smtp-sink.ts";
+import { useShop } from "../support/use-shop.ts";
 
 const APP_URL = "http://shop.test:4321";
-let tpb: TestPocketBase;
-let shop: Shop;
-let mailbox: TestMailbox;
+const shop = useShop({ mail: true, env: { SHOP_APP_URL: APP_URL } });
 
-beforeAll(async () => {
-  mailbox = await startTestMailbox();
-  tpb = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink) });
-  shop = await shopClients(tpb);
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-  await mailbox?.stop();
-});
-
-afterEach(async () => {
-  await expectEveryBalanceMatchesItsLedger(shop.su);
-});
-
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().replace("T", " ");
-const runExpiryJob = () => shop.su.send("/api/admin/jobs/proxy-expiry", { method: "POST" });
+const runExpiryJob = () => runExpiryJobOf(shop);
 
 /** A customer owning `count` proxies of a fresh country, bought through the purchase route. */
-async function owner(count: number, cents = 10_000) {
-  const country = `X${randomUUID().slice(0, 6)}`;
-  await addStock(shop, { country, count });
-  const user = await customer(shop, cents);
-  const res = await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: count });
-  return { user, proxies: res.proxies };
-}
+const owner = (count: number, cents = 10_000) => proxyBuyer(shop, { count, cents });
 
 /** The records API refuses these fields (finding 6): the test writes them in data.db. */
-const setProxy = async (proxy: RecordModel, fields: Record<string, string | number | boolean>) => setProxyColumns(tpb, [proxy.id], fields);
+const setProxy = async (proxy: RecordModel, fields: Record<string, string | number | boolean>) =>
+  setProxyColumns(shop.tpb, [proxy.id], fields);
 const proxyNow = (proxy: RecordModel) => shop.su.collection("proxies").getOne(proxy.id);
 
 describe("the expiry job", () => {
@@ -86,7 +53,7 @@ describe("the expiry job", () => {
     const after = Date.now() - 1000;
     await runExpiryJob();
     expect((await proxyNow(proxies[0]!))["status"]).toBe("EXPIRED");
-    const mail = await waitForMail(mailbox.sink, user.email, /automatic renewal failed/i, { after });
+    const mail = await waitForMail(shop.mailbox.sink, user.email, /automatic renewal failed/i, { after });
     expect(mail.text).toContain("Insufficient balance");
     expect(mail.text).toContain(`${proxies[0]!["host"]}:${proxies[0]!["port"]}`);
     expect(mail.text).toContain(`${APP_URL}/dashboard/proxies`);
@@ -99,13 +66,13 @@ describe("the expiry job", () => {
     await setProxy(proxies[1]!, { expires_at: iso(Date.now() + 1 * DAY), auto_renew: true });
     const after = Date.now() - 1000;
     await runExpiryJob();
-    const mail = await waitForMail(mailbox.sink, user.email, /2 proxies expire soon/, { after });
+    const mail = await waitForMail(shop.mailbox.sink, user.email, /2 proxies expire soon/, { after });
     expect(mail.text).toContain(`${proxies[0]!["host"]}:${proxies[0]!["port"]}`);
     expect(mail.text).toMatch(/auto-renews/);
     expect(mail.text).not.toContain(`:${proxies[2]!["port"]} `);
     await runExpiryJob();
     await new Promise((r) => setTimeout(r, 300));
-    expect(mailbox.sink.messages.filter((m) => m.to.includes(user.email) && /expire soon/.test(m.subject))).toHaveLength(1);
+    expect(shop.mailbox.sink.messages.filter((m) => m.to.includes(user.email) && /expire soon/.test(m.subject))).toHaveLength(1);
     expect((await proxyNow(proxies[0]!))["expiry_notice_sent_at"]).toBeTruthy();
     // A renewal resets the reminder for the next term.
     await post(user.pb, "/api/v1/proxies/renew", { proxy_ids: [proxies[0]!.id] });
@@ -128,16 +95,16 @@ describe("accounts and money", () => {
   it("sign-up mails a verification link; the first verification grants the welcome credit once", async () => {
     const email = `welcome-${randomUUID()}@api.test`;
     const after = Date.now() - 1000;
-    const auth = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
+    const auth = await shop.tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
       method: "POST",
       body: { first_name: "Wendy", last_name: "Welcome", email, country: "Chile" },
     });
-    const mail = await waitForMail(mailbox.sink, email, /verify/i, { after });
+    const mail = await waitForMail(shop.mailbox.sink, email, /verify/i, { after });
     expect(mail.text).toContain(`${APP_URL}/login?verify=`);
     expect((await ledgerOf(shop, auth.record.id)).rows).toHaveLength(0);
 
     const token = new URL(linkFrom(mail, "/login?verify=")).searchParams.get("verify")!;
-    await tpb.client().collection("users").confirmVerification(token);
+    await shop.tpb.client().collection("users").confirmVerification(token);
     let ledger = await ledgerOf(shop, auth.record.id);
     expect(ledger.rows.map((r) => [r["type"], r["amount_cents"], r["description"], r["reference"]])).toEqual([
       ["CREDIT", 500, "Welcome credit", "welcome"],
@@ -154,7 +121,7 @@ describe("accounts and money", () => {
     const setting = await shop.su.collection("settings").getFirstListItem('key = "welcome_credit_cents"');
     await shop.admin.collection("settings").update(setting.id, { value: "0" });
     try {
-      const auth = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
+      const auth = await shop.tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
         method: "POST",
         body: { first_name: "Zero", last_name: "Credit", email: `zero-${randomUUID()}@api.test`, country: "Chile" },
       });
@@ -189,7 +156,7 @@ describe("accounts and money", () => {
       message: { message: "Message must be at least 10 characters." },
       priority: { message: "Priority must be low, medium, high or urgent." },
     });
-    expect(await statusOf(() => tpb.client().send("/api/v1/support/tickets", { method: "POST", body: {} }))).toBe(401);
+    expect(await statusOf(() => shop.tpb.client().send("/api/v1/support/tickets", { method: "POST", body: {} }))).toBe(401);
     expect(await user.pb.collection("support_tickets").getFullList()).toHaveLength(1);
   });
 
@@ -204,13 +171,15 @@ describe("accounts and money", () => {
     await shop.admin
       .collection("chat_messages")
       .create({ ticket_id: ticket.id, sender_id: adminId, message: "Sure, <b>attached</b> is your invoice." });
-    const mail = await waitForMail(mailbox.sink, user.email, new RegExp(`New reply to your ticket #${ticket.id.slice(0, 8)}`), { after });
+    const mail = await waitForMail(shop.mailbox.sink, user.email, new RegExp(`New reply to your ticket #${ticket.id.slice(0, 8)}`), {
+      after,
+    });
     expect(mail.text).toContain("Sure, <b>attached</b> is your invoice.");
     expect(mail.text).toContain(`${APP_URL}/dashboard/support?ticket=${ticket.id}`);
     // The customer's own messages mail nobody.
     await user.pb.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: user.id, message: "Thanks!" });
     await new Promise((r) => setTimeout(r, 300));
-    expect(mailbox.sink.messages.filter((m) => m.to.includes(user.email) && /New reply/.test(m.subject))).toHaveLength(1);
+    expect(shop.mailbox.sink.messages.filter((m) => m.to.includes(user.email) && /New reply/.test(m.subject))).toHaveLength(1);
   });
 
   it("keeps attachments for the ticket's owner and admins only", async () => {
@@ -227,7 +196,7 @@ describe("accounts and money", () => {
     form.append("attachments", new Blob([png], { type: "image/png" }), "error.png");
     const message = await user.pb.collection("chat_messages").create(form);
     const file = (message["attachments"] as string[])[0]!;
-    const url = (token: string) => `${tpb.url}/api/files/chat_messages/${message.id}/${file}?token=${token}`;
+    const url = (token: string) => `${shop.tpb.url}/api/files/chat_messages/${message.id}/${file}?token=${token}`;
 
     expect((await fetch(url(await user.pb.files.getToken()))).status).toBe(200);
     expect((await fetch(url(await shop.admin.files.getToken()))).status).toBe(200);

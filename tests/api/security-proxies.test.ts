@@ -6,45 +6,16 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { RecordModel } from "pocketbase";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signIn, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
-import {
-  addStock,
-  credit,
-  customer,
-  expectEveryBalanceMatchesItsLedger,
-  ledgerOf,
-  post,
-  purchase,
-  shopClients,
-  type OrderResponse,
-  type Shop,
-} from "../support/shop.ts";
+import type { PurchaseResult } from "@/features/buy-proxies/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signIn } from "../support/pocketbase.ts";
+import { addStock, credit, customer, DAY, iso, ledgerOf, post, purchase, runExpiryJob as runExpiryJobOf } from "../support/shop.ts";
 import { setProxyColumns } from "../support/proxy-columns.ts";
-import { smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
+import { waitForMail } from "../support/smtp-sink.ts";
+import { useShop } from "../support/use-shop.ts";
 
-let tpb: TestPocketBase;
-let shop: Shop;
-let mailbox: TestMailbox;
-
-beforeAll(async () => {
-  mailbox = await startTestMailbox();
-  tpb = await startTestPocketBase({ ...smtpEnv(mailbox.sink) });
-  shop = await shopClients(tpb);
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-  await mailbox?.stop();
-});
-
-afterEach(async () => {
-  await expectEveryBalanceMatchesItsLedger(shop.su);
-});
-
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().replace("T", " ");
-const runExpiryJob = () => shop.su.send("/api/admin/jobs/proxy-expiry", { method: "POST" });
+const shop = useShop({ mail: true });
+const runExpiryJob = () => runExpiryJobOf(shop);
 
 const proxyNow = (id: string) => shop.su.collection("proxies").getOne(id);
 
@@ -65,7 +36,7 @@ describe("finding 1: an Idempotency-Key replay never shows another buyer's proxy
     expect(resold.proxies.map((p) => p.id)).toEqual([proxyId]);
     const secret = String(resold.proxies[0]!["password"]);
 
-    const replay = await first.pb.send<OrderResponse>("/api/v1/proxies/purchase", {
+    const replay = await first.pb.send<PurchaseResult>("/api/v1/proxies/purchase", {
       method: "POST",
       body,
       headers: { "Idempotency-Key": key },
@@ -88,7 +59,7 @@ describe("finding 1: an Idempotency-Key replay never shows another buyer's proxy
     expect(renewed.proxies).toHaveLength(1);
 
     // Expired for more than the 7 days of grace: the job puts it back in stock; someone else buys it.
-    setProxyColumns(tpb, [proxyId!], { status: "EXPIRED", expires_at: iso(Date.now() - 8 * DAY) });
+    setProxyColumns(shop.tpb, [proxyId!], { status: "EXPIRED", expires_at: iso(Date.now() - 8 * DAY) });
     await runExpiryJob();
     const second = await customer(shop, 5000);
     const resold = await purchase(second.pb, { type: "RESIDENTIAL", country, quantity: 1 });
@@ -123,22 +94,16 @@ describe("finding 7: a price read racing a plan change never keeps the old price
   // list, then the read stores what it read, and the old price stays until the next change.
   // A shop of its own with many (more expensive) active plans makes the read slow enough to
   // straddle the change every time.
-  let slow: TestPocketBase;
-  let slowShop: Shop;
-  beforeAll(async () => {
-    slow = await startTestPocketBase();
-    slowShop = await shopClients(slow);
+  const slowShop = useShop({ ledger: false });
+  beforeAll(() => {
     execFileSync("python3", [
       "-c",
       `import sqlite3,sys
 c=sqlite3.connect(sys.argv[1], timeout=10)
 c.executemany("INSERT INTO pricing_plans (id, name, type, price_cents, features, popular, active, created, updated) VALUES (?, 'Bulk', 'HTTPS', 999999, ?, 0, 1, '', '')", ((f"bulk{i:010d}", '["x"]') for i in range(600000)))
 c.commit()`,
-      path.join(slow.dataDir, "data.db"),
+      path.join(slowShop.tpb.dataDir, "data.db"),
     ]);
-  });
-  afterAll(async () => {
-    await slow?.stop();
   });
 
   it("a plan change committed while a price read is under way is answered by the next read and charged by the next purchase", async () => {
@@ -177,7 +142,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     const res = await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: count });
     const ids = res.proxies.map((p) => p.id);
     // Due 3, 2 and 1 minutes ago, in the order of `ids`, with auto-renew on.
-    ids.forEach((id, i) => setProxyColumns(tpb, [id], { auto_renew: 1, expires_at: iso(Date.now() - (count - i) * 60_000) }));
+    ids.forEach((id, i) => setProxyColumns(shop.tpb, [id], { auto_renew: 1, expires_at: iso(Date.now() - (count - i) * 60_000) }));
     return { user, ids };
   }
 
@@ -195,7 +160,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     const { balance, rows } = await ledgerOf(shop, user.id);
     expect(balance).toBe(100);
     expect(rows.filter((r) => String(r["description"]).startsWith("Automatic renewal of 2 proxies"))).toHaveLength(1);
-    const mail = await waitForMail(mailbox.sink, user.email, /automatic renewal failed for 1 proxy/i, { after });
+    const mail = await waitForMail(shop.mailbox.sink, user.email, /automatic renewal failed for 1 proxy/i, { after });
     expect(mail.text).toContain(`${third["host"]}:${third["port"]}`);
     expect(mail.text).toContain("Insufficient balance");
     expect(mail.text).not.toContain(`:${(await proxyNow(ids[0]!))["port"]} `);
@@ -206,20 +171,20 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     await shop.su.collection("settings").update(setting.id, { value: "0" });
     try {
       const email = `welcome-renew-${randomUUID()}@api.test`;
-      const signup = await tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
+      const signup = await shop.tpb.client().send<{ record: RecordModel }>("/api/shop/signup", {
         method: "POST",
         body: { first_name: "Wanda", last_name: "Welcome", email, country: "Chile" },
       });
       await shop.su.collection("users").update(signup.record.id, { verified: true }); // the $5.00 welcome credit
       const password = `Welcome#${randomUUID()}`;
       await shop.su.collection("users").update(signup.record.id, { password, passwordConfirm: password });
-      const user = { id: signup.record.id, email, pb: await signIn(tpb, { email, password }) };
+      const user = { id: signup.record.id, email, pb: await signIn(shop.tpb, { email, password }) };
       await credit(shop, user.id, 2 * 450);
       const country = `S${randomUUID().slice(0, 6)}`;
       await addStock(shop, { country, count: 2 });
       const ids = (await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 2 })).proxies.map((p) => p.id);
-      setProxyColumns(tpb, [ids[0]!], { auto_renew: 1, expires_at: iso(Date.now() - 120_000) });
-      setProxyColumns(tpb, [ids[1]!], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
+      setProxyColumns(shop.tpb, [ids[0]!], { auto_renew: 1, expires_at: iso(Date.now() - 120_000) });
+      setProxyColumns(shop.tpb, [ids[1]!], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
       await credit(shop, user.id, 450); // balance 950, of which 500 is welcome credit: 450 to spend
       const after = Date.now() - 1000;
 
@@ -228,7 +193,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
       expect((await proxyNow(ids[0]!))["status"]).toBe("ASSIGNED");
       expect((await proxyNow(ids[1]!))["status"]).toBe("EXPIRED");
       expect((await ledgerOf(shop, user.id)).balance).toBe(500);
-      const mail = await waitForMail(mailbox.sink, email, /automatic renewal failed for 1 proxy/i, { after });
+      const mail = await waitForMail(shop.mailbox.sink, email, /automatic renewal failed for 1 proxy/i, { after });
       expect(mail.text).toContain("$5.00 of welcome credit can be spent only after your first credit purchase");
     } finally {
       await shop.su.collection("settings").update(setting.id, { value: "10000" });
@@ -242,7 +207,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     const user = await customer(shop, 10_000);
     const residential = (await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 1 })).proxies[0]!.id;
     const socks = (await purchase(user.pb, { type: "SOCKS5", country, quantity: 1 })).proxies[0]!.id;
-    setProxyColumns(tpb, [residential, socks], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
+    setProxyColumns(shop.tpb, [residential, socks], { auto_renew: 1, expires_at: iso(Date.now() - 60_000) });
 
     // SOCKS5 has no built-in price: with its plans off it is not for sale.
     const plans = await shop.su.collection("pricing_plans").getFullList({ filter: 'type = "SOCKS5" && active = true' });
@@ -255,7 +220,7 @@ describe("finding 8: auto-renewal renews what the balance covers, oldest expiry 
     }
     expect((await proxyNow(residential))["status"]).toBe("ASSIGNED");
     expect((await proxyNow(socks))["status"]).toBe("EXPIRED");
-    const mail = await waitForMail(mailbox.sink, user.email, /automatic renewal failed for 1 proxy/i, { after });
+    const mail = await waitForMail(shop.mailbox.sink, user.email, /automatic renewal failed for 1 proxy/i, { after });
     expect(mail.text).toContain("not for sale");
   });
 });

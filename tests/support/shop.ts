@@ -18,6 +18,13 @@ export interface Shop {
 
 let seq = 0;
 
+export const DAY = 86_400_000;
+/** A time as PocketBase stores dates ("2026-01-02 03:04:05.000Z"). */
+export const iso = (ms: number) => new Date(ms).toISOString().replace("T", " ");
+
+/** Runs the proxy expiry job now, through its superuser route. */
+export const runExpiryJob = (shop: Shop) => shop.su.send("/api/admin/jobs/proxy-expiry", { method: "POST" });
+
 /** The superuser and a signed-in shop admin of `tpb`. */
 export async function shopClients(tpb: TestPocketBase): Promise<Shop> {
   const su = await tpb.superuser();
