@@ -96,24 +96,35 @@ func dbConnect(dbPath string) (*dbx.DB, error) {
 	return dbx.Open("sqlite", dbPath+pragmas)
 }
 
-// superuserFromEnvCommand is `superuser upsert` without arguments: the e-mail comes from
-// SHOP_SUPERUSER_EMAIL and the password from SHOP_SUPERUSER_PASSWORD or the file named by
-// SHOP_SUPERUSER_PASSWORD_FILE, so the password never appears in a process's arguments
-// (visible to every user in ps). It exits non-zero on failure (PocketBase v0.39's own
-// commands exit 0 whatever happens).
-func superuserFromEnvCommand(app core.App) *cobra.Command {
+// shopCommand is a command of this build: it prints its error and exits non-zero on
+// failure (PocketBase v0.39's own commands exit 0 whatever happens).
+func shopCommand(use, short string, run func() error) *cobra.Command {
 	return &cobra.Command{
-		Use:          "superuser-from-env",
-		Short:        "Creates, or updates if the e-mail exists, the superuser named by SHOP_SUPERUSER_EMAIL and SHOP_SUPERUSER_PASSWORD(_FILE)",
+		Use:          use,
+		Short:        short,
 		SilenceUsage: true,
 		Run: func(command *cobra.Command, args []string) {
-			if err := upsertSuperuserFromEnv(app); err != nil {
+			if err := run(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
-			fmt.Println("Superuser saved.")
 		},
 	}
+}
+
+// superuserFromEnvCommand is `superuser upsert` without arguments: the e-mail comes from
+// SHOP_SUPERUSER_EMAIL and the password from SHOP_SUPERUSER_PASSWORD or the file named by
+// SHOP_SUPERUSER_PASSWORD_FILE, so the password never appears in a process's arguments
+// (visible to every user in ps).
+func superuserFromEnvCommand(app core.App) *cobra.Command {
+	short := "Creates, or updates if the e-mail exists, the superuser named by SHOP_SUPERUSER_EMAIL and SHOP_SUPERUSER_PASSWORD(_FILE)"
+	return shopCommand("superuser-from-env", short, func() error {
+		if err := upsertSuperuserFromEnv(app); err != nil {
+			return err
+		}
+		fmt.Println("Superuser saved.")
+		return nil
+	})
 }
 
 func upsertSuperuserFromEnv(app core.App) error {
@@ -153,17 +164,9 @@ func upsertSuperuserFromEnv(app core.App) error {
 // applying every migration to the data dir: scripts/generate-record-types.ts reads it from
 // a throwaway --dir to write the browser's record types.
 func collectionsCommand(app core.App) *cobra.Command {
-	return &cobra.Command{
-		Use:          "collections",
-		Short:        "Applies the migrations and prints the non-system collections as JSON",
-		SilenceUsage: true,
-		Run: func(command *cobra.Command, args []string) {
-			if err := printCollections(app); err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
-		},
-	}
+	return shopCommand("collections", "Applies the migrations and prints the non-system collections as JSON", func() error {
+		return printCollections(app)
+	})
 }
 
 func printCollections(app core.App) error {
