@@ -111,3 +111,4 @@ export const InvitationSchema = v.object({
   ),
 });
 export type InvitationInput = v.InferInput<typeof InvitationSchema>;
+export type InvitationOutput = v.InferOutput<typeof InvitationSchema>;

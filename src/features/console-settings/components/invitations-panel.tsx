@@ -1,19 +1,20 @@
 import { useStore } from "@nanostores/react";
 import { MailPlus, UserPlus } from "lucide-react";
-import { useState, type SyntheticEvent } from "react";
-import * as v from "valibot";
-import { Alert, LoadError } from "@/components/ui/alert";
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Skeleton } from "@/components/ui/skeleton";
+import { ListState } from "@/components/ui/list-state";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import type { CreatedInvitation, PendingInvitation } from "@/features/console-settings/api";
-import { InvitationSchema } from "@/features/console-settings/schemas";
+import { InvitationSchema, type InvitationInput, type InvitationOutput } from "@/features/console-settings/schemas";
 import { $invitations, createInvitationLink, reloadInvitations, revokeInvitationLink } from "@/features/console-settings/stores";
 
 interface InvitationsPanelProps {
@@ -49,54 +50,60 @@ export function InvitationsPanel({ registrationOpen, registrationToggledOn, read
 }
 
 function CreateInvitation({ readOnly }: { readOnly: boolean }) {
-  const [email, setEmail] = useState("");
-  const [emailError, setEmailError] = useState("");
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError: setFieldError,
+    formState: { errors, isSubmitting },
+  } = useForm<InvitationInput, unknown, InvitationOutput>({
+    resolver: valibotResolver(InvitationSchema),
+    defaultValues: { email: "" },
+  });
   const [error, setError] = useState("");
-  const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
+  const emailError = errors.email?.message;
 
-  const submit = async (event: SyntheticEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = async ({ email }: InvitationOutput) => {
     setError("");
-    const parsed = v.safeParse(InvitationSchema, { email });
-    if (!parsed.success) {
-      setEmailError(v.flatten<typeof InvitationSchema>(parsed.issues).nested?.email?.[0] ?? "");
-      return;
-    }
-    setEmailError("");
-    setPending(true);
     try {
-      setCreated(await createInvitationLink(parsed.output.email));
-      setEmail("");
+      setCreated(await createInvitationLink(email));
+      reset();
     } catch (err) {
       const fields = fieldErrors(err);
-      if (fields["email"]) setEmailError(fields["email"].replace(/\.$/, ""));
+      if (fields["email"]) setFieldError("email", { message: fields["email"].replace(/\.$/, "") });
       setError(errorMessage(err));
-    } finally {
-      setPending(false);
     }
   };
 
   return (
     <div className="space-y-4">
-      <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-wrap items-start gap-3">
-        <Field id="invite_email" label="Email (optional)" error={emailError} className="min-w-0 flex-1 basis-60">
+      <form
+        onSubmit={(event) => {
+          setError("");
+          void handleSubmit(submit)(event);
+        }}
+        noValidate
+        className="flex flex-wrap items-start gap-3"
+      >
+        <Field
+          id="invite_email"
+          label="Email (optional)"
+          hint="When set, only this address can use the link."
+          error={emailError}
+          className="min-w-0 flex-1 basis-60"
+        >
           <Input
             id="invite_email"
             type="email"
             autoComplete="off"
             placeholder="new.admin@example.com"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
             disabled={readOnly}
-            aria-describedby={emailError ? "invite_email-error" : "invite_email-hint"}
-            {...(emailError ? fieldAria("invite_email", emailError) : {})}
+            {...fieldAria("invite_email", emailError, { hint: true })}
+            {...register("email")}
           />
-          <p id="invite_email-hint" className="text-sm text-slate-600">
-            When set, only this address can use the link.
-          </p>
         </Field>
-        <Button type="submit" className="sm:mt-6" disabled={readOnly} pending={pending} pendingText="Creating...">
+        <Button type="submit" className="sm:mt-6" disabled={readOnly} pending={isSubmitting} pendingText="Creating...">
           <MailPlus className="size-4" aria-hidden="true" /> Create invitation link
         </Button>
       </form>
@@ -152,19 +159,19 @@ function PendingInvitations({ readOnly }: { readOnly: boolean }) {
         Pending invitations{state.status === "ready" ? ` (${state.totalItems})` : ""}
       </h3>
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
-      {state.status === "error" ? (
-        <LoadError message={state.error} onRetry={reloadInvitations} />
-      ) : state.status === "loading" && state.items.length === 0 ? (
-        <ul aria-label="Loading pending invitations" className="space-y-2">
-          {[0, 1, 2].map((i) => (
-            <li key={i}>
-              <Skeleton className="h-14 w-full" />
-            </li>
-          ))}
-        </ul>
-      ) : state.items.length === 0 ? (
-        <EmptyState title="No pending invitations" text="Links you create appear here until they are used, revoked or expire." />
-      ) : (
+      <ListState
+        status={state.status}
+        error={state.error}
+        loaded={state.items.length > 0 || state.status === "ready"}
+        empty={state.items.length === 0}
+        onRetry={reloadInvitations}
+        loadingLabel="Loading pending invitations"
+        skeletonRows={3}
+        emptyState={
+          <EmptyState title="No pending invitations" text="Links you create appear here until they are used, revoked or expire." />
+        }
+        className="space-y-3"
+      >
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200" aria-busy={state.status === "loading"}>
           {state.items.map((invitation) => {
             const who = invitation.email || "Anyone with the link";
@@ -194,7 +201,7 @@ function PendingInvitations({ readOnly }: { readOnly: boolean }) {
             );
           })}
         </ul>
-      )}
+      </ListState>
     </section>
   );
 }
