@@ -2,14 +2,14 @@ import { useStore } from "@nanostores/react";
 import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
-import { Alert, LoadError } from "@/components/ui/alert";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
-import { Skeleton } from "@/components/ui/skeleton";
+import { ListState } from "@/components/ui/list-state";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
 import type { ProxyPage } from "@/features/proxies/api";
@@ -171,44 +171,37 @@ function ProxyList() {
   const list = useSeededStore($proxyList);
   const selected = useStore($selected);
 
-  if (list.status === "error" && list.items.length === 0) {
-    return <LoadError message={list.error} onRetry={refreshProxies} />;
-  }
-  if (list.status === "loading" && list.items.length === 0) {
-    return (
-      <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3" aria-busy="true" aria-label="Loading proxies">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-72 rounded-xl" />
-        ))}
-      </div>
-    );
-  }
-  if (list.total === 0) {
-    return (
-      <EmptyState icon={Server} title="No proxies yet" text="Purchase your first proxy to get started">
-        <a
-          href="/dashboard/buy-proxies"
-          className="inline-flex h-10 items-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:brightness-110"
-        >
-          Buy Proxies
-        </a>
-      </EmptyState>
-    );
-  }
-  if (list.matching === 0) {
-    return (
-      <EmptyState icon={SearchX} title="No matching proxies" text="Try adjusting your search or filter criteria">
-        <Button variant="secondary" size="sm" onClick={clearFilters}>
-          Clear filters
-        </Button>
-      </EmptyState>
-    );
-  }
-
   const renewableOnPage = list.items.filter(isRenewable);
   const pageSelected = renewableOnPage.length > 0 && renewableOnPage.every((p) => selected.has(p.id));
   return (
-    <div className="space-y-4">
+    <ListState
+      status={list.status}
+      error={list.error}
+      loaded={list.status === "ready" || list.items.length > 0}
+      empty={list.total === 0 || list.matching === 0}
+      onRetry={refreshProxies}
+      loadingLabel="Loading proxies"
+      skeletonRows={3}
+      skeletonClassName="h-72 rounded-xl"
+      emptyState={
+        list.total === 0 ? (
+          <EmptyState icon={Server} title="No proxies yet" text="Purchase your first proxy to get started">
+            <a
+              href="/dashboard/buy-proxies"
+              className="inline-flex h-10 items-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:brightness-110"
+            >
+              Buy Proxies
+            </a>
+          </EmptyState>
+        ) : (
+          <EmptyState icon={SearchX} title="No matching proxies" text="Try adjusting your search or filter criteria">
+            <Button variant="secondary" size="sm" onClick={clearFilters}>
+              Clear filters
+            </Button>
+          </EmptyState>
+        )
+      }
+    >
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <label className="inline-flex items-center gap-2 text-slate-700">
           <input
@@ -250,6 +243,6 @@ function ProxyList() {
           <p className="text-center text-xs text-slate-500">{count(list.totalPages)} pages in all</p>
         </div>
       ) : null}
-    </div>
+    </ListState>
   );
 }

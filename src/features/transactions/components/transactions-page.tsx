@@ -3,7 +3,8 @@ import { useMemo } from "react";
 import { Download, Receipt, SearchX } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
-import { Alert, LoadError } from "@/components/ui/alert";
+import { Alert } from "@/components/ui/alert";
+import { ListState } from "@/components/ui/list-state";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -11,7 +12,6 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
 import { Select } from "@/components/ui/select";
-import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
@@ -109,38 +109,30 @@ function TransactionList({ first, userId }: { first: TransactionPage | null; use
   const seed = useMemo(() => transactionsSeed(first), [first]);
   const list = useSeededStore($transactions, seed, userId);
 
-  if (list.status === "error" && list.items.length === 0) {
-    return <LoadError message={list.error} onRetry={reloadTransactions} />;
-  }
-  if (list.status === "loading" && list.items.length === 0) {
-    return (
-      <div className="space-y-2" aria-busy="true" aria-label="Loading transactions">
-        {[0, 1, 2, 3, 4].map((i) => (
-          <Skeleton key={i} className="h-16 rounded-lg" />
-        ))}
-      </div>
-    );
-  }
-  if (list.items.length === 0) {
-    const filtered = hasCriteria(list.criteria);
-    return (
-      <EmptyState
-        icon={filtered ? SearchX : Receipt}
-        title="No transactions found"
-        text={filtered ? "Try adjusting your search or filter criteria" : "Your transaction history will appear here"}
-      >
-        {filtered ? (
-          <Button variant="secondary" size="sm" onClick={clearTransactionFilters}>
-            Clear filters
-          </Button>
-        ) : null}
-      </EmptyState>
-    );
-  }
-
+  const filtered = hasCriteria(list.criteria);
   return (
-    <div className="space-y-4">
-      {list.status === "error" ? <Alert tone="error">{list.error}</Alert> : null}
+    <ListState
+      status={list.status}
+      error={list.error}
+      loaded={list.status === "ready" || list.items.length > 0}
+      empty={list.items.length === 0}
+      onRetry={reloadTransactions}
+      loadingLabel="Loading transactions"
+      skeletonClassName="h-16"
+      emptyState={
+        <EmptyState
+          icon={filtered ? SearchX : Receipt}
+          title="No transactions found"
+          text={filtered ? "Try adjusting your search or filter criteria" : "Your transaction history will appear here"}
+        >
+          {filtered ? (
+            <Button variant="secondary" size="sm" onClick={clearTransactionFilters}>
+              Clear filters
+            </Button>
+          ) : null}
+        </EmptyState>
+      }
+    >
       <ul
         aria-label="Transactions"
         aria-busy={list.status === "loading"}
@@ -170,6 +162,6 @@ function TransactionList({ first, userId }: { first: TransactionPage | null; use
       {showPager(list.page, list.items.length) ? (
         <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToTransactionPage} disabled={list.status === "loading"} />
       ) : null}
-    </div>
+    </ListState>
   );
 }
