@@ -4,27 +4,15 @@
 // limits (REAL_RATE_LIMITS), so neither the other files' traffic nor the raised test
 // limits count.
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  clientFrom,
-  createTestUser,
-  REAL_RATE_LIMITS,
-  startTestPocketBase,
-  statusOf,
-  type TestPocketBase,
-  type TestUser,
-} from "../support/pocketbase.ts";
+import { beforeAll, expect, it } from "vitest";
+import { clientFrom, createTestUser, REAL_RATE_LIMITS, statusOf, type TestUser } from "../support/pocketbase.ts";
+import { usePocketBase } from "../support/use-shop.ts";
 
-let tpb: TestPocketBase;
+const pocketbase = usePocketBase({ env: REAL_RATE_LIMITS, ledger: false });
 let user: TestUser;
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase({ ...REAL_RATE_LIMITS });
-  user = await createTestUser(await tpb.superuser());
-});
-
-afterAll(async () => {
-  await tpb?.stop();
+  user = await createTestUser(pocketbase.su);
 });
 
 const contact = (pb: PocketBase, n: number) =>
@@ -37,25 +25,27 @@ const contact = (pb: PocketBase, n: number) =>
   });
 
 it("limits contact form submissions to 5 a minute per IP", async () => {
-  const pb = clientFrom(tpb, "203.0.113.10");
+  const pb = clientFrom(pocketbase.tpb, "203.0.113.10");
   const statuses: number[] = [];
   for (let i = 0; i < 7; i++) statuses.push(await statusOf(() => contact(pb, i)));
   expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   // Another client is not affected.
-  expect(await statusOf(() => contact(clientFrom(tpb, "203.0.113.11"), 99))).toBe(200);
+  expect(await statusOf(() => contact(clientFrom(pocketbase.tpb, "203.0.113.11"), 99))).toBe(200);
 });
 
 it("limits sign-in attempts to 10 a minute per IP, right or wrong password", async () => {
-  const pb = clientFrom(tpb, "203.0.113.20");
+  const pb = clientFrom(pocketbase.tpb, "203.0.113.20");
   const statuses: number[] = [];
   for (let i = 0; i < 10; i++) statuses.push(await statusOf(() => pb.collection("users").authWithPassword(user.email, "wrong-password")));
   expect(statuses.every((s) => s === 400)).toBe(true);
   expect(await statusOf(() => pb.collection("users").authWithPassword(user.email, user.password))).toBe(429);
-  expect(await statusOf(() => clientFrom(tpb, "203.0.113.21").collection("users").authWithPassword(user.email, user.password))).toBe(200);
+  expect(
+    await statusOf(() => clientFrom(pocketbase.tpb, "203.0.113.21").collection("users").authWithPassword(user.email, user.password)),
+  ).toBe(200);
 });
 
 it("limits password reset requests", async () => {
-  const pb = clientFrom(tpb, "203.0.113.30");
+  const pb = clientFrom(pocketbase.tpb, "203.0.113.30");
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) statuses.push(await statusOf(() => pb.collection("users").requestPasswordReset(user.email)));
   expect(statuses.slice(0, 5).every((s) => s === 200 || s === 204)).toBe(true);
@@ -63,7 +53,7 @@ it("limits password reset requests", async () => {
 });
 
 it("limits the sign-up route by path", async () => {
-  const pb = clientFrom(tpb, "203.0.113.40");
+  const pb = clientFrom(pocketbase.tpb, "203.0.113.40");
   const statuses: number[] = [];
   for (let i = 0; i < 11; i++) {
     statuses.push(await statusOf(() => pb.send("/api/shop/signup", { method: "POST", body: {} })));
@@ -73,18 +63,18 @@ it("limits the sign-up route by path", async () => {
 });
 
 it("limits loopback clients like any other address", async () => {
-  const settings = await (await tpb.superuser()).settings.getAll();
+  const settings = await (await pocketbase.tpb.superuser()).settings.getAll();
   expect(settings["rateLimits"]["excludedIPs"]).toEqual([]);
-  const pb = tpb.client();
+  const pb = pocketbase.tpb.client();
   const statuses: number[] = [];
   for (let i = 0; i < 7; i++) statuses.push(await statusOf(() => contact(pb, 100 + i)));
   expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
 });
 
 it("limits purchases to 30 per 10 seconds per IP; refused ones buy nothing", async () => {
-  const su = await tpb.superuser();
+  const su = await pocketbase.tpb.superuser();
   const buyer = await createTestUser(su);
-  const pb = clientFrom(tpb, "203.0.113.50");
+  const pb = clientFrom(pocketbase.tpb, "203.0.113.50");
   await pb.collection("users").authWithPassword(buyer.email, buyer.password);
   const statuses: number[] = [];
   // No balance and no stock: every purchase the limiter lets through is refused by the route
@@ -102,7 +92,7 @@ it("limits purchases to 30 per 10 seconds per IP; refused ones buy nothing", asy
   }
   expect(statuses.slice(0, 30).every((s) => s === 409)).toBe(true);
   expect(statuses.slice(30)).toEqual([429, 429]);
-  const other = clientFrom(tpb, "203.0.113.51");
+  const other = clientFrom(pocketbase.tpb, "203.0.113.51");
   other.authStore.save(pb.authStore.token, pb.authStore.record);
   expect(
     await statusOf(() =>

@@ -4,9 +4,10 @@
 // who is demoted stops receiving at once.
 import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { signIn, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
-import { customer, shopClients, type Customer, type Shop } from "../support/shop.ts";
+import { beforeAll, expect, it } from "vitest";
+import { signIn } from "../support/pocketbase.ts";
+import { customer, type Customer } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
@@ -16,20 +17,13 @@ interface SupportEvent {
   record: { id: string; ticket_id?: string; message?: string; status?: string; user_id?: string };
 }
 
-let tpb: TestPocketBase;
-let shop: Shop;
+const shop = useShop({ ledger: false });
 let owner: Customer;
 let other: Customer;
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
-  shop = await shopClients(tpb);
   owner = await customer(shop);
   other = await customer(shop);
-});
-
-afterAll(async () => {
-  await tpb?.stop();
 });
 
 /** Subscribes `pb` to `topics` and collects what arrives. */
@@ -55,8 +49,8 @@ async function settle(done: () => boolean, ms = 1500): Promise<void> {
 
 it("the owner and staff get a ticket's messages and changes; another customer gets nothing", async () => {
   const ticketId = await newTicket(owner.pb, "Frankfurt proxy down");
-  const ownerListener = await signIn(tpb, owner);
-  const otherListener = await signIn(tpb, other);
+  const ownerListener = await signIn(shop.tpb, owner);
+  const otherListener = await signIn(shop.tpb, other);
   const mine = await listen(ownerListener, [`support/tickets/${ticketId}`, `support/users/${owner.id}`]);
   const staff = await listen(shop.admin, [`support/tickets/${ticketId}`]);
   const snoop = await listen(otherListener, [`support/tickets/${ticketId}`, `support/users/${owner.id}`]);
@@ -90,7 +84,7 @@ it("the owner and staff get a ticket's messages and changes; another customer ge
 });
 
 it("a new ticket reaches its owner's list topic", async () => {
-  const listener = await signIn(tpb, owner);
+  const listener = await signIn(shop.tpb, owner);
   const mine = await listen(listener, [`support/users/${owner.id}`]);
   try {
     const ticketId = await newTicket(owner.pb, "Second ticket for the list");
@@ -109,8 +103,8 @@ it("an anonymous client and a demoted admin get nothing", async () => {
   const ticketId = await newTicket(owner.pb, "Third ticket, watched by many");
   const formerAdmin = await customer(shop);
   await shop.su.collection("users").update(formerAdmin.id, { is_admin: true });
-  const formerAdminListener = await signIn(tpb, formerAdmin);
-  const anonymous = tpb.client();
+  const formerAdminListener = await signIn(shop.tpb, formerAdmin);
+  const anonymous = shop.tpb.client();
   const demoted = await listen(formerAdminListener, [`support/tickets/${ticketId}`]);
   const nobody = await listen(anonymous, [`support/tickets/${ticketId}`, `support/users/${owner.id}`]);
   try {

@@ -2,7 +2,8 @@
 // admin, started before the tests and stopped after them, optionally with a mail sink or
 // stripe-mock, and the ledger invariant checked after every test.
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { startTestPocketBase, type TestPocketBaseOptions } from "./pocketbase.ts";
+import type PocketBase from "pocketbase";
+import { startTestPocketBase, type TestPocketBase, type TestPocketBaseOptions } from "./pocketbase.ts";
 import { expectEveryBalanceMatchesItsLedger, shopClients, type Shop } from "./shop.ts";
 import { smtpEnv, startTestMailbox, type TestMailbox } from "./smtp-sink.ts";
 import { startStripeMock, stripeEnv, type StripeMock } from "./stripe-mock.ts";
@@ -19,6 +20,11 @@ export interface ShopSetup {
   ledger?: boolean;
 }
 
+export interface PocketBaseFixture {
+  tpb: TestPocketBase;
+  su: PocketBase;
+}
+
 export interface ShopFixture extends Shop {
   /** Set with `mail: true`. */
   mailbox: TestMailbox;
@@ -31,7 +37,16 @@ export interface ShopFixture extends Shop {
  * its fields inside tests and hooks, not at collection time.
  */
 export function useShop(setup: ShopSetup = {}): ShopFixture {
-  const shop = {} as ShopFixture;
+  return useFixture(setup, true) as ShopFixture;
+}
+
+/** `useShop` without the admin: the test PocketBase and its superuser. */
+export function usePocketBase(setup: ShopSetup = {}): PocketBaseFixture & Pick<ShopFixture, "mailbox" | "stripe"> {
+  return useFixture(setup, false);
+}
+
+function useFixture(setup: ShopSetup, withAdmin: boolean): PocketBaseFixture & Pick<ShopFixture, "mailbox" | "stripe"> {
+  const shop = {} as PocketBaseFixture & Pick<ShopFixture, "mailbox" | "stripe">;
   beforeAll(async () => {
     const env: Record<string, string> = {};
     if (setup.mail) {
@@ -42,10 +57,11 @@ export function useShop(setup: ShopSetup = {}): ShopFixture {
       shop.stripe = await startStripeMock();
       Object.assign(env, typeof setup.stripe === "string" ? stripeEnv(shop.stripe, setup.stripe) : stripeEnv(shop.stripe));
     }
-    Object.assign(shop, await shopClients(await startTestPocketBase({ ...env, ...setup.env }, setup.options)));
+    const tpb = await startTestPocketBase({ ...env, ...setup.env }, setup.options);
+    Object.assign(shop, withAdmin ? await shopClients(tpb) : { tpb, su: await tpb.superuser() });
   });
   afterAll(async () => {
-    await shop.tpb?.stop();
+    await (shop.tpb as TestPocketBase | undefined)?.stop();
     await shop.stripe?.stop();
     await shop.mailbox?.stop();
   });
