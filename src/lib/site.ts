@@ -1,19 +1,13 @@
 // What every public page is rendered from: the site settings and the active plans.
 import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json" with { type: "json" };
 import { MAX_WELCOME_CREDIT_CENTS, type ProxyType } from "@/lib/catalog";
+import type { PricingPlanRecord } from "@/lib/pocketbase-types";
 
 /** Kept here for the modules that name a plan's type from the site content. */
 export type { ProxyType };
 
-export interface PricingPlan {
-  id: string;
-  name: string;
-  type: ProxyType;
-  price_cents: number;
-  features: string[];
-  popular: boolean;
-  active: boolean;
-}
+/** A plan as the public pages carry it: the record's own fields. */
+export type PricingPlan = Pick<PricingPlanRecord, "id" | "name" | "type" | "price_cents" | "features" | "popular" | "active">;
 
 /**
  * Every settings key with its default value (text, booleans as "true"/"false"). The list
