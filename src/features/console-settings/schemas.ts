@@ -2,6 +2,7 @@
 // (pb_hooks/lib/settings/console-settings.js) checks the same rules with the same messages; these
 // give instant feedback.
 import * as v from "valibot";
+import { MAX_WELCOME_CREDIT_CENTS, MAX_WELCOME_CREDITS_PER_ADDRESS } from "@/lib/catalog";
 import type { ConsoleSettings } from "@/features/console-settings/api";
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -10,8 +11,8 @@ const LOGO_URL = /^(?:https:\/\/[^\s/]+(?:\/\S*)?|\/(?!\/)\S*)$/i;
 const DOLLARS = /^\d{1,3}(?:\.\d{1,2})?$/;
 const WHOLE = /^\d{1,4}$/;
 
-/** The largest daily number of welcome credits per sign-up address the server accepts. */
-export const MAX_WELCOME_CREDITS_PER_ADDRESS = 1000;
+/** The largest welcome credit the server accepts, in whole dollars ($100). */
+export const MAX_WELCOME_DOLLARS = MAX_WELCOME_CREDIT_CENTS / 100;
 
 const dollars = (message: string) =>
   v.pipe(
@@ -19,9 +20,6 @@ const dollars = (message: string) =>
     v.trim(),
     v.check((value) => DOLLARS.test(value) && Math.round(Number(value) * 100) <= MAX_WELCOME_CREDIT_CENTS, message),
   );
-
-/** The largest welcome credit the server accepts, in cents ($100). */
-export const MAX_WELCOME_CREDIT_CENTS = 10000;
 
 const text = (max: number, label: string) => v.pipe(v.string(), v.trim(), v.maxLength(max, `${label} must be at most ${max} characters`));
 
@@ -50,9 +48,9 @@ export const SettingsFormSchema = v.object({
   admin_registration_enabled: v.boolean(),
   demo_mode: v.boolean(),
   /** Dollars as typed ("5", "2.50"). */
-  welcome_credit: dollars("Welcome credit must be between $0 and $100"),
+  welcome_credit: dollars(`Welcome credit must be between $0 and $${MAX_WELCOME_DOLLARS}`),
   /** Dollars as typed; at or above the welcome credit = all of it. */
-  welcome_credit_spendable: dollars("Spendable welcome credit must be between $0 and $100"),
+  welcome_credit_spendable: dollars(`Spendable welcome credit must be between $0 and $${MAX_WELCOME_DOLLARS}`),
   /** A whole number as typed; 0 = no limit. */
   welcome_credits_per_address_per_day: v.pipe(
     v.string(),
