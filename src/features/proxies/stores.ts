@@ -3,11 +3,12 @@
 // renewal dialog: renewal-store.ts). Loads start with the first subscriber; a new query aborts the request
 // it supersedes. The first page and the countries may come from the server (seeded, see
 // stores/seed.ts): no first load then.
-import { atom, onMount, type ReadableAtom } from "nanostores";
+import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { seedOf, takeSeed, type StoreSeed } from "@/stores/seed";
+import { followUserLoads, listQuery } from "@/stores/list-query";
+import { seedOf, type StoreSeed } from "@/stores/seed";
 import {
   fetchAllProxies,
   fetchOwnCountries,
@@ -17,16 +18,8 @@ import {
   type ProxyPage,
 } from "@/features/proxies/api";
 import type { ProxyExportFormat } from "@/features/proxies/export-formats";
-import { NO_CRITERIA, type ProxyCriteria } from "@/features/proxies/filters";
+import { NO_CRITERIA } from "@/features/proxies/filters";
 import { isRenewable } from "@/features/proxies/format";
-
-/** Milliseconds of quiet typing before the search goes to the server. */
-export const SEARCH_DELAY_MS = 300;
-
-export interface ProxyQuery {
-  criteria: ProxyCriteria;
-  page: number;
-}
 
 export interface ProxyListState {
   status: "loading" | "ready" | "error";
@@ -43,9 +36,11 @@ export interface Notice {
   text: string;
 }
 
-export const $proxyQuery = atom<ProxyQuery>({ criteria: NO_CRITERIA, page: 1 });
+const query = listQuery(NO_CRITERIA);
+export const $proxyQuery = query.$query;
 /** What the search box shows (the query's search follows it after SEARCH_DELAY_MS). */
-export const $searchText = atom("");
+export const $searchText = query.$searchText;
+export const { setSearchText, clearFilters, goToPage } = query;
 export const $proxyList = atom<ProxyListState>({ status: "loading", items: [], page: 1, totalPages: 0, matching: 0, total: 0, error: "" });
 export const $countries = atom<string[]>([]);
 export const $selected = atom<ReadonlyMap<string, ProxyRecord>>(new Map());
@@ -54,42 +49,8 @@ export const $exporting = atom<ProxyExportFormat | null>(null);
 /** Bumped by Refresh: every loader reloads. */
 const $reloads = atom(0);
 
-function currentUserId(): string {
-  return $auth.get().user?.id ?? "";
-}
-
-/**
- * Runs `load` now, again whenever one of `triggers` changes or the user changes, aborting
- * the one before. A seed the server put into `$seeded` stands for the first load while
- * `seedStillAnswers()` (the query is still the first one).
- */
-function follow(
-  triggers: Array<{ listen: (cb: () => void) => () => void }>,
-  load: (userId: string, signal: AbortSignal) => void,
-  $seeded: ReadableAtom<unknown>,
-  seedStillAnswers: () => boolean = () => true,
-) {
-  let controller: AbortController | null = null;
-  let userId = "";
-  const run = () => {
-    userId = currentUserId();
-    controller?.abort();
-    controller = new AbortController();
-    if (userId) load(userId, controller.signal);
-  };
-  const offs = triggers.map((store) => store.listen(run));
-  offs.push($auth.listen(({ user }) => (user?.id ?? "") !== userId && run()));
-  const seed = takeSeed($seeded);
-  if (seed && seed.userId === currentUserId() && seedStillAnswers()) userId = seed.userId;
-  else run();
-  return () => {
-    for (const off of offs) off();
-    controller?.abort();
-  };
-}
-
 onMount($proxyList, () =>
-  follow(
+  followUserLoads(
     [$proxyQuery, $reloads],
     (userId, signal) => {
       const { criteria, page } = $proxyQuery.get();
@@ -127,7 +88,7 @@ export function proxiesSeeds(first: { proxies: ProxyPage | null; countries: stri
 }
 
 onMount($countries, () =>
-  follow(
+  followUserLoads(
     [$reloads],
     (_userId, signal) => {
       fetchOwnCountries(signal).then(
@@ -146,38 +107,12 @@ onMount($countries, () =>
 
 // ---- the query
 
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-function setCriteria(change: Partial<ProxyCriteria>): void {
-  const { criteria } = $proxyQuery.get();
-  $proxyQuery.set({ criteria: { ...criteria, ...change }, page: 1 });
-}
-
-/** The search box changed: the list follows once typing pauses. */
-export function setSearchText(text: string): void {
-  $searchText.set(text);
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => {
-    if ($proxyQuery.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() });
-  }, SEARCH_DELAY_MS);
-}
-
 export function setTypeFilter(type: ProxyType | ""): void {
-  setCriteria({ type });
+  query.setCriteria({ type });
 }
 
 export function setCountryFilter(country: string): void {
-  setCriteria({ country });
-}
-
-export function clearFilters(): void {
-  clearTimeout(searchTimer);
-  $searchText.set("");
-  $proxyQuery.set({ criteria: NO_CRITERIA, page: 1 });
-}
-
-export function goToPage(page: number): void {
-  $proxyQuery.set({ ...$proxyQuery.get(), page: Math.max(1, page) });
+  query.setCriteria({ country });
 }
 
 /** Refresh: reloads the page, the counts and the countries. */
@@ -238,7 +173,7 @@ export async function regenerate(proxy: ProxyRecord): Promise<ProxyRecord> {
 
 /** Downloads every proxy matching the current filters (read in batches) as `format`. */
 export async function exportProxies(format: ProxyExportFormat): Promise<void> {
-  const userId = currentUserId();
+  const userId = $auth.get().user?.id ?? "";
   if (!userId || $exporting.get()) return;
   $exporting.set(format);
   $notice.set(null);

@@ -5,16 +5,9 @@ import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { TransactionRecord, TransactionType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { takeSeed } from "@/stores/seed";
+import { followUserLoads, listQuery } from "@/stores/list-query";
 import { fetchAllTransactions, fetchTransactionPage, type TransactionPage } from "@/features/transactions/api";
 import { NO_CRITERIA, type TransactionCriteria } from "@/features/transactions/filters";
-
-export const SEARCH_DELAY_MS = 300;
-
-export interface TransactionQuery {
-  criteria: TransactionCriteria;
-  page: number;
-}
 
 export interface TransactionListState {
   status: "loading" | "ready" | "error";
@@ -26,8 +19,10 @@ export interface TransactionListState {
   error: string;
 }
 
-export const $transactionQuery = atom<TransactionQuery>({ criteria: NO_CRITERIA, page: 1 });
-export const $transactionSearchText = atom("");
+const query = listQuery(NO_CRITERIA);
+export const $transactionQuery = query.$query;
+export const $transactionSearchText = query.$searchText;
+export const { setSearchText: setTransactionSearch, clearFilters: clearTransactionFilters, goToPage: goToTransactionPage } = query;
 export const $transactions = atom<TransactionListState>({
   status: "loading",
   items: [],
@@ -40,70 +35,38 @@ export const $transactionExport = atom<{ pending: boolean; error: string }>({ pe
 
 const $reloads = atom(0);
 
-onMount($transactions, () => {
-  let controller: AbortController | null = null;
-  let userId = "";
-  const load = () => {
-    userId = $auth.get().user?.id ?? "";
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    if (!userId) return;
-    const { criteria, page } = $transactionQuery.get();
-    $transactions.set({ ...$transactions.get(), status: "loading", error: "" });
-    fetchTransactionPage(userId, criteria, page, current.signal).then(
-      (result) => {
-        if (!current.signal.aborted) $transactions.set({ status: "ready", error: "", criteria, ...result });
-      },
-      (err: unknown) => {
-        if (current.signal.aborted || isAbort(err)) return;
-        $transactions.set({ ...$transactions.get(), status: "error", error: errorMessage(err) });
-      },
-    );
-  };
-  const offs = [$transactionQuery.listen(load), $reloads.listen(load), $auth.listen(({ user }) => (user?.id ?? "") !== userId && load())];
-  // The server's first page stands for the first load while the query is still the first one.
-  const seed = takeSeed($transactions);
-  const { criteria, page } = $transactionQuery.get();
-  if (seed && criteria === NO_CRITERIA && page === 1) userId = seed.userId;
-  else load();
-  return () => {
-    for (const off of offs) off();
-    controller?.abort();
-  };
-});
+onMount($transactions, () =>
+  followUserLoads(
+    [$transactionQuery, $reloads],
+    (userId, signal) => {
+      const { criteria, page } = $transactionQuery.get();
+      $transactions.set({ ...$transactions.get(), status: "loading", error: "" });
+      fetchTransactionPage(userId, criteria, page, signal).then(
+        (result) => {
+          if (!signal.aborted) $transactions.set({ status: "ready", error: "", criteria, ...result });
+        },
+        (err: unknown) => {
+          if (signal.aborted || isAbort(err)) return;
+          $transactions.set({ ...$transactions.get(), status: "error", error: errorMessage(err) });
+        },
+      );
+    },
+    $transactions,
+    // The server's first page stands for the first load while the query is still the first one.
+    () => {
+      const { criteria, page } = $transactionQuery.get();
+      return criteria === NO_CRITERIA && page === 1;
+    },
+  ),
+);
 
 /** The list state for the first page the server read. */
 export function transactionsSeed(first: TransactionPage | null | undefined): TransactionListState | null {
   return first ? { status: "ready", error: "", criteria: NO_CRITERIA, ...first } : null;
 }
 
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-function setCriteria(change: Partial<TransactionCriteria>): void {
-  $transactionQuery.set({ criteria: { ...$transactionQuery.get().criteria, ...change }, page: 1 });
-}
-
-export function setTransactionSearch(text: string): void {
-  $transactionSearchText.set(text);
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => {
-    if ($transactionQuery.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() });
-  }, SEARCH_DELAY_MS);
-}
-
 export function setTransactionType(type: TransactionType | ""): void {
-  setCriteria({ type });
-}
-
-export function clearTransactionFilters(): void {
-  clearTimeout(searchTimer);
-  $transactionSearchText.set("");
-  $transactionQuery.set({ criteria: NO_CRITERIA, page: 1 });
-}
-
-export function goToTransactionPage(page: number): void {
-  $transactionQuery.set({ ...$transactionQuery.get(), page: Math.max(1, page) });
+  query.setCriteria({ type });
 }
 
 export function reloadTransactions(): void {

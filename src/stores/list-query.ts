@@ -1,0 +1,78 @@
+// The query of a customer's list page (My Proxies, Transaction History): criteria typed in
+// a search box (sent once typing pauses) and filters, the page, and the loader that reads
+// the signed-in user's rows for it.
+import { atom, type ReadableAtom } from "nanostores";
+import { $auth } from "@/stores/auth";
+import { takeSeed } from "@/stores/seed";
+
+/** Milliseconds of quiet typing before the search goes to the server. */
+export const SEARCH_DELAY_MS = 300;
+
+export interface ListQuery<Criteria> {
+  criteria: Criteria;
+  page: number;
+}
+
+/** The query store of a list, what its search box shows, and the actions that change them. */
+export function listQuery<Criteria extends { search: string }>(none: Criteria) {
+  const $query = atom<ListQuery<Criteria>>({ criteria: none, page: 1 });
+  /** What the search box shows (the query's search follows it after SEARCH_DELAY_MS). */
+  const $searchText = atom("");
+  let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Changes some criteria; back to the first page. */
+  const setCriteria = (change: Partial<Criteria>) => $query.set({ criteria: { ...$query.get().criteria, ...change }, page: 1 });
+
+  return {
+    $query,
+    $searchText,
+    setCriteria,
+    /** The search box changed: the list follows once typing pauses. */
+    setSearchText: (text: string): void => {
+      $searchText.set(text);
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => {
+        if ($query.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() } as Partial<Criteria>);
+      }, SEARCH_DELAY_MS);
+    },
+    clearFilters: (): void => {
+      clearTimeout(searchTimer);
+      $searchText.set("");
+      $query.set({ criteria: none, page: 1 });
+    },
+    goToPage: (page: number): void => {
+      $query.set({ ...$query.get(), page: Math.max(1, page) });
+    },
+  };
+}
+
+/**
+ * Runs `load` for the signed-in user now, again whenever one of `triggers` changes or the
+ * user changes, aborting the one before. A seed the server put into `$seeded` stands for
+ * the first load while `seedStillAnswers()` (the query is still the first one). Answers
+ * the function that stops it (for onMount).
+ */
+export function followUserLoads(
+  triggers: ReadonlyArray<ReadableAtom<unknown>>,
+  load: (userId: string, signal: AbortSignal) => void,
+  $seeded: ReadableAtom<unknown>,
+  seedStillAnswers: () => boolean = () => true,
+): () => void {
+  let controller: AbortController | null = null;
+  let userId = "";
+  const run = () => {
+    userId = $auth.get().user?.id ?? "";
+    controller?.abort();
+    controller = new AbortController();
+    if (userId) load(userId, controller.signal);
+  };
+  const offs = triggers.map((store) => store.listen(run));
+  offs.push($auth.listen(({ user }) => (user?.id ?? "") !== userId && run()));
+  const seed = takeSeed($seeded);
+  if (seed && seed.userId === ($auth.get().user?.id ?? "") && seedStillAnswers()) userId = seed.userId;
+  else run();
+  return () => {
+    for (const off of offs) off();
+    controller?.abort();
+  };
+}
