@@ -2,9 +2,10 @@
 // inventory only with SHOP_DEMO_SEED=true.
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoEnv, type DemoAccounts } from "../support/demo.ts";
 import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 
-const DEMO = {
+const DEMO: DemoAccounts = {
   admin: { email: "demo-admin@test.local", password: "DemoAdmin#Test1" },
   customer: { email: "demo-customer@test.local", password: "DemoCustomer#Test1" },
 };
@@ -53,14 +54,7 @@ describe("with SHOP_DEMO_SEED=true", () => {
   let su: PocketBase;
 
   beforeAll(async () => {
-    tpb = await startTestPocketBase({
-      SHOP_DEMO_SEED: "true",
-      SHOP_DEMO_ADMIN_EMAIL: DEMO.admin.email,
-      SHOP_DEMO_ADMIN_PASSWORD: DEMO.admin.password,
-      SHOP_DEMO_CUSTOMER_EMAIL: DEMO.customer.email,
-      SHOP_DEMO_CUSTOMER_PASSWORD: DEMO.customer.password,
-      SHOP_APP_URL: "https://shop.test.example/",
-    });
+    tpb = await startTestPocketBase({ ...demoEnv(DEMO), SHOP_APP_URL: "https://shop.test.example/" });
     su = await tpb.superuser();
   });
 
