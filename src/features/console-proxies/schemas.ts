@@ -85,3 +85,22 @@ export function importLineCount(text: string): number {
   for (const line of text.split(/\r\n|\n|\r/)) if (line.trim()) n++;
   return n;
 }
+
+/** "10,000": the import limit as the texts state it. */
+export const MAX_IMPORT_TEXT = MAX_IMPORT_LINES.toLocaleString("en-US");
+
+export const ImportSchema = v.object({
+  text: v.pipe(
+    v.string(),
+    v.check(
+      (text) => importLineCount(text) <= MAX_IMPORT_LINES,
+      (issue) =>
+        `Too many lines: ${importLineCount(String(issue.input))}. Import at most ${MAX_IMPORT_TEXT} proxies at once; split the file and import the parts one after another.`,
+    ),
+  ),
+  type: v.picklist(["", ...PROXY_TYPES]),
+  country: v.string(),
+});
+export type ImportInput = v.InferInput<typeof ImportSchema>;
+export type ImportOutput = v.InferOutput<typeof ImportSchema>;
+export const EMPTY_IMPORT: ImportInput = { text: "", type: "", country: "" };

@@ -1,24 +1,34 @@
 // Import tab (admin spec "Import tab"): host:port:username:password lines, pasted or read
 // from a .txt/.csv file, with an optional type and country for the batch. The server
 // imports the valid lines in one transaction and reports every skipped line.
-import { useId, useState, type ChangeEvent, type SyntheticEvent } from "react";
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { useId, useState, type ChangeEvent } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { controlClass } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
+import { PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { fieldErrors } from "@/lib/api-error";
 import { cn } from "@/lib/cn";
 import { useHydrated } from "@/lib/use-hydrated";
 import type { SkippedLine } from "@/features/console-proxies/api";
 import { COUNTRY_CODES, countryLabel, UNKNOWN_COUNTRY } from "@/features/console-proxies/locations";
-import { importLineCount, MAX_IMPORT_LINES } from "@/features/console-proxies/schemas";
+import {
+  EMPTY_IMPORT,
+  ImportSchema,
+  importLineCount,
+  MAX_IMPORT_LINES,
+  MAX_IMPORT_TEXT,
+  type ImportInput,
+  type ImportOutput,
+} from "@/features/console-proxies/schemas";
 import { failureMessage, importList, showBanner } from "@/features/console-proxies/stores";
 import { ClientResponseError } from "pocketbase";
 
-/** Files larger than this are refused before reading (10,000 long lines fit easily). */
+/** Files larger than this are refused before reading (the most lines an import takes fit easily). */
 const MAX_FILE_BYTES = 3_000_000;
 
 function skippedOf(err: unknown): SkippedLine[] {
@@ -30,69 +40,73 @@ function skippedOf(err: unknown): SkippedLine[] {
 export function ImportTab() {
   const hydrated = useHydrated();
   const fileId = useId();
-  const [text, setText] = useState("");
-  const [type, setType] = useState<ProxyType | "">("");
-  const [country, setCountry] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [textError, setTextError] = useState("");
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    clearErrors,
+    reset,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<ImportInput, unknown, ImportOutput>({
+    resolver: valibotResolver(ImportSchema),
+    defaultValues: EMPTY_IMPORT,
+    reValidateMode: "onSubmit",
+  });
   const [fileNote, setFileNote] = useState("");
   const [report, setReport] = useState<{ imported: number; skipped: SkippedLine[] } | null>(null);
+  const text = useWatch({ control, name: "text" });
   const lines = importLineCount(text);
   const blank = text.trim() === "";
+  const textError = errors.text?.message;
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = "";
     if (!file) return;
-    setTextError("");
+    clearErrors("text");
     if (file.size > MAX_FILE_BYTES) {
-      setTextError(`${file.name} is too large to import (at most 10,000 lines).`);
+      setError("text", { message: `${file.name} is too large to import (at most ${MAX_IMPORT_TEXT} lines).` });
       return;
     }
-    setText(await file.text());
+    setValue("text", await file.text());
     setFileNote(`Loaded ${file.name}.`);
   };
 
-  const onSubmit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (blank || busy) return;
-    if (lines > MAX_IMPORT_LINES) {
-      setTextError(
-        `Too many lines: ${lines}. Import at most 10,000 proxies at once; split the file and import the parts one after another.`,
-      );
-      return;
-    }
-    setBusy(true);
-    setTextError("");
+  const onSubmit = async ({ text: list, type, country }: ImportOutput) => {
+    if (blank) return;
     setReport(null);
     showBanner(null);
     try {
-      const result = await importList({ text, ...(type ? { type } : {}), ...(country ? { country } : {}) });
+      const result = await importList({ text: list, ...(type ? { type } : {}), ...(country ? { country } : {}) });
       setReport({ imported: result.imported, skipped: result.skipped });
-      setText("");
-      setType("");
-      setCountry("");
+      reset();
       setFileNote("");
     } catch (err) {
       const skipped = skippedOf(err);
       if (skipped.length > 0) setReport({ imported: 0, skipped });
       const fields = fieldErrors(err);
-      if (fields["text"] && skipped.length === 0) setTextError(fields["text"]);
+      if (fields["text"] && skipped.length === 0) setError("text", { message: fields["text"] });
       showBanner({ tone: "error", text: failureMessage(err, "Failed to import proxies") });
-    } finally {
-      setBusy(false);
     }
   };
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby="import-heading" aria-busy={busy} className="space-y-5">
+    <form
+      noValidate
+      onSubmit={(e) => void handleSubmit(onSubmit)(e)}
+      aria-labelledby="import-heading"
+      aria-busy={isSubmitting}
+      className="space-y-5"
+    >
       <div>
         <h2 id="import-heading" className="text-lg font-semibold text-slate-900">
           Import Proxies
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          One proxy per line as <code className="font-mono text-slate-800">host:port:username:password</code>, up to 10,000 lines. Imported
-          proxies are Available; without a choice below they are Datacenter proxies in country &quot;Unknown&quot;.
+          One proxy per line as <code className="font-mono text-slate-800">host:port:username:password</code>, up to {MAX_IMPORT_TEXT}{" "}
+          lines. Imported proxies are Available; without a choice below they are Datacenter proxies in country &quot;Unknown&quot;.
         </p>
       </div>
       <Field id="import-text" label="Proxy list" error={textError}>
@@ -103,11 +117,7 @@ export function ImportTab() {
           autoComplete="off"
           className="font-mono"
           placeholder={"203.0.113.10:8080:user1:secret1\nproxy.example.com:3128:user2:secret2"}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            setTextError("");
-          }}
+          {...register("text", { onChange: () => clearErrors("text") })}
           aria-invalid={!!textError}
           aria-describedby={`import-text-count${textError ? " import-text-error" : ""}`}
         />
@@ -130,7 +140,7 @@ export function ImportTab() {
           />
         </Field>
         <Field id="import-type" label="Proxy Type (optional)">
-          <Select id="import-type" value={type} onChange={(e) => setType(e.target.value as ProxyType | "")}>
+          <Select id="import-type" {...register("type")}>
             <option value="">Datacenter (default)</option>
             {PROXY_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -140,7 +150,7 @@ export function ImportTab() {
           </Select>
         </Field>
         <Field id="import-country" label="Country (optional)">
-          <Select id="import-country" value={country} onChange={(e) => setCountry(e.target.value)}>
+          <Select id="import-country" {...register("country")}>
             <option value="">{UNKNOWN_COUNTRY} (default)</option>
             {COUNTRY_CODES.map((code) => (
               <option key={code} value={code}>
@@ -150,7 +160,7 @@ export function ImportTab() {
           </Select>
         </Field>
       </div>
-      <Button type="submit" disabled={!hydrated || blank} pending={busy} pendingText="Importing...">
+      <Button type="submit" disabled={!hydrated || blank} pending={isSubmitting} pendingText="Importing...">
         Import Proxies
       </Button>
       <div aria-live="polite">{report ? <ImportReport imported={report.imported} skipped={report.skipped} /> : null}</div>
