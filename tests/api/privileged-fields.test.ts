@@ -1,19 +1,12 @@
 // Fields only the server may set: a client that tries is refused (or overridden by a
 // hook), and the stored row shows it.
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  clientFrom,
-  createTestUser,
-  signIn,
-  startTestPocketBase,
-  statusOf,
-  type TestPocketBase,
-  type TestUser,
-} from "../support/pocketbase.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFrom, createTestUser, signIn, statusOf, type TestUser } from "../support/pocketbase.ts";
 import { setProxyColumns } from "../support/shop.ts";
+import { usePocketBase } from "../support/use-shop.ts";
 
-let tpb: TestPocketBase;
+const pocketbase = usePocketBase({ ledger: false });
 let su: PocketBase;
 let alice: TestUser;
 let bob: TestUser;
@@ -22,17 +15,12 @@ let asAlice: PocketBase;
 let asAdmin: PocketBase;
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
-  su = await tpb.superuser();
+  su = pocketbase.su;
   alice = await createTestUser(su, { first_name: "Alice" });
   bob = await createTestUser(su, { first_name: "Bob" });
   admin = await createTestUser(su, { first_name: "Ada", is_admin: true });
-  asAlice = await signIn(tpb, alice);
-  asAdmin = await signIn(tpb, admin);
-});
-
-afterAll(async () => {
-  await tpb?.stop();
+  asAlice = await signIn(pocketbase.tpb, alice);
+  asAdmin = await signIn(pocketbase.tpb, admin);
 });
 
 describe("users", () => {
@@ -62,7 +50,7 @@ describe("users", () => {
 
   it("changing the password needs the current one", async () => {
     const user = await createTestUser(su);
-    const pb = await signIn(tpb, user);
+    const pb = await signIn(pocketbase.tpb, user);
     const next = "N3w-Passw0rd!x";
     expect(await statusOf(() => pb.collection("users").update(user.id, { password: next, passwordConfirm: next }))).toBe(400);
     expect(
@@ -70,9 +58,9 @@ describe("users", () => {
         pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: "wrong-password" }),
       ),
     ).toBe(400);
-    expect(await statusOf(() => tpb.client().collection("users").authWithPassword(user.email, next))).toBe(400);
+    expect(await statusOf(() => pocketbase.tpb.client().collection("users").authWithPassword(user.email, next))).toBe(400);
     await pb.collection("users").update(user.id, { password: next, passwordConfirm: next, oldPassword: user.password });
-    await expect(tpb.client().collection("users").authWithPassword(user.email, next)).resolves.toBeTruthy();
+    await expect(pocketbase.tpb.client().collection("users").authWithPassword(user.email, next)).resolves.toBeTruthy();
   });
 
   it("admins see customers' e-mail addresses; an admin's own password change still needs the old one", async () => {
@@ -81,12 +69,12 @@ describe("users", () => {
     const next = "Adm1n-Next#Pass";
     expect(await statusOf(() => asAdmin.collection("users").update(admin.id, { password: next, passwordConfirm: next }))).toBe(400);
     expect(await statusOf(() => asAdmin.collection("users").update(alice.id, { password: next, passwordConfirm: next }))).toBe(404);
-    expect(await statusOf(() => tpb.client().collection("users").authWithPassword(alice.email, next))).toBe(400);
+    expect(await statusOf(() => pocketbase.tpb.client().collection("users").authWithPassword(alice.email, next))).toBe(400);
   });
 
   it("nobody can sign up through the records API, not even as admin", async () => {
     const status = await statusOf(() =>
-      tpb
+      pocketbase.tpb
         .client()
         .collection("users")
         .create({ email: "x@test.local", password: "Passw0rd#123", passwordConfirm: "Passw0rd#123", is_admin: true }),
@@ -172,7 +160,7 @@ describe("money", () => {
     ).toBe(403);
     expect(await su.collection("affiliates").getOne(affiliate.id)).toEqual(affiliate);
 
-    const signup = await tpb.client().send<{ record: { id: string } }>("/api/shop/signup", {
+    const signup = await pocketbase.tpb.client().send<{ record: { id: string } }>("/api/shop/signup", {
       method: "POST",
       body: {
         first_name: "Refd",
@@ -202,7 +190,11 @@ describe("proxies", () => {
       country: "US",
       status: "AVAILABLE",
     });
-    setProxyColumns(tpb, [stock.id], { status: "ASSIGNED", assigned_to_user_id: alice.id, expires_at: "2099-01-01 00:00:00.000Z" });
+    setProxyColumns(pocketbase.tpb, [stock.id], {
+      status: "ASSIGNED",
+      assigned_to_user_id: alice.id,
+      expires_at: "2099-01-01 00:00:00.000Z",
+    });
     const proxy = await su.collection("proxies").getOne(stock.id);
     for (const body of [{ status: "AVAILABLE" }, { assigned_to_user_id: bob.id }, { expires_at: "2199-01-01 00:00:00.000Z" }]) {
       expect(await statusOf(() => asAlice.collection("proxies").update(proxy.id, body))).toBe(404);
@@ -304,7 +296,7 @@ describe("support", () => {
 
 describe("contact messages", () => {
   it("stores trimmed values and the sender's IP, never an IP from the body", async () => {
-    const pb = clientFrom(tpb, "198.51.100.23");
+    const pb = clientFrom(pocketbase.tpb, "198.51.100.23");
     const created = await pb.collection("contact_messages").create({
       name: "  Jo Doe ",
       email: " jo@example.com ",
@@ -339,6 +331,6 @@ describe("contact messages", () => {
       type: "general",
       ...override,
     };
-    expect(await statusOf(() => tpb.client().collection("contact_messages").create(body))).toBe(400);
+    expect(await statusOf(() => pocketbase.tpb.client().collection("contact_messages").create(body))).toBe(400);
   });
 });

@@ -9,31 +9,15 @@ import os from "node:os";
 import path from "node:path";
 import { EventSource } from "eventsource";
 import PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, newCredentialsKey, startPocketBase } from "../../server/pocketbase-process.ts";
-import {
-  freePort,
-  startTestPocketBase,
-  SUPERUSER,
-  TEST_CREDENTIALS_KEY,
-  TEST_RATE_LIMIT_ENV,
-  type TestPocketBase,
-} from "../support/pocketbase.ts";
-import { customer, purchase, shopClients, type Shop } from "../support/shop.ts";
+import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY, TEST_RATE_LIMIT_ENV } from "../support/pocketbase.ts";
+import { customer, purchase } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
-let tpb: TestPocketBase;
-let shop: Shop;
-
-beforeAll(async () => {
-  tpb = await startTestPocketBase();
-  shop = await shopClients(tpb);
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-});
+const shop = useShop({ ledger: false });
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${seq++}${randomBytes(3).toString("hex")}`;
@@ -76,7 +60,7 @@ describe("proxy passwords at rest", () => {
     // ... and never the stored form.
     expect((await buyer.pb.collection("proxies").getOne(proxy.id))["password_encrypted"]).toBeUndefined();
 
-    const bytes = databaseBytes(tpb.dataDir);
+    const bytes = databaseBytes(shop.tpb.dataDir);
     // The search works: the username (stored in clear) is found in the same bytes.
     expect(bytes.includes(Buffer.from(proxy["username"] as string))).toBe(true);
     expect(bytes.includes(Buffer.from(password))).toBe(false);
