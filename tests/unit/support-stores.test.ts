@@ -67,7 +67,8 @@ vi.mock("@/features/support/api", () => api);
 vi.mock("@/components/support/api", () => api);
 
 const { $auth } = await import("@/stores/auth");
-const { $conversation, $tickets, selectTicket, sendReply } = await import("@/features/support/stores");
+const { $conversation, $tickets, sendReply } = await import("@/features/support/stores");
+const { selectTicket } = await import("@/components/support/conversation-store");
 
 const user = { id: "user1", email: "casey@example.com" } as UserRecord;
 const ticket = (id: string, created = "2026-01-01 10:00:00.000Z"): SupportTicketRecord =>

@@ -1,8 +1,8 @@
 // Support rules the customer's page and the console share: ticket priorities, the reply
 // box and its attachments. They mirror the chat_messages field constraints and its
 // attachments field, which stay the truth.
-import * as v from "valibot";
 import { SUPPORT_LIMITS } from "@/lib/catalog";
+import { textSchema } from "@/lib/text-schema";
 import type { TicketPriority } from "@/lib/pocketbase-types";
 
 export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const satisfies readonly TicketPriority[];
@@ -14,12 +14,7 @@ export const PRIORITY_LABELS: Record<TicketPriority, string> = {
   urgent: "Urgent",
 };
 
-export const ReplySchema = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, "Type a message before sending"),
-  v.maxLength(SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message),
-);
+export const ReplySchema = textSchema(1, "Type a message before sending", SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message);
 
 /** Attachments on a reply (the chat_messages.attachments field: protected, 5 files, 5 MB each). */
 export const ATTACHMENT_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"] as const;

@@ -2,6 +2,7 @@
 // (pocketbase/pb_migrations), which stay the server's truth.
 import * as v from "valibot";
 import { CATALOG, SUPPORT_LIMITS } from "@/lib/catalog";
+import { textSchema } from "@/lib/text-schema";
 
 export const CONTACT_TYPES = ["general", "technical", "billing", "partnership"] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
@@ -14,25 +15,15 @@ export const CONTACT_TYPE_LABELS: Record<ContactType, string> = {
 };
 
 export const ContactMessageSchema = v.object({
-  name: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(2, "Name must be at least 2 characters"),
-    v.maxLength(CATALOG.contact.name_max, CATALOG.contact.name_max_message),
-  ),
+  name: textSchema(2, "Name must be at least 2 characters", CATALOG.contact.name_max, CATALOG.contact.name_max_message),
   email: v.pipe(v.string(), v.trim(), v.email("Invalid email address")),
-  subject: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(SUPPORT_LIMITS.subject_min, SUPPORT_LIMITS.subject_min_message),
-    v.maxLength(SUPPORT_LIMITS.subject_max, SUPPORT_LIMITS.subject_max_message),
+  subject: textSchema(
+    SUPPORT_LIMITS.subject_min,
+    SUPPORT_LIMITS.subject_min_message,
+    SUPPORT_LIMITS.subject_max,
+    SUPPORT_LIMITS.subject_max_message,
   ),
-  message: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(20, "Message must be at least 20 characters"),
-    v.maxLength(SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message),
-  ),
+  message: textSchema(20, "Message must be at least 20 characters", SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message),
   type: v.picklist(CONTACT_TYPES, "Please choose a topic"),
 });
 

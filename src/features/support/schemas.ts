@@ -3,20 +3,11 @@
 import * as v from "valibot";
 import { TICKET_PRIORITIES } from "@/components/support/schemas";
 import { SUPPORT_LIMITS as LIMITS } from "@/lib/catalog";
+import { textSchema } from "@/lib/text-schema";
 
 export const NewTicketSchema = v.object({
-  subject: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(LIMITS.subject_min, LIMITS.subject_min_message),
-    v.maxLength(LIMITS.subject_max, LIMITS.subject_max_message),
-  ),
-  message: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(LIMITS.message_min, LIMITS.message_min_message),
-    v.maxLength(LIMITS.message_max, LIMITS.message_max_message),
-  ),
+  subject: textSchema(LIMITS.subject_min, LIMITS.subject_min_message, LIMITS.subject_max, LIMITS.subject_max_message),
+  message: textSchema(LIMITS.message_min, LIMITS.message_min_message, LIMITS.message_max, LIMITS.message_max_message),
   priority: v.picklist(TICKET_PRIORITIES, "Please choose a priority"),
 });
 export type NewTicketInput = v.InferInput<typeof NewTicketSchema>;

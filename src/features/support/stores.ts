@@ -3,7 +3,7 @@
 // realtime subscriptions that start with the store's first subscriber, follow the signed-in
 // user and the selected ticket, and are dropped on every switch, sign-out and unmount.
 import { atom, onMount } from "nanostores";
-import { $selectedTicketId, conversationStore, selectTicket } from "@/components/support/conversation-store";
+import { conversationStore, selectTicket } from "@/components/support/conversation-store";
 import { createTicket, getTicket, listTickets, subscribeUserTickets } from "@/features/support/api";
 import { byNewest, upsert, upsertAll } from "@/components/support/format";
 import type { NewTicketOutput } from "@/features/support/schemas";
@@ -115,7 +115,6 @@ const conversation = conversationStore<SupportTicketRecord>({
 });
 
 export const $conversation = conversation.$state;
-export { $selectedTicketId, selectTicket };
 export type { ConversationState } from "@/components/support/conversation-store";
 
 /** Sends a reply on the open ticket; the answer (or its realtime event, whichever is first) shows it. */

@@ -1,13 +1,13 @@
 // /dashboard/support (spec 2.18): New Ticket, Your Tickets and the live conversation.
 import { Plus } from "lucide-react";
-import { Suspense, lazy, useEffect, useRef, useState } from "react";
+import { Suspense, lazy, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Conversation } from "@/features/support/components/conversation";
 import { TicketList } from "@/features/support/components/ticket-list";
-import { $selectedTicketId, selectTicket } from "@/features/support/stores";
+import { useTicketSelection } from "@/components/support/use-ticket-selection";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
@@ -31,20 +31,7 @@ export function SupportPage() {
 
 function Support({ user }: { user: UserRecord }) {
   const [formOpen, setFormOpen] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  // ?ticket=<id> (the link in staff-reply mails) opens that ticket.
-  useEffect(() => {
-    const id = new URLSearchParams(window.location.search).get("ticket");
-    if (id) selectTicket(id);
-    return () => $selectedTicketId.set(null);
-  }, []);
-
-  const open = (id: string) => {
-    selectTicket(id);
-    // Small screens stack the panels: take the reader (and focus) to the conversation.
-    requestAnimationFrame(() => heading.current?.focus());
-  };
+  const { heading, open } = useTicketSelection();
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">

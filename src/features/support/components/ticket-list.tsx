@@ -8,7 +8,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { STATUS_LABELS, STATUS_TONES, ticketNumber } from "@/components/support/format";
 import { PRIORITY_LABELS } from "@/components/support/schemas";
-import { $selectedTicketId, $tickets, loadMoreTickets, refreshTickets } from "@/features/support/stores";
+import { $selectedTicketId } from "@/components/support/conversation-store";
+import { $tickets, loadMoreTickets, refreshTickets } from "@/features/support/stores";
 import { cn } from "@/lib/cn";
 import { formatDate } from "@/lib/dates";
 
