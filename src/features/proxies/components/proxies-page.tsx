@@ -1,21 +1,18 @@
 import { useStore } from "@nanostores/react";
 import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
+import { FilterSelect, SearchField } from "@/components/form/filter-fields";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
-import { Select } from "@/components/ui/select";
 import { ListState } from "@/components/ui/list-state";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
 import type { ProxyPage } from "@/features/proxies/api";
 import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
 import { PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
-import { isProxyType } from "@/lib/catalog";
 import { countryLabel, isRenewable } from "@/features/proxies/format";
 import { proxyCount } from "@/features/proxies/renewal";
 import { ProxyCard } from "@/features/proxies/components/proxy-card";
@@ -111,36 +108,23 @@ function Filters() {
   const options = criteria.country && !countries.includes(criteria.country) ? [...countries, criteria.country] : countries;
   return (
     <div role="search" aria-label="Filter proxies" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_12rem]">
-      <Field id="proxy-search" label="Search">
-        <Input
-          id="proxy-search"
-          type="search"
-          placeholder="Host, username, country, state or city"
-          value={searchText}
-          onChange={(e) => setSearchText(e.target.value)}
-          autoComplete="off"
-        />
-      </Field>
-      <Field id="proxy-type" label="Type">
-        <Select id="proxy-type" value={criteria.type} onChange={(e) => setTypeFilter(isProxyType(e.target.value) ? e.target.value : "")}>
-          <option value="">All types</option>
-          {PROXY_TYPE_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id="proxy-country" label="Country">
-        <Select id="proxy-country" value={criteria.country} onChange={(e) => setCountryFilter(e.target.value)}>
-          <option value="">All countries</option>
-          {options.map((code) => (
-            <option key={code} value={code}>
-              {countryLabel(code)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <SearchField id="proxy-search" placeholder="Host, username, country, state or city" value={searchText} onSearch={setSearchText} />
+      <FilterSelect
+        id="proxy-type"
+        label="Type"
+        value={criteria.type}
+        anyLabel="All types"
+        options={PROXY_TYPE_OPTIONS}
+        onChange={setTypeFilter}
+      />
+      <FilterSelect
+        id="proxy-country"
+        label="Country"
+        value={criteria.country}
+        anyLabel="All countries"
+        options={options.map((code) => ({ value: code, label: countryLabel(code) }))}
+        onChange={setCountryFilter}
+      />
     </div>
   );
 }

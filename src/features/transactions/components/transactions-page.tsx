@@ -3,22 +3,20 @@ import { useMemo } from "react";
 import { Download, Receipt, SearchX } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
+import { FilterSelect, SearchField } from "@/components/form/filter-fields";
 import { Alert } from "@/components/ui/alert";
 import { ListState } from "@/components/ui/list-state";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
-import { Select } from "@/components/ui/select";
 import { cn } from "@/lib/cn";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
 import type { TransactionPage } from "@/features/transactions/api";
 import { hasCriteria, showPager } from "@/features/transactions/filters";
 import { amountClass, signedAmount } from "@/features/transactions/format";
-import { isIncoming, isTransactionType, TRANSACTION_TYPE_FILTERS, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
+import { isIncoming, TRANSACTION_TYPE_FILTERS, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import {
   $transactionExport,
   $transactionQuery,
@@ -77,30 +75,15 @@ function Filters() {
   const { criteria } = useStore($transactionQuery);
   return (
     <div role="search" aria-label="Filter transactions" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_12rem]">
-      <Field id="transaction-search" label="Search">
-        <Input
-          id="transaction-search"
-          type="search"
-          placeholder="Search descriptions"
-          value={text}
-          onChange={(e) => setTransactionSearch(e.target.value)}
-          autoComplete="off"
-        />
-      </Field>
-      <Field id="transaction-type" label="Type">
-        <Select
-          id="transaction-type"
-          value={criteria.type}
-          onChange={(e) => setTransactionType(isTransactionType(e.target.value) ? e.target.value : "")}
-        >
-          <option value="">All</option>
-          {TRANSACTION_TYPE_FILTERS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <SearchField id="transaction-search" placeholder="Search descriptions" value={text} onSearch={setTransactionSearch} />
+      <FilterSelect
+        id="transaction-type"
+        label="Type"
+        value={criteria.type}
+        anyLabel="All"
+        options={TRANSACTION_TYPE_FILTERS}
+        onChange={setTransactionType}
+      />
     </div>
   );
 }
