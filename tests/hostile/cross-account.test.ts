@@ -446,7 +446,7 @@ describe("B's Idempotency-Key replays (security review, finding 1)", () => {
     const res = await call("POST", "/api/v1/proxies/purchase", { body, headers: { "Idempotency-Key": key } });
     expect(res.status).toBe(200);
     expect((JSON.parse(res.text) as { order: RecordModel }).order.id).toBe(first.order.id);
-    for (const secret of [resold["username"] as string, resold["password"] as string, A.user.id, A.user.email]) {
+    for (const secret of [resold["username"], resold["password"], A.user.id, A.user.email]) {
       expect(res.text.includes(secret), "the replay holds A's proxy or account").toBe(false);
     }
   });

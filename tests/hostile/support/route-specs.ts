@@ -1,0 +1,291 @@
+// What the hostile fuzz suite knows of each custom route: who may call it, whether it is
+// keyed or reads a body, the ids to try, a plausible body and field values sure to be
+// refused. fuzz.test.ts fails when a route in pb_hooks has no spec here.
+import fc from "fast-check";
+import { PROXY_TYPES } from "@/lib/catalog";
+import {
+  badChoice,
+  badEmail,
+  badNonEmptyChoice,
+  badText,
+  badWholeNumber,
+  hostileString,
+  hostileValue,
+  junkId,
+  notBoolean,
+  notBooleanOrNull,
+} from "./arbitraries.ts";
+import { fuzz } from "./fuzz-kit.ts";
+
+const PACKAGE_IDS = ["package-10", "package-25", "package-50", "package-100"];
+
+export type Who = "public" | "customer" | "verified" | "admin" | "superuser" | "stripe";
+
+export interface RouteSpec {
+  who: Who;
+  /** GET routes: any answer but a 5xx; they must not change anything either. */
+  read?: boolean;
+  keyed?: boolean;
+  /** The route parses the body (so a body that is not a JSON object is refused). */
+  readsBody?: boolean;
+  /** For `{id}` routes: ids an allowed caller could act on, and ids that are never theirs. */
+  ids?: () => { mine: string[]; notMine: string[] };
+  /** A plausible body (it may be valid: only sent beside another defect). */
+  body?: () => fc.Arbitrary<Record<string, unknown>>;
+  /** Field values each sure to be refused. */
+  poisons?: () => Record<string, fc.Arbitrary<unknown>>;
+  query?: () => Record<string, fc.Arbitrary<string>>;
+}
+
+export const hostileQueryValue: fc.Arbitrary<string> = fc.oneof(
+  hostileString,
+  fc.constantFrom("-1", "0", "1e400", "NaN", "99999999999999999999999", "1.5", "", "[]", "{}", "%", "%25", "\\"),
+);
+const pageQuery = () => ({ page: hostileQueryValue, perPage: hostileQueryValue });
+
+const wholeCents = fc.integer({ min: 1, max: 5_000 });
+export const someText = fc.string({ minLength: 12, maxLength: 60 }).map((s) => `Hostile ${s}`);
+
+export const ROUTES: Record<string, RouteSpec> = {
+  "POST /api/shop/signup": {
+    who: "public",
+    readsBody: true,
+    body: () =>
+      fc.record({
+        first_name: fc.constant("Mallory"),
+        last_name: fc.constant("Fuzz"),
+        email: fc.uuid().map((u) => `fuzz-${u}@hostile.test`),
+        country: fc.constant("Spain"),
+        ref: fc.oneof(hostileString, fc.constant(fuzz.hs.A.affiliates[0] ?? "")),
+      }),
+    poisons: () => ({
+      email: badEmail,
+      first_name: badText(2, 100),
+      last_name: badText(2, 100),
+      country: badChoice(["Spain", "Canada", "Germany"]).filter(
+        (v) => typeof v !== "string" || v.trim().length > 40 || /[<>'"%{}\\]/.test(v),
+      ),
+    }),
+  },
+  // The old query form answers 405 (tokens stay out of the request log); the check is a POST.
+  "GET /api/shop/admin-invitations/check": { who: "public", read: true, query: () => ({ token: hostileQueryValue }) },
+  "POST /api/shop/admin-invitations/check": {
+    who: "public",
+    readsBody: true,
+    body: () => fc.record({ token: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
+    poisons: () => ({ token: fc.oneof(hostileString, fc.constantFrom<unknown>(5, null, [], {})) }),
+  },
+  "POST /api/shop/admin-register": {
+    who: "public",
+    readsBody: true,
+    body: () =>
+      fc.record({
+        first_name: fc.constant("Eve"),
+        last_name: fc.constant("Intruder"),
+        email: fc.uuid().map((u) => `register-${u}@hostile.test`),
+        password: fc.constant("Intruder#2026x"),
+        country: fc.constant("Spain"),
+      }),
+    // No token a generator draws opens a 256-bit invitation.
+    poisons: () => ({ token: fc.oneof(hostileString, fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)) }),
+  },
+  "POST /api/admin/users/{id}/balance": {
+    who: "admin",
+    keyed: true,
+    readsBody: true,
+    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    body: () => fc.record({ transaction_type: fc.constantFrom("CREDIT", "DEBIT"), amount_cents: wholeCents, description: someText }),
+    poisons: () => ({
+      transaction_type: badChoice(["CREDIT", "DEBIT"]),
+      amount_cents: badWholeNumber(1, 100_000_000),
+      description: badText(1, 500),
+    }),
+  },
+  "GET /api/v1/affiliate": { who: "customer", read: true },
+  "GET /api/admin/analytics": { who: "admin", read: true, query: () => ({ days: hostileQueryValue }) },
+  "GET /api/admin/audit-logs": {
+    who: "admin",
+    read: true,
+    query: () => ({ search: hostileQueryValue, action: hostileQueryValue, ...pageQuery() }),
+  },
+  "GET /api/admin/audit-logs/summary": { who: "admin", read: true },
+  "GET /api/admin/affiliates": { who: "admin", read: true, query: () => ({ search: hostileQueryValue, ...pageQuery() }) },
+  "GET /api/admin/affiliates/{id}/referrals": {
+    who: "admin",
+    read: true,
+    ids: () => ({ mine: [...fuzz.hs.A.affiliates, ...fuzz.hs.B.affiliates], notMine: [] }),
+    query: pageQuery,
+  },
+  "POST /api/admin/referrals/{id}/pay": {
+    who: "admin",
+    keyed: true,
+    ids: () => ({ mine: [...fuzz.hs.A.referrals, ...fuzz.hs.B.referrals], notMine: [] }),
+  },
+  "GET /api/admin/proxies": {
+    who: "admin",
+    read: true,
+    query: () => ({
+      search: hostileQueryValue,
+      type: hostileQueryValue,
+      country: hostileQueryValue,
+      status: hostileQueryValue,
+      ...pageQuery(),
+    }),
+  },
+  "GET /api/admin/proxies/stats": { who: "admin", read: true },
+  "GET /api/admin/proxies/locations": { who: "admin", read: true, query: () => ({ type: hostileQueryValue }) },
+  "GET /api/admin/proxies/{id}": {
+    who: "admin",
+    read: true,
+    ids: () => ({ mine: [...fuzz.hs.stockIds, ...fuzz.hs.A.proxies], notMine: [] }),
+  },
+  "PATCH /api/admin/proxies/{id}": {
+    who: "admin",
+    readsBody: true,
+    ids: () => ({ mine: [...fuzz.hs.stockIds, ...fuzz.hs.A.proxies], notMine: [] }),
+    body: () => fc.record({ port: fc.integer({ min: 1, max: 65535 }), auto_renew: fc.boolean() }, { requiredKeys: [] }),
+    poisons: () => ({
+      port: fc.oneof(
+        badWholeNumber(1, 65535).filter((v) => typeof v !== "string"),
+        fc.constantFrom("abc", "65536", "0", "-1", " "),
+      ),
+      username: fc.constantFrom("", "   "),
+      status: badNonEmptyChoice(["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"]),
+    }),
+  },
+  "DELETE /api/admin/proxies/{id}": { who: "admin", ids: () => ({ mine: [...fuzz.hs.stockIds], notMine: [] }) },
+  "POST /api/admin/proxies/generate": {
+    who: "admin",
+    readsBody: true,
+    body: () => fc.record({ type: fc.constantFrom(...PROXY_TYPES), country: fc.constant("US"), quantity: fc.integer({ min: 1, max: 3 }) }),
+    poisons: () => ({ type: badChoice(PROXY_TYPES), quantity: badWholeNumber(1, 1000) }),
+  },
+  "POST /api/admin/proxies/import": {
+    who: "admin",
+    readsBody: true,
+    body: () => fc.record({ text: fc.constant("import.hostile.test:8080:user:secret") }),
+    poisons: () => ({ text: fc.constantFrom<unknown>("", "   ", "\n\n", null, 5, true, [], {}, ["a:1:b:c"]) }),
+  },
+  "GET /api/admin/settings": { who: "admin", read: true },
+  "PUT /api/admin/settings": {
+    who: "admin",
+    readsBody: true,
+    body: () =>
+      fc.record({
+        site_name: fc.constant("Hostile Shop"),
+        site_description: fc.constant("Proxies."),
+        primary_color: fc.constant("#3B82F6"),
+        contact_email: fc.constant("hostile@example.com"),
+        default_support_name: fc.constant("Support"),
+        admin_registration_enabled: fc.boolean(),
+        demo_mode: fc.constant(false),
+      }),
+    poisons: () => ({
+      admin_registration_enabled: notBoolean,
+      demo_mode: notBoolean,
+      [`unknown_${"setting"}`]: hostileValue,
+    }),
+  },
+  "GET /api/admin/invitations": { who: "admin", read: true },
+  "POST /api/admin/invitations": {
+    who: "admin",
+    readsBody: true,
+    body: () => fc.constant({}),
+    poisons: () => ({ email: badEmail.filter((v) => !(typeof v === "string" && v.trim() === "")), extra_field: hostileValue }),
+  },
+  "DELETE /api/admin/invitations/{id}": { who: "admin", ids: () => ({ mine: [fuzz.hs.invitationId], notMine: [] }) },
+  "GET /api/admin/support/tickets": {
+    who: "admin",
+    read: true,
+    query: () => ({ q: hostileQueryValue, status: hostileQueryValue, ...pageQuery() }),
+  },
+  "GET /api/admin/support/tickets/{id}": {
+    who: "admin",
+    read: true,
+    ids: () => ({ mine: [...fuzz.hs.A.support_tickets, ...fuzz.hs.B.support_tickets], notMine: [] }),
+  },
+  "GET /api/admin/overview": { who: "admin", read: true },
+  "GET /api/admin/users": {
+    who: "admin",
+    read: true,
+    query: () => ({ search: hostileQueryValue, role: hostileQueryValue, ...pageQuery() }),
+  },
+  "GET /api/admin/users/{id}": { who: "admin", read: true, ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }) },
+  "POST /api/admin/users/{id}/admin": {
+    who: "admin",
+    readsBody: true,
+    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    body: () => fc.record({ is_admin: fc.boolean() }),
+    poisons: () => ({ is_admin: notBooleanOrNull }),
+  },
+  "POST /api/admin/orders/{id}/refund": {
+    who: "admin",
+    keyed: true,
+    readsBody: true,
+    ids: () => ({ mine: [...fuzz.hs.A.proxy_orders, ...fuzz.hs.B.proxy_orders], notMine: [] }),
+    body: () => fc.record({ reason: someText, allow_late: fc.boolean() }, { requiredKeys: ["reason"] }),
+    poisons: () => ({ reason: badText(3, 500), allow_late: notBoolean }),
+  },
+  "GET /api/v1/credits/packages": { who: "customer", read: true },
+  "POST /api/v1/credits/checkout": {
+    who: "verified",
+    keyed: true,
+    readsBody: true,
+    body: () => fc.record({ package_id: fc.constantFrom(...PACKAGE_IDS) }),
+    poisons: () => ({ package_id: badChoice(PACKAGE_IDS) }),
+  },
+  // Stripe is not configured on this shop: the webhook is a 404. It has its own property below.
+  "POST /api/v1/payments/stripe/webhook": { who: "stripe" },
+  "POST /api/v1/proxies/purchase": {
+    who: "verified",
+    keyed: true,
+    readsBody: true,
+    body: () =>
+      fc.record({ type: fc.constantFrom(...PROXY_TYPES), country: fc.constantFrom("US", "HA0"), quantity: fc.integer({ min: 1, max: 2 }) }),
+    poisons: () => ({
+      type: badChoice(PROXY_TYPES),
+      quantity: badWholeNumber(1, 100),
+      country: fc.constantFrom<unknown>("", "   ", null, 5, [], {}, "X".repeat(101)),
+    }),
+  },
+  "POST /api/v1/proxies/renew": {
+    who: "verified",
+    keyed: true,
+    readsBody: true,
+    body: () => fc.record({ proxy_ids: fc.subarray(fuzz.hs.A.proxies, { minLength: 1 }) }),
+    poisons: () => ({
+      proxy_ids: fc.oneof(
+        hostileValue.filter((v) => !Array.isArray(v)),
+        fc.constant([]),
+        fc.array(junkId, { minLength: 1, maxLength: 5 }),
+        fc.constant([...fuzz.hs.B.proxies]),
+        fc.constant(Array.from({ length: 101 }, () => fuzz.hs.A.proxies[0])),
+      ),
+    }),
+  },
+  "PATCH /api/v1/proxies/{id}": {
+    who: "customer",
+    readsBody: true,
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+    body: () => fc.record({ auto_renew: fc.boolean() }),
+    poisons: () => ({ auto_renew: notBooleanOrNull }),
+  },
+  "POST /api/v1/proxies/{id}/regenerate-credentials": {
+    who: "customer",
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+  },
+  "GET /api/v1/proxies/stock": { who: "customer", read: true, query: () => ({ type: hostileQueryValue }) },
+  "GET /api/v1/proxies/prices": { who: "customer", read: true },
+  "GET /api/v1/proxies/countries": { who: "customer", read: true },
+  "POST /api/admin/jobs/proxy-expiry": { who: "superuser" },
+  "POST /api/v1/support/tickets": {
+    who: "customer",
+    readsBody: true,
+    body: () => fc.record({ subject: someText, message: someText, priority: fc.constantFrom("low", "medium", "high", "urgent") }),
+    poisons: () => ({
+      subject: badText(5, 200),
+      message: badText(10, 5000),
+      priority: badNonEmptyChoice(["low", "medium", "high", "urgent"]),
+    }),
+  },
+};
