@@ -1,5 +1,6 @@
-import type { LucideIcon } from "lucide-react";
+import { SearchX, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
 
 interface EmptyStateProps {
   icon?: LucideIcon;
@@ -17,5 +18,41 @@ export function EmptyState({ icon: Icon, title, text, children }: EmptyStateProp
       {text ? <p className="text-sm text-slate-600">{text}</p> : null}
       {children ? <div className="mt-2">{children}</div> : null}
     </div>
+  );
+}
+
+interface FilteredEmptyStateProps {
+  /** The list answers a search or filters: say nothing matched and offer to clear them. */
+  filtered: boolean;
+  /** The icon of a list that is simply empty (a filtered one shows SearchX). */
+  icon: LucideIcon;
+  title: string;
+  /** The title when filtered, if it differs. */
+  filteredTitle?: string;
+  filteredText: string;
+  emptyText: ReactNode;
+  onClear: () => void;
+  clearLabel?: string;
+}
+
+/** The empty state of a searchable list: "no matches" with a button that clears the criteria, or "none yet". */
+export function FilteredEmptyState({
+  filtered,
+  icon,
+  title,
+  filteredTitle = title,
+  filteredText,
+  emptyText,
+  onClear,
+  clearLabel = "Clear filters",
+}: FilteredEmptyStateProps) {
+  return filtered ? (
+    <EmptyState icon={SearchX} title={filteredTitle} text={filteredText}>
+      <Button variant="secondary" size="sm" onClick={onClear}>
+        {clearLabel}
+      </Button>
+    </EmptyState>
+  ) : (
+    <EmptyState icon={icon} title={title} text={emptyText} />
   );
 }

@@ -2,13 +2,12 @@
 // affiliates with referrals or earnings (searched and paged on the server), and a detail
 // panel with the selected affiliate's referrals, where a pending commission is paid out.
 import { useStore } from "@nanostores/react";
-import { Clock, DollarSign, Gift, RefreshCw, SearchX, Users } from "lucide-react";
+import { Clock, DollarSign, Gift, RefreshCw, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
-import { EmptyState } from "@/components/ui/empty-state";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FilteredEmptyState } from "@/components/ui/empty-state";
+import { SearchField } from "@/components/ui/search-field";
 import { ListState } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
@@ -101,16 +100,7 @@ function Search() {
   return (
     <div className="space-y-2">
       <div role="search" aria-label="Search affiliates">
-        <Field id="affiliate-search" label="Search">
-          <Input
-            id="affiliate-search"
-            type="search"
-            placeholder="Name, e-mail or referral code"
-            value={text}
-            onChange={(e) => setAffiliateSearch(e.target.value)}
-            autoComplete="off"
-          />
-        </Field>
+        <SearchField id="affiliate-search" placeholder="Name, e-mail or referral code" value={text} onSearch={setAffiliateSearch} />
       </div>
       <p className="text-sm text-slate-600" aria-live="polite">
         {list.status === "ready" ? `${list.totalItems} ${list.totalItems === 1 ? "affiliate" : "affiliates"}` : "\u00a0"}
@@ -134,19 +124,16 @@ function AffiliateTable() {
       loadingLabel="Loading affiliates"
       skeletonClassName="h-12"
       emptyState={
-        list.criteria ? (
-          <EmptyState icon={SearchX} title="No affiliates found" text="Try another name, e-mail or referral code">
-            <Button variant="secondary" size="sm" onClick={clearAffiliateSearch}>
-              Clear search
-            </Button>
-          </EmptyState>
-        ) : (
-          <EmptyState
-            icon={Gift}
-            title="No affiliates yet"
-            text="Customers appear here once someone they referred verifies their e-mail or they earn a commission."
-          />
-        )
+        <FilteredEmptyState
+          filtered={!!list.criteria}
+          icon={Gift}
+          title="No affiliates yet"
+          filteredTitle="No affiliates found"
+          filteredText="Try another name, e-mail or referral code"
+          emptyText="Customers appear here once someone they referred verifies their e-mail or they earn a commission."
+          onClear={clearAffiliateSearch}
+          clearLabel="Clear search"
+        />
       }
     >
       <DataTable

@@ -1,17 +1,17 @@
 // /console/logs (admin spec 2, "Audit Logs"): every admin action, newest first, searchable
 // and filtered by action on the server, with the summary cards.
 import { useStore } from "@nanostores/react";
-import { Activity, CalendarDays, RefreshCw, ScrollText, SearchX, ServerCog, Users } from "lucide-react";
+import { Activity, CalendarDays, RefreshCw, ScrollText, ServerCog, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { Pager } from "@/components/ui/pager";
+import { SearchField } from "@/components/ui/search-field";
 import { Select } from "@/components/ui/select";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
@@ -102,16 +102,7 @@ function Filters() {
   return (
     <div className="space-y-2">
       <div role="search" aria-label="Filter audit logs" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_16rem]">
-        <Field id="audit-search" label="Search">
-          <Input
-            id="audit-search"
-            type="search"
-            placeholder="Action, target, admin or details"
-            value={text}
-            onChange={(e) => setAuditSearch(e.target.value)}
-            autoComplete="off"
-          />
-        </Field>
+        <SearchField id="audit-search" placeholder="Action, target, admin or details" value={text} onSearch={setAuditSearch} />
         <Field id="audit-action" label="Action">
           <Select id="audit-action" value={criteria.action} onChange={(e) => setAuditAction(e.target.value)}>
             <option value="">All Actions</option>
@@ -144,17 +135,14 @@ function EntryList() {
       loadingLabel="Loading audit logs"
       skeletonClassName="h-24 rounded-xl"
       emptyState={
-        <EmptyState
-          icon={filtered ? SearchX : ScrollText}
+        <FilteredEmptyState
+          filtered={filtered}
+          icon={ScrollText}
           title="No audit log entries found"
-          text={filtered ? "Try adjusting your search or action filter" : "Changes made in the console will appear here"}
-        >
-          {filtered ? (
-            <Button variant="secondary" size="sm" onClick={clearAuditFilters}>
-              Clear filters
-            </Button>
-          ) : null}
-        </EmptyState>
+          filteredText="Try adjusting your search or action filter"
+          emptyText="Changes made in the console will appear here"
+          onClear={clearAuditFilters}
+        />
       }
     >
       <ul aria-label="Audit log entries" aria-busy={busy} className={cn("space-y-3", busy && "opacity-60")}>

@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { EMPTY_PLAN, PlanSchema, SERVER_FIELDS, planToInput, type PlanInput, type PlanOutput } from "@/features/console-pricing/schemas";
@@ -85,11 +86,7 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="plan-type" label="Type" error={errors.type?.message}>
             <Select id="plan-type" {...fieldAria("plan-type", errors.type?.message)} {...register("type")}>
-              {PROXY_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {PROXY_TYPE_LABELS[type]}
-                </option>
-              ))}
+              <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
             </Select>
           </Field>
           <Field id="plan-price" label="Price per proxy (USD)" error={errors.price?.message}>

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage, fieldErrors, isAbort } from "@/lib/api-error";
@@ -187,11 +188,7 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       </Field>
       <Field id="edit-status" label="Status" error={errors.status?.message}>
         <Select id="edit-status" {...fieldAria("edit-status", errors.status?.message)} {...register("status")}>
-          {PROXY_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
-            </option>
-          ))}
+          <Options values={PROXY_STATUSES} labels={STATUS_LABELS} />
         </Select>
       </Field>
       {hint ? (

@@ -5,6 +5,7 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { MAX_GENERATE, PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { fieldErrors } from "@/lib/api-error";
@@ -59,11 +60,7 @@ export function GenerateTab() {
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="generate-type" label="Proxy Type" error={errors.type?.message}>
           <Select id="generate-type" {...fieldAria("generate-type", errors.type?.message)} {...register("type")}>
-            {PROXY_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {PROXY_TYPE_LABELS[type]}
-              </option>
-            ))}
+            <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
           </Select>
         </Field>
         <Field id="generate-quantity" label="Quantity" error={errors.quantity?.message}>

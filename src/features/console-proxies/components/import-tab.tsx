@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { controlClass } from "@/components/ui/input";
+import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
@@ -142,11 +143,7 @@ export function ImportTab() {
         <Field id="import-type" label="Proxy Type (optional)">
           <Select id="import-type" {...register("type")}>
             <option value="">Datacenter (default)</option>
-            {PROXY_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {PROXY_TYPE_LABELS[t]}
-              </option>
-            ))}
+            <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
           </Select>
         </Field>
         <Field id="import-country" label="Country (optional)">

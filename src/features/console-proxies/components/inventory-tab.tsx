@@ -2,13 +2,13 @@
 // the count, a table paged on the server, edit and delete per row.
 import { useStore } from "@nanostores/react";
 import { useSeededStore } from "@/stores/seed";
-import { SearchX, Server } from "lucide-react";
-import { Button } from "@/components/ui/button";
+import { Server } from "lucide-react";
 import { DataTable } from "@/components/ui/data-table";
-import { EmptyState } from "@/components/ui/empty-state";
+import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
+import { SearchField } from "@/components/ui/search-field";
+import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { cn } from "@/lib/cn";
@@ -59,16 +59,13 @@ function Filters() {
 
   return (
     <div role="search" aria-label="Filter proxies" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_10rem_12rem_10rem]">
-      <Field id="proxy-search" label="Search" className="sm:col-span-2 lg:col-span-1">
-        <Input
-          id="proxy-search"
-          type="search"
-          placeholder="Host, username, city, state or customer e-mail"
-          value={text}
-          onChange={(e) => setInventorySearch(e.target.value)}
-          autoComplete="off"
-        />
-      </Field>
+      <SearchField
+        id="proxy-search"
+        className="sm:col-span-2 lg:col-span-1"
+        placeholder="Host, username, city, state or customer e-mail"
+        value={text}
+        onSearch={setInventorySearch}
+      />
       <Field id="proxy-type-filter" label="Type">
         <Select
           id="proxy-type-filter"
@@ -76,11 +73,7 @@ function Filters() {
           onChange={(e) => setInventoryFilter({ type: e.target.value as ProxyType | "" })}
         >
           <option value="">All Types</option>
-          {PROXY_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {PROXY_TYPE_LABELS[type]}
-            </option>
-          ))}
+          <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
         </Select>
       </Field>
       <Field id="proxy-country-filter" label="Country">
@@ -100,11 +93,7 @@ function Filters() {
           onChange={(e) => setInventoryFilter({ status: e.target.value as ProxyStatus | "" })}
         >
           <option value="">All Status</option>
-          {PROXY_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
-            </option>
-          ))}
+          <Options values={PROXY_STATUSES} labels={STATUS_LABELS} />
         </Select>
       </Field>
     </div>
@@ -132,17 +121,14 @@ function ProxyTable() {
         loadingLabel="Loading proxies"
         className="space-y-3"
         emptyState={
-          <EmptyState
-            icon={filtered ? SearchX : Server}
+          <FilteredEmptyState
+            filtered={filtered}
+            icon={Server}
             title="No proxies found"
-            text={filtered ? "Try adjusting your search or filter criteria" : "Generate or import proxies to fill the inventory"}
-          >
-            {filtered ? (
-              <Button variant="secondary" size="sm" onClick={clearInventoryFilters}>
-                Clear filters
-              </Button>
-            ) : null}
-          </EmptyState>
+            filteredText="Try adjusting your search or filter criteria"
+            emptyText="Generate or import proxies to fill the inventory"
+            onClear={clearInventoryFilters}
+          />
         }
       >
         {/* Small screens: one card per proxy, actions in reach. */}

@@ -1,13 +1,13 @@
 import { useStore } from "@nanostores/react";
-import { RefreshCw, SearchX, Users } from "lucide-react";
+import { RefreshCw, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { DataTable } from "@/components/ui/data-table";
-import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
+import { SearchField } from "@/components/ui/search-field";
 import { Select } from "@/components/ui/select";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
@@ -106,16 +106,7 @@ function Filters() {
   return (
     <div className="space-y-3">
       <div role="search" aria-label="Filter users" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_12rem]">
-        <Field id="user-search" label="Search">
-          <Input
-            id="user-search"
-            type="search"
-            placeholder="Search by email or name"
-            value={text}
-            onChange={(e) => setUserSearch(e.target.value)}
-            autoComplete="off"
-          />
-        </Field>
+        <SearchField id="user-search" placeholder="Search by email or name" value={text} onSearch={setUserSearch} />
         <Field id="user-role" label="Role">
           <Select id="user-role" value={query.role} onChange={(e) => isRole(e.target.value) && setUserRole(e.target.value)}>
             <option value="all">All Roles</option>
@@ -153,17 +144,14 @@ function UserList() {
       onRetry={reloadUsers}
       loadingLabel="Loading users"
       emptyState={
-        <EmptyState
-          icon={filtered ? SearchX : Users}
+        <FilteredEmptyState
+          filtered={filtered}
+          icon={Users}
           title="No users found"
-          text={filtered ? "Try adjusting your search or role filter" : "Accounts will appear here as people sign up"}
-        >
-          {filtered ? (
-            <Button variant="secondary" size="sm" onClick={clearUserFilters}>
-              Clear filters
-            </Button>
-          ) : null}
-        </EmptyState>
+          filteredText="Try adjusting your search or role filter"
+          emptyText="Accounts will appear here as people sign up"
+          onClear={clearUserFilters}
+        />
       }
     >
       <DataTable
