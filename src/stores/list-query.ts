@@ -1,7 +1,8 @@
 // The query of a customer's list page (My Proxies, Transaction History): criteria typed in
 // a search box (sent once typing pauses) and filters, the page, and the loader that reads
 // the signed-in user's rows for it.
-import { atom, type ReadableAtom } from "nanostores";
+import { atom, type ReadableAtom, type WritableAtom } from "nanostores";
+import { errorMessage, isAbort } from "@/lib/api-error";
 import { $auth } from "@/stores/auth";
 import { takeSeed } from "@/stores/seed";
 
@@ -75,4 +76,28 @@ export function followUserLoads(
     for (const off of offs) off();
     controller?.abort();
   };
+}
+
+/**
+ * Loads one page into `$list`: marks it loading (the rows shown stay), then sets what
+ * `ready` makes of the answer (null: set nothing, `ready` moved the query instead), or
+ * the error. An answer or error of an aborted request is dropped.
+ */
+export function loadPage<State extends { status: "loading" | "ready" | "error"; error: string }, Page>(
+  $list: WritableAtom<State>,
+  request: Promise<Page>,
+  signal: AbortSignal,
+  ready: (page: Page) => State | null,
+): void {
+  $list.set({ ...$list.get(), status: "loading", error: "" });
+  request.then(
+    (page) => {
+      const next = signal.aborted ? null : ready(page);
+      if (next) $list.set(next);
+    },
+    (err: unknown) => {
+      if (signal.aborted || isAbort(err)) return;
+      $list.set({ ...$list.get(), status: "error", error: errorMessage(err) });
+    },
+  );
 }

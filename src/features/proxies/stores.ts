@@ -7,7 +7,7 @@ import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { followUserLoads, listQuery } from "@/stores/list-query";
+import { followUserLoads, listQuery, loadPage } from "@/stores/list-query";
 import { seedOf, type StoreSeed } from "@/stores/seed";
 import {
   fetchAllProxies,
@@ -54,22 +54,14 @@ onMount($proxyList, () =>
     [$proxyQuery, $reloads],
     (userId, signal) => {
       const { criteria, page } = $proxyQuery.get();
-      $proxyList.set({ ...$proxyList.get(), status: "loading", error: "" });
-      fetchProxyPage(userId, criteria, page, signal).then(
-        (result) => {
-          if (signal.aborted) return;
-          // The last page went away (proxies returned to stock meanwhile): show the new last one.
-          if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
-            $proxyQuery.set({ criteria, page: result.totalPages });
-            return;
-          }
-          $proxyList.set({ status: "ready", error: "", ...result });
-        },
-        (err: unknown) => {
-          if (signal.aborted || isAbort(err)) return;
-          $proxyList.set({ ...$proxyList.get(), status: "error", error: errorMessage(err) });
-        },
-      );
+      loadPage($proxyList, fetchProxyPage(userId, criteria, page, signal), signal, (result) => {
+        // The last page went away (proxies returned to stock meanwhile): show the new last one.
+        if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
+          $proxyQuery.set({ criteria, page: result.totalPages });
+          return null;
+        }
+        return { status: "ready", error: "", ...result };
+      });
     },
     $proxyList,
     () => {

@@ -2,10 +2,10 @@
 // A new query aborts the request it supersedes. The first page may come from the server
 // (seeded, see stores/seed.ts): no first load then.
 import { atom, onMount } from "nanostores";
-import { errorMessage, isAbort } from "@/lib/api-error";
+import { errorMessage } from "@/lib/api-error";
 import type { TransactionRecord, TransactionType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { followUserLoads, listQuery } from "@/stores/list-query";
+import { followUserLoads, listQuery, loadPage } from "@/stores/list-query";
 import { fetchAllTransactions, fetchTransactionPage, type TransactionPage } from "@/features/transactions/api";
 import { NO_CRITERIA, type TransactionCriteria } from "@/features/transactions/filters";
 
@@ -40,16 +40,12 @@ onMount($transactions, () =>
     [$transactionQuery, $reloads],
     (userId, signal) => {
       const { criteria, page } = $transactionQuery.get();
-      $transactions.set({ ...$transactions.get(), status: "loading", error: "" });
-      fetchTransactionPage(userId, criteria, page, signal).then(
-        (result) => {
-          if (!signal.aborted) $transactions.set({ status: "ready", error: "", criteria, ...result });
-        },
-        (err: unknown) => {
-          if (signal.aborted || isAbort(err)) return;
-          $transactions.set({ ...$transactions.get(), status: "error", error: errorMessage(err) });
-        },
-      );
+      loadPage($transactions, fetchTransactionPage(userId, criteria, page, signal), signal, (result) => ({
+        status: "ready",
+        error: "",
+        criteria,
+        ...result,
+      }));
     },
     $transactions,
     // The server's first page stands for the first load while the query is still the first one.
