@@ -58,6 +58,20 @@ async function customerReferredByAdmin(first: string, last: string) {
   return { referred, affiliateId: affiliate.id };
 }
 
+/** Delivers a signed event 20 times (all at once or one after another); every answer 200, their outcomes. */
+async function deliverTwenty(payload: string, concurrent: boolean): Promise<string[]> {
+  const deliver = () =>
+    call(shop.url, "POST", "/api/v1/payments/stripe/webhook", {
+      raw: payload,
+      headers: { "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
+    });
+  const answers: Answer[] = [];
+  if (concurrent) answers.push(...(await Promise.all(Array.from({ length: 20 }, deliver))));
+  else for (let i = 0; i < 20; i++) answers.push(await deliver());
+  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+  return answers.map((a) => String(a.body["outcome"]));
+}
+
 describe("one webhook delivered 20 times credits once", () => {
   let referred: { id: string; token: string };
   let affiliateId: string;
@@ -76,18 +90,7 @@ describe("one webhook delivered 20 times credits once", () => {
     const checkout = await post("/api/v1/credits/checkout", referred.token, { package_id: "package-50" }, `checkout-${String(concurrent)}`);
     expect(checkout.status).toBe(200);
     const payment = checkout.body["payment"] as Record<string, unknown>;
-    const payload = sessionCompleted(payment);
-    const deliver = () =>
-      call(shop.url, "POST", "/api/v1/payments/stripe/webhook", {
-        raw: payload,
-        headers: { "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
-      });
-    const answers: Answer[] = [];
-    if (concurrent) answers.push(...(await Promise.all(Array.from({ length: 20 }, deliver))));
-    else for (let i = 0; i < 20; i++) answers.push(await deliver());
-
-    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    const outcomes = answers.map((a) => a.body["outcome"]);
+    const outcomes = await deliverTwenty(sessionCompleted(payment), concurrent);
     expect(outcomes.filter((o) => o === "credited")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "already_paid")).toHaveLength(19);
     if (!concurrent) expect(outcomes[0]).toBe("credited");
@@ -107,19 +110,6 @@ describe("finding 4: refund and dispute events delivered 20 times reverse once",
   beforeAll(async () => {
     ({ referred, affiliateId } = await customerReferredByAdmin("Reva", "Reversal"));
   });
-
-  const deliverTwenty = async (payload: string, concurrent: boolean) => {
-    const deliver = () =>
-      call(shop.url, "POST", "/api/v1/payments/stripe/webhook", {
-        raw: payload,
-        headers: { "stripe-signature": stripeSignature(payload, WEBHOOK_SECRET) },
-      });
-    const answers: Answer[] = [];
-    if (concurrent) answers.push(...(await Promise.all(Array.from({ length: 20 }, deliver))));
-    else for (let i = 0; i < 20; i++) answers.push(await deliver());
-    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    return answers.map((a) => String(a.body["outcome"]));
-  };
 
   async function paid(key: string): Promise<Record<string, unknown>> {
     const checkout = await post("/api/v1/credits/checkout", referred.token, { package_id: "package-50" }, key);

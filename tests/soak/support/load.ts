@@ -8,7 +8,8 @@
 // Choices come from a small seeded PRNG, one stream per actor (customer i, the admin, the
 // kill moment), so a failing seed replays the same decisions; the interleaving of actors is
 // up to the machine.
-import { createHash, createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
+import { paidSession, stripeEvent, stripeSignature } from "../../support/stripe-mock.ts";
 
 // ---- Seeded randomness ----------------------------------------------------------------
 
@@ -391,31 +392,18 @@ async function buyCredits(options: LoadOptions, actor: Actor, rng: Prng): Promis
   for (let i = 0; i < deliveries; i++) await deliverWebhook(options, payment);
 }
 
-/** Stripe's checkout.session.completed for `payment`, signed with the endpoint secret. */
+/** Stripe's checkout.session.completed for `payment` (one event id per payment). */
 export function sessionCompleted(payment: Record<string, unknown>): string {
+  const id = String(payment["id"]);
   const session = payment["provider_session_id"];
-  return JSON.stringify({
-    id: `evt_${String(payment["id"])}`,
-    type: "checkout.session.completed",
-    data: {
-      object: {
-        id: typeof session === "string" && session ? session : `cs_${String(payment["id"])}`,
-        object: "checkout.session",
-        client_reference_id: payment["id"],
-        metadata: { payment_id: payment["id"] },
-        payment_status: "paid",
-        amount_total: payment["amount_cents"],
-        currency: "usd",
-        payment_intent: `pi_${String(payment["id"])}`,
-      },
-    },
-  });
+  return stripeEvent(
+    "checkout.session.completed",
+    paidSession({ ...payment, id }, { id: typeof session === "string" && session ? session : `cs_${id}`, payment_intent: `pi_${id}` }),
+    `evt_${id}`,
+  );
 }
 
-export function stripeSignature(payload: string, secret: string): string {
-  const t = Math.floor(Date.now() / 1000);
-  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex")}`;
-}
+export { stripeSignature };
 
 async function deliverWebhook(options: LoadOptions, payment: Record<string, unknown>): Promise<void> {
   const paymentId = String(payment["id"]);
