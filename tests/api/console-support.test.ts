@@ -1,50 +1,16 @@
 // The console's support inbox, ticket status and staff replies, pricing plan rules and the
 // contact inbox: who may do what, what the server enforces, and the one audit row per
 // admin change (records-API writes are audited by audit.pb.js).
-import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminGet } from "../support/admin.ts";
-import { createTestUser, errorOf, signIn, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import { customer, shopClients, type Customer, type Shop } from "../support/shop.ts";
+import type { AdminTicket, TicketPage } from "@/features/console-support/api";
+import { describe, expect, it } from "vitest";
+import { adminGet, auditRows as auditRowsOf, withDemoMode } from "../support/admin.ts";
+import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
+import { customer, type Customer } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
 
-let tpb: TestPocketBase;
-let shop: Shop;
-let su: PocketBase;
-let adminId: string;
-
-interface TicketItem {
-  id: string;
-  subject: string;
-  status: string;
-  priority: string;
-  last_message_at: string;
-  awaiting_reply: boolean;
-  user_id: string;
-  user_email: string;
-  user_first_name: string;
-  user_last_name: string;
-}
-
-interface TicketPage {
-  items: TicketItem[];
-  page: number;
-  perPage: number;
-  totalItems: number;
-  totalPages: number;
-  counts: { all: number; open: number; pending: number; closed: number; awaiting_reply: number };
-}
-
-beforeAll(async () => {
-  tpb = await startTestPocketBase();
-  shop = await shopClients(tpb);
-  su = shop.su;
-  adminId = shop.admin.authStore.record!.id;
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-});
+const shop = useShop({ ledger: false });
+const adminId = () => shop.admin.authStore.record!.id;
 
 let seq = 0;
 const tag = () => `${Date.now().toString(36)}${seq++}`;
@@ -56,39 +22,23 @@ async function openTicket(c: Customer, subject: string, message = "Please help m
   });
 }
 
-async function auditRows(targetId: string) {
-  return su.collection("audit_logs").getFullList({ filter: su.filter("target_id = {:id}", { id: targetId }), sort: "created" });
-}
-
-async function setDemoMode(on: boolean) {
-  const row = await su.collection("settings").getFirstListItem('key = "demo_mode"');
-  await su.collection("settings").update(row.id, { value: on ? "true" : "false" });
-}
-
-async function withDemoMode(run: () => Promise<void>) {
-  await setDemoMode(true);
-  try {
-    await run();
-  } finally {
-    await setDemoMode(false);
-  }
-}
+const auditRows = (targetId: string) => auditRowsOf(shop.su, shop.su.filter("target_id = {:id}", { id: targetId }));
 
 describe("GET /api/admin/support/tickets", () => {
   it("refuses anonymous (401) and customers (403)", async () => {
     const c = await customer(shop);
     const { ticket } = await openTicket(c, `Refusals ${tag()}`);
-    expect(await statusOf(() => adminGet(tpb.client(), "/api/admin/support/tickets"))).toBe(401);
+    expect(await statusOf(() => adminGet(shop.tpb.client(), "/api/admin/support/tickets"))).toBe(401);
     expect(await statusOf(() => adminGet(c.pb, "/api/admin/support/tickets"))).toBe(403);
-    expect(await statusOf(() => adminGet(tpb.client(), `/api/admin/support/tickets/${ticket.id}`))).toBe(401);
+    expect(await statusOf(() => adminGet(shop.tpb.client(), `/api/admin/support/tickets/${ticket.id}`))).toBe(401);
     expect(await statusOf(() => adminGet(c.pb, `/api/admin/support/tickets/${ticket.id}`))).toBe(403);
   });
 
   it("lists tickets with the customer, newest activity first, searched and filtered", async () => {
     const t = tag();
-    const su2 = su;
+    const su2 = shop.su;
     const ada = await createTestUser(su2, { first_name: "Ada", last_name: `Lovelace${t}`, email: `ada-${t}@api.test` });
-    const asAda = { ...ada, pb: await signIn(tpb, ada) };
+    const asAda = { ...ada, pb: await signIn(shop.tpb, ada) };
     const first = await openTicket(asAda, `Router question ${t}`);
     const second = await openTicket(asAda, `Billing question ${t}`);
 
@@ -108,7 +58,7 @@ describe("GET /api/admin/support/tickets", () => {
     expect(all.counts.all).toBeGreaterThanOrEqual(2);
 
     // A staff reply on the older ticket moves it to the top and answers it.
-    await shop.admin.collection("chat_messages").create({ ticket_id: first.ticket.id, sender_id: adminId, message: "On it." });
+    await shop.admin.collection("chat_messages").create({ ticket_id: first.ticket.id, sender_id: adminId(), message: "On it." });
     const after = await adminGet<TicketPage>(shop.admin, "/api/admin/support/tickets", { q: t });
     expect(after.items.map((i) => [i.id, i.awaiting_reply])).toEqual([
       [first.ticket.id, false],
@@ -138,7 +88,7 @@ describe("GET /api/admin/support/tickets", () => {
     expect(bad.status).toBe(400);
     expect(bad.response["data"]).toMatchObject({ status: { message: "Status must be open, pending or closed." } });
 
-    const one = await adminGet<TicketItem>(shop.admin, `/api/admin/support/tickets/${first.ticket.id}`);
+    const one = await adminGet<AdminTicket>(shop.admin, `/api/admin/support/tickets/${first.ticket.id}`);
     expect(one).toMatchObject({ id: first.ticket.id, user_email: ada.email, status: "open" });
     expect(await statusOf(() => adminGet(shop.admin, "/api/admin/support/tickets/nosuchticket00"))).toBe(404);
   });
@@ -146,12 +96,12 @@ describe("GET /api/admin/support/tickets", () => {
   it("keeps last_message_at and awaiting_reply the server's", async () => {
     const c = await customer(shop);
     const { ticket } = await openTicket(c, `Server fields ${tag()}`);
-    const before = await su.collection("support_tickets").getOne(ticket.id);
+    const before = await shop.su.collection("support_tickets").getOne(ticket.id);
     expect(before["last_message_at"]).not.toBe("");
     await shop.admin
       .collection("support_tickets")
       .update(ticket.id, { last_message_at: "2099-01-01 00:00:00.000Z", awaiting_reply: false, priority: "low" });
-    const stored = await su.collection("support_tickets").getOne(ticket.id);
+    const stored = await shop.su.collection("support_tickets").getOne(ticket.id);
     expect(stored).toMatchObject({ last_message_at: before["last_message_at"], awaiting_reply: true, priority: "low" });
     const own = await c.pb
       .collection("support_tickets")
@@ -175,7 +125,7 @@ describe("ticket status and staff replies", () => {
     expect(
       await statusOf(() => other.pb.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: other.id, message: "Sneaky" })),
     ).toBe(400);
-    expect((await su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
+    expect((await shop.su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
     expect(await auditRows(ticket.id)).toHaveLength(0);
   });
 
@@ -186,7 +136,7 @@ describe("ticket status and staff replies", () => {
     expect(updated["status"]).toBe("pending");
     const rows = await auditRows(ticket.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ admin_id: adminId, action: "support_tickets.update", target_type: "support_tickets" });
+    expect(rows[0]).toMatchObject({ admin_id: adminId(), action: "support_tickets.update", target_type: "support_tickets" });
     expect(rows[0]!["details"]).toEqual({ changes: { status: { from: "open", to: "pending" } } });
   });
 
@@ -195,8 +145,8 @@ describe("ticket status and staff replies", () => {
     const { ticket } = await openTicket(c, `Staff reply ${tag()}`);
     const reply = await shop.admin
       .collection("chat_messages")
-      .create({ ticket_id: ticket.id, sender_id: adminId, message: "  We are on it.  ", is_admin_message: false });
-    expect(reply).toMatchObject({ is_admin_message: true, sender_id: adminId, message: "We are on it." });
+      .create({ ticket_id: ticket.id, sender_id: adminId(), message: "  We are on it.  ", is_admin_message: false });
+    expect(reply).toMatchObject({ is_admin_message: true, sender_id: adminId(), message: "We are on it." });
     const forged = await c.pb
       .collection("chat_messages")
       .create({ ticket_id: ticket.id, sender_id: c.id, message: "Thanks!" })
@@ -209,7 +159,7 @@ describe("ticket status and staff replies", () => {
     );
     const closingNote = await shop.admin
       .collection("chat_messages")
-      .create({ ticket_id: ticket.id, sender_id: adminId, message: "Closing note: refunded." });
+      .create({ ticket_id: ticket.id, sender_id: adminId(), message: "Closing note: refunded." });
     expect(closingNote["is_admin_message"]).toBe(true);
     const seen = await c.pb.collection("chat_messages").getFullList({ filter: `ticket_id = "${ticket.id}"`, sort: "created" });
     expect(seen.map((m) => m["message"])).toContain("Closing note: refunded.");
@@ -218,19 +168,19 @@ describe("ticket status and staff replies", () => {
   it("demo mode refuses an admin's status change and reply, and nothing changes", async () => {
     const c = await customer(shop);
     const { ticket } = await openTicket(c, `Demo mode ${tag()}`);
-    await withDemoMode(async () => {
+    await withDemoMode(shop.su, async () => {
       const status = await errorOf(() => shop.admin.collection("support_tickets").update(ticket.id, { status: "closed" }));
       expect(status.status).toBe(403);
       expect(status.message).toContain("Demo mode is on");
       const reply = await errorOf(() =>
-        shop.admin.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: adminId, message: "Not saved" }),
+        shop.admin.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: adminId(), message: "Not saved" }),
       );
       expect(reply.status).toBe(403);
       // Reading still works.
-      expect((await adminGet<TicketItem>(shop.admin, `/api/admin/support/tickets/${ticket.id}`)).status).toBe("open");
+      expect((await adminGet<AdminTicket>(shop.admin, `/api/admin/support/tickets/${ticket.id}`)).status).toBe("open");
     });
-    expect((await su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
-    expect(await su.collection("chat_messages").getFullList({ filter: `ticket_id = "${ticket.id}"` })).toHaveLength(1);
+    expect((await shop.su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
+    expect(await shop.su.collection("chat_messages").getFullList({ filter: `ticket_id = "${ticket.id}"` })).toHaveLength(1);
     expect(await auditRows(ticket.id)).toHaveLength(0);
   });
 });
@@ -251,7 +201,7 @@ describe("pricing plans", () => {
     expect(err.response["data"]).toMatchObject({
       [field]: { message: expect.stringMatching(new RegExp(`^${message.replace(".", "\\.")}\\.?$`)) },
     });
-    expect(await su.collection("pricing_plans").getFullList({ filter: su.filter("name = {:name}", { name }) })).toHaveLength(0);
+    expect(await shop.su.collection("pricing_plans").getFullList({ filter: shop.su.filter("name = {:name}", { name }) })).toHaveLength(0);
   });
 
   it("refuses an update breaking a rule and keeps the plan", async () => {
@@ -259,7 +209,7 @@ describe("pricing plans", () => {
     const err = await errorOf(() => shop.admin.collection("pricing_plans").update(plan.id, { name: "", price_cents: 0, features: [] }));
     expect(err.status).toBe(400);
     expect(Object.keys(err.response["data"] as object).sort()).toEqual(["features", "name", "price_cents"]);
-    expect(await su.collection("pricing_plans").getOne(plan.id)).toMatchObject({ name: plan["name"], price_cents: 250 });
+    expect(await shop.su.collection("pricing_plans").getOne(plan.id)).toMatchObject({ name: plan["name"], price_cents: 250 });
     expect((await auditRows(plan.id)).map((r) => r["action"])).toEqual(["pricing_plans.create"]);
   });
 
@@ -269,13 +219,13 @@ describe("pricing plans", () => {
     expect(await statusOf(() => c.pb.collection("pricing_plans").create({ ...valid, name }))).toBe(400);
     expect(
       await statusOf(() =>
-        tpb
+        shop.tpb
           .client()
           .collection("pricing_plans")
           .create({ ...valid, name }),
       ),
     ).toBe(400);
-    expect(await su.collection("pricing_plans").getFullList({ filter: su.filter("name = {:name}", { name }) })).toHaveLength(0);
+    expect(await shop.su.collection("pricing_plans").getFullList({ filter: shop.su.filter("name = {:name}", { name }) })).toHaveLength(0);
 
     const plan = await shop.admin.collection("pricing_plans").create({ ...valid, name: ` ${name} `, features: [" Fast ", "Private"] });
     expect(plan).toMatchObject({ name, features: ["Fast", "Private"] });
@@ -286,22 +236,22 @@ describe("pricing plans", () => {
 
     const rows = await auditRows(plan.id);
     expect(rows.map((r) => r["action"])).toEqual(["pricing_plans.create", "pricing_plans.update", "pricing_plans.delete"]);
-    expect(rows.every((r) => r["admin_id"] === adminId && r["target_type"] === "pricing_plans")).toBe(true);
+    expect(rows.every((r) => r["admin_id"] === adminId() && r["target_type"] === "pricing_plans")).toBe(true);
     expect(rows[1]!["details"]).toEqual({ changes: { price_cents: { from: 250, to: 300 }, popular: { from: false, to: true } } });
   });
 
   it("demo mode refuses plan changes", async () => {
     const name = `Demo ${tag()}`;
-    await withDemoMode(async () => {
+    await withDemoMode(shop.su, async () => {
       expect(await statusOf(() => shop.admin.collection("pricing_plans").create({ ...valid, name }))).toBe(403);
     });
-    expect(await su.collection("pricing_plans").getFullList({ filter: su.filter("name = {:name}", { name }) })).toHaveLength(0);
+    expect(await shop.su.collection("pricing_plans").getFullList({ filter: shop.su.filter("name = {:name}", { name }) })).toHaveLength(0);
   });
 });
 
 describe("contact inbox", () => {
   async function contactMessage(subject: string, extra: Record<string, unknown> = {}) {
-    return tpb
+    return shop.tpb
       .client()
       .collection("contact_messages")
       .create({
@@ -316,7 +266,7 @@ describe("contact inbox", () => {
 
   it("a new message is unread, whatever the sender says", async () => {
     const message = await contactMessage(`Unread ${tag()}`, { read_at: "2020-01-01 00:00:00.000Z" });
-    expect((await su.collection("contact_messages").getOne(message.id))["read_at"]).toBe("");
+    expect((await shop.su.collection("contact_messages").getOne(message.id))["read_at"]).toBe("");
   });
 
   it("admins mark read (server time) and unread, one audit row each; customers and anonymous are refused", async () => {
@@ -324,12 +274,12 @@ describe("contact inbox", () => {
     const c = await customer(shop);
     const before = Date.now();
     expect(
-      await statusOf(() => tpb.client().collection("contact_messages").update(message.id, { read_at: new Date().toISOString() })),
+      await statusOf(() => shop.tpb.client().collection("contact_messages").update(message.id, { read_at: new Date().toISOString() })),
     ).toBe(404);
     expect(await statusOf(() => c.pb.collection("contact_messages").update(message.id, { read_at: new Date().toISOString() }))).toBe(404);
     expect(await statusOf(() => c.pb.collection("contact_messages").getOne(message.id))).toBe(404);
     expect((await c.pb.collection("contact_messages").getList(1, 10)).totalItems).toBe(0);
-    expect((await su.collection("contact_messages").getOne(message.id))["read_at"]).toBe("");
+    expect((await shop.su.collection("contact_messages").getOne(message.id))["read_at"]).toBe("");
 
     const read = await shop.admin.collection("contact_messages").update(message.id, { read_at: "2001-01-01 00:00:00.000Z" });
     const readAt = new Date(String(read["read_at"]).replace(" ", "T")).getTime();
@@ -348,18 +298,18 @@ describe("contact inbox", () => {
     const rows = await auditRows(message.id);
     expect(rows.map((r) => r["action"])).toEqual(["contact_messages.update", "contact_messages.update", "contact_messages.update"]);
     expect(rows[0]!["details"]).toMatchObject({ changes: { read_at: { from: "", to: read["read_at"] } } });
-    expect(rows[0]!["admin_id"]).toBe(adminId);
+    expect(rows[0]!["admin_id"]).toBe(adminId());
     expect(rows[2]!["details"]).toMatchObject({ changes: { read_at: { from: read["read_at"], to: "" } } });
   });
 
   it("demo mode refuses marking read", async () => {
     const message = await contactMessage(`Demo read ${tag()}`);
-    await withDemoMode(async () => {
+    await withDemoMode(shop.su, async () => {
       expect(
         await statusOf(() => shop.admin.collection("contact_messages").update(message.id, { read_at: new Date().toISOString() })),
       ).toBe(403);
     });
-    expect((await su.collection("contact_messages").getOne(message.id))["read_at"]).toBe("");
+    expect((await shop.su.collection("contact_messages").getOne(message.id))["read_at"]).toBe("");
     expect(await auditRows(message.id)).toHaveLength(0);
   });
 });
