@@ -70,3 +70,13 @@ export function ListSkeleton({
     </div>
   );
 }
+
+/** ListState's status props for a paged list (lib/paged-list.ts): loaded once it has rows or an answer. */
+export function pagedListState(list: { status: ListStateProps["status"]; error: string; items: readonly unknown[] }) {
+  return {
+    status: list.status,
+    error: list.error,
+    loaded: list.items.length > 0 || list.status === "ready",
+    empty: list.items.length === 0,
+  };
+}

@@ -7,8 +7,9 @@ import { AdminGate } from "@/components/session/admin-gate";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { FilteredEmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
@@ -52,18 +53,15 @@ function AffiliateManagement() {
   const { affiliateId } = useStore($selection);
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Affiliate Management</h1>
-          <p className="text-sm text-slate-600">
-            Affiliates with a verified referral or earnings. Paying records a payout made outside the shop; balances do not change.
-          </p>
-        </div>
+      <PageHeader
+        title="Affiliate Management"
+        description="Affiliates with a verified referral or earnings. Paying records a payout made outside the shop; balances do not change."
+      >
         <Button variant="secondary" onClick={reloadAffiliates} pending={list.status === "loading"} pendingText="Refreshing...">
           <RefreshCw className="size-4" aria-hidden="true" />
           Refresh
         </Button>
-      </div>
+      </PageHeader>
       <Stats />
       <div className={cn("grid gap-6", affiliateId && "lg:grid-cols-[minmax(0,1fr)_24rem]")}>
         <section aria-labelledby="affiliates-heading" className="min-w-0 space-y-4">
@@ -116,10 +114,7 @@ function AffiliateTable() {
   const { affiliateId } = useStore($selection);
   return (
     <ListState
-      status={list.status}
-      error={list.error}
-      loaded={list.items.length > 0 || list.status === "ready"}
-      empty={list.items.length === 0}
+      {...pagedListState(list)}
       onRetry={reloadAffiliates}
       loadingLabel="Loading affiliates"
       skeletonClassName="h-12"

@@ -7,6 +7,7 @@ import { DollarSign, Server, TrendingUp, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { LoadError } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
+import { PageHeader } from "@/components/ui/page-header";
 import { Select } from "@/components/ui/select";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { formatCents } from "@/lib/money";
@@ -28,11 +29,7 @@ function Analytics() {
   const periodLabel = PERIODS.find((p) => p.days === period)?.label ?? "";
   return (
     <div className="mx-auto max-w-7xl space-y-6" aria-busy={state.status === "loading"}>
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Analytics</h1>
-          <p className="text-sm text-slate-600">Sign-ups, money received and proxy usage. Days are UTC days.</p>
-        </div>
+      <PageHeader title="Analytics" description="Sign-ups, money received and proxy usage. Days are UTC days.">
         <Field id="analytics-period" label="Period" className="w-48">
           <Select id="analytics-period" value={period} onChange={(e) => setPeriod(Number(e.target.value) as PeriodDays)}>
             {PERIODS.map((p) => (
@@ -42,7 +39,7 @@ function Analytics() {
             ))}
           </Select>
         </Field>
-      </div>
+      </PageHeader>
 
       {state.status === "error" ? <LoadError message={state.error} onRetry={reloadAnalytics} /> : null}
 

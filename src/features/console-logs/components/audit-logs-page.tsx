@@ -9,7 +9,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { SearchField } from "@/components/ui/search-field";
 import { Select } from "@/components/ui/select";
@@ -55,16 +56,12 @@ function AuditLogs() {
   const list = useSeededStore($auditLogs);
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Audit Logs</h1>
-          <p className="text-sm text-slate-600">Every change an administrator made, newest first.</p>
-        </div>
+      <PageHeader title="Audit Logs" description="Every change an administrator made, newest first.">
         <Button variant="secondary" onClick={reloadAuditLogs} pending={list.status === "loading"} pendingText="Refreshing...">
           <RefreshCw className="size-4" aria-hidden="true" />
           Refresh
         </Button>
-      </div>
+      </PageHeader>
       <SummaryCards />
       <Filters />
       <EntryList />
@@ -127,10 +124,7 @@ function EntryList() {
   const busy = list.status === "loading";
   return (
     <ListState
-      status={list.status}
-      error={list.error}
-      loaded={list.items.length > 0 || list.status === "ready"}
-      empty={list.items.length === 0}
+      {...pagedListState(list)}
       onRetry={reloadAuditLogs}
       loadingLabel="Loading audit logs"
       skeletonClassName="h-24 rounded-xl"

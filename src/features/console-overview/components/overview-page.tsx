@@ -36,6 +36,23 @@ const QUICK_ACTIONS = [
   { href: "/console/settings", label: "System settings", text: "Site, contact, security", icon: Settings },
 ] as const;
 
+/** Fixed notices (spec 2), not live monitoring. */
+const SYSTEM_ALERTS = [
+  {
+    icon: CheckCircle2,
+    className: "bg-green-50 text-green-900",
+    title: "All systems operational",
+    text: "Proxies, payments and support are running normally.",
+  },
+  { icon: TrendingUp, className: "bg-blue-50 text-blue-900", title: "Traffic growing", text: "15% increase this month" },
+  {
+    icon: Wrench,
+    className: "bg-amber-50 text-amber-900",
+    title: "Maintenance planned",
+    text: "A short maintenance window is scheduled; customers will be told in advance.",
+  },
+] as const;
+
 /** /console (admin spec 2, "Admin Overview"): platform figures, recent ledger rows, static blocks. */
 export function OverviewPage({ initialUser = null, initial = null }: OverviewPageProps) {
   return (
@@ -194,27 +211,15 @@ function SystemAlerts() {
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">System Alerts</h2>
       <ul className="mt-3 space-y-3 text-sm">
-        <li className="flex gap-3 rounded-lg bg-green-50 p-3 text-green-900">
-          <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>
-            <span className="block font-medium">All systems operational</span>
-            <span className="text-xs">Proxies, payments and support are running normally.</span>
-          </span>
-        </li>
-        <li className="flex gap-3 rounded-lg bg-blue-50 p-3 text-blue-900">
-          <TrendingUp className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>
-            <span className="block font-medium">Traffic growing</span>
-            <span className="text-xs">15% increase this month</span>
-          </span>
-        </li>
-        <li className="flex gap-3 rounded-lg bg-amber-50 p-3 text-amber-900">
-          <Wrench className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>
-            <span className="block font-medium">Maintenance planned</span>
-            <span className="text-xs">A short maintenance window is scheduled; customers will be told in advance.</span>
-          </span>
-        </li>
+        {SYSTEM_ALERTS.map(({ icon: Icon, className, title, text }) => (
+          <li key={title} className={cn("flex gap-3 rounded-lg p-3", className)}>
+            <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <span>
+              <span className="block font-medium">{title}</span>
+              <span className="text-xs">{text}</span>
+            </span>
+          </li>
+        ))}
       </ul>
       <p className="mt-3 flex items-center gap-1 text-xs text-slate-500">
         <AlertTriangle className="size-3.5" aria-hidden="true" />

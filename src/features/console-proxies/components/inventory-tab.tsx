@@ -6,7 +6,7 @@ import { Server } from "lucide-react";
 import { DataTable } from "@/components/ui/data-table";
 import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { SearchField } from "@/components/ui/search-field";
 import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
@@ -102,7 +102,8 @@ function Filters() {
 
 function ProxyTable() {
   const list = useSeededStore($inventory);
-  const loaded = list.items.length > 0 || list.status === "ready";
+  const state = pagedListState(list);
+  const { loaded } = state;
   const busy = list.status === "loading";
   const filtered = hasCriteria(list.criteria);
   return (
@@ -113,10 +114,7 @@ function ProxyTable() {
         </p>
       ) : null}
       <ListState
-        status={list.status}
-        error={list.error}
-        loaded={loaded}
-        empty={list.items.length === 0}
+        {...state}
         onRetry={reloadInventory}
         loadingLabel="Loading proxies"
         className="space-y-3"

@@ -10,7 +10,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import type { CreatedInvitation, PendingInvitation } from "@/features/console-settings/api";
@@ -160,10 +160,7 @@ function PendingInvitations({ readOnly }: { readOnly: boolean }) {
       </h3>
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
       <ListState
-        status={state.status}
-        error={state.error}
-        loaded={state.items.length > 0 || state.status === "ready"}
-        empty={state.items.length === 0}
+        {...pagedListState(state)}
         onRetry={reloadInvitations}
         loadingLabel="Loading pending invitations"
         skeletonRows={3}

@@ -42,13 +42,30 @@ export function UserDetailDialog() {
   );
 }
 
-function Section({ title, count, total, children }: { title: string; count: number; total: number; children: ReactNode }) {
+interface SectionProps {
+  title: string;
+  /** Rows shown, and rows the user has. */
+  count: number;
+  total: number;
+  emptyText: string;
+  /** The rows, as list items. */
+  children: ReactNode;
+}
+
+/** One list of the drawer, named by its title, with its count, or a sentence when it is empty. */
+function Section({ title, count, total, emptyText, children }: SectionProps) {
   return (
     <section className="space-y-2">
       <h3 className="text-sm font-semibold text-slate-900">
         {title} <span className="font-normal text-slate-500">{total > count ? `(newest ${count} of ${total})` : `(${total})`}</span>
       </h3>
-      {children}
+      {count === 0 ? (
+        <p className="text-sm text-slate-600">{emptyText}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label={title}>
+          {children}
+        </ul>
+      )}
     </section>
   );
 }
@@ -78,97 +95,67 @@ function DetailBody({ data }: { data: UserDetail }) {
         </div>
       </dl>
 
-      <Section title="Payments" count={data.payments.length} total={data.totals.payments}>
-        {data.payments.length === 0 ? (
-          <p className="text-sm text-slate-600">No credit payments yet.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Payments">
-            {data.payments.map((payment) => (
-              <PaymentRow key={payment.id} payment={payment} />
-            ))}
-          </ul>
-        )}
+      <Section title="Payments" count={data.payments.length} total={data.totals.payments} emptyText="No credit payments yet.">
+        {data.payments.map((payment) => (
+          <PaymentRow key={payment.id} payment={payment} />
+        ))}
       </Section>
 
-      <Section title="Orders" count={data.orders.length} total={data.totals.orders}>
-        {data.orders.length === 0 ? (
-          <p className="text-sm text-slate-600">No orders yet.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Orders">
-            {data.orders.map((order) => (
-              <OrderRow key={order.id} order={order} userId={user.id} />
-            ))}
-          </ul>
-        )}
+      <Section title="Orders" count={data.orders.length} total={data.totals.orders} emptyText="No orders yet.">
+        {data.orders.map((order) => (
+          <OrderRow key={order.id} order={order} userId={user.id} />
+        ))}
       </Section>
 
-      <Section title="Ledger" count={data.transactions.length} total={data.totals.transactions}>
-        {data.transactions.length === 0 ? (
-          <p className="text-sm text-slate-600">No transactions yet.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Ledger">
-            {data.transactions.map((row) => (
-              <li key={row.id} className="flex items-start justify-between gap-3 px-3 py-2 text-sm" data-testid="detail-transaction">
-                <div className="min-w-0">
-                  <p className="break-words text-slate-900">{row.description || TRANSACTION_TYPE_LABELS[row.type]}</p>
-                  <p className="text-xs text-slate-500">
-                    {TRANSACTION_TYPE_LABELS[row.type]} · {formatDateTime(row.created)}
-                  </p>
-                </div>
-                <span className={row.amount_cents >= 0 ? "shrink-0 font-medium text-green-700" : "shrink-0 font-medium text-red-700"}>
-                  {row.amount_cents >= 0 ? "+" : "-"}
-                  {formatCents(Math.abs(row.amount_cents))}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+      <Section title="Ledger" count={data.transactions.length} total={data.totals.transactions} emptyText="No transactions yet.">
+        {data.transactions.map((row) => (
+          <li key={row.id} className="flex items-start justify-between gap-3 px-3 py-2 text-sm" data-testid="detail-transaction">
+            <div className="min-w-0">
+              <p className="break-words text-slate-900">{row.description || TRANSACTION_TYPE_LABELS[row.type]}</p>
+              <p className="text-xs text-slate-500">
+                {TRANSACTION_TYPE_LABELS[row.type]} · {formatDateTime(row.created)}
+              </p>
+            </div>
+            <span className={row.amount_cents >= 0 ? "shrink-0 font-medium text-green-700" : "shrink-0 font-medium text-red-700"}>
+              {row.amount_cents >= 0 ? "+" : "-"}
+              {formatCents(Math.abs(row.amount_cents))}
+            </span>
+          </li>
+        ))}
       </Section>
 
-      <Section title="Proxies" count={data.proxies.length} total={data.totals.proxies}>
-        {data.proxies.length === 0 ? (
-          <p className="text-sm text-slate-600">No proxies.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Proxies">
-            {data.proxies.map((proxy) => (
-              <li key={proxy.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm" data-testid="detail-proxy">
-                <span className="min-w-0 font-mono text-xs break-all text-slate-900">
-                  {proxy.host}:{proxy.port}
-                </span>
-                <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
-                  {proxyTypeLabel(proxy.type)} · {[proxy.country, proxy.state, proxy.city].filter(Boolean).join(", ")}
-                  {proxy.expires_at ? ` · expires ${formatDate(proxy.expires_at)}` : ""}
-                  <Badge tone={proxy.status === "ASSIGNED" ? "success" : proxy.status === "EXPIRED" ? "danger" : "neutral"}>
-                    {statusLabel(proxy.status)}
-                  </Badge>
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+      <Section title="Proxies" count={data.proxies.length} total={data.totals.proxies} emptyText="No proxies.">
+        {data.proxies.map((proxy) => (
+          <li key={proxy.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm" data-testid="detail-proxy">
+            <span className="min-w-0 font-mono text-xs break-all text-slate-900">
+              {proxy.host}:{proxy.port}
+            </span>
+            <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
+              {proxyTypeLabel(proxy.type)} · {[proxy.country, proxy.state, proxy.city].filter(Boolean).join(", ")}
+              {proxy.expires_at ? ` · expires ${formatDate(proxy.expires_at)}` : ""}
+              <Badge tone={proxy.status === "ASSIGNED" ? "success" : proxy.status === "EXPIRED" ? "danger" : "neutral"}>
+                {statusLabel(proxy.status)}
+              </Badge>
+            </span>
+          </li>
+        ))}
       </Section>
 
-      <Section title="Support tickets" count={data.tickets.length} total={data.totals.tickets}>
-        {data.tickets.length === 0 ? (
-          <p className="text-sm text-slate-600">No tickets.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Support tickets">
-            {data.tickets.map((ticket) => (
-              <li key={ticket.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
-                <a href={`/console/support?ticket=${ticket.id}`} className="min-w-0 break-words text-primary hover:underline">
-                  {ticket.subject}
-                </a>
-                <span className="flex items-center gap-2 text-xs text-slate-600">
-                  {formatDate(ticket.created)}
-                  <Badge tone={ticket.status === "open" ? "success" : ticket.status === "pending" ? "warning" : "danger"}>
-                    {ticket.status}
-                  </Badge>
-                  <Badge>{ticket.priority}</Badge>
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+      <Section title="Support tickets" count={data.tickets.length} total={data.totals.tickets} emptyText="No tickets.">
+        {data.tickets.map((ticket) => (
+          <li key={ticket.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
+            <a href={`/console/support?ticket=${ticket.id}`} className="min-w-0 break-words text-primary hover:underline">
+              {ticket.subject}
+            </a>
+            <span className="flex items-center gap-2 text-xs text-slate-600">
+              {formatDate(ticket.created)}
+              <Badge tone={ticket.status === "open" ? "success" : ticket.status === "pending" ? "warning" : "danger"}>
+                {ticket.status}
+              </Badge>
+              <Badge>{ticket.priority}</Badge>
+            </span>
+          </li>
+        ))}
       </Section>
     </div>
   );

@@ -7,6 +7,7 @@ import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { DataTable } from "@/components/ui/data-table";
 import { ListState } from "@/components/ui/list-state";
+import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
 import { Select } from "@/components/ui/select";
 import type { UserRecord } from "@/lib/pocketbase-types";
@@ -63,11 +64,7 @@ function UserManagement({ admin }: { admin: UserRecord }) {
   const balanceUser = useStore($balanceUser);
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">User Management</h1>
-          <p className="text-sm text-slate-600">Balances, admin rights and refunds for every account.</p>
-        </div>
+      <PageHeader title="User Management" description="Balances, admin rights and refunds for every account.">
         <Button
           variant="secondary"
           onClick={reloadUsers}
@@ -77,7 +74,7 @@ function UserManagement({ admin }: { admin: UserRecord }) {
           <RefreshCw className="size-4" aria-hidden="true" />
           Refresh
         </Button>
-      </div>
+      </PageHeader>
       <Filters />
       <div aria-live="polite" className="empty:hidden">
         {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
