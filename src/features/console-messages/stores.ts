@@ -1,6 +1,7 @@
 // The contact inbox's state: one page of messages (All or Unread, newest first), the unread
 // count, the open message; new messages arrive live (contact_messages subscription).
 import { atom, onMount } from "nanostores";
+import { followLive, type Live } from "@/lib/realtime";
 import {
   countUnread,
   listContactMessages,
@@ -76,11 +77,11 @@ function patch(record: ContactMessageRecord): void {
 }
 
 onMount($messages, () => {
-  let stopped = false;
-  let off: (() => Promise<void>) | null = null;
-  void (async () => {
-    try {
-      const unsubscribe = await subscribeContactMessages(({ action, record }) => {
+  const live: Live = followLive({
+    what: "contact message",
+    subscribe: () =>
+      subscribeContactMessages(({ action, record }) => {
+        if (live.stopped) return;
         const state = $messages.get();
         if (action === "create") {
           // A new message: first on the first page (either filter; it is unread).
@@ -100,18 +101,12 @@ onMount($messages, () => {
         } else if (action === "delete") {
           void reloadMessages();
         }
-      });
-      if (stopped) void unsubscribe().catch(() => {});
-      else off = unsubscribe;
-    } catch (err) {
-      console.error("Live contact messages are unavailable", err);
-    }
-    if (!stopped) await reloadMessages();
-  })();
+      }),
+    reload: reloadMessages,
+  });
   return () => {
-    stopped = true;
+    live.stop();
     request?.abort();
-    void off?.().catch(() => {});
     $messages.set(INITIAL);
   };
 });

@@ -1,5 +1,6 @@
 // Pricing Management state: every plan, kept live (another admin's change shows at once).
 import { atom, onMount } from "nanostores";
+import { followLive, type Live } from "@/lib/realtime";
 import { createPlan, deletePlan, listPlans, updatePlan } from "@/features/console-pricing/api";
 import type { PlanOutput } from "@/features/console-pricing/schemas";
 import { errorMessage, isAbort } from "@/lib/api-error";
@@ -48,27 +49,21 @@ export async function loadPlans(): Promise<void> {
 }
 
 onMount($plans, () => {
-  let stopped = false;
-  let off: (() => Promise<void>) | null = null;
-  void (async () => {
-    try {
-      const unsubscribe = await pb()
+  const live: Live = followLive({
+    what: "plan",
+    subscribe: () =>
+      pb()
         .collection("pricing_plans")
         .subscribe<PricingPlan>("*", ({ action, record }) => {
+          if (live.stopped) return;
           if (action === "delete") drop(record.id);
           else put(record);
-        });
-      if (stopped) void unsubscribe().catch(() => {});
-      else off = unsubscribe;
-    } catch (err) {
-      console.error("Live plan updates are unavailable", err);
-    }
-    if (!stopped) await loadPlans();
-  })();
+        }),
+    reload: loadPlans,
+  });
   return () => {
-    stopped = true;
+    live.stop();
     request?.abort();
-    void off?.().catch(() => {});
     $plans.set({ status: "loading", plans: [], error: "" });
   };
 });

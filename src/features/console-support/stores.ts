@@ -17,7 +17,7 @@ import {
 import { conversationStore, type ConversationState } from "@/components/support/conversation-store";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { TicketStatus } from "@/lib/pocketbase-types";
-import { onRealtimeReconnect, subscriptions } from "@/lib/realtime";
+import { followLive, type Live } from "@/lib/realtime";
 
 export { $selectedTicketId, selectTicket } from "@/components/support/conversation-store";
 
@@ -39,7 +39,7 @@ export function mergeRecord(ticket: AdminTicket, record: TicketRecord): AdminTic
     subject: record.subject,
     status: record.status,
     priority: record.priority,
-    updated: record.updated as string,
+    updated: record.updated,
     last_message_at: record.last_message_at ?? ticket.last_message_at,
     awaiting_reply: record.awaiting_reply ?? ticket.awaiting_reply,
   };
@@ -124,7 +124,6 @@ function matchesStatus(ticket: { status: TicketStatus }): boolean {
 }
 
 onMount($inbox, () => {
-  const subs = subscriptions();
   let timer: number | undefined;
   // New tickets (or ones not loaded yet) arrive without their customer: the first page is
   // fetched again, a moment later so a burst of events makes one request.
@@ -136,35 +135,36 @@ onMount($inbox, () => {
     $inbox.set({ ...EMPTY_INBOX, counts: $inbox.get().counts });
     void refreshInbox();
   });
-  void (async () => {
-    try {
-      subs.hold(
-        await subscribeAllTickets(({ action, record }) => {
-          if (subs.stopped) return;
-          const state = $inbox.get();
-          const known = state.items.find((t) => t.id === record.id);
-          if (action === "delete") {
-            $inbox.set({ ...state, items: state.items.filter((t) => t.id !== record.id) });
-          } else if (known) {
-            const merged = mergeRecord(known, record);
-            $inbox.set({
-              ...state,
-              items: matchesStatus(merged) ? upsertTicket(state.items, merged) : state.items.filter((t) => t.id !== record.id),
-            });
-            if (known.status !== merged.status || known.awaiting_reply !== merged.awaiting_reply) refetchSoon();
-          } else if (matchesStatus(record)) {
-            refetchSoon();
-          }
-        }),
-      );
-      subs.hold(await onRealtimeReconnect(() => void loadInbox(1, true)));
-    } catch (err) {
-      console.error("Live ticket updates are unavailable", err);
-    }
-    if (!subs.stopped) await refreshInbox();
-  })();
+  // The first read replaces the list; a read after a reconnect merges into the pages loaded.
+  let reconnected = false;
+  const live: Live = followLive({
+    what: "ticket",
+    subscribe: () =>
+      subscribeAllTickets(({ action, record }) => {
+        if (live.stopped) return;
+        const state = $inbox.get();
+        const known = state.items.find((t) => t.id === record.id);
+        if (action === "delete") {
+          $inbox.set({ ...state, items: state.items.filter((t) => t.id !== record.id) });
+        } else if (known) {
+          const merged = mergeRecord(known, record);
+          $inbox.set({
+            ...state,
+            items: matchesStatus(merged) ? upsertTicket(state.items, merged) : state.items.filter((t) => t.id !== record.id),
+          });
+          if (known.status !== merged.status || known.awaiting_reply !== merged.awaiting_reply) refetchSoon();
+        } else if (matchesStatus(record)) {
+          refetchSoon();
+        }
+      }),
+    reload: () => {
+      const merge = reconnected;
+      reconnected = true;
+      return loadInbox(1, merge);
+    },
+  });
   return () => {
-    subs.stop();
+    live.stop();
     unbindFilters();
     window.clearTimeout(timer);
     inboxRequest?.abort();
