@@ -1,5 +1,5 @@
 // Pure helpers of the support page: what a ticket and a message show.
-import type { ChatMessageRecord, TicketStatus } from "@/lib/pocketbase-types";
+import type { ChatMessageRecord, TicketPriority, TicketStatus } from "@/lib/pocketbase-types";
 
 /** The ticket number shown (spec 9): the first 8 characters of its id. */
 export function ticketNumber(id: string): string {
@@ -18,6 +18,16 @@ export function supportName(setting: string | null | undefined): string {
 export function senderLabel(message: Pick<ChatMessageRecord, "sender_id">, userId: string, staff: string): string {
   return message.sender_id === userId ? "You" : staff;
 }
+
+// Kept apart from the schemas (valibot) so a page that only lists tickets does not load them.
+export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const satisfies readonly TicketPriority[];
+
+export const PRIORITY_LABELS: Record<TicketPriority, string> = {
+  low: "Low",
+  medium: "Medium",
+  high: "High",
+  urgent: "Urgent",
+};
 
 export const STATUS_LABELS: Record<TicketStatus, string> = { open: "Open", pending: "Pending", closed: "Closed" };
 

@@ -1,18 +1,8 @@
-// Support rules the customer's page and the console share: ticket priorities, the reply
-// box and its attachments. They mirror the chat_messages field constraints and its
+// Support rules the customer's page and the console share: the reply box and its
+// attachments. They mirror the chat_messages field constraints and its
 // attachments field, which stay the truth.
 import { SUPPORT_LIMITS } from "@/lib/catalog";
 import { textSchema } from "@/lib/text-schema";
-import type { TicketPriority } from "@/lib/pocketbase-types";
-
-export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const satisfies readonly TicketPriority[];
-
-export const PRIORITY_LABELS: Record<TicketPriority, string> = {
-  low: "Low",
-  medium: "Medium",
-  high: "High",
-  urgent: "Urgent",
-};
 
 export const ReplySchema = textSchema(1, "Type a message before sending", SUPPORT_LIMITS.message_max, SUPPORT_LIMITS.message_max_message);
 

@@ -1,7 +1,7 @@
 // Support forms (spec 4, 5). They mirror what the server checks (POST /api/v1/support/tickets,
 // the chat_messages field constraints and its attachments field), which stays the truth.
 import * as v from "valibot";
-import { TICKET_PRIORITIES } from "@/components/support/schemas";
+import { TICKET_PRIORITIES } from "@/components/support/format";
 import { SUPPORT_LIMITS as LIMITS } from "@/lib/catalog";
 import { textSchema } from "@/lib/text-schema";
 

@@ -1,7 +1,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useStore } from "@nanostores/react";
 import { RefreshCw } from "lucide-react";
-import { useId, useRef } from "react";
+import { lazy, Suspense, useId, useRef } from "react";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
@@ -12,7 +12,6 @@ import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { OrderSummaryCard } from "@/features/buy-proxies/components/order-summary-card";
-import { PurchaseReceipt } from "@/features/buy-proxies/components/purchase-receipt";
 import { TypeChoice } from "@/features/buy-proxies/components/type-choice";
 import {
   availableAt,
@@ -34,6 +33,10 @@ import { $balance } from "@/stores/balance";
 export function BuyProxiesPage() {
   return <AuthGate>{(user) => <BuyProxies user={user} />}</AuthGate>;
 }
+
+// The receipt (with its date formatting and copy buttons) loads when a purchase starts.
+const loadReceipt = () => import("@/features/buy-proxies/components/purchase-receipt");
+const PurchaseReceipt = lazy(() => loadReceipt().then((m) => ({ default: m.PurchaseReceipt })));
 
 const DEFAULTS: ProxyPurchaseInput = { type: "RESIDENTIAL", country: "", state: "", city: "", quantity: "1" };
 
@@ -88,7 +91,9 @@ function BuyProxies({ user }: { user: UserRecord }) {
   const quantityError = formState.errors.quantity?.message ?? serverFields.quantity;
 
   const onPurchase = async (order: ProxyPurchaseOutput) => {
-    if (!summary.canPurchase || !(await purchase(order))) return;
+    if (!summary.canPurchase) return;
+    void loadReceipt().catch(() => {});
+    if (!(await purchase(order))) return;
     reset(undefined, { keepValues: true });
     // The receipt sits above the form: bring it into view (small screens) and to the reader.
     window.requestAnimationFrame(() => {
@@ -124,7 +129,11 @@ function BuyProxies({ user }: { user: UserRecord }) {
       ) : null}
 
       <div aria-live="polite" ref={receipt} tabIndex={-1} className="scroll-mt-4 outline-none">
-        {result ? <PurchaseReceipt result={result} /> : null}
+        {result ? (
+          <Suspense fallback={null}>
+            <PurchaseReceipt result={result} />
+          </Suspense>
+        ) : null}
       </div>
 
       <form className="grid gap-6 lg:grid-cols-3" onSubmit={(e) => void handleSubmit(onPurchase)(e)} noValidate>

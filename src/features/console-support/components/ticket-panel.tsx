@@ -12,7 +12,7 @@ import { $ticketView, changeStatus, sendStaffReply } from "@/features/console-su
 import { MessageThread } from "@/components/support/message-thread";
 import { ReplyForm } from "@/components/support/reply-form";
 import { STATUS_LABELS, ticketNumber } from "@/components/support/format";
-import { PRIORITY_LABELS } from "@/components/support/schemas";
+import { PRIORITY_LABELS } from "@/components/support/format";
 import { $supportName } from "@/components/support/stores";
 import { errorMessage } from "@/lib/api-error";
 import { cn } from "@/lib/cn";

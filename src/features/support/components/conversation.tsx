@@ -6,9 +6,9 @@ import type { Ref } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { MessageThread } from "@/components/support/message-thread";
-import { ReplyForm } from "@/components/support/reply-form";
+import { LazyReplyForm } from "@/components/support/lazy-reply-form";
 import { STATUS_LABELS, STATUS_TONES, senderLabel, ticketNumber } from "@/components/support/format";
-import { PRIORITY_LABELS } from "@/components/support/schemas";
+import { PRIORITY_LABELS } from "@/components/support/format";
 import { $supportName } from "@/components/support/stores";
 import { $conversation, sendReply } from "@/features/support/stores";
 import { cn } from "@/lib/cn";
@@ -89,7 +89,7 @@ export function Conversation({ userId, headingRef }: { userId: string; headingRe
           This ticket is closed. Open a new ticket if you need more help.
         </p>
       ) : ticket ? (
-        <ReplyForm key={ticket.id} onSend={sendReply} />
+        <LazyReplyForm key={ticket.id} onSend={sendReply} />
       ) : null}
     </section>
   );

@@ -10,7 +10,7 @@ import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { PRIORITY_LABELS, TICKET_PRIORITIES } from "@/components/support/schemas";
+import { PRIORITY_LABELS, TICKET_PRIORITIES } from "@/components/support/format";
 import { EMPTY_TICKET, NewTicketSchema, type NewTicketInput, type NewTicketOutput } from "@/features/support/schemas";
 import { openTicket } from "@/features/support/stores";
 import { errorMessage, fieldErrors } from "@/lib/api-error";

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { STATUS_LABELS, STATUS_TONES, ticketNumber } from "@/components/support/format";
-import { PRIORITY_LABELS } from "@/components/support/schemas";
+import { PRIORITY_LABELS } from "@/components/support/format";
 import { $selectedTicketId } from "@/components/support/conversation-store";
 import { $tickets, loadMoreTickets, refreshTickets } from "@/features/support/stores";
 import { cn } from "@/lib/cn";
