@@ -60,49 +60,46 @@ function Analytics() {
   );
 }
 
-const CAPTIONS = { users: "+12%", revenue: "+8%", proxies: "+25%", arpu: "Stable" } as const;
-
-const caption = (text: string) => (
-  <>
-    <span className="font-medium text-green-700">{text}</span> <span className="text-slate-500">All time</span>
-  </>
-);
+/** The spec's all-time cards, each with its fixed caption. */
+const CARDS = [
+  { label: "Total Users", figure: (d: AnalyticsData) => formatCount(d.total_users), caption: "+12%", icon: Users, testId: "card-users" },
+  {
+    label: "Total Revenue",
+    figure: (d: AnalyticsData) => formatCents(d.total_revenue_cents),
+    caption: "+8%",
+    icon: DollarSign,
+    testId: "card-revenue",
+  },
+  {
+    label: "Total Proxies",
+    figure: (d: AnalyticsData) => formatCount(d.total_proxies),
+    caption: "+25%",
+    icon: Server,
+    testId: "card-proxies",
+  },
+  {
+    label: "Avg Revenue/User",
+    figure: (d: AnalyticsData) => formatCents(d.avg_revenue_per_user_cents),
+    caption: "Stable",
+    icon: TrendingUp,
+    testId: "card-arpu",
+  },
+] as const;
 
 function Cards({ data }: { data: AnalyticsData | null }) {
   return (
     <section aria-label="Totals, all time" className="space-y-2">
       <StatGrid
         loading={!data}
-        stats={[
-          {
-            label: "Total Users",
-            value: data ? formatCount(data.total_users) : "",
-            caption: caption(CAPTIONS.users),
-            icon: Users,
-            testId: "card-users",
-          },
-          {
-            label: "Total Revenue",
-            value: data ? formatCents(data.total_revenue_cents) : "",
-            caption: caption(CAPTIONS.revenue),
-            icon: DollarSign,
-            testId: "card-revenue",
-          },
-          {
-            label: "Total Proxies",
-            value: data ? formatCount(data.total_proxies) : "",
-            caption: caption(CAPTIONS.proxies),
-            icon: Server,
-            testId: "card-proxies",
-          },
-          {
-            label: "Avg Revenue/User",
-            value: data ? formatCents(data.avg_revenue_per_user_cents) : "",
-            caption: caption(CAPTIONS.arpu),
-            icon: TrendingUp,
-            testId: "card-arpu",
-          },
-        ]}
+        stats={CARDS.map(({ figure, caption, ...card }) => ({
+          ...card,
+          value: data ? figure(data) : "",
+          caption: (
+            <>
+              <span className="font-medium text-green-700">{caption}</span> <span className="text-slate-500">All time</span>
+            </>
+          ),
+        }))}
       />
       {data && data.test_payments_cents > 0 ? (
         <p className="text-sm text-slate-600" data-testid="analytics-test-payments">
