@@ -16,6 +16,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { REFERRAL_COLUMNS } from "@/features/affiliate/columns";
 import { $affiliate, reloadAffiliate } from "@/features/affiliate/stores";
 import { payoutScheduleLabel, referralCode, referralLink, shareLinks } from "@/features/affiliate/links";
+import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
@@ -70,24 +71,20 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
           <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
             <Share2 className="size-5" aria-hidden="true" /> Your Referral Link
           </h2>
-          <div className="space-y-1">
-            <label htmlFor="referral-code" className="block text-sm font-medium text-slate-700">
-              Referral code
-            </label>
-            <div className="flex items-center gap-2">
-              <Input id="referral-code" readOnly value={code} className="max-w-[12rem] bg-slate-50 font-mono tracking-wider" />
-              <CopyButton value={code} label="Copy referral code" className="h-10 border border-slate-300 px-3" />
-            </div>
-          </div>
-          <div className="space-y-1">
-            <label htmlFor="referral-link" className="block text-sm font-medium text-slate-700">
-              Referral link
-            </label>
-            <div className="flex items-center gap-2">
-              <Input id="referral-link" readOnly value={link} className="min-w-0 bg-slate-50 font-mono text-xs sm:text-sm" />
-              <CopyButton value={link} label="Copy referral link" className="h-10 shrink-0 border border-slate-300 px-3" />
-            </div>
-          </div>
+          <CopyField
+            id="referral-code"
+            label="Referral code"
+            value={code}
+            inputClassName="max-w-[12rem] tracking-wider"
+            buttonClassName="h-10 border border-slate-300 px-3"
+          />
+          <CopyField
+            id="referral-link"
+            label="Referral link"
+            value={link}
+            inputClassName="min-w-0 text-xs sm:text-sm"
+            buttonClassName="h-10 shrink-0 border border-slate-300 px-3"
+          />
           <div>
             <p className="mb-2 text-sm font-medium text-slate-700">Share</p>
             <div className="flex flex-wrap gap-2">
@@ -210,6 +207,21 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
             ))}
           </ul>
         </Card>
+      </div>
+    </div>
+  );
+}
+
+/** A read-only value with its label and a copy button ("Copy referral code"). */
+function CopyField(props: { id: string; label: string; value: string; inputClassName: string; buttonClassName: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={props.id} className="block text-sm font-medium text-slate-700">
+        {props.label}
+      </label>
+      <div className="flex items-center gap-2">
+        <Input id={props.id} readOnly value={props.value} className={cn("bg-slate-50 font-mono", props.inputClassName)} />
+        <CopyButton value={props.value} label={`Copy ${props.label.toLowerCase()}`} className={props.buttonClassName} />
       </div>
     </div>
   );
