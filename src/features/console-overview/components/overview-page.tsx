@@ -20,6 +20,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListSkeleton } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
+import { PageHeader } from "@/components/ui/page-header";
 import { cn } from "@/lib/cn";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { formatCents } from "@/lib/money";
@@ -74,10 +75,7 @@ function Overview({ initial }: { initial: AdminOverview | null }) {
   const data = state.data;
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold text-slate-900">Admin Overview</h1>
-        <p className="text-sm text-slate-600">The platform at a glance.</p>
-      </div>
+      <PageHeader title="Admin Overview" description="The platform at a glance." />
       {state.status === "error" ? <LoadError message={state.error} onRetry={reloadOverview} /> : null}
       <StatGrid
         label="Platform figures"

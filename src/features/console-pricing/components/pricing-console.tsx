@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
+import { PageHeader } from "@/components/ui/page-header";
 import { PlanForm } from "@/features/console-pricing/components/plan-form";
 import { $plans, loadPlans, removePlan } from "@/features/console-pricing/stores";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
@@ -47,11 +48,7 @@ function Pricing() {
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Pricing Management</h1>
-          <p className="text-sm text-slate-600">Plans and prices per proxy. Active plans appear on the public pricing page.</p>
-        </div>
+      <PageHeader title="Pricing Management" description="Plans and prices per proxy. Active plans appear on the public pricing page.">
         <Button
           onClick={() => {
             setBanner(null);
@@ -61,7 +58,7 @@ function Pricing() {
           <Plus className="size-4" aria-hidden="true" />
           Add Plan
         </Button>
-      </div>
+      </PageHeader>
       <div aria-live="polite">{banner ? <Alert tone={banner.tone}>{banner.text}</Alert> : null}</div>
       {state.error ? <LoadError message={state.error} onRetry={() => void loadPlans()} /> : null}
       {state.status === "loading" ? (

@@ -9,6 +9,7 @@ import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatGrid } from "@/components/ui/stat-grid";
+import { PageHeader } from "@/components/ui/page-header";
 import { cn } from "@/lib/cn";
 import { InventoryTab } from "@/features/console-proxies/components/inventory-tab";
 import type { UserRecord } from "@/lib/pocketbase-types";
@@ -54,10 +55,10 @@ function TabLoading() {
 function ProxyManagement() {
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold text-slate-900">Proxy Management</h1>
-        <p className="text-sm text-slate-600">Manage the proxy inventory: edit and remove proxies, generate new ones or import a list.</p>
-      </div>
+      <PageHeader
+        title="Proxy Management"
+        description="Manage the proxy inventory: edit and remove proxies, generate new ones or import a list."
+      />
       <Banner />
       <Stats />
       <TabGroup>

@@ -3,6 +3,7 @@ import { AdminGate } from "@/components/session/admin-gate";
 import { LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { PageHeader } from "@/components/ui/page-header";
 import { SettingsForm } from "@/features/console-settings/components/settings-form";
 import { $consoleSettings, reloadConsoleSettings } from "@/features/console-settings/stores";
 
@@ -15,10 +16,7 @@ function SettingsScreen() {
   const state = useStore($consoleSettings);
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold text-slate-900">System Settings</h1>
-        <p className="text-sm text-slate-600">Branding, contact details, support and security of the whole shop.</p>
-      </div>
+      <PageHeader title="System Settings" description="Branding, contact details, support and security of the whole shop." />
       {state.settings ? (
         <SettingsForm settings={state.settings} />
       ) : state.status === "error" ? (
