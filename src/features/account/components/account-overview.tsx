@@ -3,6 +3,7 @@ import { AuthGate } from "@/components/session/auth-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { loadOverview, type OverviewData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
+import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/components/overview-sections";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
@@ -10,13 +11,6 @@ import type { UserRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
 import { useBalance, type BalanceSeed } from "@/stores/balance";
 import { seedFor } from "@/stores/seed";
-
-const USE_CASES = [
-  "Web scraping and data collection",
-  "Social media management",
-  "E-commerce price monitoring",
-  "SEO and market research",
-] as const;
 
 /** The sign-up link with the user's code (the origin only in the browser: the server can't know it). */
 function referralLink(code: string, withOrigin: boolean): string {
@@ -48,19 +42,6 @@ export function AccountOverview({ initialUser = null, initial = null }: AccountO
         />
       )}
     </AuthGate>
-  );
-}
-
-function SectionHeading({ id, title, href }: { id: string; title: string; href: string }) {
-  return (
-    <div className="mb-4 flex items-center justify-between gap-3">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <a href={href} className="text-sm font-medium text-primary hover:underline" aria-label={`View all: ${title}`}>
-        View all
-      </a>
-    </div>
   );
 }
 
@@ -126,11 +107,22 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
         <StatCard label="Account Status" value="Active" loading={false} />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-tx">
-          <SectionHeading id="recent-tx" title="Recent Transactions" href="/dashboard/transactions" />
-          {loading ? (
-            <p className="text-sm text-slate-500">Loading...</p>
-          ) : data && data.recentTransactions.length > 0 ? (
+        <OverviewList
+          id="recent-tx"
+          title="Recent Transactions"
+          href="/dashboard/transactions"
+          loading={loading}
+          empty={
+            <>
+              No transactions yet.{" "}
+              <a href="/dashboard/buy-credits" className="text-primary underline hover:no-underline">
+                Buy credits
+              </a>{" "}
+              to get started.
+            </>
+          }
+        >
+          {data && data.recentTransactions.length > 0 ? (
             <ul className="divide-y divide-slate-100">
               {data.recentTransactions.map((t) => (
                 <li key={t.id} className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="overview-transaction">
@@ -150,21 +142,24 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
                 </li>
               ))}
             </ul>
-          ) : (
-            <p className="text-sm text-slate-500">
-              No transactions yet.{" "}
-              <a href="/dashboard/buy-credits" className="text-primary underline hover:no-underline">
-                Buy credits
-              </a>{" "}
-              to get started.
-            </p>
-          )}
-        </section>
-        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="active-px">
-          <SectionHeading id="active-px" title="Active Proxies" href="/dashboard/proxies" />
-          {loading ? (
-            <p className="text-sm text-slate-500">Loading...</p>
-          ) : data && data.activeProxies.length > 0 ? (
+          ) : null}
+        </OverviewList>
+        <OverviewList
+          id="active-px"
+          title="Active Proxies"
+          href="/dashboard/proxies"
+          loading={loading}
+          empty={
+            <>
+              No active proxies.{" "}
+              <a href="/dashboard/buy-proxies" className="text-primary underline hover:no-underline">
+                Buy proxies
+              </a>
+              .
+            </>
+          }
+        >
+          {data && data.activeProxies.length > 0 ? (
             <>
               <ul className="divide-y divide-slate-100">
                 {data.activeProxies.slice(0, 5).map((p) => (
@@ -182,50 +177,10 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
                 <p className="mt-2 text-sm text-slate-500">+{data.activeProxies.length - 5} more proxies</p>
               ) : null}
             </>
-          ) : (
-            <p className="text-sm text-slate-500">
-              No active proxies.{" "}
-              <a href="/dashboard/buy-proxies" className="text-primary underline hover:no-underline">
-                Buy proxies
-              </a>
-              .
-            </p>
-          )}
-        </section>
+          ) : null}
+        </OverviewList>
       </div>
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="use-cases">
-          <h2 id="use-cases" className="mb-4 text-lg font-semibold">
-            Popular Use Cases
-          </h2>
-          <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
-            {USE_CASES.map((useCase) => (
-              <li key={useCase}>{useCase}</li>
-            ))}
-          </ul>
-          <a href="/use-cases" className="mt-3 inline-block text-sm text-primary hover:underline">
-            Explore all use cases
-          </a>
-        </section>
-        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="testing">
-          <h2 id="testing" className="mb-4 text-lg font-semibold">
-            Testing Your Proxies
-          </h2>
-          <p className="mb-2 text-sm text-slate-600">Check that a proxy works by asking an IP-echo service which address it sees:</p>
-          {/* Scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it too. */}
-          <pre
-            className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100 focus-visible:ring-2 focus-visible:ring-primary focus-visible:outline-none"
-            tabIndex={0}
-            role="region"
-            aria-label="Example: test a proxy with curl"
-          >
-            <code>curl -x http://USERNAME:PASSWORD@HOST:PORT https://api.ipify.org</code>
-          </pre>
-          <a href="/docs" className="mt-3 inline-block text-sm text-primary hover:underline">
-            Read the documentation
-          </a>
-        </section>
-      </div>
+      <OverviewGuides />
       {data?.affiliateCode ? (
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="referral">
           <h2 id="referral" className="mb-2 text-lg font-semibold">
@@ -237,25 +192,7 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
           </code>
         </section>
       ) : null}
-      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="quick-actions">
-        <h2 id="quick-actions" className="mb-4 text-lg font-semibold">
-          Quick Actions
-        </h2>
-        <div className="flex flex-wrap gap-3 text-sm">
-          {[
-            ["/dashboard/buy-credits", "Buy Credits"],
-            ["/dashboard/buy-proxies", "Buy Proxies"],
-            ["/dashboard/support", "Get Support"],
-            ["/dashboard/settings", "Account Settings"],
-            ["/docs", "Documentation"],
-            ["/use-cases", "Use Cases"],
-          ].map(([href, label]) => (
-            <a key={href} href={href} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
-              {label}
-            </a>
-          ))}
-        </div>
-      </section>
+      <QuickActions />
     </div>
   );
 }

@@ -1,0 +1,111 @@
+// The parts of the dashboard overview: a list section with its loading and empty text,
+// and the guide sections every customer sees.
+import type { ReactNode } from "react";
+
+const USE_CASES = [
+  "Web scraping and data collection",
+  "Social media management",
+  "E-commerce price monitoring",
+  "SEO and market research",
+] as const;
+
+function SectionHeading({ id, title, href }: { id: string; title: string; href: string }) {
+  return (
+    <div className="mb-4 flex items-center justify-between gap-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <a href={href} className="text-sm font-medium text-primary hover:underline" aria-label={`View all: ${title}`}>
+        View all
+      </a>
+    </div>
+  );
+}
+
+/** A section of the overview listing recent rows; `children` is null when there are none. */
+export function OverviewList({
+  id,
+  title,
+  href,
+  loading,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  /** The page with all of them ("View all"). */
+  href: string;
+  loading: boolean;
+  empty: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={id}>
+      <SectionHeading id={id} title={title} href={href} />
+      {loading ? <p className="text-sm text-slate-500">Loading...</p> : (children ?? <p className="text-sm text-slate-500">{empty}</p>)}
+    </section>
+  );
+}
+
+/** Popular use cases and how to test a proxy. */
+export function OverviewGuides() {
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="use-cases">
+        <h2 id="use-cases" className="mb-4 text-lg font-semibold">
+          Popular Use Cases
+        </h2>
+        <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
+          {USE_CASES.map((useCase) => (
+            <li key={useCase}>{useCase}</li>
+          ))}
+        </ul>
+        <a href="/use-cases" className="mt-3 inline-block text-sm text-primary hover:underline">
+          Explore all use cases
+        </a>
+      </section>
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="testing">
+        <h2 id="testing" className="mb-4 text-lg font-semibold">
+          Testing Your Proxies
+        </h2>
+        <p className="mb-2 text-sm text-slate-600">Check that a proxy works by asking an IP-echo service which address it sees:</p>
+        {/* Scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it too. */}
+        <pre
+          className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100 focus-visible:ring-2 focus-visible:ring-primary focus-visible:outline-none"
+          tabIndex={0}
+          role="region"
+          aria-label="Example: test a proxy with curl"
+        >
+          <code>curl -x http://USERNAME:PASSWORD@HOST:PORT https://api.ipify.org</code>
+        </pre>
+        <a href="/docs" className="mt-3 inline-block text-sm text-primary hover:underline">
+          Read the documentation
+        </a>
+      </section>
+    </div>
+  );
+}
+
+export function QuickActions() {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="quick-actions">
+      <h2 id="quick-actions" className="mb-4 text-lg font-semibold">
+        Quick Actions
+      </h2>
+      <div className="flex flex-wrap gap-3 text-sm">
+        {[
+          ["/dashboard/buy-credits", "Buy Credits"],
+          ["/dashboard/buy-proxies", "Buy Proxies"],
+          ["/dashboard/support", "Get Support"],
+          ["/dashboard/settings", "Account Settings"],
+          ["/docs", "Documentation"],
+          ["/use-cases", "Use Cases"],
+        ].map(([href, label]) => (
+          <a key={href} href={href} className="rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50">
+            {label}
+          </a>
+        ))}
+      </div>
+    </section>
+  );
+}
