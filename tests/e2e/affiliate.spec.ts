@@ -6,23 +6,13 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
+import { api } from "./support/api.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 test.describe.configure({ timeout: 60_000 });
-
-async function api<T>(path: string, init: { token?: string; body: unknown; headers?: Record<string, string> }): Promise<T> {
-  const res = await fetch(`${E2E.baseUrl}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(init.token ? { Authorization: init.token } : {}), ...init.headers },
-    body: JSON.stringify(init.body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 test("a referred customer shows on the affiliate page; a test-provider purchase earns no commission", async ({ page }) => {
   const a = await createCustomer({ firstName: "Avery" });

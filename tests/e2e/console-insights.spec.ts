@@ -10,23 +10,13 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import { createAdmin, createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
+import { api } from "./support/api.ts";
 import { E2E } from "./support/env.ts";
 import { legacyTestCommission, stripePayment, stripeRefund } from "./support/payments.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 test.describe.configure({ timeout: 90_000 });
-
-async function api<T>(path: string, init: { token?: string; body: unknown; headers?: Record<string, string> }): Promise<T> {
-  const res = await fetch(`${E2E.baseUrl}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(init.token ? { Authorization: init.token } : {}), ...init.headers },
-    body: JSON.stringify(init.body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function signedInClient(user: { email: string; password: string }): Promise<PocketBase> {
   const pb = new PocketBase(E2E.pocketbaseUrl);
