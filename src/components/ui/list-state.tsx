@@ -7,7 +7,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
 
 interface ListStateProps {
-  status: "loading" | "ready" | "error";
+  /** "idle": nothing asked yet (shown as loading). */
+  status: "idle" | "loading" | "ready" | "error";
   error: string;
   /** Something has loaded: rows, or an answer with none. */
   loaded: boolean;

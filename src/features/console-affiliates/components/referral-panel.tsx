@@ -3,12 +3,13 @@
 import { useStore } from "@nanostores/react";
 import { AlertTriangle, X } from "lucide-react";
 import { useState } from "react";
-import { Alert, LoadError } from "@/components/ui/alert";
+import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Pager } from "@/components/ui/pager";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
@@ -104,95 +105,92 @@ export function ReferralPanel() {
 
 function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
   const state = useStore($referrals);
-  if (state.status === "error" && state.items.length === 0) {
-    return <LoadError message={state.error} onRetry={reloadReferrals} />;
-  }
-  if ((state.status === "loading" || state.status === "idle") && state.items.length === 0) {
-    return (
-      <div className="space-y-2" aria-busy="true" aria-label="Loading referrals">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-14 rounded-lg" />
-        ))}
-      </div>
-    );
-  }
-  if (state.items.length === 0) {
-    return <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">No referrals yet</p>;
-  }
   return (
-    <ul
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
-      tabIndex={0}
-      aria-label="Recent referrals"
-      aria-busy={state.status === "loading"}
-      className="max-h-96 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200"
+    <ListState
+      {...pagedListState(state)}
+      onRetry={reloadReferrals}
+      loadingLabel="Loading referrals"
+      skeletonRows={3}
+      emptyState={
+        <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">No referrals yet</p>
+      }
     >
-      {state.items.map((referral) => (
-        <li key={referral.id} className="space-y-1 p-3" data-testid="referral-item">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <span className="font-medium break-words text-slate-900">
-              {personName(referral.user_first_name, referral.user_last_name, referral.user_email)}
-            </span>
-            <Badge tone={referralTone(referral.status)}>{referralStatusLabel(referral.status)}</Badge>
-          </div>
-          {referral.flags && referral.flags.length > 0 ? (
-            <ul className="flex flex-wrap gap-2" aria-label="Warnings">
-              {referral.flags.map((flag) => {
-                const { label, reason } = referralFlag(flag);
-                return (
-                  <li key={flag} className="flex flex-wrap items-center gap-1 text-xs text-red-800" data-testid="referral-flag">
-                    <Badge tone="danger">
-                      <AlertTriangle className="mr-1 inline size-3" aria-hidden="true" />
-                      {label}
-                    </Badge>
-                    <span>{reason}</span>
-                  </li>
-                );
-              })}
-            </ul>
-          ) : null}
-          <p className="text-xs break-all text-slate-600">
-            {referral.user_email}
-            {referral.user_verified ? "" : " (e-mail not verified)"}
-          </p>
-          {referral.test_commission_cents > 0 ? (
-            <p className="flex flex-wrap items-center gap-1 text-xs text-violet-900" data-testid="referral-test-commission">
-              <Badge className="bg-violet-100 text-violet-800">Test</Badge>
-              {formatCents(referral.test_commission_cents)} of commission from test payments (no money moved): not owed, never paid out.
+      <ul
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
+        tabIndex={0}
+        aria-label="Recent referrals"
+        aria-busy={state.status === "loading"}
+        className="max-h-96 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200"
+      >
+        {state.items.map((referral) => (
+          <li key={referral.id} className="space-y-1 p-3" data-testid="referral-item">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="font-medium break-words text-slate-900">
+                {personName(referral.user_first_name, referral.user_last_name, referral.user_email)}
+              </span>
+              <Badge tone={referralTone(referral.status)}>{referralStatusLabel(referral.status)}</Badge>
+            </div>
+            {referral.flags && referral.flags.length > 0 ? (
+              <ul className="flex flex-wrap gap-2" aria-label="Warnings">
+                {referral.flags.map((flag) => {
+                  const { label, reason } = referralFlag(flag);
+                  return (
+                    <li key={flag} className="flex flex-wrap items-center gap-1 text-xs text-red-800" data-testid="referral-flag">
+                      <Badge tone="danger">
+                        <AlertTriangle className="mr-1 inline size-3" aria-hidden="true" />
+                        {label}
+                      </Badge>
+                      <span>{reason}</span>
+                    </li>
+                  );
+                })}
+              </ul>
+            ) : null}
+            <p className="text-xs break-all text-slate-600">
+              {referral.user_email}
+              {referral.user_verified ? "" : " (e-mail not verified)"}
             </p>
-          ) : null}
-          <p className="text-xs text-slate-500">
-            Joined <time dateTime={referral.created}>{formatDate(referral.created)}</time>
-            {referral.paid_at ? (
-              <>
-                {" · "}last paid <time dateTime={referral.paid_at}>{formatDateTime(referral.paid_at)}</time>
-              </>
+            {referral.test_commission_cents > 0 ? (
+              <p className="flex flex-wrap items-center gap-1 text-xs text-violet-900" data-testid="referral-test-commission">
+                <Badge className="bg-violet-100 text-violet-800">Test</Badge>
+                {formatCents(referral.test_commission_cents)} of commission from test payments (no money moved): not owed, never paid out.
+              </p>
             ) : null}
-          </p>
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <span className="text-sm text-slate-700 tabular-nums">
-              Commission {formatCents(referral.commission_cents)}
-              {referral.pending_cents > 0 ? <span className="text-amber-800"> · {formatCents(referral.pending_cents)} pending</span> : null}
-              {referral.pending_cents < 0 ? (
-                <span className="text-red-700" data-testid="referral-clawback">
-                  {" "}
-                  · {formatCents(-referral.pending_cents)} clawed back (refund or chargeback after payout), netted against the next payout
-                </span>
+            <p className="text-xs text-slate-500">
+              Joined <time dateTime={referral.created}>{formatDate(referral.created)}</time>
+              {referral.paid_at ? (
+                <>
+                  {" · "}last paid <time dateTime={referral.paid_at}>{formatDateTime(referral.paid_at)}</time>
+                </>
               ) : null}
-            </span>
-            {referral.pending_cents > 0 ? (
-              <Button
-                size="sm"
-                onClick={() => onPay(referral)}
-                aria-label={`Pay ${formatCents(referral.pending_cents)} for ${referral.user_email}`}
-              >
-                Pay
-              </Button>
-            ) : null}
-          </div>
-        </li>
-      ))}
-    </ul>
+            </p>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="text-sm text-slate-700 tabular-nums">
+                Commission {formatCents(referral.commission_cents)}
+                {referral.pending_cents > 0 ? (
+                  <span className="text-amber-800"> · {formatCents(referral.pending_cents)} pending</span>
+                ) : null}
+                {referral.pending_cents < 0 ? (
+                  <span className="text-red-700" data-testid="referral-clawback">
+                    {" "}
+                    · {formatCents(-referral.pending_cents)} clawed back (refund or chargeback after payout), netted against the next payout
+                  </span>
+                ) : null}
+              </span>
+              {referral.pending_cents > 0 ? (
+                <Button
+                  size="sm"
+                  onClick={() => onPay(referral)}
+                  aria-label={`Pay ${formatCents(referral.pending_cents)} for ${referral.user_email}`}
+                >
+                  Pay
+                </Button>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </ListState>
   );
 }
 
