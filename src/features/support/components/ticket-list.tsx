@@ -9,8 +9,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { STATUS_LABELS, STATUS_TONES, ticketNumber } from "@/components/support/format";
 import { PRIORITY_LABELS } from "@/components/support/format";
 import { $selectedTicketId } from "@/components/support/conversation-store";
+import { TicketButton } from "@/components/support/ticket-button";
 import { $tickets, loadMoreTickets, refreshTickets } from "@/features/support/stores";
-import { cn } from "@/lib/cn";
 import { formatDate } from "@/lib/dates";
 
 export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
@@ -42,16 +42,7 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
             const active = ticket.id === selected;
             return (
               <li key={ticket.id}>
-                <button
-                  type="button"
-                  onClick={() => onSelect(ticket.id)}
-                  aria-current={active ? "true" : undefined}
-                  data-testid="ticket-item"
-                  className={cn(
-                    "block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none focus-visible:ring-inset",
-                    active && "bg-primary/5 hover:bg-primary/10",
-                  )}
-                >
+                <TicketButton active={active} onSelect={() => onSelect(ticket.id)} testId="ticket-item">
                   <span className="flex items-start justify-between gap-2">
                     <span className="min-w-0 font-medium break-words text-slate-900">{ticket.subject}</span>
                     <Badge tone={STATUS_TONES[ticket.status]} className="shrink-0">
@@ -63,7 +54,7 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
                     <span>Priority: {PRIORITY_LABELS[ticket.priority]}</span>
                     <span>{formatDate(ticket.created)}</span>
                   </span>
-                </button>
+                </TicketButton>
               </li>
             );
           })}
