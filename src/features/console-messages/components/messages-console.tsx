@@ -9,8 +9,8 @@ import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ListSkeleton } from "@/components/ui/list-state";
 import { Pager } from "@/components/ui/pager";
-import { Skeleton } from "@/components/ui/skeleton";
 import { buttonVariants } from "@/components/ui/button";
 import type { MessageFilter } from "@/features/console-messages/api";
 import { TYPE_LABELS, replyLink } from "@/features/console-messages/format";
@@ -106,12 +106,7 @@ function Messages() {
             {state.status === "error" ? <LoadError className="m-4" message={state.error} onRetry={() => void reloadMessages()} /> : null}
           </div>
           {state.status === "loading" ? (
-            <div className="space-y-3 p-4" aria-busy="true">
-              <span className="sr-only">Loading messages...</span>
-              {[0, 1, 2, 3, 4].map((i) => (
-                <Skeleton key={i} className="h-16 w-full" />
-              ))}
-            </div>
+            <ListSkeleton label="Loading messages" className="space-y-3 p-4" rowClassName="h-16 w-full rounded" />
           ) : state.status === "ready" && state.items.length === 0 ? (
             <div className="p-4">
               <EmptyState

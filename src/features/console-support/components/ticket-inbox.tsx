@@ -6,9 +6,9 @@ import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ListSkeleton } from "@/components/ui/list-state";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import { Skeleton } from "@/components/ui/skeleton";
 import { CONSOLE_STATUS_TONES, STATUS_OPTIONS, customerName } from "@/features/console-support/format";
 import { $inbox, $inboxFilters, $selectedTicketId, loadMoreInbox, refreshInbox, setInboxFilters } from "@/features/console-support/stores";
 import { STATUS_LABELS } from "@/components/support/format";
@@ -87,12 +87,7 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
         ) : null}
       </div>
       {inbox.status === "loading" ? (
-        <div className="space-y-3 p-4" aria-busy="true">
-          <span className="sr-only">Loading tickets...</span>
-          {[0, 1, 2, 3, 4].map((i) => (
-            <Skeleton key={i} className="h-16 w-full" />
-          ))}
-        </div>
+        <ListSkeleton label="Loading tickets" className="space-y-3 p-4" rowClassName="h-16 w-full rounded" />
       ) : inbox.status === "ready" && inbox.items.length === 0 ? (
         <div className="p-4">
           <EmptyState
