@@ -11,6 +11,7 @@ import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/check
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { CONSOLE_NAV, CUSTOMER_NAV } from "../../src/features/app-shell/nav.ts";
+import { tag } from "./support/unique.ts";
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 800 };
@@ -50,9 +51,6 @@ async function clientOf(user: TestUser): Promise<PocketBase> {
   await pb.collection("users").authWithPassword(user.email, user.password);
   return pb;
 }
-
-let seq = 0;
-const tag = (): string => `${Date.now().toString(36)}${seq++}`;
 
 test.describe("signed-in customer", () => {
   test.describe.configure({ timeout: 90_000 });

@@ -3,25 +3,11 @@
 // with bad lines and see them reported, edit a proxy, delete one after the confirmation,
 // and the page's accessibility at 360 px.
 import { expect, test, type Page } from "@playwright/test";
+import type { AdminProxy, AdminProxyDetail } from "@/features/console-proxies/api";
 import type PocketBase from "pocketbase";
 import { adminClient, createAdmin, signInAs } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
-
-let seq = 0;
-const tag = (): string => `${Date.now().toString(36)}${seq++}`;
-
-interface AdminProxy {
-  id: string;
-  host: string;
-  port: number;
-  username: string;
-  password?: string;
-  status: string;
-  type: string;
-  country: string;
-  state: string;
-  city: string;
-}
+import { tag } from "./support/unique.ts";
 
 async function findProxies(pb: PocketBase, query: Record<string, string>): Promise<{ items: AdminProxy[]; totalItems: number }> {
   return pb.send("/api/admin/proxies", { method: "GET", query: { perPage: 100, ...query } });
@@ -155,7 +141,7 @@ test("imports a file, reports its bad lines, edits a proxy and deletes one after
   await expect(rows.filter({ hasText: "alpha" })).toContainText(`${t}-a.e2e.test:8443`);
   await expect(rows.filter({ hasText: "alpha" })).toContainText("Maintenance");
   const [edited] = (await findProxies(pb, { search: `${t}-a.e2e.test` })).items;
-  const detail = await pb.send<AdminProxy>(`/api/admin/proxies/${edited!.id}`, { method: "GET" });
+  const detail = await pb.send<AdminProxyDetail>(`/api/admin/proxies/${edited!.id}`, { method: "GET" });
   expect(detail).toMatchObject({ port: 8443, password: "Rotated#2", status: "MAINTENANCE" });
 
   // Delete: asks first; Cancel keeps the proxy, Delete removes it.

@@ -5,33 +5,18 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Locator, type Page } from "@playwright/test";
 import { format } from "date-fns";
 import Papa from "papaparse";
+import type { ProxyRecord } from "@/lib/pocketbase-types";
 import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
 import { addStock, adjustBalance, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
 import { setE2eProxyColumns, superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { tag } from "./support/unique.ts";
 
 const DAY_MS = 86_400_000;
 /** A PocketBase date ("2026-01-02 03:04:05.678Z") in milliseconds. */
 const ms = (date: string): number => Date.parse(date.replace(" ", "T"));
-let seq = 0;
-const tag = (): string => `${Date.now().toString(36)}${seq++}`;
-
-interface Proxy {
-  id: string;
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  type: string;
-  country: string;
-  state: string;
-  city: string;
-  status: string;
-  expires_at: string;
-  auto_renew: boolean;
-}
 
 /** A PocketBase client signed in as the customer (the way a script of theirs would be). */
 async function customerClient(user: TestUser): Promise<PocketBase> {
@@ -45,7 +30,7 @@ async function customerClient(user: TestUser): Promise<PocketBase> {
 async function buyProxies(
   user: TestUser,
   place: { type: string; country: string; state: string; city?: string; count: number },
-): Promise<Proxy[]> {
+): Promise<ProxyRecord[]> {
   await addStock(place);
   const pb = await customerClient(user);
   const res = await pb.send("/api/v1/proxies/purchase", {
@@ -54,20 +39,20 @@ async function buyProxies(
     body: { type: place.type, country: place.country, state: place.state, city: place.city ?? "", quantity: place.count },
   });
   expect(res.proxies).toHaveLength(place.count);
-  return res.proxies as Proxy[];
+  return res.proxies as ProxyRecord[];
 }
 
-async function proxyInDb(id: string): Promise<Proxy> {
+async function proxyInDb(id: string): Promise<ProxyRecord> {
   const su = await superuserClient();
-  return (await su.collection("proxies").getOne(id)) as unknown as Proxy;
+  return (await su.collection("proxies").getOne(id)) as unknown as ProxyRecord;
 }
 
 async function unitPrices(user: TestUser): Promise<Record<string, number>> {
   return (await customerClient(user)).send("/api/v1/proxies/prices", {});
 }
 
-const endpointOf = (p: Pick<Proxy, "host" | "port">): string => `${p.host}:${p.port}`;
-const cardOf = (page: Page, p: Pick<Proxy, "host" | "port">): Locator => page.getByRole("article", { name: endpointOf(p) });
+const endpointOf = (p: Pick<ProxyRecord, "host" | "port">): string => `${p.host}:${p.port}`;
+const cardOf = (page: Page, p: Pick<ProxyRecord, "host" | "port">): Locator => page.getByRole("article", { name: endpointOf(p) });
 const cards = (page: Page): Locator => page.getByTestId("proxy-card");
 const countText = (page: Page): Locator => page.getByTestId("proxy-count");
 
@@ -304,7 +289,7 @@ test.describe("My Proxies", () => {
     const su = await superuserClient();
     await su.collection("proxies").update(datacenter[0]!.id, { city: '=HYPERLINK("x")' });
     const all = await su.collection("proxies").getFullList({ filter: su.filter("assigned_to_user_id = {:id}", { id: user.id }) });
-    const byId = new Map(all.map((p) => [p.id, p as unknown as Proxy]));
+    const byId = new Map(all.map((p) => [p.id, p as unknown as ProxyRecord]));
     await signInAs(page, user, "/dashboard/proxies");
     await expect(countText(page)).toHaveText("15 of 15 proxies");
     await expect(cards(page)).toHaveCount(12);
