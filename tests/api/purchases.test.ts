@@ -4,6 +4,7 @@
 // balance equal to the sum of its ledger.
 import { randomUUID } from "node:crypto";
 import type { PurchaseResult } from "@/features/buy-proxies/api";
+import { MAX_PURCHASE_QUANTITY } from "@/lib/catalog";
 import { describe, expect, it } from "vitest";
 import { errorOf, statusOf } from "../support/pocketbase.ts";
 import { addStock, customer, ledgerOf, post, purchase, setProxyColumns } from "../support/shop.ts";
@@ -84,7 +85,7 @@ describe("POST /api/v1/proxies/purchase", () => {
     [{ country: "US", quantity: 1 }, "type", "Proxy type must be one of RESIDENTIAL, DATACENTER, SOCKS5, HTTP, HTTPS."],
     [{ type: "RESIDENTIAL", quantity: 1 }, "country", "Country is required."],
     [{ type: "RESIDENTIAL", country: "US", quantity: 0 }, "quantity", "Quantity must be at least 1."],
-    [{ type: "RESIDENTIAL", country: "US", quantity: 101 }, "quantity", "Maximum 100 proxies per purchase."],
+    [{ type: "RESIDENTIAL", country: "US", quantity: MAX_PURCHASE_QUANTITY + 1 }, "quantity", "Maximum 100 proxies per purchase."],
     [{ type: "RESIDENTIAL", country: "US", quantity: 1.5 }, "quantity", "Quantity must be a whole number."],
     [{ type: "RESIDENTIAL", country: "US", quantity: "3" }, "quantity", "Quantity must be a whole number."],
   ])("refuses %j with the field's message and changes nothing", async (body, field, message) => {
