@@ -1,28 +1,30 @@
 // The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/proxies.pb.js).
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
-import type { ProxyStatus } from "@/lib/pocketbase-types";
+import type { ProxyRecord, ProxyStatus } from "@/lib/pocketbase-types";
 import type { FirstDataContext } from "@/lib/server/first-data";
-import type { ProxyType } from "@/lib/site";
+import type { ProxyType } from "@/lib/catalog";
 
 export const PROXIES_PER_PAGE = 25;
 
-/** A proxy as the console lists it (never its password). */
-export interface AdminProxy {
-  id: string;
-  host: string;
-  port: number;
-  username: string;
-  type: ProxyType;
-  country: string;
-  state: string;
-  city: string;
-  status: ProxyStatus;
-  assigned_to_user_id: string;
+/** A proxy as the console lists it (never its password), with its owner's e-mail. */
+export interface AdminProxy extends Pick<
+  ProxyRecord,
+  | "id"
+  | "host"
+  | "port"
+  | "username"
+  | "type"
+  | "country"
+  | "state"
+  | "city"
+  | "status"
+  | "assigned_to_user_id"
+  | "expires_at"
+  | "auto_renew"
+  | "created"
+  | "updated"
+> {
   owner_email: string;
-  expires_at: string;
-  auto_renew: boolean;
-  created: string;
-  updated: string;
 }
 
 /** One proxy for the edit form, with its plaintext password. */
