@@ -4,19 +4,18 @@
 // change leaves exactly one audit row. The route list is read from pb_hooks, so a new
 // admin route without a row here fails the first test.
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS_DIR } from "../../server/pocketbase-process.ts";
-import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
-import { addStock, customer, expectEveryBalanceMatchesItsLedger, post, purchase, shopClients, type Shop } from "../support/shop.ts";
-import { payByStripe, startStripeMock, stripeEnv, type StripeMock } from "../support/stripe-mock.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setSetting } from "../support/admin.ts";
+import { declaredRoutes } from "../support/hook-routes.ts";
+import { addStock, customer, expectEveryBalanceMatchesItsLedger, post, purchase } from "../support/shop.ts";
+import { payByStripe } from "../support/stripe-mock.ts";
+import { useShop } from "../support/use-shop.ts";
 
 const DEMO_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
 
-let tpb: TestPocketBase;
-let shop: Shop;
+// Credits are bought through Stripe (stripe-mock): the referral pay route needs a commission.
+const shop = useShop({ stripe: true, ledger: false });
 
 /** What one call needs: ids of fresh rows, made before each phase. */
 interface Targets {
@@ -149,14 +148,7 @@ const ROUTES: Route[] = [
 const SUPERUSER_ROUTES = new Set(["POST /api/admin/jobs/proxy-expiry"]);
 
 /** Every `routerAdd("METHOD", "/api/admin/...")` in pb_hooks. */
-function declaredAdminRoutes(): string[] {
-  const routes: string[] = [];
-  for (const file of readdirSync(HOOKS_DIR).filter((f) => f.endsWith(".pb.js"))) {
-    const source = readFileSync(path.join(HOOKS_DIR, file), "utf8");
-    for (const match of source.matchAll(/routerAdd\(\s*"(\w+)",\s*"(\/api\/admin\/[^"]+)"/g)) routes.push(`${match[1]} ${match[2]}`);
-  }
-  return routes.sort();
-}
+const declaredAdminRoutes = () => declaredRoutes().filter((r) => r.split(" ")[1]!.startsWith("/api/admin/"));
 
 async function call(pb: PocketBase | null, route: Route, targets: Targets): Promise<{ status: number; message: string }> {
   const headers: Record<string, string> = {};
@@ -164,7 +156,7 @@ async function call(pb: PocketBase | null, route: Route, targets: Targets): Prom
   if (route.keyed) headers["Idempotency-Key"] = randomUUID();
   const body = route.body?.(targets);
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(tpb.url + route.url(targets), {
+  const res = await fetch(shop.tpb.url + route.url(targets), {
     method: route.method,
     headers,
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -197,11 +189,6 @@ async function auditCount(action: string): Promise<number> {
   return (await shop.su.collection("audit_logs").getList(1, 1, { filter: shop.su.filter("action = {:action}", { action }) })).totalItems;
 }
 
-async function setSetting(key: string, value: string): Promise<void> {
-  const row = await shop.su.collection("settings").getFirstListItem(shop.su.filter("key = {:key}", { key }));
-  await shop.su.collection("settings").update(row.id, { value });
-}
-
 /** Fresh rows for one phase of calls. */
 async function arrange(): Promise<Targets> {
   const country = `M${randomUUID().slice(0, 5)}`;
@@ -218,7 +205,7 @@ async function arrange(): Promise<Targets> {
 
   // A referral with a pending commission: someone signs up with the buyer's code and pays.
   const affiliate = await shop.su.collection("affiliates").getFirstListItem(shop.su.filter("user_id = {:id}", { id: buyer.id }));
-  const signup = await tpb.client().send<{ token: string; record: { id: string } }>("/api/shop/signup", {
+  const signup = await shop.tpb.client().send<{ token: string; record: { id: string } }>("/api/shop/signup", {
     method: "POST",
     body: {
       first_name: "Rita",
@@ -229,11 +216,11 @@ async function arrange(): Promise<Targets> {
     },
   });
   await shop.su.collection("users").update(signup.record.id, { verified: true });
-  const referred = tpb.client();
+  const referred = shop.tpb.client();
   referred.authStore.save(signup.token, { ...signup.record, verified: true } as never);
   // Only a real (Stripe) payment earns a commission (security review #13, finding 2).
   const checkout = await post<{ payment: { id: string } }>(referred, "/api/v1/credits/checkout", { package_id: "package-10" });
-  await payByStripe(tpb.url, checkout.payment);
+  await payByStripe(shop.tpb.url, checkout.payment);
   const referral = await shop.su
     .collection("referrals")
     .getFirstListItem(shop.su.filter("referred_user_id = {:id}", { id: signup.record.id }));
@@ -251,20 +238,7 @@ async function arrange(): Promise<Targets> {
   };
 }
 
-let stripe: StripeMock;
-
-beforeAll(async () => {
-  // Credits are bought through Stripe (stripe-mock): the referral pay route needs a commission.
-  stripe = await startStripeMock();
-  tpb = await startTestPocketBase(stripeEnv(stripe));
-  shop = await shopClients(tpb);
-  await setSetting("admin_registration_enabled", "true");
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-  await stripe?.stop();
-});
+beforeAll(() => setSetting(shop.su, "admin_registration_enabled", "true"));
 
 describe("every /api/admin/ route", () => {
   it("is in this matrix", () => {
@@ -286,7 +260,7 @@ describe("every /api/admin/ route", () => {
 
   it("refuses every change in demo mode with its message and nothing changes; reads still answer", async () => {
     const targets = await arrange();
-    await setSetting("demo_mode", "true");
+    await setSetting(shop.su, "demo_mode", "true");
     try {
       const before = await fingerprint();
       for (const route of ROUTES) {
@@ -301,7 +275,7 @@ describe("every /api/admin/ route", () => {
       }
       expect(await fingerprint()).toEqual(before);
     } finally {
-      await setSetting("demo_mode", "false");
+      await setSetting(shop.su, "demo_mode", "false");
     }
   });
 

@@ -41,7 +41,8 @@ import {
 import { describeRequest, errorBodyProblems, refusalProblems, sendRaw, type HostileRequest } from "./support/http.ts";
 import { builtinRequest, computeVisibility, leakProblems, recordRead } from "./support/record-reads.ts";
 import { RECORD_WRITES, recordWrite } from "./support/record-writes.ts";
-import { declaredRoutes, routeRequest } from "./support/route-requests.ts";
+import { declaredRoutes } from "../support/hook-routes.ts";
+import { routeRequest } from "./support/route-requests.ts";
 import { ROUTES } from "./support/route-specs.ts";
 
 let shopProcess: Awaited<ReturnType<typeof startStripeShop>>;

@@ -1,22 +1,9 @@
 // Requests to the custom routes, each with at least one defect that must make it fail (or a
 // read), generated from the route specs.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
-import { HOOKS_DIR } from "../../../server/pocketbase-process.ts";
 import { badIdempotencyKey, clientIp, hostileValue, junkFields, junkId, malformedBody, type RawBody } from "./arbitraries.ts";
 import { enc, PEOPLE, type Caller, type Draft } from "./fuzz-kit.ts";
 import { hostileQueryValue, type RouteSpec, type Who } from "./route-specs.ts";
-
-/** Every routerAdd("METHOD", "/path") in pb_hooks. */
-export function declaredRoutes(): string[] {
-  const routes: string[] = [];
-  for (const file of readdirSync(HOOKS_DIR).filter((f) => f.endsWith(".pb.js"))) {
-    const source = readFileSync(path.join(HOOKS_DIR, file), "utf8");
-    for (const match of source.matchAll(/routerAdd\(\s*"(\w+)",\s*"([^"]+)"/g)) routes.push(`${match[1]} ${match[2]}`);
-  }
-  return routes.sort();
-}
 
 /** Callers a route refuses, and callers it serves. */
 function callersOf(who: Who): { refused: Caller[]; allowed: Caller[] } {
