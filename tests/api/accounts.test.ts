@@ -3,12 +3,11 @@ import type { ClientResponseError, RecordModel } from "pocketbase";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf, REAL_RATE_LIMITS, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import { codeFrom, linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
+import { codeFrom, linkFrom, smtpEnv, waitForMail } from "../support/smtp-sink.ts";
+import { usePocketBase } from "../support/use-shop.ts";
 
 const APP_URL = "http://shop.test:4321";
-let pb: TestPocketBase;
-let mailbox: TestMailbox;
-let su: PocketBase;
+const shop = usePocketBase({ mail: true, env: { SHOP_APP_URL: APP_URL }, ledger: false });
 let seq = 0;
 
 const email = (tag: string) => `${tag}-${seq++}@api.test`;
@@ -18,26 +17,15 @@ interface AuthResponse {
   record: Record<string, unknown> & { id: string; email: string };
 }
 
-async function signup(body: Record<string, unknown>, client = pb.client()): Promise<AuthResponse> {
+async function signup(body: Record<string, unknown>, client = shop.tpb.client()): Promise<AuthResponse> {
   return client.send<AuthResponse>("/api/shop/signup", { method: "POST", body });
 }
 
 function signedIn(auth: AuthResponse): PocketBase {
-  const client = pb.client();
+  const client = shop.tpb.client();
   client.authStore.save(auth.token, auth.record as never);
   return client;
 }
-
-beforeAll(async () => {
-  mailbox = await startTestMailbox();
-  pb = await startTestPocketBase({ SHOP_APP_URL: APP_URL, ...smtpEnv(mailbox.sink) });
-  su = await pb.superuser();
-});
-
-afterAll(async () => {
-  await pb?.stop();
-  await mailbox?.stop();
-});
 
 describe("POST /api/shop/signup", () => {
   it("creates the account with its own secret and signs the browser in", async () => {
@@ -65,7 +53,7 @@ describe("POST /api/shop/signup", () => {
     const me = await signedIn(auth).collection("users").authRefresh();
     expect(me.record.id).toBe(auth.record.id);
     for (const guess of ["x", "password", "Password123!", "DefaultPassword123!"]) {
-      expect((await errorOf(() => pb.client().collection("users").authWithPassword(address, guess))).status).toBe(400);
+      expect((await errorOf(() => shop.tpb.client().collection("users").authWithPassword(address, guess))).status).toBe(400);
     }
   });
 
@@ -94,11 +82,11 @@ describe("POST /api/shop/signup", () => {
   it("links the new account to the affiliate whose code is in ref; it counts once the e-mail is verified", async () => {
     const referrer = await signup({ first_name: "Ref", last_name: "Errer", email: email("referrer"), country: "Brazil" });
     // Provisioned with the user (pb_hooks/users.pb.js).
-    const affiliate = await su
+    const affiliate = await shop.su
       .collection("affiliates")
-      .getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
+      .getFirstListItem<RecordModel>(shop.su.filter("user_id = {:id}", { id: referrer.record.id }));
     expect(affiliate["total_referrals"]).toBe(0);
-    const totalReferrals = async () => (await su.collection("affiliates").getOne(affiliate.id))["total_referrals"];
+    const totalReferrals = async () => (await shop.su.collection("affiliates").getOne(affiliate.id))["total_referrals"];
 
     const address = email("referred");
     const referred = await signup({
@@ -108,7 +96,9 @@ describe("POST /api/shop/signup", () => {
       country: "Chile",
       ref: String(affiliate["code"]).toLowerCase(),
     });
-    const referral = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: referred.record.id }));
+    const referral = await shop.su
+      .collection("referrals")
+      .getFirstListItem(shop.su.filter("referred_user_id = {:id}", { id: referred.record.id }));
     expect(referral).toMatchObject({ affiliate_id: affiliate.id, commission_cents: 0, status: "pending" });
     // Unverified sign-ups with someone's code do not inflate the count.
     await signup({ first_name: "Ghost", last_name: "Signup", email: email("ghost"), country: "Chile", ref: String(affiliate["code"]) });
@@ -118,7 +108,7 @@ describe("POST /api/shop/signup", () => {
     // sent along; without it the referral is dropped, see security-accounts.test.ts),
     // verifies the address: now it counts, once.
     for (let i = 0; i < 2; i++) {
-      const client = i === 0 ? signedIn(referred) : pb.client();
+      const client = i === 0 ? signedIn(referred) : shop.tpb.client();
       const after = Date.now(); // the sink runs in this process: same clock, no older code
       const otpId = await client
         .collection("users")
@@ -126,23 +116,26 @@ describe("POST /api/shop/signup", () => {
         .then((r) => r.otpId);
       const auth = await client
         .collection("users")
-        .authWithOTP(otpId, codeFrom(await waitForMail(mailbox.sink, address, /sign-in code/i, { after })));
+        .authWithOTP(otpId, codeFrom(await waitForMail(shop.mailbox.sink, address, /sign-in code/i, { after })));
       expect(auth.record["verified"]).toBe(true);
       expect(await totalReferrals()).toBe(1);
     }
 
     const unknown = await signup({ first_name: "No", last_name: "Body", email: email("noref"), country: "Chile", ref: "ZZZZZZZZ" });
     expect(
-      (await su.collection("referrals").getList(1, 1, { filter: su.filter("referred_user_id = {:id}", { id: unknown.record.id }) }))
-        .totalItems,
+      (
+        await shop.su
+          .collection("referrals")
+          .getList(1, 1, { filter: shop.su.filter("referred_user_id = {:id}", { id: unknown.record.id }) })
+      ).totalItems,
     ).toBe(0);
   });
 
   it("recounts when a verified referred user is deleted", async () => {
     const referrer = await signup({ first_name: "Ref", last_name: "Two", email: email("referrer2"), country: "Brazil" });
-    const affiliate = await su
+    const affiliate = await shop.su
       .collection("affiliates")
-      .getFirstListItem<RecordModel>(su.filter("user_id = {:id}", { id: referrer.record.id }));
+      .getFirstListItem<RecordModel>(shop.su.filter("user_id = {:id}", { id: referrer.record.id }));
     const referred = await signup({
       first_name: "Soon",
       last_name: "Gone",
@@ -151,10 +144,10 @@ describe("POST /api/shop/signup", () => {
       ref: String(affiliate["code"]),
     });
     // A superuser marking the e-mail verified counts too.
-    await su.collection("users").update(referred.record.id, { verified: true });
-    expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(1);
-    await su.collection("users").delete(referred.record.id);
-    expect((await su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(0);
+    await shop.su.collection("users").update(referred.record.id, { verified: true });
+    expect((await shop.su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(1);
+    await shop.su.collection("users").delete(referred.record.id);
+    expect((await shop.su.collection("affiliates").getOne(affiliate.id))["total_referrals"]).toBe(0);
   });
 });
 
@@ -174,7 +167,7 @@ describe("what a signed-in customer can do to accounts", () => {
       .collection("users")
       .update(me.record.id, { is_admin: true })
       .catch(() => null);
-    expect((await su.collection("users").getOne(me.record.id))["is_admin"]).toBe(false);
+    expect((await shop.su.collection("users").getOne(me.record.id))["is_admin"]).toBe(false);
   });
 
   it("cannot change its e-mail", async () => {
@@ -182,13 +175,13 @@ describe("what a signed-in customer can do to accounts", () => {
       .collection("users")
       .update(me.record.id, { email: email("hijack") })
       .catch(() => null);
-    expect((await su.collection("users").getOne(me.record.id)).email).toBe(me.record.email);
+    expect((await shop.su.collection("users").getOne(me.record.id)).email).toBe(me.record.email);
     expect((await errorOf(() => client.collection("users").requestEmailChange(email("hijack2")))).status).toBe(403);
   });
 
   it("cannot mark itself as having a password", async () => {
     expect((await errorOf(() => client.collection("users").update(me.record.id, { password_set: true }))).status).toBe(403);
-    expect((await su.collection("users").getOne(me.record.id))["password_set"]).toBe(false);
+    expect((await shop.su.collection("users").getOne(me.record.id))["password_set"]).toBe(false);
   });
 
   it("cannot read another user", async () => {
@@ -210,29 +203,29 @@ describe("e-mail: codes and password links through SMTP", () => {
   it("signs in with a one-time code and sets a password through a link to the web app", async () => {
     const address = email("otp");
     await signup({ first_name: "Otto", last_name: "Code", email: address, country: "Japan" });
-    const client = pb.client();
+    const client = shop.tpb.client();
     const after = Date.now() - 1000;
     const otpId = await client
       .collection("users")
       .requestOTP(address)
       .then((r) => r.otpId);
-    const mail = await waitForMail(mailbox.sink, address, /sign-in code/i, { after });
+    const mail = await waitForMail(shop.mailbox.sink, address, /sign-in code/i, { after });
     expect(mail.text).toContain(`${APP_URL}/login`);
     const auth = await client.collection("users").authWithOTP(otpId, codeFrom(mail));
     expect(auth.record).toMatchObject({ email: address, verified: true, password_set: false });
 
     await client.collection("users").requestPasswordReset(address);
-    const resetMail = await waitForMail(mailbox.sink, address, /password/i, { after });
+    const resetMail = await waitForMail(shop.mailbox.sink, address, /password/i, { after });
     const link = new URL(linkFrom(resetMail, "/reset-password?token="));
     expect(link.origin + link.pathname).toBe(`${APP_URL}/reset-password`);
     await client.collection("users").confirmPasswordReset(link.searchParams.get("token") ?? "", "Chosen#Pass9", "Chosen#Pass9");
-    const withPassword = await pb.client().collection("users").authWithPassword(address, "Chosen#Pass9");
+    const withPassword = await shop.tpb.client().collection("users").authWithPassword(address, "Chosen#Pass9");
     expect(withPassword.record["password_set"]).toBe(true);
   });
 
   it("changing the password checks the current one and ends old sessions", async () => {
     const address = email("pw");
-    const created = await su.collection("users").create({
+    const created = await shop.su.collection("users").create({
       email: address,
       password: "First#Pass1",
       passwordConfirm: "First#Pass1",
@@ -241,7 +234,7 @@ describe("e-mail: codes and password links through SMTP", () => {
       country: "Italy",
     });
     expect(created["password_set"]).toBe(true);
-    const client = pb.client();
+    const client = shop.tpb.client();
     await client.collection("users").authWithPassword(address, "First#Pass1");
     const oldToken = client.authStore.token;
 
@@ -260,10 +253,10 @@ describe("e-mail: codes and password links through SMTP", () => {
     await client
       .collection("users")
       .update(created.id, { oldPassword: "First#Pass1", password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
-    const stale = pb.client();
+    const stale = shop.tpb.client();
     stale.authStore.save(oldToken, null);
     expect((await errorOf(() => stale.collection("users").authRefresh())).status).toBe(401);
-    await pb.client().collection("users").authWithPassword(address, "Second#Pass2");
+    await shop.tpb.client().collection("users").authWithPassword(address, "Second#Pass2");
   });
 });
 
@@ -277,7 +270,7 @@ describe("password strength on the server (the web app's rules)", () => {
 
   it.each(WEAK)("refuses %s as a new password in the settings form: %s", async (weak, message) => {
     const address = email("weak");
-    const created = await su.collection("users").create({
+    const created = await shop.su.collection("users").create({
       email: address,
       password: "First#Pass1",
       passwordConfirm: "First#Pass1",
@@ -285,9 +278,9 @@ describe("password strength on the server (the web app's rules)", () => {
       last_name: "Kling",
       country: "Italy",
     });
-    const client = pb.client();
+    const client = shop.tpb.client();
     await client.collection("users").authWithPassword(address, "First#Pass1");
-    const before = await su.collection("users").getOne(created.id);
+    const before = await shop.su.collection("users").getOne(created.id);
 
     const err = await errorOf(() =>
       client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: weak, passwordConfirm: weak }),
@@ -298,38 +291,38 @@ describe("password strength on the server (the web app's rules)", () => {
     expect(err.response["data"]["password"]).toEqual({ code: "weak_password", message: `${message}.` });
 
     // Nothing changed: the old password still signs in, the new one does not, and the session lives on.
-    expect(await su.collection("users").getOne(created.id)).toEqual(before);
-    expect((await errorOf(() => pb.client().collection("users").authWithPassword(address, weak))).status).toBe(400);
-    await pb.client().collection("users").authWithPassword(address, "First#Pass1");
+    expect(await shop.su.collection("users").getOne(created.id)).toEqual(before);
+    expect((await errorOf(() => shop.tpb.client().collection("users").authWithPassword(address, weak))).status).toBe(400);
+    await shop.tpb.client().collection("users").authWithPassword(address, "First#Pass1");
     await client.collection("users").authRefresh();
   });
 
   it("refuses a weak password from a reset link and takes a strong one with the same link", async () => {
     const address = email("resetweak");
     await signup({ first_name: "Res", last_name: "Etter", email: address, country: "Japan" });
-    const client = pb.client();
+    const client = shop.tpb.client();
     const after = Date.now() - 1000;
     await client.collection("users").requestPasswordReset(address);
     const token =
-      new URL(linkFrom(await waitForMail(mailbox.sink, address, /password/i, { after }), "/reset-password?token=")).searchParams.get(
+      new URL(linkFrom(await waitForMail(shop.mailbox.sink, address, /password/i, { after }), "/reset-password?token=")).searchParams.get(
         "token",
       ) ?? "";
 
     const err = await errorOf(() => client.collection("users").confirmPasswordReset(token, "password1", "password1"));
     expect(err.status).toBe(400);
     expect(err.response["data"]["password"]).toEqual({ code: "weak_password", message: "Password must contain an uppercase letter." });
-    expect((await errorOf(() => pb.client().collection("users").authWithPassword(address, "password1"))).status).toBe(400);
-    const stored = await su.collection("users").getFirstListItem(su.filter("email = {:address}", { address }));
+    expect((await errorOf(() => shop.tpb.client().collection("users").authWithPassword(address, "password1"))).status).toBe(400);
+    const stored = await shop.su.collection("users").getFirstListItem(shop.su.filter("email = {:address}", { address }));
     expect(stored).toMatchObject({ password_set: false, verified: false });
 
     await client.collection("users").confirmPasswordReset(token, "Strong#Pass9", "Strong#Pass9");
-    const auth = await pb.client().collection("users").authWithPassword(address, "Strong#Pass9");
+    const auth = await shop.tpb.client().collection("users").authWithPassword(address, "Strong#Pass9");
     expect(auth.record).toMatchObject({ password_set: true, verified: true });
   });
 
   it("lets a superuser set any password (not client-chosen)", async () => {
     const address = email("supw");
-    const created = await su.collection("users").create({
+    const created = await shop.su.collection("users").create({
       email: address,
       password: "First#Pass1",
       passwordConfirm: "First#Pass1",
@@ -337,8 +330,8 @@ describe("password strength on the server (the web app's rules)", () => {
       last_name: "Perr",
       country: "Italy",
     });
-    await su.collection("users").update(created.id, { password: "plainpassword", passwordConfirm: "plainpassword" });
-    await pb.client().collection("users").authWithPassword(address, "plainpassword");
+    await shop.su.collection("users").update(created.id, { password: "plainpassword", passwordConfirm: "plainpassword" });
+    await shop.tpb.client().collection("users").authWithPassword(address, "plainpassword");
   });
 });
 
@@ -350,7 +343,7 @@ describe("rate limits", () => {
     limited = await startTestPocketBase({
       ...REAL_RATE_LIMITS,
       SHOP_APP_URL: APP_URL,
-      ...smtpEnv(mailbox.sink),
+      ...smtpEnv(shop.mailbox.sink),
       SHOP_AUTH_RATE_LIMIT: "4",
     });
   });

@@ -7,25 +7,13 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFrom, errorOf, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import { addStock, credit, customer, ledgerOf, post, purchase, shopClients, type Shop } from "../support/shop.ts";
-import { codeFrom, linkFrom, smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
+import { describe, expect, it } from "vitest";
+import { clientFrom, errorOf, statusOf } from "../support/pocketbase.ts";
+import { addStock, credit, customer, ledgerOf, post, purchase } from "../support/shop.ts";
+import { codeFrom, linkFrom, waitForMail } from "../support/smtp-sink.ts";
+import { useShop } from "../support/use-shop.ts";
 
-let tpb: TestPocketBase;
-let shop: Shop;
-let mailbox: TestMailbox;
-
-beforeAll(async () => {
-  mailbox = await startTestMailbox();
-  tpb = await startTestPocketBase({ SHOP_APP_URL: "http://shop.test", ...smtpEnv(mailbox.sink) });
-  shop = await shopClients(tpb);
-});
-
-afterAll(async () => {
-  await tpb?.stop();
-  await mailbox?.stop();
-});
+const shop = useShop({ mail: true, env: { SHOP_APP_URL: "http://shop.test" }, ledger: false });
 
 interface Signup {
   email: string;
@@ -39,12 +27,12 @@ interface Signup {
 async function signUpWithCode(code: string, ip?: string): Promise<Signup> {
   const email = `victim-${randomUUID()}@api.test`;
   const after = Date.now() - 1000;
-  const client = ip ? clientFrom(tpb, ip) : tpb.client();
+  const client = ip ? clientFrom(shop.tpb, ip) : shop.tpb.client();
   const auth = await client.send<{ token: string; record: RecordModel }>("/api/shop/signup", {
     method: "POST",
     body: { first_name: "Vera", last_name: "Victim", email, country: "Chile", ref: code },
   });
-  const mail = await waitForMail(mailbox.sink, email, /verify/i, { after });
+  const mail = await waitForMail(shop.mailbox.sink, email, /verify/i, { after });
   const verifyToken = new URL(linkFrom(mail, "/login?verify=")).searchParams.get("verify")!;
   return { email, token: auth.token, record: auth.record, verifyToken };
 }
@@ -58,7 +46,7 @@ async function affiliate() {
 
 /** Status of an auth refresh with `token`: 200 while the session lives, 401 once it is dead. */
 function refreshStatus(token: string): Promise<number> {
-  const pb = tpb.client();
+  const pb = shop.tpb.client();
   pb.authStore.save(token, null);
   return statusOf(() => pb.collection("users").authRefresh());
 }
@@ -74,7 +62,7 @@ describe("finding 3: a session issued before the address is proven does not surv
     expect(await refreshStatus(impostor.token)).toBe(200);
 
     // The real owner opens the mailed link (no session of the account in their browser).
-    const answer = await tpb.client().send<{ token?: string; record?: RecordModel }>("/api/collections/users/confirm-verification", {
+    const answer = await shop.tpb.client().send<{ token?: string; record?: RecordModel }>("/api/collections/users/confirm-verification", {
       method: "POST",
       body: { token: impostor.verifyToken },
     });
@@ -83,7 +71,7 @@ describe("finding 3: a session issued before the address is proven does not surv
     expect(answer.record?.["email"]).toBe(impostor.email);
 
     expect(await refreshStatus(impostor.token)).toBe(401);
-    const impostorClient = tpb.client();
+    const impostorClient = shop.tpb.client();
     impostorClient.authStore.save(impostor.token, null);
     expect(await statusOf(() => impostorClient.send("/api/v1/affiliate", {}))).toBe(401);
     expect(await referralsOf(impostor.record.id)).toHaveLength(0);
@@ -91,13 +79,13 @@ describe("finding 3: a session issued before the address is proven does not surv
 
     // The owner holds a working session; the link cannot make another.
     expect(await refreshStatus(answer.token!)).toBe(200);
-    expect(await statusOf(() => tpb.client().collection("users").confirmVerification(impostor.verifyToken))).toBe(400);
+    expect(await statusOf(() => shop.tpb.client().collection("users").confirmVerification(impostor.verifyToken))).toBe(400);
   });
 
   it("the honest user opening the link in the browser that signed up keeps the session and the referral counts", async () => {
     const aff = await affiliate();
     const signup = await signUpWithCode(aff.code);
-    const browser = tpb.client();
+    const browser = shop.tpb.client();
     browser.authStore.save(signup.token, signup.record);
 
     await browser.collection("users").confirmVerification(signup.verifyToken);
@@ -111,12 +99,12 @@ describe("finding 3: a session issued before the address is proven does not surv
   it("the owner's first sign-in with an e-mailed code ends the impostor's session and drops the referral", async () => {
     const aff = await affiliate();
     const impostor = await signUpWithCode(aff.code);
-    const owner = tpb.client();
+    const owner = shop.tpb.client();
     const after = Date.now() - 1000;
     const { otpId } = await owner.collection("users").requestOTP(impostor.email);
     await owner
       .collection("users")
-      .authWithOTP(otpId, codeFrom(await waitForMail(mailbox.sink, impostor.email, /sign-in code/i, { after })));
+      .authWithOTP(otpId, codeFrom(await waitForMail(shop.mailbox.sink, impostor.email, /sign-in code/i, { after })));
 
     expect(owner.authStore.record?.["verified"]).toBe(true);
     expect(await refreshStatus(impostor.token)).toBe(401);
@@ -147,7 +135,7 @@ c=sqlite3.connect(sys.argv[1], timeout=10)
 pid=''.join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(15))
 c.execute("INSERT INTO payments (id, user_id, package_id, amount_cents, currency, credits_cents, bonus_cents, provider, status, card_fingerprint, created, updated) VALUES (?, ?, 'starter', 1000, 'usd', 1000, 0, 'stripe', 'paid', ?, strftime('%Y-%m-%d %H:%M:%fZ'), strftime('%Y-%m-%d %H:%M:%fZ'))", (pid, sys.argv[2], sys.argv[3]))
 c.commit()`,
-    path.join(tpb.dataDir, "data.db"),
+    path.join(shop.tpb.dataDir, "data.db"),
     userId,
     card,
   ]);
@@ -166,7 +154,7 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
     const signup = await signUpWithCode("", ip);
     expect((await shop.su.collection("users").getOne(signup.record.id))["signup_ip"]).toBe(ip);
     expect(signup.record["signup_ip"]).toBeUndefined();
-    const own = tpb.client();
+    const own = shop.tpb.client();
     own.authStore.save(signup.token, null);
     expect((await own.collection("users").getOne(signup.record.id))["signup_ip"]).toBeUndefined();
     // Nor can the account write it.
@@ -225,7 +213,7 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
   it("by default the whole welcome credit buys proxies", async () => {
     const signup = await signUpWithCode("", newAddress());
     await verify(signup.record.id);
-    const buyer = tpb.client();
+    const buyer = shop.tpb.client();
     buyer.authStore.save(signup.token, null);
     await addStock(shop, { country: "PT", count: 1 });
     const order = await purchase(buyer, { type: "RESIDENTIAL", country: "PT", quantity: 1 });
@@ -238,7 +226,7 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
       const signup = await signUpWithCode("", newAddress());
       await verify(signup.record.id);
       await credit(shop, signup.record.id, 400);
-      const buyer = tpb.client();
+      const buyer = shop.tpb.client();
       buyer.authStore.save(signup.token, null);
       const [stock] = await addStock(shop, { country: "NO", count: 2 });
 
@@ -263,7 +251,7 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
       const signup = await signUpWithCode("", newAddress());
       await verify(signup.record.id);
       await credit(shop, signup.record.id, 1000);
-      const buyer = tpb.client();
+      const buyer = shop.tpb.client();
       buyer.authStore.save(signup.token, null);
       await addStock(shop, { country: "IS", count: 2 });
       // 1500 - 900 = 600, above the locked $3.00.
