@@ -17,7 +17,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { checkAgainstBook } from "./support/acknowledged.ts";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
-import { Prng, runLoad, tally } from "./support/load.ts";
+import { runLoad, tally } from "./support/load.ts";
+import { Prng } from "./support/soak-client.ts";
 import { PROFILE } from "./support/profile.ts";
 import { loadOptionsFor, populate, startSoakShop, type SoakShop } from "./support/soak-shop.ts";
 

@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMoneyInvariants, checkMoneyInvariantsOfEach, integrityCheck, type InvariantReport } from "./support/invariants.ts";
 import { startTestPocketBase } from "../support/pocketbase.ts";
 import { checkAgainstBook } from "./support/acknowledged.ts";
-import { call, newBook, sessionCompleted, stripeSignature, type Answer, type Request } from "./support/load.ts";
+import { newBook, type Request } from "./support/book.ts";
+import { sessionCompleted, stripeSignature } from "./support/load.ts";
+import { call, type Answer } from "./support/soak-client.ts";
 import { queryRows } from "./support/sqlite.ts";
 import { populate, startSoakShop, WEBHOOK_SECRET, type SoakShop } from "./support/soak-shop.ts";
 

@@ -6,7 +6,7 @@
 //   the load has ended every request has a definite answer, so then only acknowledged ones;
 // - at the end, each customer's balance is exactly the sum of the money moves they were
 //   told about.
-import { adjustmentReference, type Book, type Request } from "./load.ts";
+import { adjustmentReference, type Book, type Request } from "./book.ts";
 import { queryRows } from "./sqlite.ts";
 
 interface OrderRow {

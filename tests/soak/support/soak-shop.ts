@@ -8,7 +8,9 @@ import PocketBase from "pocketbase";
 import { startPocketBase, type PocketBaseProcess } from "../../../server/pocketbase-process.ts";
 import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY } from "../../support/pocketbase.ts";
 import { startStripeMock, type StripeMock } from "../../support/stripe-mock.ts";
-import { adjust, call, newBook, PLACES, ServerGate, type Actor, type Book, type LoadOptions } from "./load.ts";
+import { newBook, type Book } from "./book.ts";
+import { adjust, PLACES, type Actor, type LoadOptions } from "./load.ts";
+import { call, ServerGate } from "./soak-client.ts";
 
 export const WEBHOOK_SECRET = "whsec_soak_proxyshop";
 
