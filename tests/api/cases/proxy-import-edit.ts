@@ -104,7 +104,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
 
       // The imported stock is for sale with its passwords.
       const order = await purchase(buyer().pb, { type: "DATACENTER", country, state: "Victoria", city: "Melbourne", quantity: 3 });
-      for (const p of order.proxies) expect(p["password"]).toBe(`Pw${(p["username"]).slice(4)}x`);
+      for (const p of order.proxies) expect(p["password"]).toBe(`Pw${p["username"].slice(4)}x`);
     });
   });
 
