@@ -1,26 +1,7 @@
-// The controls of a list's filter bar (role="search"): the search box and the selects
-// that narrow the list, each labelled.
+// A select of a list's filter bar (role="search", beside ui/search-field): "All ..." or
+// one of its options, labelled.
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-
-export function SearchField({
-  id,
-  placeholder,
-  value,
-  onSearch,
-}: {
-  id: string;
-  placeholder: string;
-  value: string;
-  onSearch: (text: string) => void;
-}) {
-  return (
-    <Field id={id} label="Search">
-      <Input id={id} type="search" placeholder={placeholder} value={value} onChange={(e) => onSearch(e.target.value)} autoComplete="off" />
-    </Field>
-  );
-}
 
 interface FilterSelectProps<Value extends string> {
   id: string;

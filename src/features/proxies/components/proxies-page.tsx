@@ -1,7 +1,8 @@
 import { useStore } from "@nanostores/react";
 import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
-import { FilterSelect, SearchField } from "@/components/form/filter-fields";
+import { FilterSelect } from "@/components/form/filter-fields";
+import { SearchField } from "@/components/ui/search-field";
 import { AuthGate } from "@/components/session/auth-gate";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
