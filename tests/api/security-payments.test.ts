@@ -106,7 +106,7 @@ describe("finding 4: Stripe refunds and chargebacks (stripe-mock on loopback)", 
       amount: payment["amount_cents"],
       amount_refunded: amountRefunded,
       currency: "usd",
-      refunded: amountRefunded >= (payment["amount_cents"]),
+      refunded: amountRefunded >= payment["amount_cents"],
       payment_method_details: { card: { fingerprint: "fp_from_charge" } },
     });
 
