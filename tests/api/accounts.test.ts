@@ -1,9 +1,10 @@
 // Accounts against a real PocketBase (hooks + migrations of this repo) and a real SMTP sink.
-import type { ClientResponseError, RecordModel } from "pocketbase";
+// Their rate limits (SHOP_AUTH_RATE_LIMIT) are in rate-limits.test.ts.
+import type { RecordModel } from "pocketbase";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorOf, REAL_RATE_LIMITS, startTestPocketBase, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
-import { codeFrom, linkFrom, smtpEnv, waitForMail } from "../support/smtp-sink.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { errorOf } from "../support/pocketbase.ts";
+import { codeFrom, linkFrom, waitForMail } from "../support/smtp-sink.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 
 const APP_URL = "http://shop.test:4321";
@@ -332,51 +333,5 @@ describe("password strength on the server (the web app's rules)", () => {
     });
     await shop.su.collection("users").update(created.id, { password: "plainpassword", passwordConfirm: "plainpassword" });
     await shop.tpb.client().collection("users").authWithPassword(address, "plainpassword");
-  });
-});
-
-describe("rate limits", () => {
-  // A PocketBase of its own with the real default limits and SHOP_AUTH_RATE_LIMIT=4 (4
-  // sign-ins, 2 mails a minute per client).
-  let limited: TestPocketBase;
-  beforeAll(async () => {
-    limited = await startTestPocketBase({
-      ...REAL_RATE_LIMITS,
-      SHOP_APP_URL: APP_URL,
-      ...smtpEnv(shop.mailbox.sink),
-      SHOP_AUTH_RATE_LIMIT: "4",
-    });
-  });
-  afterAll(async () => {
-    await limited?.stop();
-  });
-
-  it("answers repeated failed sign-ins from one client with 429 Too Many Requests", async () => {
-    const headers = { "X-Forwarded-For": "203.0.113.7" };
-    const client = limited.client();
-    const statuses: number[] = [];
-    let last: ClientResponseError | null = null;
-    for (let i = 0; i < 6; i++) {
-      last = await errorOf(() => client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers }));
-      statuses.push(last.status);
-    }
-    expect(statuses.slice(0, 4)).toEqual([400, 400, 400, 400]);
-    expect(statuses.slice(4)).toEqual([429, 429]);
-    expect(last?.response["message"]).toMatch(/too many requests/i);
-    // Another client is not affected.
-    const other = await errorOf(() =>
-      client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }),
-    );
-    expect(other.status).toBe(400);
-  });
-
-  it("limits sign-ups and code requests too", async () => {
-    const headers = { "X-Forwarded-For": "203.0.113.9" };
-    const client = limited.client();
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      statuses.push(await statusOf(() => client.collection("users").requestOTP("nobody@api.test", { headers })));
-    }
-    expect(statuses).toEqual([200, 200, 429]);
   });
 });

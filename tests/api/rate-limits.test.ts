@@ -4,8 +4,9 @@
 // limits (REAL_RATE_LIMITS), so neither the other files' traffic nor the raised test
 // limits count.
 import type PocketBase from "pocketbase";
-import { beforeAll, expect, it } from "vitest";
-import { clientFrom, createTestUser, REAL_RATE_LIMITS, statusOf, type TestUser } from "../support/pocketbase.ts";
+import type { ClientResponseError } from "pocketbase";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFrom, createTestUser, errorOf, REAL_RATE_LIMITS, statusOf, type TestUser } from "../support/pocketbase.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 
 const pocketbase = usePocketBase({ env: REAL_RATE_LIMITS, ledger: false });
@@ -103,4 +104,44 @@ it("limits purchases to 30 per 10 seconds per IP; refused ones buy nothing", asy
       }),
     ),
   ).toBe(409);
+});
+
+// Moved from accounts.test.ts (the account routes' limits).
+describe("rate limits", () => {
+  // A PocketBase of its own with the real default limits and SHOP_AUTH_RATE_LIMIT=4 (4
+  // sign-ins, 2 mails a minute per client).
+  const limitedShop = usePocketBase({
+    mail: true,
+    env: { ...REAL_RATE_LIMITS, SHOP_APP_URL: "http://shop.test:4321", SHOP_AUTH_RATE_LIMIT: "4" },
+    ledger: false,
+  });
+
+  it("answers repeated failed sign-ins from one client with 429 Too Many Requests", async () => {
+    const headers = { "X-Forwarded-For": "203.0.113.7" };
+    const client = limitedShop.tpb.client();
+    const statuses: number[] = [];
+    let last: ClientResponseError | null = null;
+    for (let i = 0; i < 6; i++) {
+      last = await errorOf(() => client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers }));
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 4)).toEqual([400, 400, 400, 400]);
+    expect(statuses.slice(4)).toEqual([429, 429]);
+    expect(last?.response["message"]).toMatch(/too many requests/i);
+    // Another client is not affected.
+    const other = await errorOf(() =>
+      client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }),
+    );
+    expect(other.status).toBe(400);
+  });
+
+  it("limits sign-ups and code requests too", async () => {
+    const headers = { "X-Forwarded-For": "203.0.113.9" };
+    const client = limitedShop.tpb.client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push(await statusOf(() => client.collection("users").requestOTP("nobody@api.test", { headers })));
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
 });
