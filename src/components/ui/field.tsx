@@ -7,8 +7,8 @@ interface FieldProps {
   label: ReactNode;
   error?: string | undefined;
   /** A sentence under the control explaining it (the control names it with fieldAria's `hint`). */
-  hint?: ReactNode;
-  className?: string;
+  hint?: ReactNode | undefined;
+  className?: string | undefined;
   children: ReactNode;
 }
 

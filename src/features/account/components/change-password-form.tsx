@@ -7,7 +7,7 @@ import { NewPasswordFields } from "@/features/account/components/new-password-fi
 import { ChangePasswordSchema, type ChangePasswordInput } from "@/features/account/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Field, fieldAria } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form-field";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { changePassword } from "@/stores/auth";
 
@@ -15,18 +15,18 @@ import { changePassword } from "@/stores/auth";
 export function ChangePasswordForm() {
   const hydrated = useHydrated();
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordInput>({
+  const form = useForm<ChangePasswordInput>({
     resolver: valibotResolver(ChangePasswordSchema),
     // Run every check (the resolver otherwise stops at the first issue, hiding "don\'t match").
     criteriaMode: "all",
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
   });
+  const {
+    handleSubmit,
+    reset,
+    setError,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
     setOutcome(null);
@@ -46,20 +46,10 @@ export function ChangePasswordForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
       <div aria-live="polite">{outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}</div>
-      <Field id="currentPassword" label="Current password" error={errors.currentPassword?.message}>
-        <PasswordInput
-          id="currentPassword"
-          autoComplete="current-password"
-          {...register("currentPassword")}
-          {...fieldAria("currentPassword", errors.currentPassword?.message)}
-        />
-      </Field>
-      <NewPasswordFields
-        newPassword={register("newPassword")}
-        confirmPassword={register("confirmPassword")}
-        newPasswordError={errors.newPassword?.message}
-        confirmPasswordError={errors.confirmPassword?.message}
-      />
+      <FormField form={form} name="currentPassword" label="Current password">
+        {(control) => <PasswordInput autoComplete="current-password" {...control} />}
+      </FormField>
+      <NewPasswordFields form={form} />
       <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Updating...">
         Update Password
       </Button>

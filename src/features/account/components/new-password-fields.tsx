@@ -1,29 +1,26 @@
-import type { UseFormRegisterReturn } from "react-hook-form";
-import { Field, fieldAria } from "@/components/ui/field";
+import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import { FormField } from "@/components/ui/form-field";
 import { PasswordInput } from "@/components/ui/password-input";
 
-interface NewPasswordFieldsProps {
-  newPassword: UseFormRegisterReturn<"newPassword">;
-  confirmPassword: UseFormRegisterReturn<"confirmPassword">;
-  newPasswordError: string | undefined;
-  confirmPasswordError: string | undefined;
+interface PasswordPair extends FieldValues {
+  newPassword: string;
+  confirmPassword: string;
 }
 
 /** "New password" and its confirmation, shared by the change and set-password forms. */
-export function NewPasswordFields({ newPassword, confirmPassword, newPasswordError, confirmPasswordError }: NewPasswordFieldsProps) {
+export function NewPasswordFields<T extends PasswordPair, C, O extends FieldValues>({
+  form,
+}: {
+  form: Pick<UseFormReturn<T, C, O>, "register" | "control">;
+}) {
   return (
     <>
-      <Field id="newPassword" label="New password" error={newPasswordError}>
-        <PasswordInput id="newPassword" autoComplete="new-password" {...newPassword} {...fieldAria("newPassword", newPasswordError)} />
-      </Field>
-      <Field id="confirmPassword" label="Confirm new password" error={confirmPasswordError}>
-        <PasswordInput
-          id="confirmPassword"
-          autoComplete="new-password"
-          {...confirmPassword}
-          {...fieldAria("confirmPassword", confirmPasswordError)}
-        />
-      </Field>
+      <FormField form={form} name={"newPassword" as Path<T>} label="New password">
+        {(control) => <PasswordInput autoComplete="new-password" {...control} />}
+      </FormField>
+      <FormField form={form} name={"confirmPassword" as Path<T>} label="Confirm new password">
+        {(control) => <PasswordInput autoComplete="new-password" {...control} />}
+      </FormField>
     </>
   );
 }

@@ -16,16 +16,16 @@ export function ResetPasswordForm() {
   const token = useSearchParam("token");
   const [done, setDone] = useState(false);
   const [error, setErrorText] = useState("");
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<SetPasswordInput>({
+  const form = useForm<SetPasswordInput>({
     resolver: valibotResolver(SetPasswordSchema),
     // Run every check (the resolver otherwise stops at the first issue, hiding "don\'t match").
     criteriaMode: "all",
     defaultValues: { newPassword: "", confirmPassword: "" },
   });
+  const {
+    handleSubmit,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = handleSubmit(async ({ newPassword }) => {
     setErrorText("");
@@ -56,12 +56,7 @@ export function ResetPasswordForm() {
           </div>
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-5">
-            <NewPasswordFields
-              newPassword={register("newPassword")}
-              confirmPassword={register("confirmPassword")}
-              newPasswordError={errors.newPassword?.message}
-              confirmPasswordError={errors.confirmPassword?.message}
-            />
+            <NewPasswordFields form={form} />
             <Button type="submit" className="w-full" disabled={!hydrated || !token} pending={isSubmitting}>
               Set password
             </Button>

@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, fieldAria } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
@@ -25,18 +25,18 @@ interface NewTicketFormProps {
 export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
   const hydrated = useHydrated();
   const [serverError, setServerError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    setFocus,
-    formState: { errors, isSubmitting },
-  } = useForm<NewTicketInput, unknown, NewTicketOutput>({
+  const form = useForm<NewTicketInput, unknown, NewTicketOutput>({
     resolver: valibotResolver(NewTicketSchema),
     defaultValues: EMPTY_TICKET,
     mode: "onSubmit",
   });
+  const {
+    handleSubmit,
+    reset,
+    setError,
+    setFocus,
+    formState: { isSubmitting },
+  } = form;
 
   useEffect(() => setFocus("subject"), [setFocus]);
 
@@ -68,35 +68,26 @@ export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
       >
         <div aria-live="polite">{serverError ? <Alert tone="error">{serverError}</Alert> : null}</div>
         <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
-          <Field id="ticket-subject" label="Subject" error={errors.subject?.message}>
-            <Input
-              id="ticket-subject"
-              placeholder="Brief description of your issue"
-              maxLength={SUPPORT_LIMITS.subject_max}
-              {...fieldAria("ticket-subject", errors.subject?.message)}
-              {...register("subject")}
-            />
-          </Field>
-          <Field id="ticket-priority" label="Priority" error={errors.priority?.message}>
-            <Select id="ticket-priority" {...fieldAria("ticket-priority", errors.priority?.message)} {...register("priority")}>
-              {TICKET_PRIORITIES.map((priority) => (
-                <option key={priority} value={priority}>
-                  {PRIORITY_LABELS[priority]}
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <FormField form={form} name="subject" id="ticket-subject" label="Subject">
+            {(control) => <Input placeholder="Brief description of your issue" maxLength={SUPPORT_LIMITS.subject_max} {...control} />}
+          </FormField>
+          <FormField form={form} name="priority" id="ticket-priority" label="Priority">
+            {(control) => (
+              <Select {...control}>
+                {TICKET_PRIORITIES.map((priority) => (
+                  <option key={priority} value={priority}>
+                    {PRIORITY_LABELS[priority]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </FormField>
         </div>
-        <Field id="ticket-message" label="Message" error={errors.message?.message}>
-          <Textarea
-            id="ticket-message"
-            rows={5}
-            maxLength={SUPPORT_LIMITS.message_max}
-            placeholder="Describe your issue in detail"
-            {...fieldAria("ticket-message", errors.message?.message)}
-            {...register("message")}
-          />
-        </Field>
+        <FormField form={form} name="message" id="ticket-message" label="Message">
+          {(control) => (
+            <Textarea rows={5} maxLength={SUPPORT_LIMITS.message_max} placeholder="Describe your issue in detail" {...control} />
+          )}
+        </FormField>
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Creating...">
             Create Ticket

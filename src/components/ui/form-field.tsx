@@ -1,0 +1,39 @@
+// A react-hook-form field in one element: the Field's label, hint and error, and the props its
+// control needs (id, register, aria-invalid and aria-describedby), instead of restating the
+// field's name four times in every form.
+import type { ReactNode } from "react";
+import { get, useFormState, type FieldValues, type Path, type UseFormRegister, type UseFormReturn } from "react-hook-form";
+import { Field, fieldAria } from "@/components/ui/field";
+
+/** What the control inside a FormField spreads onto itself. */
+export type FieldControlProps = ReturnType<UseFormRegister<FieldValues>> & ReturnType<typeof fieldAria> & { id: string };
+
+interface FormFieldProps<T extends FieldValues, C, O extends FieldValues> {
+  /** The form (useForm's return, or useFormContext's): only register and control are read. */
+  form: Pick<UseFormReturn<T, C, O>, "register" | "control">;
+  name: Path<T>;
+  /** The control's id when it is not the field's name. */
+  id?: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  className?: string;
+  children: (control: FieldControlProps) => ReactNode;
+}
+
+export function FormField<T extends FieldValues, C, O extends FieldValues>({
+  form,
+  name,
+  id = name,
+  label,
+  hint,
+  className,
+  children,
+}: FormFieldProps<T, C, O>) {
+  const { errors } = useFormState({ control: form.control, name });
+  const error = get<typeof errors, { message?: string } | undefined>(errors, name)?.message;
+  return (
+    <Field id={id} label={label} error={error} hint={hint} className={className}>
+      {children({ id, ...form.register(name), ...fieldAria(id, error, { hint: Boolean(hint) }) })}
+    </Field>
+  );
+}
