@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListSkeleton } from "@/components/ui/list-state";
+import { TicketButton } from "@/components/support/ticket-button";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { CONSOLE_STATUS_TONES, STATUS_OPTIONS, customerName } from "@/features/console-support/format";
@@ -103,16 +104,7 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
             const waiting = ticket.awaiting_reply && ticket.status !== "closed";
             return (
               <li key={ticket.id}>
-                <button
-                  type="button"
-                  onClick={() => onSelect(ticket.id)}
-                  aria-current={active ? "true" : undefined}
-                  data-testid="admin-ticket-item"
-                  className={cn(
-                    "block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none focus-visible:ring-inset",
-                    active && "bg-primary/5 hover:bg-primary/10",
-                  )}
-                >
+                <TicketButton active={active} onSelect={() => onSelect(ticket.id)} testId="admin-ticket-item">
                   <span className="flex items-start justify-between gap-2">
                     <span className={cn("min-w-0 break-words text-slate-900", waiting ? "font-semibold" : "font-medium")}>
                       {waiting ? (
@@ -129,7 +121,7 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
                     <span className="min-w-0 break-all">{customerName(ticket)}</span>
                     <span>{formatDateTime(ticket.created)}</span>
                   </span>
-                </button>
+                </TicketButton>
               </li>
             );
           })}
