@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { byCreated, byNewest, displayFileName, senderLabel, supportName, ticketNumber, upsert, upsertAll } from "@/features/support/format";
+import {
+  byCreated,
+  byNewest,
+  displayFileName,
+  senderLabel,
+  supportName,
+  ticketNumber,
+  upsert,
+  upsertAll,
+} from "@/components/support/format";
 
 const row = (id: string, created: string, text = id) => ({ id, created, text });
 
