@@ -17,7 +17,7 @@ interface FormFieldProps<T extends FieldValues, C, O extends FieldValues> {
   label: ReactNode;
   hint?: ReactNode;
   className?: string;
-  children: (control: FieldControlProps) => ReactNode;
+  children: (field: FieldControlProps) => ReactNode;
 }
 
 export function FormField<T extends FieldValues, C, O extends FieldValues>({

@@ -47,7 +47,7 @@ export function ChangePasswordForm() {
     <form onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
       <div aria-live="polite">{outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}</div>
       <FormField form={form} name="currentPassword" label="Current password">
-        {(control) => <PasswordInput autoComplete="current-password" {...control} />}
+        {(field) => <PasswordInput autoComplete="current-password" {...field} />}
       </FormField>
       <NewPasswordFields form={form} />
       <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Updating...">

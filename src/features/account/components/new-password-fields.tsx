@@ -16,10 +16,10 @@ export function NewPasswordFields<T extends PasswordPair, C, O extends FieldValu
   return (
     <>
       <FormField form={form} name={"newPassword" as Path<T>} label="New password">
-        {(control) => <PasswordInput autoComplete="new-password" {...control} />}
+        {(field) => <PasswordInput autoComplete="new-password" {...field} />}
       </FormField>
       <FormField form={form} name={"confirmPassword" as Path<T>} label="Confirm new password">
-        {(control) => <PasswordInput autoComplete="new-password" {...control} />}
+        {(field) => <PasswordInput autoComplete="new-password" {...field} />}
       </FormField>
     </>
   );

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -105,15 +106,16 @@ function RegisterForm({
   onLinkRefused: (message: string) => void;
 }) {
   const [banner, setBanner] = useState("");
+  const form = useForm<AdminRegisterInput, unknown, AdminRegisterOutput>({
+    resolver: valibotResolver(AdminRegisterSchema),
+    defaultValues: { firstName: "", lastName: "", email: invitation.email ?? "", password: "", confirmPassword: "" },
+  });
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting, isSubmitSuccessful },
-  } = useForm<AdminRegisterInput, unknown, AdminRegisterOutput>({
-    resolver: valibotResolver(AdminRegisterSchema),
-    defaultValues: { firstName: "", lastName: "", email: invitation.email ?? "", password: "", confirmPassword: "" },
-  });
+  } = form;
 
   const onSubmit = handleSubmit(async (data) => {
     setBanner("");
@@ -149,17 +151,12 @@ function RegisterForm({
     <form onSubmit={(event) => void onSubmit(event).catch(() => {})} noValidate className="space-y-5">
       <div aria-live="polite">{banner ? <Alert tone="error">{banner}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="firstName" label="First name" error={errors.firstName?.message}>
-          <Input
-            id="firstName"
-            autoComplete="given-name"
-            {...register("firstName")}
-            {...fieldAria("firstName", errors.firstName?.message)}
-          />
-        </Field>
-        <Field id="lastName" label="Last name" error={errors.lastName?.message}>
-          <Input id="lastName" autoComplete="family-name" {...register("lastName")} {...fieldAria("lastName", errors.lastName?.message)} />
-        </Field>
+        <FormField form={form} name="firstName" label="First name">
+          {(field) => <Input autoComplete="given-name" {...field} />}
+        </FormField>
+        <FormField form={form} name="lastName" label="Last name">
+          {(field) => <Input autoComplete="family-name" {...field} />}
+        </FormField>
       </div>
       <Field id="email" label="Email address" error={errors.email?.message}>
         <Input
@@ -190,14 +187,9 @@ function RegisterForm({
           {PASSWORD_HINT}
         </p>
       </Field>
-      <Field id="confirmPassword" label="Confirm password" error={errors.confirmPassword?.message}>
-        <PasswordInput
-          id="confirmPassword"
-          autoComplete="new-password"
-          {...register("confirmPassword")}
-          {...fieldAria("confirmPassword", errors.confirmPassword?.message)}
-        />
-      </Field>
+      <FormField form={form} name="confirmPassword" label="Confirm password">
+        {(field) => <PasswordInput autoComplete="new-password" {...field} />}
+      </FormField>
       <Button type="submit" size="lg" className="w-full" pending={isSubmitting || isSubmitSuccessful} pendingText="Creating Account...">
         Create Admin Account
       </Button>

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Field, fieldAria } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
@@ -29,16 +29,17 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
   const [serverError, setServerError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const close = useRef(onClose);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<PlanInput, unknown, PlanOutput>({
+  const form = useForm<PlanInput, unknown, PlanOutput>({
     resolver: valibotResolver(PlanSchema),
     defaultValues: plan ? planToInput(plan) : EMPTY_PLAN,
     mode: "onSubmit",
   });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { isSubmitting },
+  } = form;
 
   useEffect(() => {
     close.current = onClose;
@@ -74,37 +75,24 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
         {serverError ? <Alert tone="error">{serverError}</Alert> : null}
       </div>
       <fieldset disabled={saved !== null} className="space-y-4">
-        <Field id="plan-name" label="Name" error={errors.name?.message}>
-          <Input
-            id="plan-name"
-            maxLength={100}
-            autoComplete="off"
-            {...fieldAria("plan-name", errors.name?.message)}
-            {...register("name")}
-          />
-        </Field>
+        <FormField form={form} name="name" id="plan-name" label="Name">
+          {(field) => <Input maxLength={100} autoComplete="off" {...field} />}
+        </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="plan-type" label="Type" error={errors.type?.message}>
-            <Select id="plan-type" {...fieldAria("plan-type", errors.type?.message)} {...register("type")}>
-              <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
-            </Select>
-          </Field>
-          <Field id="plan-price" label="Price per proxy (USD)" error={errors.price?.message}>
-            <Input
-              id="plan-price"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0.01"
-              placeholder="2.50"
-              {...fieldAria("plan-price", errors.price?.message)}
-              {...register("price")}
-            />
-          </Field>
+          <FormField form={form} name="type" id="plan-type" label="Type">
+            {(field) => (
+              <Select {...field}>
+                <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
+              </Select>
+            )}
+          </FormField>
+          <FormField form={form} name="price" id="plan-price" label="Price per proxy (USD)">
+            {(field) => <Input type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="2.50" {...field} />}
+          </FormField>
         </div>
-        <Field id="plan-features" label="Features (one per line)" error={errors.features?.message}>
-          <Textarea id="plan-features" rows={5} {...fieldAria("plan-features", errors.features?.message)} {...register("features")} />
-        </Field>
+        <FormField form={form} name="features" id="plan-features" label="Features (one per line)">
+          {(field) => <Textarea rows={5} {...field} />}
+        </FormField>
         <div className="flex flex-wrap gap-x-6 gap-y-2">
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" className="size-4 rounded border-slate-300 accent-primary" {...register("popular")} />

@@ -8,7 +8,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, fieldAria } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
@@ -108,13 +108,7 @@ function statusHint(detail: AdminProxyDetail, status: ProxyStatus): { tone: "inf
 
 function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () => void }) {
   const [formError, setFormError] = useState("");
-  const {
-    register,
-    handleSubmit,
-    setError,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<EditInput, unknown, EditOutput>({
+  const form = useForm<EditInput, unknown, EditOutput>({
     resolver: valibotResolver(EditSchema),
     defaultValues: {
       host: detail.host,
@@ -124,6 +118,12 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       status: detail.status ?? "AVAILABLE",
     },
   });
+  const {
+    handleSubmit,
+    setError,
+    control,
+    formState: { isSubmitting },
+  } = form;
   const hint = statusHint(detail, useWatch({ control, name: "status" }));
 
   const onSubmit = async (values: EditOutput) => {
@@ -145,52 +145,25 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       <div aria-live="polite" className="empty:hidden">
         {formError ? <Alert tone="error">{formError}</Alert> : null}
       </div>
-      <Field id="edit-host" label="Host/IP Address" error={errors.host?.message}>
-        <Input
-          id="edit-host"
-          autoComplete="off"
-          spellCheck={false}
-          {...fieldAria("edit-host", errors.host?.message)}
-          {...register("host")}
-        />
-      </Field>
-      <Field id="edit-port" label="Port" error={errors.port?.message}>
-        <Input
-          id="edit-port"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={65535}
-          step={1}
-          {...fieldAria("edit-port", errors.port?.message)}
-          {...register("port")}
-        />
-      </Field>
-      <Field id="edit-username" label="Username" error={errors.username?.message}>
-        <Input
-          id="edit-username"
-          autoComplete="off"
-          spellCheck={false}
-          {...fieldAria("edit-username", errors.username?.message)}
-          {...register("username")}
-        />
-      </Field>
-      <Field id="edit-password" label="Password" error={errors.password?.message}>
-        <Input
-          id="edit-password"
-          type="text"
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
-          {...fieldAria("edit-password", errors.password?.message)}
-          {...register("password")}
-        />
-      </Field>
-      <Field id="edit-status" label="Status" error={errors.status?.message}>
-        <Select id="edit-status" {...fieldAria("edit-status", errors.status?.message)} {...register("status")}>
-          <Options values={PROXY_STATUSES} labels={STATUS_LABELS} />
-        </Select>
-      </Field>
+      <FormField form={form} name="host" id="edit-host" label="Host/IP Address">
+        {(field) => <Input autoComplete="off" spellCheck={false} {...field} />}
+      </FormField>
+      <FormField form={form} name="port" id="edit-port" label="Port">
+        {(field) => <Input type="number" inputMode="numeric" min={1} max={65535} step={1} {...field} />}
+      </FormField>
+      <FormField form={form} name="username" id="edit-username" label="Username">
+        {(field) => <Input autoComplete="off" spellCheck={false} {...field} />}
+      </FormField>
+      <FormField form={form} name="password" id="edit-password" label="Password">
+        {(field) => <Input type="text" autoComplete="off" spellCheck={false} className="font-mono" {...field} />}
+      </FormField>
+      <FormField form={form} name="status" id="edit-status" label="Status">
+        {(field) => (
+          <Select {...field}>
+            <Options values={PROXY_STATUSES} labels={STATUS_LABELS} />
+          </Select>
+        )}
+      </FormField>
       {hint ? (
         <p className={hint.tone === "warning" ? "text-sm text-amber-900" : "text-sm text-slate-600"} data-testid="status-hint">
           {hint.text}

@@ -4,6 +4,7 @@ import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Field, fieldAria } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
@@ -19,6 +20,10 @@ const COUNTRY_OPTIONS = COUNTRY_CODES.map((code) => ({ value: code, label: count
 
 export function GenerateTab() {
   const hydrated = useHydrated();
+  const form = useForm<GenerateInput, unknown, GenerateOutput>({
+    resolver: valibotResolver(GenerateSchema),
+    defaultValues: EMPTY_GENERATE,
+  });
   const {
     register,
     control,
@@ -28,7 +33,7 @@ export function GenerateTab() {
     reset,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<GenerateInput, unknown, GenerateOutput>({ resolver: valibotResolver(GenerateSchema), defaultValues: EMPTY_GENERATE });
+  } = form;
   const country = useWatch({ control, name: "country" });
   const state = useWatch({ control, name: "state" });
 
@@ -58,11 +63,13 @@ export function GenerateTab() {
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="generate-type" label="Proxy Type" error={errors.type?.message}>
-          <Select id="generate-type" {...fieldAria("generate-type", errors.type?.message)} {...register("type")}>
-            <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
-          </Select>
-        </Field>
+        <FormField form={form} name="type" id="generate-type" label="Proxy Type">
+          {(field) => (
+            <Select {...field}>
+              <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
+            </Select>
+          )}
+        </FormField>
         <Field id="generate-quantity" label="Quantity" error={errors.quantity?.message}>
           <Input
             id="generate-quantity"

@@ -69,11 +69,11 @@ export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
         <div aria-live="polite">{serverError ? <Alert tone="error">{serverError}</Alert> : null}</div>
         <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
           <FormField form={form} name="subject" id="ticket-subject" label="Subject">
-            {(control) => <Input placeholder="Brief description of your issue" maxLength={SUPPORT_LIMITS.subject_max} {...control} />}
+            {(field) => <Input placeholder="Brief description of your issue" maxLength={SUPPORT_LIMITS.subject_max} {...field} />}
           </FormField>
           <FormField form={form} name="priority" id="ticket-priority" label="Priority">
-            {(control) => (
-              <Select {...control}>
+            {(field) => (
+              <Select {...field}>
                 {TICKET_PRIORITIES.map((priority) => (
                   <option key={priority} value={priority}>
                     {PRIORITY_LABELS[priority]}
@@ -84,9 +84,7 @@ export function NewTicketForm({ onDone, onCancel }: NewTicketFormProps) {
           </FormField>
         </div>
         <FormField form={form} name="message" id="ticket-message" label="Message">
-          {(control) => (
-            <Textarea rows={5} maxLength={SUPPORT_LIMITS.message_max} placeholder="Describe your issue in detail" {...control} />
-          )}
+          {(field) => <Textarea rows={5} maxLength={SUPPORT_LIMITS.message_max} placeholder="Describe your issue in detail" {...field} />}
         </FormField>
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Creating...">
