@@ -1,6 +1,6 @@
-// The query of a customer's list page (My Proxies, Transaction History): criteria typed in
-// a search box (sent once typing pauses) and filters, the page, and the loader that reads
-// the signed-in user's rows for it.
+// The query of a list page (My Proxies, Transaction History, the console's Audit Logs and
+// inventory): criteria typed in a search box (sent once typing pauses) and filters, the page,
+// and the loader that reads the signed-in user's rows for it.
 import { atom, type ReadableAtom, type WritableAtom } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { $auth } from "@/stores/auth";
@@ -15,9 +15,9 @@ export interface ListQuery<Criteria> {
 }
 
 /** The query store of a list, what its search box shows, and the actions that change them. */
-export function listQuery<Criteria extends { search: string }>(none: Criteria) {
+export function listQuery<Criteria extends { search: string }>(none: Criteria, { searchDelayMs = SEARCH_DELAY_MS } = {}) {
   const $query = atom<ListQuery<Criteria>>({ criteria: none, page: 1 });
-  /** What the search box shows (the query's search follows it after SEARCH_DELAY_MS). */
+  /** What the search box shows (the query's search follows it after searchDelayMs). */
   const $searchText = atom("");
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -34,7 +34,7 @@ export function listQuery<Criteria extends { search: string }>(none: Criteria) {
       clearTimeout(searchTimer);
       searchTimer = setTimeout(() => {
         if ($query.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() } as Partial<Criteria>);
-      }, SEARCH_DELAY_MS);
+      }, searchDelayMs);
     },
     clearFilters: (): void => {
       clearTimeout(searchTimer);

@@ -3,6 +3,7 @@
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
 import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
+import { listQuery } from "@/stores/list-query";
 import { seedOf, type StoreSeed } from "@/stores/seed";
 import {
   fetchAuditPage,
@@ -24,8 +25,9 @@ export interface AuditSummaryState {
   error: string;
 }
 
-export const $auditQuery = atom<{ criteria: AuditCriteria; page: number }>({ criteria: NO_CRITERIA, page: 1 });
-export const $auditSearchText = atom("");
+const auditQuery = listQuery(NO_CRITERIA, { searchDelayMs: SEARCH_DELAY_MS });
+export const $auditQuery = auditQuery.$query;
+export const $auditSearchText = auditQuery.$searchText;
 export const $auditLogs = atom<AuditListState>(pendingList(NO_CRITERIA));
 export const $auditSummary = atom<AuditSummaryState>({ status: "loading", summary: null, error: "" });
 
@@ -38,32 +40,12 @@ keepLoaded($auditLogs, [$auditQuery, $reloads], async (signal) => {
 
 keepLoaded($auditSummary, [$reloads], async (signal) => ({ status: "ready", summary: await fetchAuditSummary(signal), error: "" }));
 
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-function setCriteria(change: Partial<AuditCriteria>): void {
-  $auditQuery.set({ criteria: { ...$auditQuery.get().criteria, ...change }, page: 1 });
-}
-
-export function setAuditSearch(text: string): void {
-  $auditSearchText.set(text);
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => {
-    if ($auditQuery.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() });
-  }, SEARCH_DELAY_MS);
-}
+export const setAuditSearch = auditQuery.setSearchText;
+export const clearAuditFilters = auditQuery.clearFilters;
+export const goToAuditPage = auditQuery.goToPage;
 
 export function setAuditAction(action: string): void {
-  setCriteria({ action });
-}
-
-export function clearAuditFilters(): void {
-  clearTimeout(searchTimer);
-  $auditSearchText.set("");
-  $auditQuery.set({ criteria: NO_CRITERIA, page: 1 });
-}
-
-export function goToAuditPage(page: number): void {
-  $auditQuery.set({ ...$auditQuery.get(), page: Math.max(1, page) });
+  auditQuery.setCriteria({ action });
 }
 
 /** The stores' states for the first data the server read (null parts load in the browser). */

@@ -4,6 +4,7 @@
 import { atom } from "nanostores";
 import { keepLoaded } from "@/lib/keep-loaded";
 import { loadedList, pendingList, type PagedListState } from "@/lib/paged-list";
+import { listQuery } from "@/stores/list-query";
 import { seedOf, type StoreSeed } from "@/stores/seed";
 import { ClientResponseError } from "pocketbase";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
@@ -27,11 +28,6 @@ export const SEARCH_DELAY_MS = 250;
 
 export const NO_CRITERIA: InventoryCriteria = { search: "", type: "", country: "", status: "" };
 
-export interface InventoryQuery {
-  criteria: InventoryCriteria;
-  page: number;
-}
-
 export type InventoryState = PagedListState<AdminProxy, InventoryCriteria>;
 
 export interface StatsState {
@@ -45,8 +41,9 @@ export interface Banner {
   text: string;
 }
 
-export const $inventoryQuery = atom<InventoryQuery>({ criteria: NO_CRITERIA, page: 1 });
-export const $inventorySearchText = atom("");
+const inventoryQuery = listQuery(NO_CRITERIA, { searchDelayMs: SEARCH_DELAY_MS });
+export const $inventoryQuery = inventoryQuery.$query;
+export const $inventorySearchText = inventoryQuery.$searchText;
 export const $inventory = atom<InventoryState>(pendingList(NO_CRITERIA));
 export const $proxyStats = atom<StatsState>({ status: "loading", stats: null, error: "" });
 export const $banner = atom<Banner | null>(null);
@@ -85,32 +82,12 @@ export function inventorySeeds(first: { inventory: InventoryPage | null; stats: 
   ];
 }
 
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-function setCriteria(change: Partial<InventoryCriteria>): void {
-  $inventoryQuery.set({ criteria: { ...$inventoryQuery.get().criteria, ...change }, page: 1 });
-}
-
-export function setInventorySearch(text: string): void {
-  $inventorySearchText.set(text);
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => {
-    if ($inventoryQuery.get().criteria.search !== text.trim()) setCriteria({ search: text.trim() });
-  }, SEARCH_DELAY_MS);
-}
+export const setInventorySearch = inventoryQuery.setSearchText;
+export const clearInventoryFilters = inventoryQuery.clearFilters;
+export const goToInventoryPage = inventoryQuery.goToPage;
 
 export function setInventoryFilter(change: Partial<Omit<InventoryCriteria, "search">>): void {
-  setCriteria(change);
-}
-
-export function clearInventoryFilters(): void {
-  clearTimeout(searchTimer);
-  $inventorySearchText.set("");
-  $inventoryQuery.set({ criteria: NO_CRITERIA, page: 1 });
-}
-
-export function goToInventoryPage(page: number): void {
-  $inventoryQuery.set({ ...$inventoryQuery.get(), page: Math.max(1, page) });
+  inventoryQuery.setCriteria(change);
 }
 
 export function reloadInventory(): void {
