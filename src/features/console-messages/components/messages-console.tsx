@@ -7,6 +7,7 @@ import { useRef, useState } from "react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { PanelHeading } from "@/components/ui/panel-heading";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListSkeleton } from "@/components/ui/list-state";
@@ -175,14 +176,9 @@ function Messages() {
             <article className="space-y-4 p-4" data-testid="contact-message">
               <header className="space-y-2">
                 <div className="flex flex-wrap items-start justify-between gap-2">
-                  <h2
-                    id="message-heading"
-                    ref={heading}
-                    tabIndex={-1}
-                    className="min-w-0 text-lg font-semibold break-words text-slate-900 focus:outline-none"
-                  >
+                  <PanelHeading id="message-heading" ref={heading}>
                     {open.subject}
-                  </h2>
+                  </PanelHeading>
                   <Badge tone={open.read_at ? "neutral" : "info"} data-testid="read-state">
                     {open.read_at ? "Read" : "Unread"}
                   </Badge>

@@ -6,6 +6,7 @@ import { MessageSquare } from "lucide-react";
 import { useId, useState, type Ref } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { PanelHeading } from "@/components/ui/panel-heading";
 import { Select } from "@/components/ui/select";
 import { CONSOLE_STATUS_TONES, PRIORITY_TONES, STATUS_OPTIONS, customerName } from "@/features/console-support/format";
 import { $ticketView, changeStatus, sendStaffReply } from "@/features/console-support/stores";
@@ -59,14 +60,9 @@ export function TicketPanel({ headingRef }: { headingRef: Ref<HTMLHeadingElement
     <section aria-labelledby="ticket-heading" className={frame} data-testid="admin-ticket">
       <header className="space-y-2 border-b border-slate-200 px-4 py-3">
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <h2
-            id="ticket-heading"
-            ref={headingRef}
-            tabIndex={-1}
-            className="min-w-0 text-lg font-semibold break-words text-slate-900 focus:outline-none"
-          >
+          <PanelHeading id="ticket-heading" ref={headingRef}>
             {ticket?.subject ?? (view.status === "error" ? "Ticket unavailable" : "Loading ticket...")}
-          </h2>
+          </PanelHeading>
           {ticket ? (
             <div className="flex shrink-0 items-center gap-2">
               <Badge tone={PRIORITY_TONES[ticket.priority]} data-testid="ticket-priority">

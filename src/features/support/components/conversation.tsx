@@ -5,6 +5,7 @@ import { Lock, MessageSquare } from "lucide-react";
 import type { Ref } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { PanelHeading } from "@/components/ui/panel-heading";
 import { MessageThread } from "@/components/support/message-thread";
 import { LazyReplyForm } from "@/components/support/lazy-reply-form";
 import { STATUS_LABELS, STATUS_TONES, senderLabel, ticketNumber } from "@/components/support/format";
@@ -44,14 +45,9 @@ export function Conversation({ userId, headingRef }: { userId: string; headingRe
     <section aria-labelledby="conversation-heading" className={frame} data-testid="conversation">
       <header className="border-b border-slate-200 px-4 py-3">
         <div className="flex items-start justify-between gap-3">
-          <h2
-            id="conversation-heading"
-            ref={headingRef}
-            tabIndex={-1}
-            className="min-w-0 text-lg font-semibold break-words text-slate-900 focus:outline-none"
-          >
+          <PanelHeading id="conversation-heading" ref={headingRef}>
             {ticket?.subject ?? (conversation.status === "error" ? "Ticket unavailable" : "Loading ticket...")}
-          </h2>
+          </PanelHeading>
           {ticket ? (
             <Badge tone={STATUS_TONES[ticket.status]} className="shrink-0" data-testid="ticket-status">
               {STATUS_LABELS[ticket.status]}
