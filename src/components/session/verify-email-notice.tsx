@@ -1,8 +1,8 @@
 import { MailWarning } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { errorMessage } from "@/lib/api-error";
+import { useMailRequest } from "@/lib/use-mail-request";
 import { refreshSession, requestVerificationMail } from "@/stores/auth";
 
 /**
@@ -11,26 +11,13 @@ import { refreshSession, requestVerificationMail } from "@/stores/auth";
  * tab when this one gets the focus back.
  */
 export function VerifyEmailNotice({ email }: { email: string }) {
-  const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
-  const [error, setError] = useState("");
+  const { state, error, request: resend } = useMailRequest(() => requestVerificationMail(email));
 
   useEffect(() => {
     const onFocus = () => void refreshSession().catch(() => {});
     window.addEventListener("focus", onFocus);
     return () => window.removeEventListener("focus", onFocus);
   }, []);
-
-  const resend = async () => {
-    setState("sending");
-    setError("");
-    try {
-      await requestVerificationMail(email);
-      setState("sent");
-    } catch (err) {
-      setError(errorMessage(err));
-      setState("idle");
-    }
-  };
 
   return (
     <div className="rounded-xl border border-amber-200 bg-amber-50 p-5" data-testid="verify-email-notice">

@@ -1,25 +1,11 @@
-import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { errorMessage } from "@/lib/api-error";
+import { useMailRequest } from "@/lib/use-mail-request";
 import { requestPasswordLink } from "@/stores/auth";
 
 /** For accounts with no password of their own yet: mail a link to /reset-password. */
 export function SetPasswordByEmail({ email }: { email: string }) {
-  const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
-  const [error, setError] = useState("");
-
-  const send = async () => {
-    setState("sending");
-    setError("");
-    try {
-      await requestPasswordLink(email);
-      setState("sent");
-    } catch (err) {
-      setError(errorMessage(err));
-      setState("idle");
-    }
-  };
+  const { state, error, request: send } = useMailRequest(() => requestPasswordLink(email));
 
   return (
     <div className="max-w-md space-y-4">
