@@ -4,8 +4,8 @@ import { Inbox, Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadMore } from "@/components/ui/load-more";
 import { ListSkeleton } from "@/components/ui/list-state";
 import { TicketButton } from "@/components/support/ticket-button";
 import { Input } from "@/components/ui/input";
@@ -127,13 +127,9 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
           })}
         </ul>
       )}
-      {inbox.hasMore ? (
-        <div className="border-t border-slate-200 p-3">
-          <Button variant="secondary" size="sm" className="w-full" pending={inbox.loadingMore} onClick={() => void loadMoreInbox()}>
-            Load more tickets
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore shown={inbox.hasMore} pending={inbox.loadingMore} onLoad={() => void loadMoreInbox()}>
+        Load more tickets
+      </LoadMore>
     </section>
   );
 }

@@ -3,8 +3,8 @@ import { useStore } from "@nanostores/react";
 import { Inbox } from "lucide-react";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadMore } from "@/components/ui/load-more";
 import { Skeleton } from "@/components/ui/skeleton";
 import { STATUS_LABELS, STATUS_TONES, ticketNumber } from "@/components/support/format";
 import { PRIORITY_LABELS } from "@/components/support/format";
@@ -60,13 +60,9 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
           })}
         </ul>
       )}
-      {tickets.hasMore ? (
-        <div className="border-t border-slate-200 p-3">
-          <Button variant="secondary" size="sm" className="w-full" pending={tickets.loadingMore} onClick={() => void loadMoreTickets()}>
-            Show older tickets
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore shown={tickets.hasMore} pending={tickets.loadingMore} onLoad={() => void loadMoreTickets()}>
+        Show older tickets
+      </LoadMore>
     </section>
   );
 }
