@@ -104,7 +104,7 @@ function refundOrder(txApp, request, keyed) {
     if (renewal) {
       throw new ApiError(
         409,
-        `Renewal order ${rules.orderNumber(renewal.id)} extended proxies of this order: refund that renewal first, then this order.`,
+        `Renewal order ${proxies.orderNumber(renewal.id)} extended proxies of this order: refund that renewal first, then this order.`,
         { order: new ValidationError("renewed_later", "Renewed later") },
       );
     }
@@ -114,7 +114,7 @@ function refundOrder(txApp, request, keyed) {
     userId: order.user_id,
     type: "REFUND",
     amountCents: order.total_cents,
-    description: `Refund of order ${rules.orderNumber(order.id)} (${proxies.proxiesLabel(order.quantity, order.proxy_type || undefined)} ${order.kind === "renewal" ? "renewal" : "purchase"})`,
+    description: `Refund of order ${proxies.orderNumber(order.id)} (${proxies.proxiesLabel(order.quantity, order.proxy_type || undefined)} ${order.kind === "renewal" ? "renewal" : "purchase"})`,
     reference: `refund:${order.id}`,
   });
 
@@ -163,7 +163,7 @@ function refundOrder(txApp, request, keyed) {
     targetId: order.id,
     details: {
       user_id: order.user_id,
-      order_number: rules.orderNumber(order.id),
+      order_number: proxies.orderNumber(order.id),
       kind: order.kind,
       amount_cents: order.total_cents,
       reason: request.reason,

@@ -23,6 +23,8 @@
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("../proxies/proxies.js")} */
+const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 /** @type {{ refund_window_days: number, proxy_term_days: number }} */
 const catalog = require(`${__hooks}/lib/catalog.json`);
@@ -73,14 +75,6 @@ function itemIds(order) {
   } catch (_) {
     return [];
   }
-}
-
-/**
- * The short order number customers see (first 8 characters of its id, upper case).
- * @param {string} id
- */
-function orderNumber(id) {
-  return id.slice(0, 8).toUpperCase();
 }
 
 /**
@@ -163,7 +157,7 @@ function refundability(app, order) {
       return {
         refundable: false,
         within_promise: within,
-        reason: `Renewal order ${orderNumber(renewal.id)} extended these proxies: refund it first.`,
+        reason: `Renewal order ${proxies.orderNumber(renewal.id)} extended these proxies: refund it first.`,
       };
     }
   }
@@ -197,7 +191,7 @@ function orderView(order) {
   return {
     id: order.id,
     user_id: order.user_id,
-    number: orderNumber(order.id),
+    number: proxies.orderNumber(order.id),
     kind: order.kind,
     proxy_type: order.proxy_type,
     country: order.country,
@@ -251,7 +245,6 @@ module.exports = {
   TERM_DAYS: catalog.proxy_term_days,
   ORDER_COLUMNS,
   orderRows,
-  orderNumber,
   ageDays,
   withinPromise,
   heldProxies,

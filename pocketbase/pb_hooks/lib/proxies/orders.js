@@ -67,14 +67,6 @@ function answerOnce(e, route, validate, work) {
 }
 
 /**
- * The short order number customers see: the first 8 characters of its id, upper case.
- * @param {string} id
- */
-function orderNumber(id) {
-  return id.slice(0, 8).toUpperCase();
-}
-
-/**
  * Takes an order's price from the user's balance inside the caller's transaction: one
  * PROXY_PURCHASE ledger row. Refused (changing nothing) with a message naming the
  * shortfall when the balance does not cover it, or when it would spend the locked part of
@@ -91,7 +83,7 @@ function chargeOrder(txApp, userId, charge) {
       userId,
       type: "PROXY_PURCHASE",
       amountCents: -charge.cents,
-      description: `${charge.description} (order ${orderNumber(charge.orderId)})`,
+      description: `${charge.description} (order ${proxies.orderNumber(charge.orderId)})`,
       reference: `order:${charge.orderId}`,
     },
     (balance) => {

@@ -151,6 +151,14 @@ function returnToStock(txApp, ids, fromStatus) {
   return changed;
 }
 
+/**
+ * The short order number customers see: the first 8 characters of its id, upper case.
+ * @param {string} id
+ */
+function orderNumber(id) {
+  return id.slice(0, 8).toUpperCase();
+}
+
 module.exports = {
   CATALOG,
   PROXY_TYPES,
@@ -163,6 +171,7 @@ module.exports = {
   newPassword,
   typeLabel,
   proxiesLabel,
+  orderNumber,
   throwProblems,
   typeProblems,
   proxyShape,
