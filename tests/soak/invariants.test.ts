@@ -14,7 +14,7 @@ import { startTestPocketBase } from "../support/pocketbase.ts";
 import { checkAgainstBook } from "./support/acknowledged.ts";
 import { damageCases } from "./support/damage-cases.ts";
 import { newBook, type Request } from "./support/book.ts";
-import { sessionCompleted, stripeSignature } from "./support/load.ts";
+import { sessionCompleted, stripeSignature } from "./support/load-payments.ts";
 import { call, type Answer } from "./support/soak-client.ts";
 import { queryRows } from "./support/sqlite.ts";
 import { populate, startSoakShop, WEBHOOK_SECRET, type SoakShop } from "./support/soak-shop.ts";

@@ -8,7 +8,8 @@
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
-import { sessionCompleted, stripeSignature, type Actor } from "./support/load.ts";
+import { sessionCompleted, stripeSignature } from "./support/load-payments.ts";
+import type { Actor } from "./support/load.ts";
 import { call, type Answer } from "./support/soak-client.ts";
 import { queryRows } from "./support/sqlite.ts";
 import { populate, startSoakShop, WEBHOOK_SECRET, type SoakShop } from "./support/soak-shop.ts";

@@ -8,8 +8,9 @@
 // Choices come from a small seeded PRNG, one stream per actor (customer i, the admin, the
 // kill moment), so a failing seed replays the same decisions; the interleaving of actors is
 // up to the machine.
-import { paidSession, stripeEvent, stripeSignature } from "../../support/stripe-mock.ts";
-import type { Book, Kind, OrderAck, Request } from "./book.ts";
+import type { Book, OrderAck, Request } from "./book.ts";
+import { buyCredits } from "./load-payments.ts";
+import { nextKey, send } from "./load-send.ts";
 import { call, NoAnswer, Prng, type Answer, type ServerGate } from "./soak-client.ts";
 
 // ---- The shop under load ---------------------------------------------------------------
@@ -45,74 +46,6 @@ export interface LoadOptions {
   webhookSecret?: string;
   /** Set to stop: each actor finishes its current request (and its retries) and returns. */
   stopped: () => boolean;
-}
-
-/** Statuses that are a definite, expected refusal for each kind (anything else is a problem). */
-const REFUSALS: Record<Kind, number[]> = {
-  purchase: [400, 409], // insufficient balance, not enough stock
-  renewal: [400, 404], // insufficient balance, proxy no longer theirs (refunded meanwhile)
-  checkout: [],
-  webhook: [],
-  credit: [],
-  debit: [400], // insufficient balance
-  refund: [409], // already refunded, renewed later
-};
-
-let keySeq = 0;
-
-/**
- * Sends one request until it has an answer: every try with the same key and body. Records
- * it in the book (inflight first, so a crash check knows it may have happened).
- */
-async function send(
-  options: LoadOptions,
-  request: Omit<Request, "state" | "tries">,
-  path: string,
-  token: string | undefined,
-  extra: { headers?: Record<string, string>; raw?: string } = {},
-): Promise<{ entry: Request; answer?: Answer }> {
-  const { gate, book } = options;
-  const entry: Request = { ...request, state: "inflight", tries: 0 };
-  book.requests.set(entry.key, entry);
-  // No answer for 120 s while PocketBase is up is a problem; the time it is down does not count.
-  let deadline = Date.now() + 120_000;
-  let doubted = false;
-  for (;;) {
-    if (!gate.isUp) {
-      await gate.wait();
-      deadline = Date.now() + 120_000;
-    }
-    entry.tries += 1;
-    try {
-      const headers = request.kind === "webhook" ? (extra.headers ?? {}) : { "Idempotency-Key": request.key, ...extra.headers };
-      const answer = await call(gate.url, "POST", path, { token, body: request.body, headers, ...(extra.raw ? { raw: extra.raw } : {}) });
-      entry.status = answer.status;
-      if (answer.status >= 200 && answer.status < 300) {
-        entry.state = "acked";
-        book.acks += 1;
-        return { entry, answer };
-      }
-      const message = answer.body["message"];
-      entry.message = typeof message === "string" ? message : JSON.stringify(answer.body);
-      entry.state = "refused";
-      if (!REFUSALS[request.kind].includes(answer.status)) {
-        book.problems.push(`${request.kind} ${request.key} answered ${answer.status}: ${entry.message}`);
-      }
-      return { entry };
-    } catch (err) {
-      if (!(err instanceof NoAnswer)) throw err;
-      if (!doubted) {
-        doubted = true;
-        book.inDoubt += 1;
-      }
-      if (Date.now() > deadline) {
-        book.problems.push(`${request.kind} ${request.key} got no answer for 120 s: ${err.message}`);
-        return { entry };
-      }
-      // Killed or restarting: wait for the gate (or a moment, if the kill is not noticed yet).
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 }
 
 function orderAck(answer: Answer, userId: string): OrderAck {
@@ -155,11 +88,6 @@ function recordOrder(book: Book, entry: Request, answer: Answer, userId: string)
     }
   }
   book.orders.set(ack.id, ack);
-}
-
-function nextKey(options: LoadOptions, actor: Actor): string {
-  keySeq += 1;
-  return `soak-${options.seed}-${actor.id}-${keySeq}`;
 }
 
 /** One customer: buys, renews and buys credits until stopped, one request at a time. */
@@ -217,65 +145,6 @@ async function customerLoop(options: LoadOptions, actor: Actor, index: number): 
       }
     }
   }
-}
-
-const PACKAGE_CENTS: Record<string, number> = { "package-10": 1000, "package-25": 2600 };
-
-async function buyCredits(options: LoadOptions, actor: Actor, rng: Prng): Promise<void> {
-  const packageId = rng.chance(0.8) ? "package-10" : "package-25";
-  const res = await send(
-    options,
-    { key: nextKey(options, actor), kind: "checkout", userId: actor.id, body: { package_id: packageId } },
-    "/api/v1/credits/checkout",
-    actor.token,
-  );
-  if (!res.answer) return;
-  const payment = res.answer.body["payment"] as Record<string, unknown>;
-  const paymentId = String(payment["id"]);
-  res.entry.paymentId = paymentId;
-  const paid = payment["status"] === "paid";
-  options.book.payments.set(paymentId, { userId: actor.id, cents: PACKAGE_CENTS[packageId] ?? 0, paid, key: res.entry.key });
-  if (options.provider === "test") {
-    if (!paid) options.book.problems.push(`test-provider payment ${paymentId} answered ${String(payment["status"])}`);
-    return;
-  }
-  // Stripe: the customer pays on Stripe's page, Stripe calls the webhook (sometimes twice).
-  const deliveries = rng.chance(0.2) ? 2 : 1;
-  for (let i = 0; i < deliveries; i++) await deliverWebhook(options, payment);
-}
-
-/** Stripe's checkout.session.completed for `payment` (one event id per payment). */
-export function sessionCompleted(payment: Record<string, unknown>): string {
-  const id = String(payment["id"]);
-  const session = payment["provider_session_id"];
-  return stripeEvent(
-    "checkout.session.completed",
-    paidSession({ ...payment, id }, { id: typeof session === "string" && session ? session : `cs_${id}`, payment_intent: `pi_${id}` }),
-    `evt_${id}`,
-  );
-}
-
-export { stripeSignature };
-
-async function deliverWebhook(options: LoadOptions, payment: Record<string, unknown>): Promise<void> {
-  const paymentId = String(payment["id"]);
-  const payload = sessionCompleted(payment);
-  const secret = options.webhookSecret ?? "";
-  // Each delivery is a request of its own (the same event, signed once; a retry after no answer resends it).
-  const key = `webhook:${paymentId}:${++keySeq}`;
-  const res = await send(
-    options,
-    { key, kind: "webhook", userId: String(payment["user_id"]), body: null, paymentId },
-    "/api/v1/payments/stripe/webhook",
-    undefined,
-    { headers: { "stripe-signature": stripeSignature(payload, secret) }, raw: payload },
-  );
-  const outcome = res.answer?.body["outcome"];
-  if (res.answer && outcome !== "credited" && outcome !== "already_paid") {
-    options.book.problems.push(`webhook for ${paymentId} answered outcome ${String(outcome)}`);
-  }
-  const known = options.book.payments.get(paymentId);
-  if (res.answer && known) known.paid = true;
 }
 
 /** The admin: credits, debits and refunds customers' orders at random, until stopped. */
