@@ -1,0 +1,122 @@
+// The access matrix's rows for proxies, support tickets, chat and contact messages.
+import { setProxyColumns } from "../../support/shop.ts";
+import { ALL, type CollectionSpec } from "./access-spec-kit.ts";
+
+export const proxiesSpec: CollectionSpec = {
+  name: "proxies",
+  // Owner, status and expiry are the server's (finding 6): stock is made Available, then
+  // assigned in data.db; the API create is of stock too.
+  make: async (ctx, owner) => {
+    const { id } = await ctx.su.collection("proxies").create({
+      host: `p${ctx.n()}.test`,
+      port: 8080,
+      username: "u",
+      password: "secret",
+      type: "HTTP",
+      country: "US",
+      status: "AVAILABLE",
+    });
+    setProxyColumns(ctx.tpb, [id], {
+      status: "ASSIGNED",
+      assigned_to_user_id: ctx.users[owner].id,
+      expires_at: "2099-01-01 00:00:00.000Z",
+    });
+    return id;
+  },
+  createBody: async (_ctx, _who, marker) => ({
+    host: `${marker}.test`,
+    port: 8080,
+    username: "u",
+    password: "p",
+    type: "HTTP",
+    country: "US",
+    status: "AVAILABLE",
+  }),
+  markerFilter: (m) => `host = "${m}.test"`,
+  updateBody: (m) => ({ city: m }),
+  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+  view: { anon: 404, A: 200, B: 404, admin: 200 },
+  create: { anon: 400, A: 400, B: 400, admin: 200 },
+  update: { anon: 404, A: 404, B: 404, admin: 200 },
+  delete: { anon: 404, A: 404, B: 404, admin: 204 },
+};
+
+export const supportTicketsSpec: CollectionSpec = {
+  name: "support_tickets",
+  make: async (ctx, owner) =>
+    (
+      await ctx.su
+        .collection("support_tickets")
+        .create({ user_id: ctx.users[owner].id, subject: `Ticket ${ctx.n()}`, priority: "medium", status: "open" })
+    ).id,
+  createBody: async (ctx, who, marker) => ({
+    user_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id,
+    subject: marker,
+    priority: "high",
+    status: "open",
+  }),
+  markerFilter: (m) => `subject = "${m}"`,
+  updateBody: (m) => ({ subject: m, status: "pending" }),
+  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+  view: { anon: 404, A: 200, B: 404, admin: 200 },
+  create: { anon: 400, A: 200, B: 200, admin: 200 },
+  update: { anon: 404, A: 404, B: 404, admin: 200 },
+  delete: ALL(403),
+};
+
+export const chatMessagesSpec: CollectionSpec = {
+  name: "chat_messages",
+  make: async (ctx, owner) => {
+    const ticket = await ctx.su
+      .collection("support_tickets")
+      .create({ user_id: ctx.users[owner].id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+    return (await ctx.su.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: ctx.users[owner].id, message: "hello" })).id;
+  },
+  // Everybody tries to write on A's open ticket.
+  createBody: async (ctx, who, marker) => {
+    const ticket = await ctx.su
+      .collection("support_tickets")
+      .create({ user_id: ctx.users.A.id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+    return {
+      ticket_id: ticket.id,
+      sender_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id,
+      message: marker,
+      is_admin_message: who === "admin",
+    };
+  },
+  markerFilter: (m) => `message = "${m}"`,
+  updateBody: (m) => ({ message: m }),
+  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
+  view: { anon: 404, A: 200, B: 404, admin: 200 },
+  create: { anon: 400, A: 200, B: 400, admin: 200 },
+  update: ALL(403),
+  delete: ALL(403),
+};
+
+export const contactMessagesSpec: CollectionSpec = {
+  name: "contact_messages",
+  make: async (ctx) =>
+    (
+      await ctx.su.collection("contact_messages").create({
+        name: "Sam Sender",
+        email: "sam@example.com",
+        subject: `Hello ${ctx.n()}`,
+        message: "I would like to know more about your plans.",
+        type: "general",
+      })
+    ).id,
+  createBody: async (_ctx, _who, marker) => ({
+    name: "Sam Sender",
+    email: "sam@example.com",
+    subject: marker,
+    message: "I would like to know more about your plans.",
+    type: "billing",
+  }),
+  markerFilter: (m) => `subject = "${m}"`,
+  updateBody: (m) => ({ subject: m }),
+  list: { anon: [], A: [], B: [], admin: ["A", "B"] },
+  view: { anon: 404, A: 404, B: 404, admin: 200 },
+  create: ALL(200),
+  update: { anon: 404, A: 404, B: 404, admin: 200 },
+  delete: { anon: 404, A: 404, B: 404, admin: 204 },
+};
