@@ -388,6 +388,7 @@ test.describe("settings", () => {
     await page.getByRole("tab", { name: "API Access" }).click();
     await expect(page.getByText("API Access Coming Soon")).toBeVisible();
     await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login$/);
     await open(page, "/login");
     await signIn(page, user.email, "Changed#2026");
     await expect(page).toHaveURL(/\/dashboard$/);
