@@ -4,3 +4,8 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" 
 export function formatCents(cents: number): string {
   return usd.format(cents / 100);
 }
+
+/** Signed cents as a ledger row shows them: 1234 -> "+$12.34", -450 -> "-$4.50". */
+export function formatSignedCents(cents: number): string {
+  return `${cents >= 0 ? "+" : "-"}${formatCents(Math.abs(cents))}`;
+}

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/components/overview-sections";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
-import { formatCents } from "@/lib/money";
+import { formatCents, formatSignedCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
 import { useBalance, type BalanceSeed } from "@/stores/balance";
@@ -137,7 +137,7 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
                         : "shrink-0 font-medium whitespace-nowrap text-red-700 tabular-nums"
                     }
                   >
-                    {`${t.amount_cents >= 0 ? "+" : "-"}${formatCents(Math.abs(t.amount_cents))}`}
+                    {formatSignedCents(t.amount_cents)}
                   </span>
                 </li>
               ))}

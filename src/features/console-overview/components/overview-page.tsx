@@ -23,7 +23,7 @@ import { StatGrid } from "@/components/ui/stat-grid";
 import { PageHeader } from "@/components/ui/page-header";
 import { cn } from "@/lib/cn";
 import { LocalDateTime } from "@/components/session/local-date-time";
-import { formatCents } from "@/lib/money";
+import { formatCents, formatSignedCents } from "@/lib/money";
 import { isIncoming, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
@@ -193,8 +193,7 @@ function RecentTransactions({ state }: { state: OverviewState }) {
               <span
                 className={cn("shrink-0 text-sm font-semibold tabular-nums", row.amount_cents >= 0 ? "text-green-700" : "text-red-700")}
               >
-                {row.amount_cents >= 0 ? "+" : "-"}
-                {formatCents(Math.abs(row.amount_cents))}
+                {formatSignedCents(row.amount_cents)}
               </span>
             </li>
           ))}

@@ -7,7 +7,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ListSkeleton } from "@/components/ui/list-state";
 import { TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import { formatDate, formatDateTime } from "@/lib/dates";
-import { formatCents } from "@/lib/money";
+import { formatCents, formatSignedCents } from "@/lib/money";
 import type { AdminPayment, UserDetail } from "@/features/console-users/api";
 import { OrderRow } from "@/features/console-users/components/order-row";
 import { proxyTypeLabel, statusLabel } from "@/features/console-users/labels";
@@ -117,8 +117,7 @@ function DetailBody({ data }: { data: UserDetail }) {
               </p>
             </div>
             <span className={row.amount_cents >= 0 ? "shrink-0 font-medium text-green-700" : "shrink-0 font-medium text-red-700"}>
-              {row.amount_cents >= 0 ? "+" : "-"}
-              {formatCents(Math.abs(row.amount_cents))}
+              {formatSignedCents(row.amount_cents)}
             </span>
           </li>
         ))}
