@@ -26,6 +26,11 @@ function byValue<K extends string, T extends { value: string }>(keys: readonly K
 }
 
 const proxyTypes = byValue(PROXY_TYPES, catalog.proxy_types);
+
+// The literal lists above give TypeScript its unions; the JSON stays the one statement of the facts.
+const purchasable = catalog.proxy_types.filter((t) => t.purchasable).map((t) => t.value);
+if (purchasable.join() !== PURCHASE_TYPES.join()) throw new Error("catalog.json's purchasable types differ from PURCHASE_TYPES");
+
 const transactionTypes = byValue(TRANSACTION_TYPES, catalog.transaction_types);
 
 /** "Residential", "Datacenter", "SOCKS5", "HTTP", "HTTPS". */
