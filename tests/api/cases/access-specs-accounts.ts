@@ -1,5 +1,5 @@
 // The access matrix's rows for accounts, shop settings, pricing plans and the audit log.
-import { ALL, type CollectionSpec } from "./access-spec-kit.ts";
+import { ADMIN_ROWS, ADMIN_WRITES, ALL, claimedId, OWN_ROWS, SERVER_WRITES, type CollectionSpec } from "./access-spec-kit.ts";
 
 export const usersSpec: CollectionSpec = {
   name: "users",
@@ -12,8 +12,7 @@ export const usersSpec: CollectionSpec = {
   }),
   markerFilter: (m) => `first_name = "${m}"`,
   updateBody: (m) => ({ first_name: m }),
-  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
-  view: { anon: 404, A: 200, B: 404, admin: 200 },
+  ...OWN_ROWS,
   create: ALL(403),
   // Admins manage users through /api/admin routes, not by editing records.
   update: { anon: 404, A: 200, B: 404, admin: 404 },
@@ -28,9 +27,7 @@ export const settingsSpec: CollectionSpec = {
   updateBody: (m) => ({ value: m }),
   list: { anon: ["A", "B"], A: ["A", "B"], B: ["A", "B"], admin: ["A", "B"] },
   view: ALL(200),
-  create: { anon: 400, A: 400, B: 400, admin: 200 },
-  update: { anon: 404, A: 404, B: 404, admin: 200 },
-  delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  ...ADMIN_WRITES,
 };
 
 export const pricingPlansSpec: CollectionSpec = {
@@ -47,9 +44,7 @@ export const pricingPlansSpec: CollectionSpec = {
   updateBody: (m) => ({ name: m }),
   list: { anon: ["A"], A: ["A"], B: ["A"], admin: ["A", "B"] },
   view: ALL(200),
-  create: { anon: 400, A: 400, B: 400, admin: 200 },
-  update: { anon: 404, A: 404, B: 404, admin: 200 },
-  delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  ...ADMIN_WRITES,
 };
 
 export const auditLogsSpec: CollectionSpec = {
@@ -61,7 +56,7 @@ export const auditLogsSpec: CollectionSpec = {
     return (await ctx.su.collection("audit_logs").getFirstListItem(`target_id = "${setting.id}"`)).id;
   },
   createBody: async (ctx, who, marker) => ({
-    admin_id: ctx.users[who === "anon" ? "A" : who].id,
+    admin_id: claimedId(ctx, who),
     action: marker,
     target_type: "x",
     target_id: "y",
@@ -69,9 +64,6 @@ export const auditLogsSpec: CollectionSpec = {
   }),
   markerFilter: (m) => `action = "${m}"`,
   updateBody: (m) => ({ action: m }),
-  list: { anon: [], A: [], B: [], admin: ["A", "B"] },
-  view: { anon: 404, A: 404, B: 404, admin: 200 },
-  create: ALL(403),
-  update: ALL(403),
-  delete: ALL(403),
+  ...ADMIN_ROWS,
+  ...SERVER_WRITES,
 };

@@ -1,6 +1,6 @@
 // The access matrix's rows for proxies, support tickets, chat and contact messages.
 import { setProxyColumns } from "../../support/shop.ts";
-import { ALL, type CollectionSpec } from "./access-spec-kit.ts";
+import { ADMIN_ONLY, ADMIN_ROWS, ADMIN_WRITES, ALL, claimedId, OWN_ROWS, type CollectionSpec } from "./access-spec-kit.ts";
 
 export const proxiesSpec: CollectionSpec = {
   name: "proxies",
@@ -34,11 +34,8 @@ export const proxiesSpec: CollectionSpec = {
   }),
   markerFilter: (m) => `host = "${m}.test"`,
   updateBody: (m) => ({ city: m }),
-  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
-  view: { anon: 404, A: 200, B: 404, admin: 200 },
-  create: { anon: 400, A: 400, B: 400, admin: 200 },
-  update: { anon: 404, A: 404, B: 404, admin: 200 },
-  delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  ...OWN_ROWS,
+  ...ADMIN_WRITES,
 };
 
 export const supportTicketsSpec: CollectionSpec = {
@@ -50,17 +47,16 @@ export const supportTicketsSpec: CollectionSpec = {
         .create({ user_id: ctx.users[owner].id, subject: `Ticket ${ctx.n()}`, priority: "medium", status: "open" })
     ).id,
   createBody: async (ctx, who, marker) => ({
-    user_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id,
+    user_id: claimedId(ctx, who),
     subject: marker,
     priority: "high",
     status: "open",
   }),
   markerFilter: (m) => `subject = "${m}"`,
   updateBody: (m) => ({ subject: m, status: "pending" }),
-  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
-  view: { anon: 404, A: 200, B: 404, admin: 200 },
+  ...OWN_ROWS,
   create: { anon: 400, A: 200, B: 200, admin: 200 },
-  update: { anon: 404, A: 404, B: 404, admin: 200 },
+  update: ADMIN_ONLY(200),
   delete: ALL(403),
 };
 
@@ -79,15 +75,14 @@ export const chatMessagesSpec: CollectionSpec = {
       .create({ user_id: ctx.users.A.id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
     return {
       ticket_id: ticket.id,
-      sender_id: who === "anon" ? ctx.users.A.id : ctx.users[who].id,
+      sender_id: claimedId(ctx, who),
       message: marker,
       is_admin_message: who === "admin",
     };
   },
   markerFilter: (m) => `message = "${m}"`,
   updateBody: (m) => ({ message: m }),
-  list: { anon: [], A: ["A"], B: ["B"], admin: ["A", "B"] },
-  view: { anon: 404, A: 200, B: 404, admin: 200 },
+  ...OWN_ROWS,
   create: { anon: 400, A: 200, B: 400, admin: 200 },
   update: ALL(403),
   delete: ALL(403),
@@ -114,9 +109,8 @@ export const contactMessagesSpec: CollectionSpec = {
   }),
   markerFilter: (m) => `subject = "${m}"`,
   updateBody: (m) => ({ subject: m }),
-  list: { anon: [], A: [], B: [], admin: ["A", "B"] },
-  view: { anon: 404, A: 404, B: 404, admin: 200 },
+  ...ADMIN_ROWS,
   create: ALL(200),
-  update: { anon: 404, A: 404, B: 404, admin: 200 },
-  delete: { anon: 404, A: 404, B: 404, admin: 204 },
+  update: ADMIN_ONLY(200),
+  delete: ADMIN_ONLY(204),
 };
