@@ -1,108 +1,92 @@
 // Fields only the server may set on support tickets, chat messages and contact messages, run
 // in privileged-fields.test.ts's shop with its cast.
-import type PocketBase from "pocketbase";
-import { beforeAll, describe, expect, it } from "vitest";
-import { clientFrom, statusOf, type TestUser } from "../../support/pocketbase.ts";
+import { describe, expect, it } from "vitest";
+import type { Cast } from "../../support/cast.ts";
+import { clientFrom, statusOf } from "../../support/pocketbase.ts";
 import type { PocketBaseFixture } from "../../support/use-shop.ts";
 
-export interface PrivilegedCast {
-  su: PocketBase;
-  alice: TestUser;
-  bob: TestUser;
-  admin: TestUser;
-  asAlice: PocketBase;
-  asAdmin: PocketBase;
-}
-
-export function supportFieldCases(pocketbase: PocketBaseFixture, cast: PrivilegedCast): void {
-  let su: PocketBase;
-  let alice: TestUser;
-  let bob: TestUser;
-  let admin: TestUser;
-  let asAlice: PocketBase;
-  let asAdmin: PocketBase;
-
-  beforeAll(() => {
-    ({ su, alice, bob, admin, asAlice, asAdmin } = cast);
-  });
-
+export function supportFieldCases(pocketbase: PocketBaseFixture, cast: Cast): void {
   describe("support", () => {
     it("a customer cannot change a ticket's status, even on their own ticket", async () => {
-      const ticket = await asAlice
+      const ticket = await cast.asAlice
         .collection("support_tickets")
-        .create({ user_id: alice.id, subject: "Cannot connect", priority: "high", status: "open" });
-      expect(await statusOf(() => asAlice.collection("support_tickets").update(ticket.id, { status: "closed" }))).toBe(404);
-      expect((await su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
+        .create({ user_id: cast.alice.id, subject: "Cannot connect", priority: "high", status: "open" });
+      expect(await statusOf(() => cast.asAlice.collection("support_tickets").update(ticket.id, { status: "closed" }))).toBe(404);
+      expect((await pocketbase.su.collection("support_tickets").getOne(ticket.id))["status"]).toBe("open");
     });
 
     it("a new ticket is open and owned by its author", async () => {
       expect(
         await statusOf(() =>
-          asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Closed already", priority: "low", status: "closed" }),
+          cast.asAlice
+            .collection("support_tickets")
+            .create({ user_id: cast.alice.id, subject: "Closed already", priority: "low", status: "closed" }),
         ),
       ).toBe(400);
       expect(
         await statusOf(() =>
-          asAlice.collection("support_tickets").create({ user_id: bob.id, subject: "On behalf of Bob", priority: "low", status: "open" }),
+          cast.asAlice
+            .collection("support_tickets")
+            .create({ user_id: cast.bob.id, subject: "On behalf of Bob", priority: "low", status: "open" }),
         ),
       ).toBe(400);
-      const ticket = await asAlice
+      const ticket = await cast.asAlice
         .collection("support_tickets")
-        .create({ user_id: alice.id, subject: "  Default status  ", priority: "low" });
-      expect(ticket).toMatchObject({ status: "open", user_id: alice.id, subject: "Default status" });
+        .create({ user_id: cast.alice.id, subject: "  Default status  ", priority: "low" });
+      expect(ticket).toMatchObject({ status: "open", user_id: cast.alice.id, subject: "Default status" });
     });
 
     it("ticket subjects need at least 5 characters", async () => {
       expect(
         await statusOf(() =>
-          asAlice.collection("support_tickets").create({ user_id: alice.id, subject: "Hi", priority: "low", status: "open" }),
+          cast.asAlice.collection("support_tickets").create({ user_id: cast.alice.id, subject: "Hi", priority: "low", status: "open" }),
         ),
       ).toBe(400);
     });
 
     it("is_admin_message cannot be spoofed and follows the sender's is_admin", async () => {
-      const ticket = await asAlice
+      const ticket = await cast.asAlice
         .collection("support_tickets")
-        .create({ user_id: alice.id, subject: "Chat ticket", priority: "medium", status: "open" });
+        .create({ user_id: cast.alice.id, subject: "Chat ticket", priority: "medium", status: "open" });
       expect(
         await statusOf(() =>
-          asAlice
+          cast.asAlice
             .collection("chat_messages")
-            .create({ ticket_id: ticket.id, sender_id: alice.id, message: "I am staff", is_admin_message: true }),
+            .create({ ticket_id: ticket.id, sender_id: cast.alice.id, message: "I am staff", is_admin_message: true }),
         ),
       ).toBe(400);
       expect(
         await statusOf(() =>
-          asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: admin.id, message: "I am the admin" }),
+          cast.asAlice.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: cast.admin.id, message: "I am the admin" }),
         ),
       ).toBe(400);
 
-      const own = await asAlice
+      const own = await cast.asAlice
         .collection("chat_messages")
-        .create({ ticket_id: ticket.id, sender_id: alice.id, message: "  Still broken  ", is_admin_message: false });
-      expect(own).toMatchObject({ is_admin_message: false, sender_id: alice.id, message: "Still broken" });
+        .create({ ticket_id: ticket.id, sender_id: cast.alice.id, message: "  Still broken  ", is_admin_message: false });
+      expect(own).toMatchObject({ is_admin_message: false, sender_id: cast.alice.id, message: "Still broken" });
 
-      const reply = await asAdmin
+      const reply = await cast.asAdmin
         .collection("chat_messages")
-        .create({ ticket_id: ticket.id, sender_id: admin.id, message: "Looking into it", is_admin_message: false });
-      expect(reply).toMatchObject({ is_admin_message: true, sender_id: admin.id });
+        .create({ ticket_id: ticket.id, sender_id: cast.admin.id, message: "Looking into it", is_admin_message: false });
+      expect(reply).toMatchObject({ is_admin_message: true, sender_id: cast.admin.id });
     });
 
     it("a customer cannot write on a closed ticket or on someone else's ticket", async () => {
-      const closed = await su
+      const closed = await pocketbase.su
         .collection("support_tickets")
-        .create({ user_id: alice.id, subject: "Closed ticket", priority: "low", status: "closed" });
-      const bobs = await su
+        .create({ user_id: cast.alice.id, subject: "Closed ticket", priority: "low", status: "closed" });
+      const bobs = await pocketbase.su
         .collection("support_tickets")
-        .create({ user_id: bob.id, subject: "Bob's ticket", priority: "low", status: "open" });
+        .create({ user_id: cast.bob.id, subject: "Bob's ticket", priority: "low", status: "open" });
       for (const ticketId of [closed.id, bobs.id]) {
         expect(
           await statusOf(() =>
-            asAlice.collection("chat_messages").create({ ticket_id: ticketId, sender_id: alice.id, message: "hello there" }),
+            cast.asAlice.collection("chat_messages").create({ ticket_id: ticketId, sender_id: cast.alice.id, message: "hello there" }),
           ),
         ).toBe(400);
       }
-      expect(await su.collection("chat_messages").getFullList({ filter: 'message = "hello there"' })).toHaveLength(0);
+      expect(await pocketbase.su.collection("chat_messages").getFullList({ filter: 'message = "hello there"' })).toHaveLength(0);
     });
   });
 
@@ -118,7 +102,7 @@ export function supportFieldCases(pocketbase: PocketBaseFixture, cast: Privilege
         ip: "10.9.8.7",
       });
       expect(created["ip"]).toBeUndefined();
-      const stored = await su.collection("contact_messages").getOne(created.id);
+      const stored = await pocketbase.su.collection("contact_messages").getOne(created.id);
       expect(stored).toMatchObject({
         name: "Jo Doe",
         email: "jo@example.com",
