@@ -4,6 +4,8 @@
 import type { ReactNode } from "react";
 import { get, useFormState, type FieldValues, type Path, type UseFormRegister, type UseFormReturn } from "react-hook-form";
 import { Field, fieldAria } from "@/components/ui/field";
+import { Options, type OptionLabels } from "@/components/ui/options";
+import { Select } from "@/components/ui/select";
 
 /** What the control inside a FormField spreads onto itself. */
 export type FieldControlProps = ReturnType<UseFormRegister<FieldValues>> & ReturnType<typeof fieldAria> & { id: string };
@@ -35,5 +37,31 @@ export function FormField<T extends FieldValues, C, O extends FieldValues>({
     <Field id={id} label={label} error={error} hint={hint} className={className}>
       {children({ id, ...form.register(name), ...fieldAria(id, error, { hint: Boolean(hint) }) })}
     </Field>
+  );
+}
+
+interface SelectFormFieldProps<T extends FieldValues, C, O extends FieldValues, Value extends string> extends Omit<
+  FormFieldProps<T, C, O>,
+  "children"
+> {
+  /** The values offered, in order, each shown by its label. */
+  values: readonly Value[];
+  labels: OptionLabels<Value>;
+}
+
+/** A FormField whose control is a select of a fixed list of values. */
+export function SelectFormField<T extends FieldValues, C, O extends FieldValues, Value extends string>({
+  values,
+  labels,
+  ...props
+}: SelectFormFieldProps<T, C, O, Value>) {
+  return (
+    <FormField {...props}>
+      {(field) => (
+        <Select {...field}>
+          <Options values={values} labels={labels} />
+        </Select>
+      )}
+    </FormField>
   );
 }

@@ -6,10 +6,8 @@ import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
+import { FormField, SelectFormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Options } from "@/components/ui/options";
-import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { EMPTY_PLAN, PlanSchema, SERVER_FIELDS, planToInput, type PlanInput, type PlanOutput } from "@/features/console-pricing/schemas";
 import { savePlan } from "@/features/console-pricing/stores";
@@ -79,13 +77,7 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
           {(field) => <Input maxLength={100} autoComplete="off" {...field} />}
         </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField form={form} name="type" id="plan-type" label="Type">
-            {(field) => (
-              <Select {...field}>
-                <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
-              </Select>
-            )}
-          </FormField>
+          <SelectFormField form={form} name="type" id="plan-type" label="Type" values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
           <FormField form={form} name="price" id="plan-price" label="Price per proxy (USD)">
             {(field) => <Input type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="2.50" {...field} />}
           </FormField>

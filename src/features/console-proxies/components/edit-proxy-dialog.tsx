@@ -8,10 +8,8 @@ import { useForm, useWatch } from "react-hook-form";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { FormField } from "@/components/ui/form-field";
+import { FormField, SelectFormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Options } from "@/components/ui/options";
-import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage, fieldErrors, isAbort } from "@/lib/api-error";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
@@ -157,13 +155,7 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       <FormField form={form} name="password" id="edit-password" label="Password">
         {(field) => <Input type="text" autoComplete="off" spellCheck={false} className="font-mono" {...field} />}
       </FormField>
-      <FormField form={form} name="status" id="edit-status" label="Status">
-        {(field) => (
-          <Select {...field}>
-            <Options values={PROXY_STATUSES} labels={STATUS_LABELS} />
-          </Select>
-        )}
-      </FormField>
+      <SelectFormField form={form} name="status" id="edit-status" label="Status" values={PROXY_STATUSES} labels={STATUS_LABELS} />
       {hint ? (
         <p className={hint.tone === "warning" ? "text-sm text-amber-900" : "text-sm text-slate-600"} data-testid="status-hint">
           {hint.text}

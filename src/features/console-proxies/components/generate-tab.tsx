@@ -1,18 +1,16 @@
 // Generate tab (admin spec "Generate tab"): type, quantity and a place from the reference
 // list; the proxies are made with random credentials, AVAILABLE at once.
 import { valibotResolver } from "@hookform/resolvers/valibot";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useForm, useFormState, useWatch, type UseFormReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { Field, fieldAria } from "@/components/ui/field";
-import { FormField } from "@/components/ui/form-field";
+import { Field } from "@/components/ui/field";
+import { FormField, SelectFormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Options } from "@/components/ui/options";
-import { Select } from "@/components/ui/select";
 import { MAX_GENERATE, PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { fieldErrors } from "@/lib/api-error";
 import { useHydrated } from "@/lib/use-hydrated";
 import { COUNTRY_CODES, citiesOf, countryLabel, statesOf } from "@/features/console-proxies/locations";
-import { PlaceCombobox } from "@/features/console-proxies/components/place-combobox";
+import { PlaceCombobox, type PlaceOption } from "@/features/console-proxies/components/place-combobox";
 import { EMPTY_GENERATE, GenerateSchema, type GenerateInput, type GenerateOutput } from "@/features/console-proxies/schemas";
 import { failureMessage, generate, showBanner } from "@/features/console-proxies/stores";
 
@@ -25,14 +23,12 @@ export function GenerateTab() {
     defaultValues: EMPTY_GENERATE,
   });
   const {
-    register,
     control,
     handleSubmit,
-    setValue,
     setError,
     reset,
     getValues,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = form;
   const country = useWatch({ control, name: "country" });
   const state = useWatch({ control, name: "state" });
@@ -63,95 +59,85 @@ export function GenerateTab() {
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField form={form} name="type" id="generate-type" label="Proxy Type">
+        <SelectFormField form={form} name="type" id="generate-type" label="Proxy Type" values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
+        <FormField form={form} name="quantity" id="generate-quantity" label="Quantity">
           {(field) => (
-            <Select {...field}>
-              <Options values={PROXY_TYPES} labels={PROXY_TYPE_LABELS} />
-            </Select>
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_GENERATE}
+              step={1}
+              placeholder={`Enter quantity (1-${MAX_GENERATE})`}
+              {...field}
+            />
           )}
         </FormField>
-        <Field id="generate-quantity" label="Quantity" error={errors.quantity?.message}>
-          <Input
-            id="generate-quantity"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_GENERATE}
-            step={1}
-            placeholder={`Enter quantity (1-${MAX_GENERATE})`}
-            {...fieldAria("generate-quantity", errors.quantity?.message)}
-            {...register("quantity")}
-          />
-        </Field>
-        <Field id="generate-country" label="Country" error={errors.country?.message}>
-          <Controller
-            control={control}
-            name="country"
-            render={({ field }) => (
-              <PlaceCombobox
-                id="generate-country"
-                noun="countries"
-                options={COUNTRY_OPTIONS}
-                value={field.value}
-                onChange={(value) => {
-                  field.onChange(value);
-                  setValue("state", "");
-                  setValue("city", "");
-                }}
-                placeholder="Search for a country"
-                invalid={!!errors.country}
-                describedBy={errors.country ? "generate-country-error" : undefined}
-              />
-            )}
-          />
-        </Field>
-        <Field id="generate-state" label="State (optional)" error={errors.state?.message}>
-          <Controller
-            control={control}
-            name="state"
-            render={({ field }) => (
-              <PlaceCombobox
-                id="generate-state"
-                noun="states"
-                options={statesOf(country).map((s) => ({ value: s, label: s }))}
-                value={field.value}
-                onChange={(value) => {
-                  field.onChange(value);
-                  setValue("city", "");
-                }}
-                placeholder={country ? "Any state" : "Select a country first"}
-                disabled={!country}
-                clearable
-                invalid={!!errors.state}
-                describedBy={errors.state ? "generate-state-error" : undefined}
-              />
-            )}
-          />
-        </Field>
-        <Field id="generate-city" label="City (optional)" error={errors.city?.message}>
-          <Controller
-            control={control}
-            name="city"
-            render={({ field }) => (
-              <PlaceCombobox
-                id="generate-city"
-                noun="cities"
-                options={citiesOf(country, state).map((c) => ({ value: c, label: c }))}
-                value={field.value}
-                onChange={field.onChange}
-                placeholder={state ? "Any city" : "Select a state first"}
-                disabled={!state}
-                clearable
-                invalid={!!errors.city}
-                describedBy={errors.city ? "generate-city-error" : undefined}
-              />
-            )}
-          />
-        </Field>
+        <PlaceField form={form} name="country" options={COUNTRY_OPTIONS} />
+        <PlaceField form={form} name="state" options={asOptions(statesOf(country))} />
+        <PlaceField form={form} name="city" options={asOptions(citiesOf(country, state))} />
       </div>
       <Button type="submit" disabled={!hydrated} pending={isSubmitting} pendingText="Generating...">
         Generate Proxies
       </Button>
     </form>
+  );
+}
+
+type Place = "country" | "state" | "city";
+
+/**
+ * The place fields, outermost first. A state waits for its country and a city for its state
+ * (`within`); changing a place clears the places after it. Only the country is required.
+ */
+const PLACES: Record<Place, { label: string; noun: string; placeholder: string; within?: Place }> = {
+  country: { label: "Country", noun: "countries", placeholder: "Search for a country" },
+  state: { label: "State (optional)", noun: "states", placeholder: "Any state", within: "country" },
+  city: { label: "City (optional)", noun: "cities", placeholder: "Any city", within: "state" },
+};
+const PLACE_ORDER = Object.keys(PLACES) as Place[];
+
+const asOptions = (names: readonly string[]) => names.map((name) => ({ value: name, label: name }));
+
+/** A place of the form, picked from its reference list. */
+function PlaceField({
+  form,
+  name,
+  options,
+}: {
+  form: UseFormReturn<GenerateInput, unknown, GenerateOutput>;
+  name: Place;
+  options: readonly PlaceOption[];
+}) {
+  const { label, noun, placeholder, within } = PLACES[name];
+  const id = `generate-${name}`;
+  const { errors } = useFormState({ control: form.control, name });
+  const error = errors[name];
+  const outer = useWatch({ control: form.control, name: within ?? name });
+  const waiting = within !== undefined && !outer;
+  return (
+    <Field id={id} label={label} error={error?.message}>
+      <Controller
+        control={form.control}
+        name={name}
+        render={({ field }) => (
+          <PlaceCombobox
+            id={id}
+            noun={noun}
+            options={options}
+            value={field.value}
+            onChange={(value) => {
+              field.onChange(value);
+              for (const inner of PLACE_ORDER.slice(PLACE_ORDER.indexOf(name) + 1)) form.setValue(inner, "");
+            }}
+            placeholder={waiting ? `Select a ${within} first` : placeholder}
+            disabled={waiting}
+            clearable={within !== undefined}
+            invalid={!!error}
+            describedBy={error ? `${id}-error` : undefined}
+          />
+        )}
+      />
+    </Field>
   );
 }

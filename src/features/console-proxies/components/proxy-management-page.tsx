@@ -3,11 +3,11 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { useStore } from "@nanostores/react";
 import { CircleCheck, Clock, Server, UserCheck, X } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { Skeleton } from "@/components/ui/skeleton";
+import { ListSkeleton } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { PageHeader } from "@/components/ui/page-header";
 import { cn } from "@/lib/cn";
@@ -42,13 +42,16 @@ const TABS = ["Inventory", "Generate", "Import"] as const;
 const GenerateTab = lazy(() => import("@/features/console-proxies/components/generate-tab").then((m) => ({ default: m.GenerateTab })));
 const ImportTab = lazy(() => import("@/features/console-proxies/components/import-tab").then((m) => ({ default: m.ImportTab })));
 
-function TabLoading() {
+/** A tab that loads when opened, in a card, with skeleton rows until it has. */
+function LazyTabPanel({ children }: { children: ReactNode }) {
   return (
-    <div className="space-y-3" aria-busy="true" aria-label="Loading">
-      {[0, 1, 2].map((i) => (
-        <Skeleton key={i} className="h-10 rounded-md" />
-      ))}
-    </div>
+    <TabPanel className="focus:outline-none">
+      <Card>
+        <Suspense fallback={<ListSkeleton label="Loading" rows={3} className="space-y-3" rowClassName="h-10 rounded-md" />}>
+          {children}
+        </Suspense>
+      </Card>
+    </TabPanel>
   );
 }
 
@@ -79,20 +82,12 @@ function ProxyManagement() {
           <TabPanel className="focus:outline-none">
             <InventoryTab />
           </TabPanel>
-          <TabPanel className="focus:outline-none">
-            <Card>
-              <Suspense fallback={<TabLoading />}>
-                <GenerateTab />
-              </Suspense>
-            </Card>
-          </TabPanel>
-          <TabPanel className="focus:outline-none">
-            <Card>
-              <Suspense fallback={<TabLoading />}>
-                <ImportTab />
-              </Suspense>
-            </Card>
-          </TabPanel>
+          <LazyTabPanel>
+            <GenerateTab />
+          </LazyTabPanel>
+          <LazyTabPanel>
+            <ImportTab />
+          </LazyTabPanel>
         </TabPanels>
       </TabGroup>
     </div>
