@@ -22,10 +22,15 @@ export async function adminClient(): Promise<PocketBase> {
     is_admin: true,
     onboarding_completed: true,
   });
+  admin = await userClient(user);
+  return admin;
+}
+
+/** A PocketBase client signed in as `user` (the way a script of theirs would be). */
+export async function userClient(user: { email: string; password: string }): Promise<PocketBase> {
   const pb = new PocketBase(E2E.pocketbaseUrl);
   pb.autoCancellation(false);
   await pb.collection("users").authWithPassword(user.email, user.password);
-  admin = pb;
   return pb;
 }
 

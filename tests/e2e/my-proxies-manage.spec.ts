@@ -1,0 +1,159 @@
+// My Proxies (/dashboard/proxies, spec 2.16) end to end in Chromium against the real
+// backend, managing one proxy or a selection: the password masked until revealed, copying
+// host:port, username and password, new credentials, renewal on the ledger (and the one
+// the balance does not cover), and the auto-renew switch. Browsing is my-proxies.spec.ts.
+import { expect, test } from "@playwright/test";
+import { adjustBalance, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
+import { E2E } from "./support/env.ts";
+import { superuserClient } from "./support/pocketbase.ts";
+import { buyProxies, cardOf, DAY_MS, endpointOf, ms, proxyInDb, unitPrices } from "./support/my-proxies.ts";
+import { tag } from "./support/unique.ts";
+
+test.describe("My Proxies", () => {
+  // Arranging customers, stock and purchases takes a while on a shared 2-core machine.
+  test.describe.configure({ timeout: 120_000 });
+
+  test("masks the password until revealed and copies host:port, username and password", async ({ page, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E.baseUrl });
+    const user = await createCustomer({ balanceCents: 10_000 });
+    const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Bavaria ${tag()}`, count: 1 });
+    const proxy = await proxyInDb(bought!.id);
+    await signInAs(page, user, "/dashboard/proxies");
+
+    const card = cardOf(page, proxy);
+    const password = card.getByTestId("proxy-password");
+    await expect(password).toContainText("••••");
+    await expect(password).not.toContainText(proxy.password);
+    await expect(page.getByText(proxy.password)).toHaveCount(0);
+    await card.getByRole("button", { name: "Show password" }).click();
+    await expect(password).toHaveText(proxy.password);
+    await card.getByRole("button", { name: "Hide password" }).click();
+    await expect(password).not.toContainText(proxy.password);
+
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    for (const [label, value] of [
+      ["Copy host and port", endpointOf(proxy)],
+      ["Copy username", proxy.username],
+      ["Copy password", proxy.password],
+    ] as const) {
+      const button = card.getByRole("button", { name: label });
+      await button.click();
+      await expect(button).toContainText("Copied!");
+      expect(await clipboard()).toBe(value);
+      // The notice goes away after 2 seconds.
+      await expect(button).toContainText("Copy", { timeout: 5_000 });
+      await expect(button).not.toContainText("Copied!");
+    }
+  });
+
+  test("regenerating credentials asks first, changes the password in the database and shows it", async ({ page }) => {
+    const user = await createCustomer({ balanceCents: 10_000 });
+    const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Hesse ${tag()}`, count: 1 });
+    const before = await proxyInDb(bought!.id);
+    await signInAs(page, user, "/dashboard/proxies");
+
+    const card = cardOf(page, before);
+    await card.getByRole("button", { name: "Regenerate credentials" }).click();
+    const dialog = page.getByRole("dialog", { name: "Regenerate credentials?" });
+    await expect(dialog).toContainText(endpointOf(before));
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    expect((await proxyInDb(before.id)).password).toBe(before.password);
+
+    await card.getByRole("button", { name: "Regenerate credentials" }).click();
+    await page.getByRole("dialog", { name: "Regenerate credentials?" }).getByRole("button", { name: "Regenerate" }).click();
+    await expect(card.getByText("New credentials issued")).toBeVisible();
+    await expect.poll(async () => (await proxyInDb(before.id)).password).not.toBe(before.password);
+    const after = await proxyInDb(before.id);
+    expect(after.password).toMatch(/^[A-Za-z0-9]{20}$/);
+    await expect(card.getByTestId("proxy-password")).toHaveText(after.password);
+    expect(after.username).toBe(before.username);
+  });
+
+  test("renews one proxy and a selection of two, each once on the ledger; auto-renew persists", async ({ page }) => {
+    const user = await createCustomer({ balanceCents: 10_000 });
+    const bought = await buyProxies(user, { type: "RESIDENTIAL", country: "US", state: `Texas ${tag()}`, count: 3 });
+    const price = (await unitPrices(user))["RESIDENTIAL"]!;
+    const [a, b, c] = await Promise.all(bought.map((p) => proxyInDb(p.id)));
+    const ledgerRows = async () => {
+      const su = await superuserClient();
+      return su.collection("transactions").getFullList({ filter: su.filter("user_id = {:id}", { id: user.id }), sort: "created" });
+    };
+    const startBalance = (await ledgerOf(user.id)).balance;
+    const startRows = (await ledgerRows()).length;
+    await signInAs(page, user, "/dashboard/proxies");
+
+    // One proxy, from its card: the dialog prices it against the live balance.
+    await cardOf(page, a!).getByRole("button", { name: "Renew", exact: true }).click();
+    let dialog = page.getByRole("dialog", { name: "Renew 1 proxy" });
+    await expect(dialog.getByTestId("renewal-total")).toHaveText(`$${(price / 100).toFixed(2)}`);
+    await expect(dialog.getByTestId("renewal-balance")).toHaveText(`$${(startBalance / 100).toFixed(2)}`);
+    await dialog.getByRole("button", { name: `Renew for $${(price / 100).toFixed(2)}` }).click();
+    await expect(page.getByText(/^Renewed 1 proxy for 30 days\. Your balance is now/)).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+
+    const renewedA = await proxyInDb(a!.id);
+    expect(ms(renewedA.expires_at) - ms(a!.expires_at)).toBe(30 * DAY_MS);
+    expect((await proxyInDb(b!.id)).expires_at).toBe(b!.expires_at);
+    let ledger = await ledgerOf(user.id);
+    expect(ledger.balance).toBe(startBalance - price);
+    expect(ledger.sum).toBe(ledger.balance);
+    let rows = await ledgerRows();
+    expect(rows).toHaveLength(startRows + 1);
+    expect(rows.at(-1)).toMatchObject({ type: "PROXY_PURCHASE", amount_cents: -price });
+    expect(rows.at(-1)!.description).toMatch(/^Renewed 1 proxy for 30 days/);
+
+    // A selection of two.
+    await cardOf(page, b!)
+      .getByRole("checkbox", { name: `Select ${endpointOf(b!)}` })
+      .check();
+    await cardOf(page, c!)
+      .getByRole("checkbox", { name: `Select ${endpointOf(c!)}` })
+      .check();
+    await expect(page.getByText("2 proxies selected")).toBeVisible();
+    await page.getByRole("button", { name: "Renew selected" }).click();
+    dialog = page.getByRole("dialog", { name: "Renew 2 proxies" });
+    await expect(dialog.getByTestId("renewal-total")).toHaveText(`$${((2 * price) / 100).toFixed(2)}`);
+    await expect(dialog.getByTestId("renewal-balance")).toHaveText(`$${((startBalance - price) / 100).toFixed(2)}`);
+    await dialog.getByRole("button", { name: /^Renew for/ }).click();
+    await expect(page.getByText(/^Renewed 2 proxies for 30 days\./)).toBeVisible();
+    await expect(page.getByText("2 proxies selected")).toHaveCount(0);
+    for (const before of [b!, c!]) {
+      expect(ms((await proxyInDb(before.id)).expires_at) - ms(before.expires_at)).toBe(30 * DAY_MS);
+    }
+    expect(ms((await proxyInDb(a!.id)).expires_at)).toBe(ms(renewedA.expires_at));
+    ledger = await ledgerOf(user.id);
+    expect(ledger.balance).toBe(startBalance - 3 * price);
+    expect(ledger.sum).toBe(ledger.balance);
+    rows = await ledgerRows();
+    expect(rows).toHaveLength(startRows + 2);
+    expect(rows.at(-1)).toMatchObject({ type: "PROXY_PURCHASE", amount_cents: -2 * price });
+
+    // The switch writes auto_renew and shows what the server keeps.
+    const toggle = cardOf(page, a!).getByRole("switch", { name: "Auto-renew" });
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await expect.poll(async () => (await proxyInDb(a!.id)).auto_renew).toBe(true);
+    await page.reload();
+    await expect(cardOf(page, a!).getByRole("switch", { name: "Auto-renew" })).toHaveAttribute("aria-checked", "true");
+    expect((await proxyInDb(b!.id)).auto_renew).toBe(false);
+    await cardOf(page, a!).getByRole("switch", { name: "Auto-renew" }).click();
+    await expect(cardOf(page, a!).getByRole("switch", { name: "Auto-renew" })).toHaveAttribute("aria-checked", "false");
+    await expect.poll(async () => (await proxyInDb(a!.id)).auto_renew).toBe(false);
+  });
+
+  test("a renewal the balance does not cover is not offered", async ({ page }) => {
+    const user = await createCustomer({ balanceCents: 0 });
+    const price = (await unitPrices(user))["DATACENTER"]!;
+    await adjustBalance(user.id, price);
+    const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Saxony ${tag()}`, count: 1 });
+    await signInAs(page, user, "/dashboard/proxies");
+    await cardOf(page, bought!).getByRole("button", { name: "Renew", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Renew 1 proxy" });
+    await expect(dialog.getByText(`Insufficient balance. Need $${(price / 100).toFixed(2)} more.`)).toBeVisible();
+    await expect(dialog.getByRole("button", { name: /^Renew for/ })).toBeDisabled();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect((await ledgerOf(user.id)).balance).toBe(0);
+  });
+});
