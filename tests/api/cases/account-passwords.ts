@@ -7,7 +7,27 @@ import type { TestMailbox } from "../../support/smtp-sink.ts";
 import type { PocketBaseFixture } from "../../support/use-shop.ts";
 import { APP_URL, type AccountKit } from "./accounts-kit.ts";
 
+const FIRST_PASSWORD = "First#Pass1";
+
 export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMailbox }, { email, signup }: AccountKit): void {
+  /** A user the superuser makes with FIRST_PASSWORD. */
+  const createWithPassword = (address: string, first_name: string, last_name: string) =>
+    shop.su.collection("users").create({
+      email: address,
+      password: FIRST_PASSWORD,
+      passwordConfirm: FIRST_PASSWORD,
+      first_name,
+      last_name,
+      country: "Italy",
+    });
+
+  /** A client signed in as `address` with FIRST_PASSWORD. */
+  async function signedIn(address: string) {
+    const client = shop.tpb.client();
+    await client.collection("users").authWithPassword(address, FIRST_PASSWORD);
+    return client;
+  }
+
   describe("e-mail: codes and password links through SMTP", () => {
     it("signs in with a one-time code and sets a password through a link to the web app", async () => {
       const address = email("otp");
@@ -34,17 +54,9 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
 
     it("changing the password checks the current one and ends old sessions", async () => {
       const address = email("pw");
-      const created = await shop.su.collection("users").create({
-        email: address,
-        password: "First#Pass1",
-        passwordConfirm: "First#Pass1",
-        first_name: "Pat",
-        last_name: "Word",
-        country: "Italy",
-      });
+      const created = await createWithPassword(address, "Pat", "Word");
       expect(created["password_set"]).toBe(true);
-      const client = shop.tpb.client();
-      await client.collection("users").authWithPassword(address, "First#Pass1");
+      const client = await signedIn(address);
       const oldToken = client.authStore.token;
 
       expect(
@@ -61,7 +73,7 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
 
       await client
         .collection("users")
-        .update(created.id, { oldPassword: "First#Pass1", password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
+        .update(created.id, { oldPassword: FIRST_PASSWORD, password: "Second#Pass2", passwordConfirm: "Second#Pass2" });
       const stale = shop.tpb.client();
       stale.authStore.save(oldToken, null);
       expect((await errorOf(() => stale.collection("users").authRefresh())).status).toBe(401);
@@ -79,20 +91,12 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
 
     it.each(WEAK)("refuses %s as a new password in the settings form: %s", async (weak, message) => {
       const address = email("weak");
-      const created = await shop.su.collection("users").create({
-        email: address,
-        password: "First#Pass1",
-        passwordConfirm: "First#Pass1",
-        first_name: "Wea",
-        last_name: "Kling",
-        country: "Italy",
-      });
-      const client = shop.tpb.client();
-      await client.collection("users").authWithPassword(address, "First#Pass1");
+      const created = await createWithPassword(address, "Wea", "Kling");
+      const client = await signedIn(address);
       const before = await shop.su.collection("users").getOne(created.id);
 
       const err = await errorOf(() =>
-        client.collection("users").update(created.id, { oldPassword: "First#Pass1", password: weak, passwordConfirm: weak }),
+        client.collection("users").update(created.id, { oldPassword: FIRST_PASSWORD, password: weak, passwordConfirm: weak }),
       );
       expect(err.status).toBe(400);
       // PocketBase ends every message with a full stop.
@@ -102,7 +106,7 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
       // Nothing changed: the old password still signs in, the new one does not, and the session lives on.
       expect(await shop.su.collection("users").getOne(created.id)).toEqual(before);
       expect((await errorOf(() => shop.tpb.client().collection("users").authWithPassword(address, weak))).status).toBe(400);
-      await shop.tpb.client().collection("users").authWithPassword(address, "First#Pass1");
+      await shop.tpb.client().collection("users").authWithPassword(address, FIRST_PASSWORD);
       await client.collection("users").authRefresh();
     });
 
@@ -131,14 +135,7 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
 
     it("lets a superuser set any password (not client-chosen)", async () => {
       const address = email("supw");
-      const created = await shop.su.collection("users").create({
-        email: address,
-        password: "First#Pass1",
-        passwordConfirm: "First#Pass1",
-        first_name: "Sue",
-        last_name: "Perr",
-        country: "Italy",
-      });
+      const created = await createWithPassword(address, "Sue", "Perr");
       await shop.su.collection("users").update(created.id, { password: "plainpassword", passwordConfirm: "plainpassword" });
       await shop.tpb.client().collection("users").authWithPassword(address, "plainpassword");
     });
