@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ContactMessageSchema, contactTypeFrom, type ContactMessageInput } from "@/features/contact/schemas";
+import { firstMessages } from "../support/schema-messages.ts";
 
 const valid: ContactMessageInput = {
   name: "Ada Lovelace",
@@ -11,12 +12,15 @@ const valid: ContactMessageInput = {
 };
 
 /** The message per field, as the form shows them. */
-function messages(input: unknown): Record<string, string | undefined> {
-  const result = v.safeParse(ContactMessageSchema, input);
-  if (result.success) return {};
-  const nested = v.flatten<typeof ContactMessageSchema>(result.issues).nested ?? {};
-  return Object.fromEntries(Object.entries(nested).map(([k, list]) => [k, list?.[0]]));
-}
+const messages = (input: unknown) => firstMessages(ContactMessageSchema, input);
+
+/** The spec's message for each of the four fields when it is wrong. */
+const ALL_FOUR_WRONG = {
+  name: "Name must be at least 2 characters",
+  email: "Invalid email address",
+  subject: "Subject must be at least 5 characters",
+  message: "Message must be at least 20 characters",
+};
 
 describe("ContactMessageSchema", () => {
   it("accepts a complete message and trims it", () => {
@@ -30,21 +34,11 @@ describe("ContactMessageSchema", () => {
   });
 
   it("gives the spec's exact message for every invalid field", () => {
-    expect(messages({ name: "A", email: "not-an-email", subject: "Hey", message: "Too short", type: "general" })).toEqual({
-      name: "Name must be at least 2 characters",
-      email: "Invalid email address",
-      subject: "Subject must be at least 5 characters",
-      message: "Message must be at least 20 characters",
-    });
+    expect(messages({ name: "A", email: "not-an-email", subject: "Hey", message: "Too short", type: "general" })).toEqual(ALL_FOUR_WRONG);
   });
 
   it("treats an empty form as four errors", () => {
-    expect(messages({ name: "", email: "", subject: "", message: "", type: "general" })).toEqual({
-      name: "Name must be at least 2 characters",
-      email: "Invalid email address",
-      subject: "Subject must be at least 5 characters",
-      message: "Message must be at least 20 characters",
-    });
+    expect(messages({ name: "", email: "", subject: "", message: "", type: "general" })).toEqual(ALL_FOUR_WRONG);
   });
 
   it("counts characters after trimming", () => {

@@ -9,13 +9,9 @@ import {
   type FileLike,
 } from "@/components/support/schemas";
 import { EMPTY_TICKET, NewTicketSchema } from "@/features/support/schemas";
+import { firstMessages } from "../support/schema-messages.ts";
 
-function messages(input: unknown): Record<string, string | undefined> {
-  const result = v.safeParse(NewTicketSchema, input);
-  if (result.success) return {};
-  const nested = v.flatten<typeof NewTicketSchema>(result.issues).nested ?? {};
-  return Object.fromEntries(Object.entries(nested).map(([k, list]) => [k, list?.[0]]));
-}
+const messages = (input: unknown) => firstMessages(NewTicketSchema, input);
 
 describe("NewTicketSchema", () => {
   it("defaults to medium priority", () => {
