@@ -8,8 +8,10 @@ const tones = {
   warning: "border-amber-200 bg-amber-50 text-amber-900",
 } as const;
 
+type Tone = keyof typeof tones;
+
 /** A banner for an async outcome; announced to screen readers. */
-export function Alert({ tone = "info", className, children }: { tone?: keyof typeof tones; className?: string; children: ReactNode }) {
+export function Alert({ tone = "info", className, children }: { tone?: Tone | undefined; className?: string; children: ReactNode }) {
   return (
     <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-4 py-3 text-sm", tones[tone], className)}>
       {children}
@@ -30,5 +32,17 @@ export function LoadError({ message, onRetry, className }: { message: ReactNode;
         Try again
       </button>
     </Alert>
+  );
+}
+
+/**
+ * A polite live region holding an Alert while there is something to say: it is in the page
+ * before the message comes (so screen readers announce it) and takes no room while empty.
+ */
+export function LiveAlert({ tone, className, children }: { tone?: Tone | undefined; className?: string; children: ReactNode }) {
+  return (
+    <div aria-live="polite" className={cn("empty:hidden", className)}>
+      {children ? <Alert tone={tone}>{children}</Alert> : null}
+    </div>
   );
 }

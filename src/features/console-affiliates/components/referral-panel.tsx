@@ -3,7 +3,7 @@
 import { useStore } from "@nanostores/react";
 import { AlertTriangle, X } from "lucide-react";
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -81,9 +81,7 @@ export function ReferralPanel() {
         </p>
       ) : null}
 
-      <div aria-live="polite" className="empty:hidden">
-        {notice ? <Alert tone="success">{notice}</Alert> : null}
-      </div>
+      <LiveAlert tone="success">{notice}</LiveAlert>
 
       <div className="space-y-2">
         <h3 className="text-sm font-semibold text-slate-900">Recent referrals</h3>
@@ -218,9 +216,9 @@ function PayDialog({ referral, onClose }: { referral: ReferralRow; onClose: () =
       <p className="text-sm text-slate-600">
         Send the money to the affiliate yourself (bank transfer, PayPal ...); this records the payout. No balance changes.
       </p>
-      <div aria-live="polite" className="mt-3 empty:hidden">
-        {error ? <Alert tone="error">{error}</Alert> : null}
-      </div>
+      <LiveAlert tone="error" className="mt-3">
+        {error}
+      </LiveAlert>
       <div className="mt-4 flex justify-end gap-2">
         <Button variant="secondary" onClick={onClose} disabled={pending}>
           Cancel

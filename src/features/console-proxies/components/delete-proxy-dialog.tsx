@@ -1,7 +1,7 @@
 // Delete confirmation (admin spec 5: "Are you sure you want to delete this proxy?"); an
 // assigned proxy also says which customer loses it.
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
+import { Alert, LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import type { AdminProxy } from "@/features/console-proxies/api";
@@ -45,9 +45,7 @@ export function DeleteProxyDialog({ proxy, onClose }: DeleteProxyDialogProps) {
               This proxy is assigned to {proxy.owner_email || "a customer"}: they lose it at once, with no refund.
             </Alert>
           ) : null}
-          <div aria-live="polite" className="empty:hidden">
-            {error ? <Alert tone="error">{error}</Alert> : null}
-          </div>
+          <LiveAlert tone="error">{error}</LiveAlert>
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={close} disabled={pending}>
               Cancel

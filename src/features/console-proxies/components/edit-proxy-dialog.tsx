@@ -5,7 +5,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { Alert, LoadError } from "@/components/ui/alert";
+import { LiveAlert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormField, SelectFormField } from "@/components/ui/form-field";
@@ -140,9 +140,7 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
 
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4" aria-busy={isSubmitting}>
-      <div aria-live="polite" className="empty:hidden">
-        {formError ? <Alert tone="error">{formError}</Alert> : null}
-      </div>
+      <LiveAlert tone="error">{formError}</LiveAlert>
       <FormField form={form} name="host" id="edit-host" label="Host/IP Address">
         {(field) => <Input autoComplete="off" spellCheck={false} {...field} />}
       </FormField>

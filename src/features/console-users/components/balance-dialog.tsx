@@ -1,7 +1,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { Alert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
@@ -95,9 +95,7 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
           {...register("description")}
         />
       </Field>
-      <div aria-live="polite" className="empty:hidden">
-        {error ? <Alert tone="error">{error}</Alert> : null}
-      </div>
+      <LiveAlert tone="error">{error}</LiveAlert>
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onClose} disabled={pending !== null}>
           Cancel

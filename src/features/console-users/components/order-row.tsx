@@ -1,7 +1,7 @@
 // One order in the user drawer, with its refund: a confirmation that says what the refund
 // does, a reason for the audit log, and for an order past the money-back window a goodwill tick.
 import { useRef, useState } from "react";
-import { Alert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Textarea } from "@/components/ui/textarea";
@@ -96,9 +96,7 @@ export function OrderRow({ order, userId }: { order: AdminOrder; userId: string 
               onChange={(e) => setReason(e.target.value)}
             />
           </Field>
-          <div aria-live="polite" className="empty:hidden">
-            {error ? <Alert tone="error">{error}</Alert> : null}
-          </div>
+          <LiveAlert tone="error">{error}</LiveAlert>
           <div className="flex flex-wrap justify-end gap-2">
             <Button size="sm" variant="secondary" onClick={() => setConfirming(false)} disabled={pending}>
               Cancel

@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { RefreshCw, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
-import { Alert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FilteredEmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
@@ -76,9 +76,7 @@ function UserManagement({ admin }: { admin: UserRecord }) {
         </Button>
       </PageHeader>
       <Filters />
-      <div aria-live="polite" className="empty:hidden">
-        {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
-      </div>
+      <LiveAlert tone={notice?.tone}>{notice?.text}</LiveAlert>
       <AdminIdContext value={admin.id}>
         <UserList />
       </AdminIdContext>
