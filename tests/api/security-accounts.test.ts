@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { clientFrom, errorOf, statusOf } from "../support/pocketbase.ts";
@@ -148,6 +149,26 @@ async function changeSettings(changes: Settings): Promise<Settings> {
   return shop.admin.send<Settings>("/api/admin/settings", { method: "PUT", body: { ...(await currentSettings()), ...changes } });
 }
 
+/** A verified sign-up (with its welcome credit) from a new address, credited `cents` more, and a client signed in as it. */
+async function welcomedBuyer(cents = 0): Promise<{ signup: Signup; buyer: PocketBase }> {
+  const signup = await signUpWithCode("", newAddress());
+  await verify(signup.record.id);
+  if (cents) await credit(shop, signup.record.id, cents);
+  const buyer = shop.tpb.client();
+  buyer.authStore.save(signup.token, null);
+  return { signup, buyer };
+}
+
+/** Runs `test` with `cents` of the welcome credit spendable before a first payment, then puts the whole of it back. */
+async function withSpendableWelcome(cents: number, test: () => Promise<void>): Promise<void> {
+  await changeSettings({ welcome_credit_spendable_cents: cents });
+  try {
+    await test();
+  } finally {
+    await changeSettings({ welcome_credit_spendable_cents: 10000 });
+  }
+}
+
 describe("finding 10: the welcome credit and referrals cannot be farmed", () => {
   it("the sign-up route records the client address, hidden from the account itself", async () => {
     const ip = newAddress();
@@ -211,23 +232,15 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
   });
 
   it("by default the whole welcome credit buys proxies", async () => {
-    const signup = await signUpWithCode("", newAddress());
-    await verify(signup.record.id);
-    const buyer = shop.tpb.client();
-    buyer.authStore.save(signup.token, null);
+    const { buyer } = await welcomedBuyer();
     await addStock(shop, { country: "PT", count: 1 });
     const order = await purchase(buyer, { type: "RESIDENTIAL", country: "PT", quantity: 1 });
     expect(order.balance_cents).toBe(500 - 450);
   });
 
   it("the locked part of the welcome credit buys nothing before a first Stripe payment; purchases and renewals are refused whole", async () => {
-    await changeSettings({ welcome_credit_spendable_cents: 0 });
-    try {
-      const signup = await signUpWithCode("", newAddress());
-      await verify(signup.record.id);
-      await credit(shop, signup.record.id, 400);
-      const buyer = shop.tpb.client();
-      buyer.authStore.save(signup.token, null);
+    await withSpendableWelcome(0, async () => {
+      const { signup, buyer } = await welcomedBuyer(400);
       const [stock] = await addStock(shop, { country: "NO", count: 2 });
 
       const refused = await errorOf(() => purchase(buyer, { type: "RESIDENTIAL", country: "NO", quantity: 1 }));
@@ -240,19 +253,12 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
       paidStripePayment(signup.record.id);
       const order = await purchase(buyer, { type: "RESIDENTIAL", country: "NO", quantity: 1 });
       expect(order.balance_cents).toBe(450);
-    } finally {
-      await changeSettings({ welcome_credit_spendable_cents: 10000 });
-    }
+    });
   });
 
   it("a renewal may spend only the spendable part of the welcome credit", async () => {
-    await changeSettings({ welcome_credit_spendable_cents: 200 });
-    try {
-      const signup = await signUpWithCode("", newAddress());
-      await verify(signup.record.id);
-      await credit(shop, signup.record.id, 1000);
-      const buyer = shop.tpb.client();
-      buyer.authStore.save(signup.token, null);
+    await withSpendableWelcome(200, async () => {
+      const { signup, buyer } = await welcomedBuyer(1000);
       await addStock(shop, { country: "IS", count: 2 });
       // 1500 - 900 = 600, above the locked $3.00.
       const order = await purchase(buyer, { type: "RESIDENTIAL", country: "IS", quantity: 2 });
@@ -264,9 +270,7 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
         "Only $2.00 of your $5.00 welcome credit can be spent before your first credit purchase: buy credits, then try again.",
       );
       expect((await ledgerOf(shop, signup.record.id)).balance).toBe(600);
-    } finally {
-      await changeSettings({ welcome_credit_spendable_cents: 10000 });
-    }
+    });
   });
 
   it("the console flags referrals whose two accounts share a sign-up address or a payment card", async () => {
