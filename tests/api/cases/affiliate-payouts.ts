@@ -32,20 +32,32 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     return shop.su.collection("affiliates").getFirstListItem(`user_id = "${userId}"`);
   }
 
+  /** A new customer, their affiliates row and its code. */
+  async function newAffiliate() {
+    const owner = await customer(shop);
+    const affiliate = await affiliateOf(owner.id);
+    return { owner, affiliate, code: affiliate["code"] as string };
+  }
+
+  /** The referral of the customer `referredId` (each customer is referred once at the most). */
+  const referralOf = (referredId: string) => shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referredId}"`);
+
+  /** The audit rows of payouts of `referralId`. */
+  const payoutAudits = (referralId: string) => auditRows(shop.su, `action = "referrals.pay" && target_id = "${referralId}"`);
+
   async function listAffiliates(query: Record<string, string | number> = {}) {
     return adminGet<AffiliatePage>(shop.admin, "/api/admin/affiliates", query);
   }
 
   it("lists affiliates with referrals or earnings, searchable, with the programme's stats", async () => {
     const before = await listAffiliates();
-    const owner = await customer(shop);
+    const { owner, affiliate, code } = await newAffiliate();
     const ownerUser = await shop.su.collection("users").update(owner.id, { first_name: "Ines", last_name: "Affiliate" });
-    const affiliate = await affiliateOf(owner.id);
     const idle = await customer(shop); // no referrals: not listed
     const unverifiedOnly = await customer(shop);
     await referredCustomer(shop, (await affiliateOf(unverifiedOnly.id))["code"] as string, { verified: false });
 
-    const referred = await referredCustomer(shop, affiliate["code"] as string);
+    const referred = await referredCustomer(shop, code);
     await paidByStripe(referred.pb, "package-25"); // 480
     await paidByStripe(referred.pb, "package-10"); // 200
 
@@ -65,7 +77,7 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
       },
     ]);
     expect(found.totalItems).toBe(1);
-    for (const search of [affiliate["code"] as string, (affiliate["code"] as string).toLowerCase(), "ines affiliate", "INES"]) {
+    for (const search of [code, code.toLowerCase(), "ines affiliate", "INES"]) {
       expect(
         (await listAffiliates({ search })).items.map((a) => a.id),
         search,
@@ -88,10 +100,9 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
   });
 
   it("lists an affiliate's referrals newest first with the referred users and what is pending", async () => {
-    const owner = await customer(shop);
-    const affiliate = await affiliateOf(owner.id);
-    const first = await referredCustomer(shop, affiliate["code"] as string, { first: "Fiona" });
-    const second = await referredCustomer(shop, affiliate["code"] as string, { first: "Sam" });
+    const { owner, affiliate, code } = await newAffiliate();
+    const first = await referredCustomer(shop, code, { first: "Fiona" });
+    const second = await referredCustomer(shop, code, { first: "Sam" });
     await paidByStripe(second.pb, "package-50"); // 900
     const res = await adminGet<ReferralPage>(shop.admin, `/api/admin/affiliates/${affiliate.id}/referrals`);
     expect(res.affiliate).toMatchObject({
@@ -129,12 +140,11 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
   });
 
   it("pays a referral once: commissions paid, earnings moved, one audit row, no balance change", async () => {
-    const owner = await customer(shop);
-    const affiliate = await affiliateOf(owner.id);
-    const referred = await referredCustomer(shop, affiliate["code"] as string);
+    const { owner, affiliate, code } = await newAffiliate();
+    const referred = await referredCustomer(shop, code);
     await paidByStripe(referred.pb, "package-25"); // 480
     await paidByStripe(referred.pb, "package-10"); // 200
-    const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
+    const referral = await referralOf(referred.id);
     const ledgersBefore = [await ledgerOf(shop, owner.id), await ledgerOf(shop, referred.id)];
     const statsBefore = (await listAffiliates()).stats;
 
@@ -169,7 +179,7 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     expect(statsAfter.commission_paid_cents - statsBefore.commission_paid_cents).toBe(680);
     expect(statsAfter.pending_payouts_cents - statsBefore.pending_payouts_cents).toBe(-680);
 
-    const logs = await auditRows(shop.su, `action = "referrals.pay" && target_id = "${referral.id}"`);
+    const logs = await payoutAudits(referral.id);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({
       target_type: "referrals",
@@ -196,14 +206,14 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     const again = await errorOf(() => pay(shop.admin, referral.id));
     expect(again.status).toBe(409);
     expect(again.message).toBe("This referral is already paid: it has no pending commission.");
-    expect(await auditRows(shop.su, `action = "referrals.pay" && target_id = "${referral.id}"`)).toHaveLength(1);
+    expect(await payoutAudits(referral.id)).toHaveLength(1);
     expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 680, pending_earnings_cents: 0 });
     expect(await shop.su.collection("referral_payouts").getFullList({ filter: `referral_id = "${referral.id}"` })).toHaveLength(1);
 
     // The key of this payout for another referral: refused.
-    const other = await referredCustomer(shop, affiliate["code"] as string);
+    const other = await referredCustomer(shop, code);
     await paidByStripe(other.pb, "package-10");
-    const otherReferral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${other.id}"`);
+    const otherReferral = await referralOf(other.id);
     expect(await statusOf(() => pay(shop.admin, otherReferral.id, key))).toBe(422);
     expect((await shop.su.collection("referrals").getOne(otherReferral.id))["status"]).toBe("pending");
 
@@ -214,34 +224,32 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     expect(second.payout.amount_cents).toBe(200);
     expect(second.referral).toMatchObject({ status: "paid", commission_cents: 880, pending_cents: 0 });
     expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 1080, pending_earnings_cents: 200 });
-    expect(await auditRows(shop.su, `action = "referrals.pay" && target_id = "${referral.id}"`)).toHaveLength(2);
+    expect(await payoutAudits(referral.id)).toHaveLength(2);
   });
 
   it("pays once when two payouts of one referral race", async () => {
-    const owner = await customer(shop);
-    const affiliate = await affiliateOf(owner.id);
-    const referred = await referredCustomer(shop, affiliate["code"] as string);
+    const { owner, code } = await newAffiliate();
+    const referred = await referredCustomer(shop, code);
     await paidByStripe(referred.pb, "package-50"); // 900
-    const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
+    const referral = await referralOf(referred.id);
     const statuses = await Promise.all([0, 1, 2].map(() => statusOf(() => pay(shop.admin, referral.id))));
     expect(statuses.sort()).toEqual([200, 409, 409]);
     expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 900, pending_earnings_cents: 0 });
-    expect(await auditRows(shop.su, `action = "referrals.pay" && target_id = "${referral.id}"`)).toHaveLength(1);
+    expect(await payoutAudits(referral.id)).toHaveLength(1);
   });
 
   it("refuses a referral with nothing earned (400), an unknown one (404) and any payout in demo mode", async () => {
-    const owner = await customer(shop);
-    const affiliate = await affiliateOf(owner.id);
-    const idle = await referredCustomer(shop, affiliate["code"] as string);
-    const idleReferral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${idle.id}"`);
+    const { owner, code } = await newAffiliate();
+    const idle = await referredCustomer(shop, code);
+    const idleReferral = await referralOf(idle.id);
     const nothing = await errorOf(() => pay(shop.admin, idleReferral.id));
     expect(nothing.status).toBe(400);
     expect(nothing.message).toBe("This referral has no pending commission to pay.");
     expect(await statusOf(() => pay(shop.admin, "nosuchreferral1"))).toBe(404);
 
-    const buyer = await referredCustomer(shop, affiliate["code"] as string);
+    const buyer = await referredCustomer(shop, code);
     await paidByStripe(buyer.pb, "package-10");
-    const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${buyer.id}"`);
+    const referral = await referralOf(buyer.id);
     await setDemoMode(shop.su, true);
     try {
       const refused = await errorOf(() => pay(shop.admin, referral.id));
@@ -255,8 +263,8 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     }
     expect(await shop.su.collection("referrals").getOne(referral.id)).toMatchObject({ status: "pending", commission_cents: 200 });
     expect(await affiliateOf(owner.id)).toMatchObject({ pending_earnings_cents: 200 });
-    expect(await auditRows(shop.su, `action = "referrals.pay" && target_id = "${referral.id}"`)).toHaveLength(0);
-    expect(await auditRows(shop.su, `action = "referrals.pay" && target_id = "${idleReferral.id}"`)).toHaveLength(0);
+    expect(await payoutAudits(referral.id)).toHaveLength(0);
+    expect(await payoutAudits(idleReferral.id)).toHaveLength(0);
     // Out of demo mode it pays.
     expect((await pay(shop.admin, referral.id)).payout.amount_cents).toBe(200);
   });
