@@ -96,17 +96,19 @@ export function setBanner(region: HTMLElement, banner: { tone: Tone; text: strin
 }
 
 /**
- * A submit button rendered by SubmitButton.astro: disabled in the HTML until the page's
- * script runs (an early click can never fall back to a native submit), then enabled;
+ * A form's submit button, rendered by SubmitButton.astro: disabled in the HTML until the
+ * page's script runs (an early click can never fall back to a native submit), then enabled;
  * while busy, disabled with a spinner and its busy text.
  */
-export function submitButton(button: HTMLButtonElement): { busy(on: boolean): void } {
+export function submitButton(form: HTMLFormElement): { element: HTMLButtonElement; busy(on: boolean): void } {
+  const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const label = button.querySelector<HTMLElement>("[data-label]")!;
   const spinner = button.querySelector<SVGElement>("[data-spinner]")!;
   const idle = label.textContent ?? "";
   const busyText = button.dataset["pendingText"] ?? idle;
   button.disabled = false;
   return {
+    element: button,
     busy(on) {
       button.disabled = on;
       label.textContent = on ? busyText : idle;

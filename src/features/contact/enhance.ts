@@ -12,8 +12,7 @@ export function enhanceContactForm(): void {
   const banner = byId("contact-banner");
   const result = byId("contact-result");
   const template = byId<HTMLTemplateElement>("contact-sent-template");
-  const submit = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
-  const button = submitButton(submit);
+  const button = submitButton(form);
 
   // A link like /contact?type=partnership preselects the topic (unless one was chosen already).
   const topic = byId<HTMLSelectElement>(FIELDS.type);
@@ -59,7 +58,7 @@ export function enhanceContactForm(): void {
       setBanner(banner, { tone: "error", text: outcome.message });
       // The busy button lost focus when it was disabled: give it back (or to the field in error).
       if (firstInError) byId(firstInError).focus();
-      else if (document.activeElement === document.body || document.activeElement === null) submit.focus();
+      else if (document.activeElement === document.body || document.activeElement === null) button.element.focus();
     },
     () => showMessages(FIELDS, check(ContactMessageSchema, values()).messages),
   );

@@ -21,6 +21,45 @@ type Mode = "password" | "code" | "reset";
 
 const onSignedIn = (): void => window.location.replace(safeNext(new URLSearchParams(window.location.search).get("next")));
 
+type Button = ReturnType<typeof submitButton>;
+
+/**
+ * Signs in with `attempt` and leaves for ?next; on a refusal, says why in the banner (the
+ * message for `kind`'s credential) and frees the button (on success it stays busy).
+ */
+async function signInWith(button: Button, banner: HTMLElement, kind: "password" | "code", attempt: () => Promise<unknown>): Promise<void> {
+  button.busy(true);
+  try {
+    await attempt();
+    onSignedIn();
+  } catch (err) {
+    setBanner(banner, { tone: "error", text: authErrorMessage(err, kind) });
+    button.busy(false);
+  }
+}
+
+/**
+ * Wires a form that mails something to the address typed in `emailId`: the address is
+ * checked, then trimmed and lower-cased for `send`; the button is busy meanwhile and a
+ * refusal goes in the banner.
+ */
+function onEmailSubmit(form: HTMLFormElement, banner: HTMLElement, emailId: string, send: (email: string) => Promise<void>): void {
+  const button = submitButton(form);
+  onSubmit(form, async () => {
+    setBanner(banner, null);
+    const data = validate(SignInCodeRequestSchema, { email: inputValue(emailId) }, { email: emailId });
+    if (!data) return;
+    button.busy(true);
+    try {
+      await send(data.email.trim().toLowerCase());
+    } catch (err) {
+      setBanner(banner, { tone: "error", text: authErrorMessage(err) });
+    } finally {
+      button.busy(false);
+    }
+  });
+}
+
 function fromTemplate(id: string): HTMLElement {
   const content = byId<HTMLTemplateElement>(id).content.cloneNode(true) as DocumentFragment;
   return content.firstElementChild as HTMLElement;
@@ -28,7 +67,7 @@ function fromTemplate(id: string): HTMLElement {
 
 function wirePasswordForm(form: HTMLFormElement, toReset: () => void): void {
   const banner = byId("password-banner", form);
-  const button = submitButton(form.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  const button = submitButton(form);
   enhancePasswordToggle(form);
   form.querySelector<HTMLButtonElement>("[data-forgot-password]")!.addEventListener("click", toReset);
   onSubmit(form, async () => {
@@ -38,15 +77,7 @@ function wirePasswordForm(form: HTMLFormElement, toReset: () => void): void {
       { email: inputValue("email"), password: inputValue("password") },
       { email: "email", password: "password" },
     );
-    if (!data) return;
-    button.busy(true);
-    try {
-      await signInWithPassword(data.email, data.password);
-      onSignedIn();
-    } catch (err) {
-      setBanner(banner, { tone: "error", text: authErrorMessage(err, "password") });
-      button.busy(false);
-    }
+    if (data) await signInWith(button, banner, "password", () => signInWithPassword(data.email, data.password));
   });
 }
 
@@ -55,41 +86,22 @@ function codeView(): HTMLElement {
   const banner = byId("code-banner", view);
   const requestForm = byId<HTMLFormElement>("code-request-form", view);
   const codeForm = byId<HTMLFormElement>("code-form", view);
-  const requestButton = submitButton(requestForm.querySelector<HTMLButtonElement>("button[type=submit]")!);
-  const codeButton = submitButton(codeForm.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  const codeButton = submitButton(codeForm);
   let sent: { email: string; otpId: string } | null = null;
 
-  onSubmit(requestForm, async () => {
-    setBanner(banner, null);
-    const data = validate(SignInCodeRequestSchema, { email: inputValue("code-email") }, { email: "code-email" });
-    if (!data) return;
-    requestButton.busy(true);
-    try {
-      const email = data.email.trim().toLowerCase();
-      sent = { email, otpId: await requestSignInCode(email) };
-      setBanner(banner, { tone: "info", text: `If an account exists for ${email}, we have emailed it a 6-digit sign-in code.` });
-      requestForm.hidden = true;
-      codeForm.hidden = false;
-      byId("code").focus();
-    } catch (err) {
-      setBanner(banner, { tone: "error", text: authErrorMessage(err) });
-    } finally {
-      requestButton.busy(false);
-    }
+  onEmailSubmit(requestForm, banner, "code-email", async (email) => {
+    sent = { email, otpId: await requestSignInCode(email) };
+    setBanner(banner, { tone: "info", text: `If an account exists for ${email}, we have emailed it a 6-digit sign-in code.` });
+    requestForm.hidden = true;
+    codeForm.hidden = false;
+    byId("code").focus();
   });
 
   onSubmit(codeForm, async () => {
     if (!sent) return;
+    const { otpId } = sent;
     const data = validate(SignInCodeSchema, { code: inputValue("code") }, { code: "code" });
-    if (!data) return;
-    codeButton.busy(true);
-    try {
-      await signInWithCode(sent.otpId, data.code);
-      onSignedIn();
-    } catch (err) {
-      setBanner(banner, { tone: "error", text: authErrorMessage(err, "code") });
-      codeButton.busy(false);
-    }
+    if (data) await signInWith(codeButton, banner, "code", () => signInWithCode(otpId, data.code));
   });
 
   codeForm.querySelector<HTMLButtonElement>("[data-code-restart]")!.addEventListener("click", () => {
@@ -107,24 +119,12 @@ function codeView(): HTMLElement {
 function resetView(): HTMLElement {
   const form = fromTemplate("reset-template") as HTMLFormElement;
   const banner = byId("reset-banner", form);
-  const button = submitButton(form.querySelector<HTMLButtonElement>("button[type=submit]")!);
-  onSubmit(form, async () => {
-    setBanner(banner, null);
-    const data = validate(SignInCodeRequestSchema, { email: inputValue("reset-email") }, { email: "reset-email" });
-    if (!data) return;
-    button.busy(true);
-    try {
-      const address = data.email.trim().toLowerCase();
-      await requestPasswordLink(address);
-      setBanner(banner, {
-        tone: "success",
-        text: `If an account exists for ${address}, we have emailed it a link to set a new password. It is valid for 30 minutes.`,
-      });
-    } catch (err) {
-      setBanner(banner, { tone: "error", text: authErrorMessage(err) });
-    } finally {
-      button.busy(false);
-    }
+  onEmailSubmit(form, banner, "reset-email", async (address) => {
+    await requestPasswordLink(address);
+    setBanner(banner, {
+      tone: "success",
+      text: `If an account exists for ${address}, we have emailed it a link to set a new password. It is valid for 30 minutes.`,
+    });
   });
   return form;
 }

@@ -1,6 +1,7 @@
 // /signup's script (no React): validates with SignUpSchema, runs the country picker, and
 // creates the account through POST /api/shop/signup, then lands on /dashboard signed in.
 // Field messages from the server go under their fields, the rest in the banner.
+import { cookieParse } from "pocketbase";
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { enhanceCountryCombobox } from "@/features/auth/enhance/country-combobox";
 import { byId, check, inputValue, onSubmit, setBanner, setFieldError, showMessages, submitButton, validate } from "@/lib/form-kit";
@@ -19,15 +20,15 @@ const SERVER_FIELDS: Record<string, string> = { first_name: "firstName", last_na
 function referralCode(): string {
   const fromUrl = new URLSearchParams(window.location.search).get("ref");
   if (fromUrl) return fromUrl;
-  const match = document.cookie.split("; ").find((c) => c.startsWith(`${REF_COOKIE}=`));
-  return match ? decodeURIComponent(match.slice(REF_COOKIE.length + 1)) : "";
+  const cookies: Record<string, string | undefined> = cookieParse(document.cookie);
+  return cookies[REF_COOKIE] ?? "";
 }
 
 export function enhanceSignUp(): void {
   startAuth();
   const form = byId<HTMLFormElement>("signup-form");
   const banner = byId("signup-error");
-  const button = submitButton(form.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  const button = submitButton(form);
   const country = enhanceCountryCombobox(form.querySelector<HTMLElement>("[data-country-combobox]")!, () => {
     if (attempted) recheck();
   });
