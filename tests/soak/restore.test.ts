@@ -14,14 +14,14 @@
 // 3. The same Litestream drill with an S3 replica (gofakes3 on loopback, a real S3 protocol),
 //    and PocketBase's own backups written to the bucket SHOP_BACKUP_S3_* names, then restored.
 // `npm test` runs a short load (about 30 s for both); SOAK_PROFILE=full a longer, busier one.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseReplica } from "../../server/litestream.ts";
-import { extractZip } from "../support/zip.ts";
 import {
   cleanUpDrills,
   column,
+  downloadBackup,
   expectSoundRestore,
   fakeS3,
   litestreamDrill,
@@ -57,12 +57,7 @@ describe("restore drills", () => {
       expect(ackedBefore).toBeGreaterThan(0);
       expect(load.acks.length).toBeGreaterThan(ackedBefore); // purchases went on after it
 
-      const token = await shop.su.files.getToken();
-      const res = await fetch(shop.su.backups.getDownloadURL(token, "under-load.zip"));
-      expect(res.status).toBe(200);
-      const restored = path.join(tempDir("backup-restored"), "pb_data");
-      mkdirSync(restored);
-      expect(extractZip(Buffer.from(await res.arrayBuffer()), restored)).toContain("data.db");
+      const restored = await downloadBackup(shop.su, "under-load.zip", "backup-restored");
 
       const ids = new Set(await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders"));
       const missing = ackedAtBackup.filter((a) => !ids.has(a.orderId));
@@ -111,12 +106,7 @@ describe("restore drills", () => {
       expect(existsSync(path.join(tpb.dataDir, "backups", "to-s3.zip"))).toBe(false);
       expect((await shop.su.backups.getFullList()).map((b) => b.key)).toContain("to-s3.zip");
 
-      const token = await shop.su.files.getToken();
-      const res = await fetch(shop.su.backups.getDownloadURL(token, "to-s3.zip"));
-      expect(res.status).toBe(200);
-      const restored = path.join(tempDir("s3-backup-restored"), "pb_data");
-      mkdirSync(restored);
-      expect(extractZip(Buffer.from(await res.arrayBuffer()), restored)).toContain("data.db");
+      const restored = await downloadBackup(shop.su, "to-s3.zip", "s3-backup-restored");
       const orders = (await column(path.join(restored, "data.db"), "SELECT id FROM proxy_orders")).length;
       expect(orders).toBeGreaterThan(0);
       await expectSoundRestore(restored, orders, { admin: shop.admin, buyer: customers[0]! });

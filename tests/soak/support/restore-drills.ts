@@ -124,6 +124,20 @@ export function column(dbFile: string, sql: string): Promise<string[]> {
 }
 
 /**
+ * Downloads the backup `key` through the API (a superuser's file token) and unzips it into a
+ * fresh pb_data under tempDir(`dirName`); answers that directory.
+ */
+export async function downloadBackup(su: PocketBase, key: string, dirName: string): Promise<string> {
+  const token = await su.files.getToken();
+  const res = await fetch(su.backups.getDownloadURL(token, key));
+  expect(res.status).toBe(200);
+  const restored = path.join(tempDir(dirName), "pb_data");
+  mkdirSync(restored);
+  expect(extractZip(Buffer.from(await res.arrayBuffer()), restored)).toContain("data.db");
+  return restored;
+}
+
+/**
  * Integrity and invariants on the restored data.db; then PocketBase starts on it, counts
  * the same orders, and the sessions made before the loss still work: the admin credits a
  * customer, who buys.
