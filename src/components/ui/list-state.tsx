@@ -2,7 +2,9 @@
 // error with a retry when nothing could be loaded, its empty state, and, over rows already
 // shown, the error of a reload that failed.
 import type { ReactNode } from "react";
+import { Inbox } from "lucide-react";
 import { Alert, LoadError } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/cn";
 
@@ -70,6 +72,34 @@ export function ListSkeleton({
       ))}
     </div>
   );
+}
+
+/**
+ * The rows of an inbox panel (contact messages, support tickets): skeleton rows while a page
+ * loads, an empty inbox once an answer has none, else the rows.
+ */
+export function InboxRows({
+  list,
+  loadingLabel,
+  emptyTitle,
+  emptyText,
+  children,
+}: {
+  list: { status: ListStateProps["status"]; items: readonly unknown[] };
+  loadingLabel: string;
+  emptyTitle: string;
+  emptyText: string;
+  children: ReactNode;
+}) {
+  if (list.status === "loading") return <ListSkeleton label={loadingLabel} className="space-y-3 p-4" rowClassName="h-16 w-full rounded" />;
+  if (list.status === "ready" && list.items.length === 0) {
+    return (
+      <div className="p-4">
+        <EmptyState icon={Inbox} title={emptyTitle} text={emptyText} />
+      </div>
+    );
+  }
+  return <>{children}</>;
 }
 
 /** ListState's status props for a paged list (lib/paged-list.ts): loaded once it has rows or an answer. */

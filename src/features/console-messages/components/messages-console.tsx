@@ -2,15 +2,15 @@
 // All / Unread, the unread count; opening a message marks it read; "Mark as unread";
 // "Reply by e-mail" opens the admin's mail program.
 import { useStore } from "@nanostores/react";
-import { Inbox, Mail, MailOpen } from "lucide-react";
+import { Mail, MailOpen } from "lucide-react";
 import { useRef, useState } from "react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { PanelHeading } from "@/components/ui/panel-heading";
+import { TicketButton } from "@/components/support/ticket-button";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ListSkeleton } from "@/components/ui/list-state";
+import { InboxRows } from "@/components/ui/list-state";
 import { Pager } from "@/components/ui/pager";
 import { buttonVariants } from "@/components/ui/button";
 import type { MessageFilter } from "@/features/console-messages/api";
@@ -106,35 +106,21 @@ function Messages() {
           <div aria-live="polite">
             {state.status === "error" ? <LoadError className="m-4" message={state.error} onRetry={() => void reloadMessages()} /> : null}
           </div>
-          {state.status === "loading" ? (
-            <ListSkeleton label="Loading messages" className="space-y-3 p-4" rowClassName="h-16 w-full rounded" />
-          ) : state.status === "ready" && state.items.length === 0 ? (
-            <div className="p-4">
-              <EmptyState
-                icon={Inbox}
-                title={state.filter === "unread" ? "No unread messages" : "No messages yet"}
-                text={
-                  state.filter === "unread" ? "Every message has been read." : "Messages sent through the contact form will appear here."
-                }
-              />
-            </div>
-          ) : (
+          <InboxRows
+            list={state}
+            loadingLabel="Loading messages"
+            emptyTitle={state.filter === "unread" ? "No unread messages" : "No messages yet"}
+            emptyText={
+              state.filter === "unread" ? "Every message has been read." : "Messages sent through the contact form will appear here."
+            }
+          >
             <ul className="divide-y divide-slate-100" aria-label="Messages">
               {state.items.map((message) => {
                 const unread = !message.read_at;
                 const active = message.id === openId;
                 return (
                   <li key={message.id}>
-                    <button
-                      type="button"
-                      onClick={() => void onOpen(message.id)}
-                      aria-current={active ? "true" : undefined}
-                      data-testid="contact-item"
-                      className={cn(
-                        "block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none focus-visible:ring-inset",
-                        active && "bg-primary/5 hover:bg-primary/10",
-                      )}
-                    >
+                    <TicketButton active={active} onSelect={() => void onOpen(message.id)} testId="contact-item">
                       <span className="flex items-start justify-between gap-2">
                         <span className={cn("min-w-0 break-words text-slate-900", unread ? "font-semibold" : "font-normal")}>
                           {unread ? (
@@ -151,12 +137,12 @@ function Messages() {
                         </span>
                         <span>{formatDateTime(message.created)}</span>
                       </span>
-                    </button>
+                    </TicketButton>
                   </li>
                 );
               })}
             </ul>
-          )}
+          </InboxRows>
           {state.status === "ready" && state.totalPages > 1 ? (
             <div className="border-t border-slate-200 p-3">
               <Pager page={state.page} hasNext={state.page < state.totalPages} onPage={(page) => switchTo(state.filter, page)} />

@@ -1,12 +1,11 @@
 // The inbox (left): search, status filter, tickets newest activity first, live; "Load more".
 import { useStore } from "@nanostores/react";
-import { Inbox, Search } from "lucide-react";
+import { Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { EmptyState } from "@/components/ui/empty-state";
 import { LoadMore } from "@/components/ui/load-more";
-import { ListSkeleton } from "@/components/ui/list-state";
+import { InboxRows } from "@/components/ui/list-state";
 import { TicketButton } from "@/components/support/ticket-button";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
@@ -87,17 +86,12 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
           </p>
         ) : null}
       </div>
-      {inbox.status === "loading" ? (
-        <ListSkeleton label="Loading tickets" className="space-y-3 p-4" rowClassName="h-16 w-full rounded" />
-      ) : inbox.status === "ready" && inbox.items.length === 0 ? (
-        <div className="p-4">
-          <EmptyState
-            icon={Inbox}
-            title="No tickets found"
-            text={filters.q || filters.status ? "Try another search or status." : "Customers' tickets will appear here."}
-          />
-        </div>
-      ) : (
+      <InboxRows
+        list={inbox}
+        loadingLabel="Loading tickets"
+        emptyTitle="No tickets found"
+        emptyText={filters.q || filters.status ? "Try another search or status." : "Customers' tickets will appear here."}
+      >
         <ul className="max-h-[36rem] divide-y divide-slate-100 overflow-y-auto" aria-label="Tickets">
           {inbox.items.map((ticket) => {
             const active = ticket.id === selected;
@@ -126,7 +120,7 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
             );
           })}
         </ul>
-      )}
+      </InboxRows>
       <LoadMore shown={inbox.hasMore} pending={inbox.loadingMore} onLoad={() => void loadMoreInbox()}>
         Load more tickets
       </LoadMore>
