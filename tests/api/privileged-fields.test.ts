@@ -131,15 +131,13 @@ describe("money", () => {
   it("nobody but the server writes ledger rows, not even an admin", async () => {
     for (const pb of [cast.asAlice, cast.asAdmin]) {
       const status = await statusOf(() =>
-        pb
-          .collection("transactions")
-          .create({
-            user_id: cast.alice.id,
-            type: "CREDIT",
-            amount_cents: 100_000,
-            balance_after_cents: 100_000,
-            description: "free money",
-          }),
+        pb.collection("transactions").create({
+          user_id: cast.alice.id,
+          type: "CREDIT",
+          amount_cents: 100_000,
+          balance_after_cents: 100_000,
+          description: "free money",
+        }),
       );
       expect(status).toBe(403);
     }
