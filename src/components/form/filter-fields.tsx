@@ -1,6 +1,7 @@
 // A select of a list's filter bar (role="search", beside ui/search-field): "All ..." or
 // one of its options, labelled.
 import { Field } from "@/components/ui/field";
+import { Options, type Option } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 
 interface FilterSelectProps<Value extends string> {
@@ -9,7 +10,7 @@ interface FilterSelectProps<Value extends string> {
   value: Value | "";
   /** The first option's text, for no filter: "All types". */
   anyLabel: string;
-  options: ReadonlyArray<{ value: Value; label: string }>;
+  options: readonly Option<Value>[];
   /** Called with an option's value, or "" for no filter. */
   onChange: (value: Value | "") => void;
 }
@@ -19,11 +20,7 @@ export function FilterSelect<Value extends string>({ id, label, value, anyLabel,
     <Field id={id} label={label}>
       <Select id={id} value={value} onChange={(e) => onChange(options.find((o) => o.value === e.target.value)?.value ?? "")}>
         <option value="">{anyLabel}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        <Options options={options} />
       </Select>
     </Field>
   );

@@ -13,6 +13,7 @@ import { ListState, pagedListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { SearchField } from "@/components/ui/search-field";
+import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
@@ -103,11 +104,7 @@ function Filters() {
         <Field id="audit-action" label="Action">
           <Select id="audit-action" value={criteria.action} onChange={(e) => setAuditAction(e.target.value)}>
             <option value="">All Actions</option>
-            {options.map((action) => (
-              <option key={action} value={action}>
-                {actionTitle(action)}
-              </option>
-            ))}
+            <Options values={options} labels={actionTitle} />
           </Select>
         </Field>
       </div>

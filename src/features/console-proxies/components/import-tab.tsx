@@ -149,11 +149,7 @@ export function ImportTab() {
         <Field id="import-country" label="Country (optional)">
           <Select id="import-country" {...register("country")}>
             <option value="">{UNKNOWN_COUNTRY} (default)</option>
-            {COUNTRY_CODES.map((code) => (
-              <option key={code} value={code}>
-                {countryLabel(code)}
-              </option>
-            ))}
+            <Options values={COUNTRY_CODES} labels={countryLabel} />
           </Select>
         </Field>
       </div>
