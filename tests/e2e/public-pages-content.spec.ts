@@ -1,0 +1,186 @@
+// Each public page's own content: its key texts, figures, links and calls to action (home,
+// use cases, pricing, docs, contact, programs, terms and privacy).
+import { expect, test, type Page } from "@playwright/test";
+import { superuserClient } from "./support/pocketbase.ts";
+import { currentSettings } from "./support/site.ts";
+
+/** A link's target, checked by name within a region. */
+async function expectLink(page: Page, name: string | RegExp, href: string, within = page.locator("main")) {
+  await expect(within.getByRole("link", { name, exact: typeof name === "string" }).first()).toHaveAttribute("href", href);
+}
+
+test("home page: hero, why choose, proxy types, plans and closing call to action", async ({ page }) => {
+  const settings = await currentSettings(await superuserClient());
+  await page.goto("/");
+  const main = page.locator("main");
+  await expect(main.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectLink(page, "Start Free Trial", "/signup");
+  await expectLink(page, "View Pricing", "/pricing");
+  await expect(main.getByRole("heading", { name: `Why Choose ${settings.site_name}?` })).toBeVisible();
+  for (const card of ["Global Coverage", "99.9% Uptime", "Lightning Fast", "Enterprise Security"]) {
+    await expect(main.getByRole("heading", { name: card, level: 3 })).toBeVisible();
+  }
+  for (const type of ["Residential Proxies", "Datacenter Proxies"]) {
+    await expect(main.getByRole("heading", { name: type })).toBeVisible();
+  }
+  await expect(main.getByText("$5 in free credits").first()).toBeVisible();
+  await expect(main.getByText("100+").first()).toBeVisible();
+  await expect(main.getByText("<100ms").first()).toBeVisible();
+  await expect(main.getByRole("link", { name: "Start Free Trial" }).last()).toHaveAttribute("href", "/signup");
+  await expect(main.getByRole("link", { name: "Contact Sales" }).last()).toHaveAttribute("href", "/contact");
+});
+
+test("use cases page: six cards with feature lists and two calls to action", async ({ page }) => {
+  await page.goto("/use-cases");
+  const main = page.locator("main");
+  const cases = [
+    "E-commerce",
+    "Social Media Management",
+    "SEO Monitoring",
+    "Market Research",
+    "Brand Protection",
+    "Web Scraping & Crawling",
+  ];
+  for (const name of cases) {
+    const card = main.getByRole("article").filter({ has: page.getByRole("heading", { name, exact: true }) });
+    await expect(card).toBeVisible();
+    expect(await card.getByRole("listitem").count(), name).toBeGreaterThanOrEqual(3);
+  }
+  await expectLink(page, "Start Free Trial", "/signup");
+  await expectLink(page, "Contact Sales", "/contact");
+});
+
+test("pricing page: four-question FAQ and a call to action", async ({ page }) => {
+  await page.goto("/pricing");
+  const main = page.locator("main");
+  await expect(main.getByRole("heading", { name: "Frequently Asked Questions" })).toBeVisible();
+  const faq = main.locator("details");
+  await expect(faq).toHaveCount(4);
+  await faq.first().locator("summary").click();
+  await expect(faq.first().locator("p")).toBeVisible();
+  await expect(main.getByText("7-day money-back guarantee").first()).toBeVisible();
+  await expectLink(page, "Contact Sales", "/contact");
+});
+
+test("docs page: quick start, topic groups, API examples, SDKs and support", async ({ page }) => {
+  const settings = await currentSettings(await superuserClient());
+  await page.goto("/docs");
+  const main = page.locator("main");
+  await expect(main.getByRole("heading", { name: "Quick Start", level: 2 })).toBeVisible();
+  for (const step of ["Create your account", "Get your API key", "Purchase proxies", "Use your proxies"]) {
+    await expect(main.getByRole("heading", { name: step })).toBeVisible();
+  }
+  for (const group of ["Getting Started", "API Reference", "Proxy Types", "Security"]) {
+    await expect(main.getByRole("navigation", { name: group })).toBeVisible();
+  }
+  for (const call of [
+    "POST /auth/signup",
+    "GET /auth/token",
+    "POST /proxies/purchase",
+    "GET /proxies",
+    "GET /account/balance",
+    "POST /proxies/{proxy_id}/rotate",
+    "GET /transactions",
+  ]) {
+    await expect(main.getByText(call, { exact: true })).toBeVisible();
+  }
+  await expect(main.getByText(/limit=50&offset=0/)).toBeVisible();
+  for (const sdk of ["Python", "Node.js", "Go"]) {
+    await expect(main.getByRole("heading", { name: sdk, exact: true })).toBeVisible();
+  }
+  await expect(main.getByRole("link", { name: settings.contact_email })).toHaveAttribute("href", `mailto:${settings.contact_email}`);
+  // Topic links go somewhere real: an anchor on this page or another page.
+  for (const href of await main
+    .getByRole("navigation")
+    .getByRole("link")
+    .evaluateAll((els) => els.map((a) => a.getAttribute("href")))) {
+    if (href?.startsWith("#")) await expect(page.locator(href)).toHaveCount(1);
+  }
+});
+
+test("contact page: e-mail, phone with hours, postal address from settings, form and FAQ", async ({ page }) => {
+  const settings = await currentSettings(await superuserClient());
+  await page.goto("/contact");
+  const main = page.locator("main");
+  await expect(main.getByRole("link", { name: settings.contact_email })).toHaveAttribute("href", `mailto:${settings.contact_email}`);
+  await expect(main.getByRole("link", { name: settings.contact_phone })).toBeVisible();
+  await expect(main.getByText("Monday-Friday 9 AM-6 PM EST").first()).toBeVisible();
+  await expect(main.getByText(settings.contact_address)).toBeVisible();
+  await expect(main.getByRole("button", { name: "Send Message" })).toBeVisible();
+  await expect(main.getByText(/2-4 hours/).first()).toBeAttached();
+  await expect(main.locator("details")).toHaveCount(4);
+});
+
+test("programs page: six programs with figures, Learn More, how to apply, Apply Now and Contact Us", async ({ page }) => {
+  await page.goto("/program");
+  const main = page.locator("main");
+  for (const program of [
+    "Reseller Program",
+    "Referral Program",
+    "Affiliate Program",
+    "SDK Partner Program",
+    "Technology Partners",
+    "Academic Partnership",
+  ]) {
+    await expect(main.getByRole("heading", { name: program, level: 3 })).toBeVisible();
+  }
+  for (const figure of ["Up to 40% commission", "20% lifetime commission", "Up to 30% commission"]) {
+    await expect(main.getByText(figure).first()).toBeVisible();
+  }
+  const learnMore = main.getByRole("link", { name: /^Learn More/ });
+  await expect(learnMore).toHaveCount(6);
+  for (const href of await learnMore.evaluateAll((els) => els.map((a) => a.getAttribute("href")))) {
+    expect(href).toMatch(/^\/contact/);
+  }
+  await expect(main.getByRole("heading", { name: "How to Apply" })).toBeVisible();
+  await expect(main.getByText(/2-3 business days/).first()).toBeVisible();
+  await expect(main.getByRole("link", { name: "Apply Now" }).first()).toHaveAttribute("href", /^\/contact/);
+  await expectLink(page, "Contact Us", "/contact");
+});
+
+test("Learn More preselects the partnership topic on the contact form", async ({ page }) => {
+  await page.goto("/program");
+  await page
+    .getByRole("link", { name: /^Learn More/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/contact\?type=partnership/);
+  await expect(page.getByLabel("Topic")).toHaveValue("partnership");
+});
+
+/** A phrase as a pattern that allows any whitespace (line breaks of the formatted source) between words. */
+const phrase = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+"));
+
+test("legal pages carry their dates and every figure of the policies", async ({ page }) => {
+  await page.goto("/terms");
+  let main = page.locator("main");
+  await expect(main.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();
+  await expect(main.getByText("Last updated: January 13, 2025")).toBeVisible();
+  for (const figure of [
+    phrase("12 months from the date of purchase"),
+    phrase("After 3 failed payments"),
+    phrase("30 days' notice of any price change"),
+    phrase("greater of the amounts you paid us in the 12 months before the claim or $100"),
+    phrase("at least 18 years old"),
+    phrase("at least 24 hours in advance"),
+    phrase("7-day money-back guarantee"),
+  ]) {
+    await expect(main.getByText(figure).first()).toBeVisible();
+  }
+
+  await page.goto("/privacy");
+  main = page.locator("main");
+  await expect(main.getByRole("heading", { name: "Privacy Policy", level: 1 })).toBeVisible();
+  await expect(main.getByText("Last updated: January 11, 2025")).toBeVisible();
+  for (const figure of [
+    phrase("within 72 hours"),
+    phrase("privacy requests within 30 days"),
+    "Connection logs: up to 30 days.",
+    "Account data: for as long as your account exists, plus 7 years.",
+    phrase("Payment records: 7 years"),
+    "Support communications: 3 years.",
+    "Security logs: 1 year.",
+  ]) {
+    await expect(main.getByText(figure).first()).toBeVisible();
+  }
+});
