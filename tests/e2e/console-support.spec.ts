@@ -3,32 +3,17 @@
 // the customer's open ticket page live (a second browser context), the status changes
 // (and the customer sees it), search and the status filter, empty states, axe and 360 px.
 import { expect, test, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
 import { createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
-import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { messageBox, openTicket, staffLabel, thread, typeTwoLineReply } from "./support/support-tickets.ts";
 
 test.describe.configure({ timeout: 90_000 });
 
 let seq = 0;
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${seq++}`;
 
-async function clientOf(user: { email: string; password: string }): Promise<PocketBase> {
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
-  return pb;
-}
-
-async function staffLabel(): Promise<string> {
-  const su = await superuserClient();
-  const rows = await su.collection("settings").getFullList({ filter: 'key = "default_support_name"' });
-  return String(rows[0]?.["value"] ?? "").trim() || "Support";
-}
-
 const inboxItems = (page: Page) => page.getByTestId("admin-ticket-item");
-const thread = (page: Page) => page.getByRole("log", { name: "Messages" });
 const search = (page: Page) => page.getByRole("searchbox", { name: "Search tickets" });
 
 test("a new ticket appears live, the reply reaches the customer live, and the status changes", async ({ page, browser }) => {
@@ -74,13 +59,7 @@ test("a new ticket appears live, the reply reaches the customer live, and the st
   await expect(first.getByTestId("chat-sender")).toHaveText("Riley Customer");
 
   // A blank reply is refused; Shift+Enter makes a new line; Enter sends.
-  const box = page.getByRole("textbox", { name: "Your message" });
-  await box.fill("   ");
-  await box.press("Enter");
-  await expect(page.getByText("Type a message before sending")).toBeVisible();
-  await box.fill("Thanks for the report.");
-  await box.press("Shift+Enter");
-  await box.pressSequentially("We are looking into it.");
+  const box = await typeTwoLineReply(page, "Thanks for the report.", "We are looking into it.");
   await box.press("Enter");
   const reply = thread(page).getByTestId("chat-message").filter({ hasText: "We are looking into it." });
   await expect(reply).toHaveCount(1);
@@ -88,10 +67,7 @@ test("a new ticket appears live, the reply reaches the customer live, and the st
   await expect(box).toHaveValue("");
 
   // The customer's open page gets it live, labelled with the support name.
-  const customerReply = customerPage
-    .getByRole("log", { name: "Messages" })
-    .getByTestId("chat-message")
-    .filter({ hasText: "We are looking into it." });
+  const customerReply = thread(customerPage).getByTestId("chat-message").filter({ hasText: "We are looking into it." });
   await expect(customerReply).toHaveCount(1, { timeout: 15_000 });
   await expect(customerReply).toContainText("Thanks for the report.\nWe are looking into it.");
   await expect(customerReply.getByTestId("chat-sender")).toHaveText(await staffLabel());
@@ -104,8 +80,8 @@ test("a new ticket appears live, the reply reaches the customer live, and the st
   await expect(item).not.toContainText("(awaiting reply)");
 
   // The customer answers: it arrives live in the admin's open ticket.
-  await customerPage.getByRole("textbox", { name: "Your message" }).fill("Still broken on port 8080.");
-  await customerPage.getByRole("textbox", { name: "Your message" }).press("Enter");
+  await messageBox(customerPage).fill("Still broken on port 8080.");
+  await messageBox(customerPage).press("Enter");
   await expect(thread(page).getByText("Still broken on port 8080.")).toBeVisible({ timeout: 15_000 });
   await expect(thread(page).getByTestId("chat-message").last()).toBeInViewport();
 
@@ -139,12 +115,8 @@ test("a new ticket appears live, the reply reaches the customer live, and the st
 test("search finds tickets by customer e-mail and name; the page passes axe and fits 360 px", async ({ page }) => {
   const admin = await createAdmin();
   const customer = await createCustomer({ firstName: "Quinn" });
-  const pb = await clientOf(customer);
   const subject = unique("Invoice copy");
-  await pb.send("/api/v1/support/tickets", {
-    method: "POST",
-    body: { subject, message: "Please send me an invoice copy.", priority: "low" },
-  });
+  await openTicket(customer, subject, "Please send me an invoice copy.", "low");
 
   await signInAs(page, admin, "/console/support");
   await search(page).fill(customer.email);
