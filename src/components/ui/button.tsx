@@ -1,5 +1,5 @@
 import { cva, type VariantProps } from "class-variance-authority";
-import { Loader2 } from "lucide-react";
+import { Loader2, RefreshCw } from "lucide-react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { cn } from "@/lib/cn";
 
@@ -51,5 +51,15 @@ export function Button({
         children
       )}
     </button>
+  );
+}
+
+/** The Refresh button of a page header: reloads the page's data, "Refreshing..." while it does. */
+export function RefreshButton({ onRefresh, pending }: { onRefresh: () => void; pending: boolean }) {
+  return (
+    <Button variant="secondary" onClick={onRefresh} pending={pending} pendingText="Refreshing...">
+      <RefreshCw className="size-4" aria-hidden="true" />
+      Refresh
+    </Button>
   );
 }

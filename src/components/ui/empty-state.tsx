@@ -21,9 +21,8 @@ export function EmptyState({ icon: Icon, title, text, children }: EmptyStateProp
   );
 }
 
-interface FilteredEmptyStateProps {
-  /** The list answers a search or filters: say nothing matched and offer to clear them. */
-  filtered: boolean;
+/** What a searchable list says when it has no rows (kept at module scope beside the list). */
+export interface EmptyTexts {
   /** The icon of a list that is simply empty (a filtered one shows SearchX). */
   icon: LucideIcon;
   title: string;
@@ -31,21 +30,19 @@ interface FilteredEmptyStateProps {
   filteredTitle?: string;
   filteredText: string;
   emptyText: ReactNode;
-  onClear: () => void;
   clearLabel?: string;
 }
 
+interface FilteredEmptyStateProps {
+  texts: EmptyTexts;
+  /** The list answers a search or filters: say nothing matched and offer to clear them. */
+  filtered: boolean;
+  onClear: () => void;
+}
+
 /** The empty state of a searchable list: "no matches" with a button that clears the criteria, or "none yet". */
-export function FilteredEmptyState({
-  filtered,
-  icon,
-  title,
-  filteredTitle = title,
-  filteredText,
-  emptyText,
-  onClear,
-  clearLabel = "Clear filters",
-}: FilteredEmptyStateProps) {
+export function FilteredEmptyState({ texts, filtered, onClear }: FilteredEmptyStateProps) {
+  const { icon, title, filteredTitle = title, filteredText, emptyText, clearLabel = "Clear filters" } = texts;
   return filtered ? (
     <EmptyState icon={SearchX} title={filteredTitle} text={filteredText}>
       <Button variant="secondary" size="sm" onClick={onClear}>

@@ -102,6 +102,25 @@ export function InboxRows({
   return <>{children}</>;
 }
 
+/** How many rows a paged list has ("1 entry", "12 entries"), said politely once it has loaded. */
+export function ListCount({
+  list,
+  one,
+  many,
+  testId,
+}: {
+  list: { status: ListStateProps["status"]; totalItems: number };
+  one: string;
+  many: string;
+  testId?: string;
+}) {
+  return (
+    <p className="text-sm text-slate-600" aria-live="polite" data-testid={testId}>
+      {list.status === "ready" ? `${list.totalItems} ${list.totalItems === 1 ? one : many}` : "\u00a0"}
+    </p>
+  );
+}
+
 /** ListState's status props for a paged list (lib/paged-list.ts): loaded once it has rows or an answer. */
 export function pagedListState(list: { status: ListStateProps["status"]; error: string; items: readonly unknown[] }) {
   return {

@@ -2,14 +2,14 @@
 // affiliates with referrals or earnings (searched and paged on the server), and a detail
 // panel with the selected affiliate's referrals, where a pending commission is paid out.
 import { useStore } from "@nanostores/react";
-import { Clock, DollarSign, Gift, RefreshCw, Users } from "lucide-react";
+import { Clock, DollarSign, Gift, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
-import { Button } from "@/components/ui/button";
+import { RefreshButton } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
-import { FilteredEmptyState } from "@/components/ui/empty-state";
+import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { ListCount, ListState, pagedListState } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
@@ -57,10 +57,7 @@ function AffiliateManagement() {
         title="Affiliate Management"
         description="Affiliates with a verified referral or earnings. Paying records a payout made outside the shop; balances do not change."
       >
-        <Button variant="secondary" onClick={reloadAffiliates} pending={list.status === "loading"} pendingText="Refreshing...">
-          <RefreshCw className="size-4" aria-hidden="true" />
-          Refresh
-        </Button>
+        <RefreshButton onRefresh={reloadAffiliates} pending={list.status === "loading"} />
       </PageHeader>
       <Stats />
       <div className={cn("grid gap-6", affiliateId && "lg:grid-cols-[minmax(0,1fr)_24rem]")}>
@@ -100,14 +97,21 @@ function Search() {
       <div role="search" aria-label="Search affiliates">
         <SearchField id="affiliate-search" placeholder="Name, e-mail or referral code" value={text} onSearch={setAffiliateSearch} />
       </div>
-      <p className="text-sm text-slate-600" aria-live="polite">
-        {list.status === "ready" ? `${list.totalItems} ${list.totalItems === 1 ? "affiliate" : "affiliates"}` : "\u00a0"}
-      </p>
+      <ListCount list={list} one="affiliate" many="affiliates" />
     </div>
   );
 }
 
 const NO_AFFILIATES: AffiliateRow[] = [];
+
+const NO_AFFILIATE_TEXTS: EmptyTexts = {
+  icon: Gift,
+  title: "No affiliates yet",
+  filteredTitle: "No affiliates found",
+  filteredText: "Try another name, e-mail or referral code",
+  emptyText: "Customers appear here once someone they referred verifies their e-mail or they earn a commission.",
+  clearLabel: "Clear search",
+};
 
 function AffiliateTable() {
   const list = useSeededStore($affiliates);
@@ -118,18 +122,7 @@ function AffiliateTable() {
       onRetry={reloadAffiliates}
       loadingLabel="Loading affiliates"
       skeletonClassName="h-12"
-      emptyState={
-        <FilteredEmptyState
-          filtered={!!list.criteria}
-          icon={Gift}
-          title="No affiliates yet"
-          filteredTitle="No affiliates found"
-          filteredText="Try another name, e-mail or referral code"
-          emptyText="Customers appear here once someone they referred verifies their e-mail or they earn a commission."
-          onClear={clearAffiliateSearch}
-          clearLabel="Clear search"
-        />
-      }
+      emptyState={<FilteredEmptyState texts={NO_AFFILIATE_TEXTS} filtered={!!list.criteria} onClear={clearAffiliateSearch} />}
     >
       <DataTable
         columns={AFFILIATE_COLUMNS}

@@ -1,15 +1,15 @@
 // /console/logs (admin spec 2, "Audit Logs"): every admin action, newest first, searchable
 // and filtered by action on the server, with the summary cards.
 import { useStore } from "@nanostores/react";
-import { Activity, CalendarDays, RefreshCw, ScrollText, ServerCog, Users } from "lucide-react";
+import { Activity, CalendarDays, ScrollText, ServerCog, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { FilteredEmptyState } from "@/components/ui/empty-state";
+import { RefreshButton } from "@/components/ui/button";
+import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { ListCount, ListState, pagedListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { SearchField } from "@/components/ui/search-field";
@@ -58,10 +58,7 @@ function AuditLogs() {
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <PageHeader title="Audit Logs" description="Every change an administrator made, newest first.">
-        <Button variant="secondary" onClick={reloadAuditLogs} pending={list.status === "loading"} pendingText="Refreshing...">
-          <RefreshCw className="size-4" aria-hidden="true" />
-          Refresh
-        </Button>
+        <RefreshButton onRefresh={reloadAuditLogs} pending={list.status === "loading"} />
       </PageHeader>
       <SummaryCards />
       <Filters />
@@ -108,12 +105,17 @@ function Filters() {
           </Select>
         </Field>
       </div>
-      <p className="text-sm text-slate-600" aria-live="polite" data-testid="audit-count">
-        {list.status === "ready" ? `${list.totalItems} ${list.totalItems === 1 ? "entry" : "entries"}` : "\u00a0"}
-      </p>
+      <ListCount list={list} one="entry" many="entries" testId="audit-count" />
     </div>
   );
 }
+
+const NO_ENTRIES: EmptyTexts = {
+  icon: ScrollText,
+  title: "No audit log entries found",
+  filteredText: "Try adjusting your search or action filter",
+  emptyText: "Changes made in the console will appear here",
+};
 
 function EntryList() {
   const list = useSeededStore($auditLogs);
@@ -125,16 +127,7 @@ function EntryList() {
       onRetry={reloadAuditLogs}
       loadingLabel="Loading audit logs"
       skeletonClassName="h-24 rounded-xl"
-      emptyState={
-        <FilteredEmptyState
-          filtered={filtered}
-          icon={ScrollText}
-          title="No audit log entries found"
-          filteredText="Try adjusting your search or action filter"
-          emptyText="Changes made in the console will appear here"
-          onClear={clearAuditFilters}
-        />
-      }
+      emptyState={<FilteredEmptyState texts={NO_ENTRIES} filtered={filtered} onClear={clearAuditFilters} />}
     >
       <ul aria-label="Audit log entries" aria-busy={busy} className={cn("space-y-3", busy && "opacity-60")}>
         {list.items.map((entry) => (

@@ -4,7 +4,7 @@ import { useStore } from "@nanostores/react";
 import { useSeededStore } from "@/stores/seed";
 import { Server } from "lucide-react";
 import { DataTable } from "@/components/ui/data-table";
-import { FilteredEmptyState } from "@/components/ui/empty-state";
+import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { ListState, pagedListState } from "@/components/ui/list-state";
 import { SearchField } from "@/components/ui/search-field";
@@ -100,6 +100,13 @@ function Filters() {
   );
 }
 
+const NO_PROXIES: EmptyTexts = {
+  icon: Server,
+  title: "No proxies found",
+  filteredText: "Try adjusting your search or filter criteria",
+  emptyText: "Generate or import proxies to fill the inventory",
+};
+
 function ProxyTable() {
   const list = useSeededStore($inventory);
   const state = pagedListState(list);
@@ -118,16 +125,7 @@ function ProxyTable() {
         onRetry={reloadInventory}
         loadingLabel="Loading proxies"
         className="space-y-3"
-        emptyState={
-          <FilteredEmptyState
-            filtered={filtered}
-            icon={Server}
-            title="No proxies found"
-            filteredText="Try adjusting your search or filter criteria"
-            emptyText="Generate or import proxies to fill the inventory"
-            onClear={clearInventoryFilters}
-          />
-        }
+        emptyState={<FilteredEmptyState texts={NO_PROXIES} filtered={filtered} onClear={clearInventoryFilters} />}
       >
         {/* Small screens: one card per proxy, actions in reach. */}
         <ul aria-label="Proxy inventory" aria-busy={busy} className={cn("space-y-2 sm:hidden", busy && "opacity-60")}>

@@ -1,9 +1,9 @@
 import { useStore } from "@nanostores/react";
-import { RefreshCw, Users } from "lucide-react";
+import { Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { LiveAlert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { FilteredEmptyState } from "@/components/ui/empty-state";
+import { RefreshButton } from "@/components/ui/button";
+import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { DataTable } from "@/components/ui/data-table";
 import { ListState } from "@/components/ui/list-state";
@@ -65,15 +65,7 @@ function UserManagement({ admin }: { admin: UserRecord }) {
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <PageHeader title="User Management" description="Balances, admin rights and refunds for every account.">
-        <Button
-          variant="secondary"
-          onClick={reloadUsers}
-          pending={list.status === "loading" && list.data !== null}
-          pendingText="Refreshing..."
-        >
-          <RefreshCw className="size-4" aria-hidden="true" />
-          Refresh
-        </Button>
+        <RefreshButton onRefresh={reloadUsers} pending={list.status === "loading" && list.data !== null} />
       </PageHeader>
       <Filters />
       <LiveAlert tone={notice?.tone}>{notice?.text}</LiveAlert>
@@ -126,6 +118,13 @@ function Filters() {
   );
 }
 
+const NO_USERS_TEXTS: EmptyTexts = {
+  icon: Users,
+  title: "No users found",
+  filteredText: "Try adjusting your search or role filter",
+  emptyText: "Accounts will appear here as people sign up",
+};
+
 function UserList() {
   const list = useSeededStore($users);
   const data = list.data;
@@ -138,16 +137,7 @@ function UserList() {
       empty={data?.items.length === 0}
       onRetry={reloadUsers}
       loadingLabel="Loading users"
-      emptyState={
-        <FilteredEmptyState
-          filtered={filtered}
-          icon={Users}
-          title="No users found"
-          filteredText="Try adjusting your search or role filter"
-          emptyText="Accounts will appear here as people sign up"
-          onClear={clearUserFilters}
-        />
-      }
+      emptyState={<FilteredEmptyState texts={NO_USERS_TEXTS} filtered={filtered} onClear={clearUserFilters} />}
     >
       <DataTable
         columns={USER_COLUMNS}
