@@ -4,30 +4,22 @@
 // double click buys once, the Stripe return page reads the payment, unverified customers
 // get the notice and a real verification mail, and /dashboard follows admin credits live.
 import { expect, test, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
 import { waitForMail } from "../support/smtp-sink.ts";
-import { E2E } from "./support/env.ts";
-import { addStock, adjustBalance, createCustomer, ledgerOf, open, signInAs } from "./support/customers.ts";
+import { addStock, adjustBalance, createCustomer, ledgerOf, open, signInAs, userClient } from "./support/customers.ts";
+import { mailbox } from "./support/mailbox.ts";
 import { setE2eProxyColumns, superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { countRequests } from "./support/requests.ts";
 
 // Each journey signs in through /login and arranges data over HTTP: on the shared 2-core
 // machine that can take longer than the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-const mailbox = (): string => {
-  const url = process.env["E2E_MAILBOX_URL"];
-  if (!url) throw new Error("E2E_MAILBOX_URL is not set (tests/e2e/support/global-setup.ts)");
-  return url;
-};
-
 const card = (page: Page, id: string) => page.getByTestId(`package-${id}`);
 
 /** Buys a package through the API as the customer (the test provider pays at once). */
 async function checkoutAs(user: { email: string; password: string }, packageId: string): Promise<{ id: string; status: string }> {
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
+  const pb = await userClient(user);
   const bought = await pb.send<{ payment: { id: string; status: string } }>("/api/v1/credits/checkout", {
     method: "POST",
     body: { package_id: packageId },
@@ -112,17 +104,10 @@ test.describe("Buy Credits", () => {
   test("a double click on Purchase buys once", async ({ page }) => {
     const user = await createCustomer();
     await signInAs(page, user, "/dashboard/buy-credits");
-    let sent = 0;
-    let answered = 0;
-    page.on("request", (r) => {
-      if (r.url().includes("/api/v1/credits/checkout")) sent++;
-    });
-    page.on("requestfinished", (r) => {
-      if (r.url().includes("/api/v1/credits/checkout")) answered++;
-    });
+    const calls = countRequests(page, "/api/v1/credits/checkout");
     await card(page, "package-10").getByRole("button", { name: "Purchase" }).dblclick();
     await expect(page.getByTestId("payment-status")).toHaveAttribute("data-phase", "paid");
-    await expect.poll(() => answered).toBe(sent);
+    await expect.poll(() => calls.answered()).toBe(calls.sent());
     expect(await paymentsOf(user.id)).toHaveLength(1);
     expect(await creditsOf(user.id)).toHaveLength(1);
     expect(await ledgerOf(user.id)).toEqual({ balance: 1000, sum: 1000 });

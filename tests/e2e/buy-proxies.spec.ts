@@ -3,12 +3,11 @@
 // (proxies assigned in the database, balance = ledger), a double click that buys once,
 // server refusals shown with nothing charged, and the unverified customer's notice.
 import { expect, test, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
 import { formatCents } from "../../src/lib/money.ts";
-import { E2E } from "./support/env.ts";
-import { addStock, adminClient, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
+import { addStock, adminClient, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { countRequests } from "./support/requests.ts";
 
 /** A proxy's status set as an admin does it: the console's audited route (the records API refuses it). */
 async function setStatusInConsole(id: string, status: string): Promise<void> {
@@ -25,11 +24,19 @@ const uniqueCountry = (): string => `X${Date.now().toString(36).slice(-5).toUppe
 
 /** The unit price the server charges for a type, read as the customer would. */
 async function unitPrice(user: { email: string; password: string }, type: string): Promise<number> {
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
+  const pb = await userClient(user);
   const stock = await pb.send<{ unit_price_cents: number }>("/api/v1/proxies/stock", { query: { type } });
   return stock.unit_price_cents;
+}
+
+/** A customer with `balanceCents` signed in on Buy Proxies, `count` residential proxies in a country of their own, and the unit price. */
+async function residentialShopper(page: Page, balanceCents: number, count: number) {
+  const user = await createCustomer({ balanceCents });
+  const here = uniqueCountry();
+  await addStock({ type: "RESIDENTIAL", country: here, count });
+  const price = await unitPrice(user, "RESIDENTIAL");
+  await signInAs(page, user, "/dashboard/buy-proxies");
+  return { user, here, price };
 }
 
 const country = (page: Page) => page.getByLabel("Country", { exact: true });
@@ -110,11 +117,7 @@ test.describe("Buy Proxies", () => {
   });
 
   test("validation messages and the insufficient-balance text", async ({ page }) => {
-    const user = await createCustomer({ balanceCents: 150 });
-    const here = uniqueCountry();
-    await addStock({ type: "RESIDENTIAL", country: here, count: 5 });
-    const price = await unitPrice(user, "RESIDENTIAL");
-    await signInAs(page, user, "/dashboard/buy-proxies");
+    const { here, price } = await residentialShopper(page, 150, 5);
     await expect(page.getByTestId("balance")).toHaveText("$1.50");
     await expect(page.getByText("Insufficient Balance: You need to add credits")).toHaveCount(0);
 
@@ -197,24 +200,13 @@ test.describe("Buy Proxies", () => {
   });
 
   test("a double click on Purchase buys once", async ({ page }) => {
-    const user = await createCustomer({ balanceCents: 5000 });
-    const here = uniqueCountry();
-    await addStock({ type: "RESIDENTIAL", country: here, count: 3 });
-    const price = await unitPrice(user, "RESIDENTIAL");
-    await signInAs(page, user, "/dashboard/buy-proxies");
-    let sent = 0;
-    let answered = 0;
-    page.on("request", (r) => {
-      if (r.url().includes("/api/v1/proxies/purchase")) sent++;
-    });
-    page.on("requestfinished", (r) => {
-      if (r.url().includes("/api/v1/proxies/purchase")) answered++;
-    });
+    const { user, here, price } = await residentialShopper(page, 5000, 3);
+    const calls = countRequests(page, "/api/v1/proxies/purchase");
 
     await country(page).selectOption(here);
     await purchase(page).dblclick();
     await expect(page.getByTestId("purchase-result")).toContainText("Purchase complete: 1 Residential proxy");
-    await expect.poll(() => answered).toBe(sent);
+    await expect.poll(() => calls.answered()).toBe(calls.sent());
 
     const su = await superuserClient();
     const byUser = su.filter("user_id = {:id}", { id: user.id });
