@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page, type Response } from "@playwright/test";
+import { CONSOLE_NAV, CUSTOMER_NAV } from "../../src/features/app-shell/nav.ts";
 import { PUBLIC_PATHS } from "../../src/lib/server/page-cache.ts";
 import { startWebServer } from "../../server/web-server.ts";
 import { createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
@@ -82,16 +83,8 @@ test("customer pages load and hydrate with no CSP violation", async ({ page }) =
 
   const customer = await createCustomer({ balanceCents: 5000 });
   await signInAs(page, customer, "/dashboard");
-  for (const path of [
-    "/dashboard",
-    "/dashboard/buy-credits",
-    "/dashboard/buy-proxies",
-    "/dashboard/proxies",
-    "/dashboard/transactions",
-    "/dashboard/support",
-    "/dashboard/affiliate",
-    "/dashboard/settings",
-  ]) {
+  // Every page of the customer's sidebar.
+  for (const path of CUSTOMER_NAV.map((item) => item.href)) {
     await expectCleanPage(page, path, console);
   }
 });
@@ -100,18 +93,8 @@ test("console pages load and hydrate with no CSP violation", async ({ page }) =>
   const console = await watchCsp(page);
   const admin = await createAdmin();
   await signInAs(page, admin, "/console");
-  for (const path of [
-    "/console",
-    "/console/users",
-    "/console/proxies",
-    "/console/pricing",
-    "/console/support",
-    "/console/messages",
-    "/console/affiliates",
-    "/console/analytics",
-    "/console/logs",
-    "/console/settings",
-  ]) {
+  // Every page of the console's sidebar.
+  for (const path of CONSOLE_NAV.map((item) => item.href)) {
     await expectCleanPage(page, path, console);
   }
 });
