@@ -8,8 +8,9 @@ import { expect, test, type Page } from "@playwright/test";
 import PocketBase from "pocketbase";
 import { createTestUser, type TestUser } from "../support/pocketbase.ts";
 import { waitForMail } from "../support/smtp-sink.ts";
-import { createAdmin, uniqueEmail } from "./support/customers.ts";
+import { createAdmin, uniqueEmail, userClient } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
+import { mailbox } from "./support/mailbox.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
 /** Markup that runs script if rendered as HTML; every injected element carries data-xss. */
@@ -102,9 +103,7 @@ test.beforeAll(async () => {
     onboarding_completed: true,
   });
   // The customer's own ticket and chat message, through the routes the dashboard uses.
-  const customer = new PocketBase(E2E.pocketbaseUrl);
-  customer.autoCancellation(false);
-  await customer.collection("users").authWithPassword(customerUser.email, customerUser.password);
+  const customer = await userClient(customerUser);
   const opened = await customer.send<{ ticket: { id: string } }>("/api/v1/support/tickets", {
     method: "POST",
     body: { subject: text.subject, message: `First message ${ALL}`, priority: "high" },
@@ -219,19 +218,18 @@ test("the console shows customers' names, tickets, messages, contact messages, p
   await expectLiteral(page, customerUser.email, "/console/users row");
   await expectLiteral(page, text.firstName, "/console/users name");
 
-  await open(page, "/console/support");
-  await expectInert(page, "/console/support");
-  await expectLiteral(page, text.subject, "/console/support subject");
-  await page.getByText(text.subject).first().click();
-  await expectLiteral(page, text.message, "/console/support message");
-  await expectInert(page, "/console/support ticket");
-
-  await open(page, "/console/messages");
-  await expectInert(page, "/console/messages");
-  await expectLiteral(page, text.contactSubject, "/console/messages subject");
-  await page.getByText(text.contactSubject).first().click();
-  await expectLiteral(page, text.contactMessage, "/console/messages message");
-  await expectInert(page, "/console/messages open");
+  // The two inboxes: the subject in the list, then the message once opened.
+  for (const [path, subject, message, opened] of [
+    ["/console/support", text.subject, text.message, "/console/support ticket"],
+    ["/console/messages", text.contactSubject, text.contactMessage, "/console/messages open"],
+  ] as const) {
+    await open(page, path);
+    await expectInert(page, path);
+    await expectLiteral(page, subject, `${path} subject`);
+    await page.getByText(subject).first().click();
+    await expectLiteral(page, message, `${path} message`);
+    await expectInert(page, opened);
+  }
 
   await open(page, "/console/pricing");
   await expectInert(page, "/console/pricing");
@@ -261,14 +259,10 @@ test("a javascript: logo URL runs nothing on any page", async ({ page }) => {
 });
 
 test("the staff reply e-mail carries the ticket's subject and the reply escaped", async () => {
-  const mailbox = process.env["E2E_MAILBOX_URL"];
-  if (!mailbox) throw new Error("E2E_MAILBOX_URL is not set (tests/e2e/support/global-setup.ts)");
   const after = Date.now() - 1000;
-  const admin = new PocketBase(E2E.pocketbaseUrl);
-  admin.autoCancellation(false);
-  await admin.collection("users").authWithPassword(adminUser.email, adminUser.password);
+  const admin = await userClient(adminUser);
   await admin.collection("chat_messages").create({ ticket_id: ticketId, sender_id: adminUser.id, message: `Reply ${ALL}` });
-  const mail = await waitForMail(mailbox, customerUser.email, /New reply to your ticket/, { after });
+  const mail = await waitForMail(mailbox(), customerUser.email, /New reply to your ticket/, { after });
   expect(mail.html).not.toMatch(/<(img|svg|script)\b/i);
   expect(mail.html).toContain("&lt;script data-xss&gt;");
   expect(mail.html).toContain("&lt;img src=x data-xss onerror=alert(&#39;img&#39;)&gt;");
