@@ -8,27 +8,12 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { expect, test } from "@playwright/test";
 import { E2E } from "./support/env.ts";
+import { rawRequest, type Raw } from "./support/raw-http.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** The bytes as they came over the wire. */
-  body: Buffer;
-}
-
-function get(pathname: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: E2E.webPort, path: pathname, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+/** A raw request to the public port (support/raw-http.ts). */
+const get = (pathname: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> =>
+  rawRequest(`${E2E.baseUrl}${pathname}`, headers, method);
 
 function decode(raw: Raw): Buffer {
   const coding = raw.headers["content-encoding"];

@@ -13,6 +13,7 @@ import { compressWrites, sendUpstream } from "../../server/compression.ts";
 import { precompressDir } from "../../server/precompress.ts";
 import { compressPublishedPages, servePublicPage } from "../../server/public-pages.ts";
 import { staticFiles } from "../../server/static-files.ts";
+import { rawRequest as get, type Raw } from "../e2e/support/raw-http.ts";
 import { publicPageRegistry, publishSnapshotVersion, servePublicPage as renderThroughCache } from "../../src/lib/server/page-cache.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -27,25 +28,6 @@ async function serve(handler: Handler): Promise<string> {
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    http
-      .request(url, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      })
-      .on("error", reject)
-      .end();
-  });
 }
 
 const decode = (raw: Raw): Buffer =>
