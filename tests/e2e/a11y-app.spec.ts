@@ -4,13 +4,13 @@
 // plus no sideways scrolling at 360 px. Open states that matter are swept too: dialogs,
 // the user drawer, tabs, a ticket thread, the country picker's list.
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
-import { addStock, createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
+import { addStock, createAdmin, createCustomer, open, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { CONSOLE_NAV, CUSTOMER_NAV } from "../../src/features/app-shell/nav.ts";
+import { openTicket } from "./support/support-tickets.ts";
 import { tag } from "./support/unique.ts";
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -21,6 +21,20 @@ async function settled(page: Page): Promise<void> {
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
   await expect(page.locator(".animate-pulse, [aria-busy='true']")).toHaveCount(0);
   await expect(page.getByText(/^Loading\b/)).toHaveCount(0);
+}
+
+/** Opens `path` and waits until its data has arrived. */
+async function openSettled(page: Page, path: string): Promise<void> {
+  await open(page, path);
+  await settled(page);
+}
+
+/** The state on screen again at 360 px: no sideways scroll, axe; then back to the desktop width. */
+async function expectPhoneWidthClean(page: Page, what: string): Promise<void> {
+  await page.setViewportSize(PHONE);
+  await expectNoHorizontalScroll(page);
+  await expectNoAxeViolations(page, `${what} at 360 px`);
+  await page.setViewportSize(DESKTOP);
 }
 
 /** The page at a desktop width and at 360 px: axe at both, no sideways scroll at 360 px. */
@@ -37,19 +51,21 @@ async function sweep(page: Page, path: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
 }
 
+/** One test per page of a sidebar, each swept on the describe block's signed-in page. */
+function sweepEachPage(nav: readonly { href: string }[], page: () => Page): void {
+  for (const path of nav.map((item) => item.href)) {
+    test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
+      await sweep(page(), path);
+    });
+  }
+}
+
 /** A browser page signed in as `user` (one sign-in for a whole describe block). */
 async function signedInPage(browser: Browser, user: TestUser, landing: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: E2E.baseUrl, viewport: DESKTOP });
   const page = await context.newPage();
   await signInAs(page, user, landing);
   return page;
-}
-
-async function clientOf(user: TestUser): Promise<PocketBase> {
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
-  return pb;
 }
 
 test.describe("signed-in customer", () => {
@@ -63,7 +79,7 @@ test.describe("signed-in customer", () => {
     // Two proxies of the customer's own, so My Proxies shows cards, dialogs and the ledger has rows.
     const place = { type: "DATACENTER", country: "DE", state: `A11y ${tag()}`, count: 2 };
     await addStock(place);
-    const pb = await clientOf(customer);
+    const pb = await userClient(customer);
     await pb.send("/api/v1/proxies/purchase", {
       method: "POST",
       headers: { "Idempotency-Key": crypto.randomUUID() },
@@ -76,15 +92,10 @@ test.describe("signed-in customer", () => {
     await page.context().close();
   });
 
-  for (const path of CUSTOMER_NAV.map((item) => item.href)) {
-    test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
-      await sweep(page, path);
-    });
-  }
+  sweepEachPage(CUSTOMER_NAV, () => page);
 
   test("My Proxies with the renew and regenerate dialogs open", async () => {
-    await open(page, "/dashboard/proxies");
-    await settled(page);
+    await openSettled(page, "/dashboard/proxies");
     const card = page.getByRole("article").first();
     await card.getByRole("button", { name: "Renew", exact: true }).click();
     const renew = page.getByRole("dialog", { name: "Renew 1 proxy" });
@@ -102,8 +113,7 @@ test.describe("signed-in customer", () => {
   });
 
   test("Support: the new ticket form, then a ticket's thread", async () => {
-    await open(page, "/dashboard/support");
-    await settled(page);
+    await openSettled(page, "/dashboard/support");
     await page.getByRole("button", { name: "New Ticket" }).click();
     await expect(page.getByLabel("Subject", { exact: true })).toBeVisible();
     await expectNoAxeViolations(page, "the new ticket form");
@@ -113,10 +123,7 @@ test.describe("signed-in customer", () => {
     await page.getByRole("button", { name: "Create Ticket" }).click();
     await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
     await expectNoAxeViolations(page, "a ticket thread");
-    await page.setViewportSize(PHONE);
-    await expectNoHorizontalScroll(page);
-    await expectNoAxeViolations(page, "a ticket thread at 360 px");
-    await page.setViewportSize(DESKTOP);
+    await expectPhoneWidthClean(page, "a ticket thread");
   });
 
   test("/onboarding for a customer who has not finished it", async ({ browser }) => {
@@ -150,15 +157,10 @@ test.describe("signed-in admin", () => {
     await page.context().close();
   });
 
-  for (const path of CONSOLE_NAV.map((item) => item.href)) {
-    test(`${path} meets WCAG 2.2 AA and fits 360 px`, async () => {
-      await sweep(page, path);
-    });
-  }
+  sweepEachPage(CONSOLE_NAV, () => page);
 
   test("User Management with the balance dialog and the details drawer open", async () => {
-    await open(page, "/console/users");
-    await settled(page);
+    await openSettled(page, "/console/users");
     await page.getByRole("searchbox").first().fill(customer.email);
     const row = page.getByRole("row").filter({ hasText: customer.email });
     await row.getByRole("button", { name: `Adjust balance of ${customer.email}` }).click();
@@ -173,32 +175,24 @@ test.describe("signed-in admin", () => {
     await expect(drawer.getByRole("heading", { name: "Cleo Customer" })).toBeVisible();
     await expect(drawer.locator(".animate-pulse")).toHaveCount(0);
     await expectNoAxeViolations(page, "the user details drawer");
-    await page.setViewportSize(PHONE);
-    await expectNoHorizontalScroll(page);
-    await expectNoAxeViolations(page, "the user details drawer at 360 px");
-    await page.setViewportSize(DESKTOP);
+    await expectPhoneWidthClean(page, "the user details drawer");
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
   });
 
   test("Pricing Management with the add-plan dialog open", async () => {
-    await open(page, "/console/pricing");
-    await settled(page);
+    await openSettled(page, "/console/pricing");
     await page.getByRole("button", { name: "Add Plan" }).click();
     const dialog = page.getByRole("dialog", { name: "Add Pricing Plan" });
     await expect(dialog.getByRole("heading", { name: "Add Pricing Plan" })).toBeVisible();
     await expectNoAxeViolations(page, "the add-plan dialog");
-    await page.setViewportSize(PHONE);
-    await expectNoHorizontalScroll(page);
-    await expectNoAxeViolations(page, "the add-plan dialog at 360 px");
-    await page.setViewportSize(DESKTOP);
+    await expectPhoneWidthClean(page, "the add-plan dialog");
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
   });
 
   test("Proxy Management: every tab, and the edit dialog of a proxy", async () => {
-    await open(page, "/console/proxies");
-    await settled(page);
+    await openSettled(page, "/console/proxies");
     for (const name of ["Generate", "Import", "Inventory"]) {
       await page.getByRole("tab", { name }).click();
       await expect(page.getByRole("tab", { name })).toHaveAttribute("aria-selected", "true");
@@ -227,19 +221,11 @@ test.describe("signed-in admin", () => {
   test("Support Tickets with a ticket open", async () => {
     // A customer opens a ticket; the admin reads it.
     const subject = `Console sweep ${tag()}`;
-    const pb = await clientOf(customer);
-    await pb.send("/api/v1/support/tickets", {
-      method: "POST",
-      body: { subject, message: "My proxy stopped answering this morning.", priority: "high" },
-    });
-    await open(page, "/console/support");
-    await settled(page);
+    await openTicket(customer, subject, "My proxy stopped answering this morning.", "high");
+    await openSettled(page, "/console/support");
     await page.getByText(subject).first().click();
     await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
     await expectNoAxeViolations(page, "a ticket open in the console");
-    await page.setViewportSize(PHONE);
-    await expectNoHorizontalScroll(page);
-    await expectNoAxeViolations(page, "a ticket open in the console at 360 px");
-    await page.setViewportSize(DESKTOP);
+    await expectPhoneWidthClean(page, "a ticket open in the console");
   });
 });
