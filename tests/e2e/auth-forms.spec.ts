@@ -7,15 +7,10 @@ import PocketBase from "pocketbase";
 import { linkFrom, waitForMail } from "../support/smtp-sink.ts";
 import { createCustomer } from "./support/customers.ts";
 import { E2E } from "./support/env.ts";
+import { mailbox } from "./support/mailbox.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
 test.describe.configure({ timeout: 60_000 });
-
-const mailbox = (): string => {
-  const url = process.env["E2E_MAILBOX_URL"];
-  if (!url) throw new Error("E2E_MAILBOX_URL is not set (tests/e2e/support/global-setup.ts)");
-  return url;
-};
 
 test("without JavaScript both forms are on the page, with their submit buttons held back", async ({ browser }) => {
   const context = await browser.newContext({ baseURL: E2E.baseUrl, javaScriptEnabled: false });

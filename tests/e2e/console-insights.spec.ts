@@ -8,22 +8,13 @@
 // 360 px screen on each page.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
-import { createAdmin, createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
+import { createAdmin, createCustomer, signInAs, uniqueEmail, userClient } from "./support/customers.ts";
 import { api } from "./support/api.ts";
-import { E2E } from "./support/env.ts";
 import { legacyTestCommission, stripePayment, stripeRefund } from "./support/payments.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 test.describe.configure({ timeout: 90_000 });
-
-async function signedInClient(user: { email: string; password: string }): Promise<PocketBase> {
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
-  return pb;
-}
 
 async function checkNarrowScreen(page: Page): Promise<void> {
   await page.setViewportSize({ width: 360, height: 800 });
@@ -98,7 +89,7 @@ test("an admin pays a referred customer's commission on the Affiliate Management
   expect(after["balance_cents"]).toBe(buyerBalance["balance_cents"]);
 
   // The affiliate sees the payout on their own page.
-  const ownerPb = await signedInClient(owner);
+  const ownerPb = await userClient(owner);
   expect(await ownerPb.send("/api/v1/affiliate", {})).toMatchObject({ pending_earnings_cents: 0, paid_earnings_cents: 480 });
 });
 
@@ -116,7 +107,7 @@ test("finding 2 and 4: a Stripe refund after the payout shows as a clawback, a t
   // $24.00 by Stripe earns $4.80, which the admin pays out; then Stripe refunds the payment.
   const paymentId = stripePayment(signup.record.id, "package-25");
   const admin = await createAdmin("Sage");
-  const adminPb = await signedInClient(admin);
+  const adminPb = await userClient(admin);
   const referralRow = await su.collection("referrals").getFirstListItem(su.filter("referred_user_id = {:id}", { id: signup.record.id }));
   await adminPb.send(`/api/admin/referrals/${referralRow.id}/pay`, { method: "POST", headers: { "Idempotency-Key": randomUUID() } });
   stripeRefund(paymentId, 2400);
@@ -161,7 +152,7 @@ test("finding 2 and 4: a Stripe refund after the payout shows as a clawback, a t
 
 test("the audit log page lists a balance credit just made, with its details", async ({ page }) => {
   const admin = await createAdmin("Morgan");
-  const adminPb = await signedInClient(admin);
+  const adminPb = await userClient(admin);
   const target = await createCustomer();
   const description = `Goodwill credit ${randomUUID().slice(0, 8)}`;
   await adminPb.send(`/api/admin/users/${target.id}/balance`, {
@@ -217,7 +208,7 @@ test("analytics draws both charts and the period selector changes the request", 
   await expect(page.getByTestId("revenue-chart").locator("canvas")).toHaveCount(1);
 
   // The cards match the server's all-time figures, with the spec's fixed captions.
-  const adminPb = await signedInClient(admin);
+  const adminPb = await userClient(admin);
   const figures = await adminPb.send<{
     total_users: number;
     total_proxies: number;

@@ -4,10 +4,8 @@
 // (never one's own); the drawer's payments mark test-provider money and Stripe refunds
 // (issue #13, findings 2 and 4). Real rows checked through PocketBase after each action.
 import { expect, test, type Page } from "@playwright/test";
-import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
-import { addStock, createAdmin, createCustomer, ledgerOf, open, signInAs } from "./support/customers.ts";
-import { E2E } from "./support/env.ts";
+import { addStock, createAdmin, createCustomer, ledgerOf, open, signInAs, userClient } from "./support/customers.ts";
 import { stripePayment, stripeRefund } from "./support/payments.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
@@ -24,9 +22,7 @@ async function findRow(page: Page, email: string) {
 async function buyProxies(user: TestUser, count: number): Promise<string[]> {
   const state = `Bavaria ${Date.now().toString(36)}`;
   await addStock({ type: "DATACENTER", country: "DE", state, count });
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
+  const pb = await userClient(user);
   const res = await pb.send<{ proxies: { id: string }[] }>("/api/v1/proxies/purchase", {
     method: "POST",
     headers: { "Idempotency-Key": crypto.randomUUID() },
@@ -129,9 +125,7 @@ test("finding 2 and 4: the user drawer marks a test payment and shows a Stripe p
   // refunded by Stripe later; then $10.00 through the test provider (no money moved).
   const stripeId = stripePayment(customer.id, "package-50");
   stripeRefund(stripeId, 1500);
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(customer.email, customer.password);
+  const pb = await userClient(customer);
   const test = await pb.send<{ payment: { provider: string } }>("/api/v1/credits/checkout", {
     method: "POST",
     headers: { "Idempotency-Key": crypto.randomUUID() },

@@ -4,10 +4,8 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import Papa from "papaparse";
-import PocketBase from "pocketbase";
 import type { TestUser } from "../support/pocketbase.ts";
-import { addStock, adjustBalance, createCustomer, signInAs } from "./support/customers.ts";
-import { E2E } from "./support/env.ts";
+import { addStock, adjustBalance, createCustomer, signInAs, userClient } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
@@ -28,9 +26,7 @@ const rowWith = (page: Page, text: string): Locator => rows(page).filter({ hasTe
 async function buyOneProxy(user: TestUser): Promise<void> {
   const state = `Ontario ${Date.now().toString(36)}`;
   await addStock({ type: "DATACENTER", country: "CA", state, count: 1 });
-  const pb = new PocketBase(E2E.pocketbaseUrl);
-  pb.autoCancellation(false);
-  await pb.collection("users").authWithPassword(user.email, user.password);
+  const pb = await userClient(user);
   await pb.send("/api/v1/proxies/purchase", {
     method: "POST",
     headers: { "Idempotency-Key": crypto.randomUUID() },
