@@ -8,10 +8,10 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { expect, test } from "@playwright/test";
 import { E2E } from "./support/env.ts";
-import { rawRequest, type Raw } from "./support/raw-http.ts";
+import { rawRequest, type Raw } from "../support/raw-http.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
-/** A raw request to the public port (support/raw-http.ts). */
+/** A raw request to the public port (tests/support/raw-http.ts). */
 const get = (pathname: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> =>
   rawRequest(`${E2E.baseUrl}${pathname}`, headers, method);
 

@@ -13,7 +13,7 @@ import { compressWrites, sendUpstream } from "../../server/compression.ts";
 import { precompressDir } from "../../server/precompress.ts";
 import { compressPublishedPages, servePublicPage } from "../../server/public-pages.ts";
 import { staticFiles } from "../../server/static-files.ts";
-import { rawRequest as get, type Raw } from "../e2e/support/raw-http.ts";
+import { rawRequest as get, type Raw } from "../support/raw-http.ts";
 import { publicPageRegistry, publishSnapshotVersion, servePublicPage as renderThroughCache } from "../../src/lib/server/page-cache.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
