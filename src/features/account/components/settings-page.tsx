@@ -1,18 +1,20 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { KeyRound, ShieldAlert, User } from "lucide-react";
-import { lazy, Suspense } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { SetPasswordByEmail } from "@/features/account/components/set-password-by-email";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Input } from "@/components/ui/input";
+import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
 const TABS = ["Profile", "Security", "API Access"] as const;
 
 // The password form (react-hook-form, valibot) loads when the Security tab first opens,
 // keeping the page within the dashboard's JavaScript budget.
-const ChangePasswordForm = lazy(() =>
-  import("@/features/account/components/change-password-form").then((m) => ({ default: m.ChangePasswordForm })),
+const ChangePasswordForm = lazyComponent(
+  () => import("@/features/account/components/change-password-form"),
+  "ChangePasswordForm",
+  <Skeleton className="h-64 max-w-md" />,
 );
 
 /** /dashboard/settings (spec 2.20). */
@@ -64,13 +66,7 @@ function Settings({ user }: { user: UserRecord }) {
               <h2 className="flex items-center gap-2 text-lg font-semibold">
                 <KeyRound className="size-5" aria-hidden="true" /> {user.password_set ? "Change Password" : "Set a Password"}
               </h2>
-              {user.password_set ? (
-                <Suspense fallback={<Skeleton className="h-64 max-w-md" />}>
-                  <ChangePasswordForm />
-                </Suspense>
-              ) : (
-                <SetPasswordByEmail email={user.email} />
-              )}
+              {user.password_set ? <ChangePasswordForm /> : <SetPasswordByEmail email={user.email} />}
             </section>
             <section className="rounded-md border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
               <h2 className="flex items-center gap-2 font-semibold">

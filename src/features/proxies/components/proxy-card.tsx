@@ -1,5 +1,5 @@
 import { Eye, EyeOff } from "lucide-react";
-import { lazy, Suspense, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -8,6 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { errorMessage } from "@/lib/api-error";
 import { TERM_TEXT } from "@/lib/catalog";
 import { cn } from "@/lib/cn";
+import { lazyComponent } from "@/lib/lazy-component";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
@@ -18,9 +19,7 @@ import { regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/sto
 const MASK = "••••••••";
 
 // Headless UI's dialog loads on the first confirmation, not with the page.
-const RegenerateDialog = lazy(() =>
-  import("@/features/proxies/components/regenerate-dialog").then((m) => ({ default: m.RegenerateDialog })),
-);
+const RegenerateDialog = lazyComponent(() => import("@/features/proxies/components/regenerate-dialog"), "RegenerateDialog");
 
 /** One proxy: where it is, until when, its credentials, and what can be done with it. */
 export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: boolean }) {
@@ -184,15 +183,13 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
       </article>
 
       {confirming ? (
-        <Suspense fallback={null}>
-          <RegenerateDialog
-            address={address}
-            pending={regenPending}
-            error={regenError}
-            onCancel={() => setConfirming(false)}
-            onConfirm={() => void confirmRegenerate()}
-          />
-        </Suspense>
+        <RegenerateDialog
+          address={address}
+          pending={regenPending}
+          error={regenError}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void confirmRegenerate()}
+        />
       ) : null}
     </Card>
   );
