@@ -1,7 +1,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useStore } from "@nanostores/react";
 import { RefreshCw } from "lucide-react";
-import { lazy, Suspense, useId, useRef } from "react";
+import { useId, useRef, type ComponentProps } from "react";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
@@ -20,12 +20,14 @@ import {
   optionLabel,
   reconcilePlace,
   stateOptions,
+  type LocationOption,
   type Place,
 } from "@/features/buy-proxies/locations";
 import { parseQuantity, ProxyPurchaseSchema, type ProxyPurchaseInput, type ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
 import { $purchase, $stock, purchase, purchaseEdited, reloadStock, type StockState } from "@/features/buy-proxies/stores";
 import { orderSummary } from "@/features/buy-proxies/summary";
 import { MAX_PURCHASE_QUANTITY, PROXY_TYPE_LABELS, TERM_TEXT } from "@/lib/catalog";
+import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { $balance } from "@/stores/balance";
 
@@ -36,7 +38,7 @@ export function BuyProxiesPage() {
 
 // The receipt (with its date formatting and copy buttons) loads when a purchase starts.
 const loadReceipt = () => import("@/features/buy-proxies/components/purchase-receipt");
-const PurchaseReceipt = lazy(() => loadReceipt().then((m) => ({ default: m.PurchaseReceipt })));
+const PurchaseReceipt = lazyComponent(loadReceipt, "PurchaseReceipt");
 
 const DEFAULTS: ProxyPurchaseInput = { type: "RESIDENTIAL", country: "", state: "", city: "", quantity: "1" };
 
@@ -49,6 +51,31 @@ const purchaseResolver = valibotResolver(ProxyPurchaseSchema);
 function offeredPlace(stockState: StockState, chosen: Place): Place {
   const place = { country: chosen.country, state: chosen.state, city: chosen.city };
   return stockState.status === "ready" ? reconcilePlace(stockState.stock.locations, place) : place;
+}
+
+interface PlaceSelectProps extends ComponentProps<typeof Select> {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  /** The first option's text, for no choice. */
+  anyLabel: string;
+  options: readonly LocationOption[];
+}
+
+/** A level of the place (country, state, city): its stocked values, each with how many are in stock. */
+function PlaceSelect({ id, label, error, anyLabel, options, ...select }: PlaceSelectProps) {
+  return (
+    <Field id={id} label={label} error={error}>
+      <Select id={id} {...select}>
+        <option value="">{anyLabel}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {optionLabel(o)}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
 }
 
 function BuyProxies({ user }: { user: UserRecord }) {
@@ -129,11 +156,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
       ) : null}
 
       <div aria-live="polite" ref={receipt} tabIndex={-1} className="scroll-mt-4 outline-none">
-        {result ? (
-          <Suspense fallback={null}>
-            <PurchaseReceipt result={result} />
-          </Suspense>
-        ) : null}
+        {result ? <PurchaseReceipt result={result} /> : null}
       </div>
 
       <form className="grid gap-6 lg:grid-cols-3" onSubmit={(e) => void handleSubmit(onPurchase)(e)} noValidate>
@@ -159,52 +182,35 @@ function BuyProxies({ user }: { user: UserRecord }) {
               ) : null}
             </div>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field id={id("country")} label="Country" error={countryError}>
-                <Select
-                  id={id("country")}
-                  disabled={!stock || countries.length === 0}
-                  {...fieldAria(id("country"), countryError)}
-                  {...register("country", { onChange: () => clearBelow(["state", "city"]) })}
-                  value={place.country}
-                >
-                  <option value="">{stockState.status === "loading" ? "Loading stock..." : "Select a country"}</option>
-                  {countries.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {optionLabel(o)}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-              <Field id={id("state")} label="State (optional)">
-                <Select
-                  id={id("state")}
-                  disabled={!place.country || states.length === 0}
-                  {...register("state", { onChange: () => clearBelow(["city"]) })}
-                  value={place.state}
-                >
-                  <option value="">{place.country && states.length === 0 ? "No states listed" : "Any state"}</option>
-                  {states.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {optionLabel(o)}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-              <Field id={id("city")} label="City (optional)">
-                <Select
-                  id={id("city")}
-                  disabled={!place.state || cities.length === 0}
-                  {...register("city", { onChange: edited })}
-                  value={place.city}
-                >
-                  <option value="">{place.state && cities.length === 0 ? "No cities listed" : "Any city"}</option>
-                  {cities.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {optionLabel(o)}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
+              <PlaceSelect
+                id={id("country")}
+                label="Country"
+                error={countryError}
+                anyLabel={stockState.status === "loading" ? "Loading stock..." : "Select a country"}
+                options={countries}
+                disabled={!stock || countries.length === 0}
+                {...fieldAria(id("country"), countryError)}
+                {...register("country", { onChange: () => clearBelow(["state", "city"]) })}
+                value={place.country}
+              />
+              <PlaceSelect
+                id={id("state")}
+                label="State (optional)"
+                anyLabel={place.country && states.length === 0 ? "No states listed" : "Any state"}
+                options={states}
+                disabled={!place.country || states.length === 0}
+                {...register("state", { onChange: () => clearBelow(["city"]) })}
+                value={place.state}
+              />
+              <PlaceSelect
+                id={id("city")}
+                label="City (optional)"
+                anyLabel={place.state && cities.length === 0 ? "No cities listed" : "Any city"}
+                options={cities}
+                disabled={!place.state || cities.length === 0}
+                {...register("city", { onChange: edited })}
+                value={place.city}
+              />
             </div>
             <Field id={id("quantity")} label="Quantity" error={quantityError} className="max-w-40">
               <Input
