@@ -34,6 +34,14 @@ export type FirstDataReaders = Record<string, (ctx: FirstDataContext) => Promise
 /** Each reader's answer, or null when it failed, timed out or there was no session. */
 export type FirstDataOf<R extends FirstDataReaders> = { [K in keyof R]: Awaited<ReturnType<R[K]>> | null };
 
+/** An island page's props: the user and the first data the server read for it (pages hand over loadFirstData's answer). */
+export interface FirstDataProps<R extends FirstDataReaders> {
+  /** The user the server verified (the page renders at once), or null. */
+  initialUser?: UserRecord | null;
+  /** Each reader's answer (null parts load in the browser), or null. */
+  initial?: FirstDataOf<R> | null;
+}
+
 export interface FirstData<R extends FirstDataReaders> {
   /** The server-verified user (the session gates render with it at once), or null. */
   user: UserRecord | null;

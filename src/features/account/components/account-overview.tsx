@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
-import { loadOverview, type OverviewData } from "@/features/account/overview-data";
+import { loadOverview, type OverviewData, type overviewFirstData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
 import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/components/overview-sections";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents, formatSignedCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
+import type { FirstDataProps } from "@/lib/server/first-data";
 import { useHydrated } from "@/lib/use-hydrated";
 import { useBalance, type BalanceSeed } from "@/stores/balance";
 import { seedFor } from "@/stores/seed";
@@ -18,20 +19,8 @@ function referralLink(code: string, withOrigin: boolean): string {
   return withOrigin ? `${window.location.origin}${path}` : path;
 }
 
-/** What the server read for the first render (each part null when it could not). */
-export interface OverviewFirstData {
-  overview: OverviewData | null;
-  balance: BalanceSeed | null;
-}
-
-interface AccountOverviewProps {
-  /** The user the server verified for this request. */
-  initialUser?: UserRecord | null;
-  initial?: OverviewFirstData | null;
-}
-
 /** /dashboard: the overview with the user's real balance, proxies and transactions. */
-export function AccountOverview({ initialUser = null, initial = null }: AccountOverviewProps) {
+export function AccountOverview({ initialUser = null, initial = null }: FirstDataProps<typeof overviewFirstData>) {
   return (
     <AuthGate initialUser={initialUser}>
       {(user) => (
@@ -112,15 +101,7 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
           title="Recent Transactions"
           href="/dashboard/transactions"
           loading={loading}
-          empty={
-            <>
-              No transactions yet.{" "}
-              <a href="/dashboard/buy-credits" className="text-primary underline hover:no-underline">
-                Buy credits
-              </a>{" "}
-              to get started.
-            </>
-          }
+          empty={{ text: "No transactions yet.", action: "Buy credits", href: "/dashboard/buy-credits", after: " to get started." }}
         >
           {data && data.recentTransactions.length > 0 ? (
             <ul className="divide-y divide-slate-100">
@@ -149,15 +130,7 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
           title="Active Proxies"
           href="/dashboard/proxies"
           loading={loading}
-          empty={
-            <>
-              No active proxies.{" "}
-              <a href="/dashboard/buy-proxies" className="text-primary underline hover:no-underline">
-                Buy proxies
-              </a>
-              .
-            </>
-          }
+          empty={{ text: "No active proxies.", action: "Buy proxies", href: "/dashboard/buy-proxies", after: "." }}
         >
           {data && data.activeProxies.length > 0 ? (
             <>

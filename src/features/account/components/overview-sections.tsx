@@ -22,6 +22,16 @@ function SectionHeading({ id, title, href }: { id: string; title: string; href: 
   );
 }
 
+/** What a list section says when it has no rows: "No active proxies. [Buy proxies]." */
+interface EmptyText {
+  text: string;
+  /** The link's text and target (where to get some). */
+  action: string;
+  href: string;
+  /** What follows the link. */
+  after: string;
+}
+
 /** A section of the overview listing recent rows; `children` is null when there are none. */
 export function OverviewList({
   id,
@@ -36,13 +46,25 @@ export function OverviewList({
   /** The page with all of them ("View all"). */
   href: string;
   loading: boolean;
-  empty: ReactNode;
+  empty: EmptyText;
   children: ReactNode;
 }) {
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={id}>
       <SectionHeading id={id} title={title} href={href} />
-      {loading ? <p className="text-sm text-slate-500">Loading...</p> : (children ?? <p className="text-sm text-slate-500">{empty}</p>)}
+      {loading ? (
+        <p className="text-sm text-slate-500">Loading...</p>
+      ) : (
+        (children ?? (
+          <p className="text-sm text-slate-500">
+            {empty.text}{" "}
+            <a href={empty.href} className="text-primary underline hover:no-underline">
+              {empty.action}
+            </a>
+            {empty.after}
+          </p>
+        ))
+      )}
     </section>
   );
 }

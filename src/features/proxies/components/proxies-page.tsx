@@ -1,5 +1,4 @@
 import { useStore } from "@nanostores/react";
-import { lazy, Suspense } from "react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { FilterSelect } from "@/components/form/filter-fields";
 import { SearchField } from "@/components/ui/search-field";
@@ -9,9 +8,11 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { ListState } from "@/components/ui/list-state";
+import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import type { ProxyPage } from "@/features/proxies/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import type { proxiesFirstData } from "@/features/proxies/api";
 import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
 import { PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
 import { countryLabel, isRenewable } from "@/features/proxies/format";
@@ -38,15 +39,8 @@ import {
 } from "@/features/proxies/stores";
 import { $renewal, renewSelection } from "@/features/proxies/renewal-store";
 
-interface ProxiesPageProps {
-  /** The user the server verified (the page renders at once), or null. */
-  initialUser?: UserRecord | null;
-  /** The first page and the country filter's options, read on the server (null: load here). */
-  initial?: { proxies: ProxyPage | null; countries: string[] | null } | null;
-}
-
 /** /dashboard/proxies (spec 2.16): the customer's proxies, searchable, exportable, renewable. */
-export function ProxiesPage({ initialUser = null, initial = null }: ProxiesPageProps) {
+export function ProxiesPage({ initialUser = null, initial = null }: FirstDataProps<typeof proxiesFirstData>) {
   return (
     <AuthGate initialUser={initialUser}>
       {(user) => (
@@ -61,7 +55,7 @@ export function ProxiesPage({ initialUser = null, initial = null }: ProxiesPageP
 const count = (n: number) => n.toLocaleString("en-US");
 
 // Headless UI's dialog loads when a renewal starts, not with the page.
-const RenewDialog = lazy(() => import("@/features/proxies/components/renew-dialog").then((m) => ({ default: m.RenewDialog })));
+const RenewDialog = lazyComponent(() => import("@/features/proxies/components/renew-dialog"), "RenewDialog");
 
 function MyProxies({ user }: { user: UserRecord }) {
   const list = useSeededStore($proxyList);
@@ -93,11 +87,7 @@ function MyProxies({ user }: { user: UserRecord }) {
       </div>
 
       <ProxyList />
-      {renewing ? (
-        <Suspense fallback={null}>
-          <RenewDialog user={user} />
-        </Suspense>
-      ) : null}
+      {renewing ? <RenewDialog user={user} /> : null}
     </div>
   );
 }

@@ -12,9 +12,9 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { cn } from "@/lib/cn";
-import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
-import type { TransactionPage } from "@/features/transactions/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import type { TransactionPage, transactionsFirstData } from "@/features/transactions/api";
 import { hasCriteria, showPager } from "@/features/transactions/filters";
 import { amountClass, signedAmount } from "@/features/transactions/format";
 import { isIncoming, TRANSACTION_TYPE_FILTERS, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
@@ -32,15 +32,8 @@ import {
   transactionsSeed,
 } from "@/features/transactions/stores";
 
-interface TransactionsPageProps {
-  /** The user the server verified for this request. */
-  initialUser?: UserRecord | null;
-  /** The first page the server read (null when it could not). */
-  initial?: { transactions: TransactionPage | null } | null;
-}
-
 /** /dashboard/transactions (spec 2.17): the customer's ledger, searchable and exportable. */
-export function TransactionsPage({ initialUser = null, initial = null }: TransactionsPageProps) {
+export function TransactionsPage({ initialUser = null, initial = null }: FirstDataProps<typeof transactionsFirstData>) {
   return (
     <AuthGate initialUser={initialUser}>
       {(user) => <TransactionHistory first={seedFor(initialUser, user, initial?.transactions)} userId={user.id} />}
