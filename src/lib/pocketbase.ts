@@ -43,6 +43,17 @@ export interface TypedPocketBase extends PocketBase {
   collection(idOrName: "admin_invitations"): RecordService<AdminInvitationRecord>;
 }
 
+/** A read's options: no auto-cancellation key, and the caller's abort signal when it has one. */
+export const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });
+
+/** Rows per request when a list exports every row matching its filters. */
+const EXPORT_BATCH = 500;
+
+/** Every record of `records` matching `filter`, in `sort` order, read in batches (a list's export). */
+export function readAllForExport<Row>(records: RecordService<Row>, filter: string, sort: string, signal?: AbortSignal): Promise<Row[]> {
+  return records.getFullList({ batch: EXPORT_BATCH, filter, sort, ...withSignal(signal) });
+}
+
 let client: TypedPocketBase | null = null;
 
 /** The shared browser client (created on first use, so server rendering never touches it). */

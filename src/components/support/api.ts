@@ -1,10 +1,8 @@
 // Support calls the customer's page and the console share: a ticket's messages, sending a
 // reply, its live topic, the staff name and protected attachments.
 import type { UnsubscribeFunc } from "pocketbase";
-import { pb } from "@/lib/pocketbase";
+import { pb, withSignal } from "@/lib/pocketbase";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
-
-export const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });
 
 /** The default_support_name setting ("" when unset). */
 export async function loadSupportNameSetting(signal?: AbortSignal): Promise<string> {

@@ -1,7 +1,7 @@
 // What the dashboard overview shows (spec 2.13), read with the user's own session;
 // PocketBase's rules scope every row to the user. The same reads run on the server for
 // the page's first render (src/lib/server/first-data.ts) and in the browser after it.
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import { pb, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyRecord, TransactionRecord } from "@/lib/pocketbase-types";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import { fetchBalanceCents, type BalanceSeed } from "@/stores/balance";
@@ -29,7 +29,7 @@ export interface OverviewData {
 }
 
 export async function loadOverview(userId: string, signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<OverviewData> {
-  const opts = { requestKey: null, ...(signal ? { signal } : {}) };
+  const opts = withSignal(signal);
   const [proxies, transactions, affiliates] = await Promise.all([
     client.collection("proxies").getList<OverviewProxy>(1, 10, {
       ...opts,

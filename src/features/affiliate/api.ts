@@ -1,5 +1,5 @@
 // GET /api/v1/affiliate: the signed-in user's affiliate figures (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
-import { pb } from "@/lib/pocketbase";
+import { pb, withSignal } from "@/lib/pocketbase";
 
 export interface AffiliateProgram {
   commission_percent: number;
@@ -31,5 +31,5 @@ export interface AffiliateSummary {
 }
 
 export async function loadAffiliate(signal?: AbortSignal): Promise<AffiliateSummary> {
-  return pb().send<AffiliateSummary>("/api/v1/affiliate", { requestKey: null, ...(signal ? { signal } : {}) });
+  return pb().send<AffiliateSummary>("/api/v1/affiliate", withSignal(signal));
 }

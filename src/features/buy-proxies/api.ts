@@ -2,7 +2,7 @@
 import type { Stock } from "@/features/buy-proxies/locations";
 import type { ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
 import type { PurchaseType } from "@/lib/catalog";
-import { pb } from "@/lib/pocketbase";
+import { pb, withSignal } from "@/lib/pocketbase";
 import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
 
 /** GET /api/v1/proxies/stock?type=...: the unit price and the places with AVAILABLE proxies. */
@@ -10,8 +10,7 @@ export async function loadStock(type: PurchaseType, signal?: AbortSignal): Promi
   return pb().send<Stock>("/api/v1/proxies/stock", {
     method: "GET",
     query: { type },
-    requestKey: null,
-    ...(signal ? { signal } : {}),
+    ...withSignal(signal),
   });
 }
 

@@ -1,6 +1,6 @@
 // Buying credits: the packages, the checkout (one Idempotency-Key per attempt) and the
 // payment it creates, followed until it settles.
-import { pb } from "@/lib/pocketbase";
+import { pb, withSignal } from "@/lib/pocketbase";
 import type { PaymentRecord } from "@/lib/pocketbase-types";
 
 export interface CreditPackage {
@@ -34,7 +34,7 @@ export interface CheckoutResult {
 
 /** GET /api/v1/credits/packages. */
 export async function loadPackages(signal?: AbortSignal): Promise<CreditPackages> {
-  return pb().send<CreditPackages>("/api/v1/credits/packages", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+  return pb().send<CreditPackages>("/api/v1/credits/packages", { method: "GET", ...withSignal(signal) });
 }
 
 /** POST /api/v1/credits/checkout; `key` is the attempt's Idempotency-Key (reused on retries). */
@@ -49,9 +49,7 @@ export async function startCheckout(packageId: string, key: string): Promise<Che
 
 /** One of my payments (the records API scopes it to me). */
 export async function loadPayment(id: string, signal?: AbortSignal): Promise<PaymentRecord> {
-  return pb()
-    .collection("payments")
-    .getOne(id, { requestKey: null, ...(signal ? { signal } : {}) });
+  return pb().collection("payments").getOne(id, withSignal(signal));
 }
 
 /** Calls `onChange` with every change of the payment; returns the unsubscribe function. */

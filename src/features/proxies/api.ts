@@ -1,20 +1,10 @@
 // The My Proxies calls: the records API for reading (rules scope rows to the user) and
 // the /api/v1/proxies routes for every change.
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import { pb, readAllForExport, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
 import type { FirstDataContext } from "@/lib/server/first-data";
-import {
-  EXPORT_BATCH,
-  hasCriteria,
-  NO_CRITERIA,
-  PROXIES_PER_PAGE,
-  PROXY_SORT,
-  proxyFilter,
-  type ProxyCriteria,
-} from "@/features/proxies/filters";
+import { hasCriteria, NO_CRITERIA, PROXIES_PER_PAGE, PROXY_SORT, proxyFilter, type ProxyCriteria } from "@/features/proxies/filters";
 import type { PriceList } from "@/features/proxies/renewal";
-
-const signalOption = (signal?: AbortSignal) => (signal ? { signal } : {});
 
 export interface ProxyPage {
   items: ProxyRecord[];
@@ -34,7 +24,7 @@ export async function fetchProxyPage(
   signal?: AbortSignal,
   client: TypedPocketBase = pb(),
 ): Promise<ProxyPage> {
-  const opts = { requestKey: null, ...signalOption(signal) };
+  const opts = withSignal(signal);
   const [list, all] = await Promise.all([
     client
       .collection("proxies")
@@ -56,18 +46,12 @@ export async function fetchProxyPage(
 /** Every proxy of the user matching `criteria`, read in batches (for the exports). */
 export function fetchAllProxies(userId: string, criteria: ProxyCriteria, signal?: AbortSignal): Promise<ProxyRecord[]> {
   const client = pb();
-  return client.collection("proxies").getFullList({
-    batch: EXPORT_BATCH,
-    filter: proxyFilter(client, userId, criteria),
-    sort: PROXY_SORT,
-    requestKey: null,
-    ...signalOption(signal),
-  });
+  return readAllForExport(client.collection("proxies"), proxyFilter(client, userId, criteria), PROXY_SORT, signal);
 }
 
 /** GET /api/v1/proxies/countries: the distinct countries of my proxies. */
 export function fetchOwnCountries(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<string[]> {
-  return client.send<string[]>("/api/v1/proxies/countries", { requestKey: null, ...signalOption(signal) });
+  return client.send<string[]>("/api/v1/proxies/countries", withSignal(signal));
 }
 
 /** The page's first data, read on the server with the user's session (pages/dashboard/proxies.astro). */
@@ -78,7 +62,7 @@ export const proxiesFirstData = {
 
 /** GET /api/v1/proxies/prices: today's unit price per 30 days of each type for sale. */
 export function fetchPrices(signal?: AbortSignal): Promise<PriceList> {
-  return pb().send<PriceList>("/api/v1/proxies/prices", { requestKey: null, ...signalOption(signal) });
+  return pb().send<PriceList>("/api/v1/proxies/prices", withSignal(signal));
 }
 
 export interface RenewalResult {

@@ -6,8 +6,6 @@ import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { containsPattern } from "@/lib/filter";
 
 export const PROXIES_PER_PAGE = 12;
-/** Rows per request when exporting every matching proxy. */
-export const EXPORT_BATCH = 500;
 /** Newest first (spec 7), the id breaks ties so pages never overlap. */
 export const PROXY_SORT = "-created,id";
 

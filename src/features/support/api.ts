@@ -2,8 +2,8 @@
 // (admins see all, so every query also names the user); the hooks force a new ticket open
 // and a message's sender.
 import type { UnsubscribeFunc } from "pocketbase";
-import { withSignal, type SupportEvent } from "@/components/support/api";
-import { pb } from "@/lib/pocketbase";
+import type { SupportEvent } from "@/components/support/api";
+import { pb, withSignal } from "@/lib/pocketbase";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
 import type { NewTicketOutput } from "@/features/support/schemas";
 

@@ -1,9 +1,8 @@
 // Transaction History reads: the user's own ledger rows through the records API.
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import { pb, readAllForExport, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { TransactionRecord } from "@/lib/pocketbase-types";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import {
-  EXPORT_BATCH,
   NO_CRITERIA,
   TRANSACTION_SORT,
   TRANSACTIONS_PER_PAGE,
@@ -27,8 +26,7 @@ export async function fetchTransactionPage(
   const list = await client.collection("transactions").getList(page, TRANSACTIONS_PER_PAGE, {
     filter: transactionFilter(client, userId, criteria),
     sort: TRANSACTION_SORT,
-    requestKey: null,
-    ...(signal ? { signal } : {}),
+    ...withSignal(signal),
   });
   return { items: list.items, page: list.page, totalPages: list.totalPages };
 }
@@ -42,10 +40,5 @@ export const transactionsFirstData = {
 /** Every matching row, read in batches (for the CSV export). */
 export function fetchAllTransactions(userId: string, criteria: TransactionCriteria): Promise<TransactionRecord[]> {
   const client = pb();
-  return client.collection("transactions").getFullList({
-    batch: EXPORT_BATCH,
-    filter: transactionFilter(client, userId, criteria),
-    sort: TRANSACTION_SORT,
-    requestKey: null,
-  });
+  return readAllForExport(client.collection("transactions"), transactionFilter(client, userId, criteria), TRANSACTION_SORT);
 }

@@ -6,7 +6,6 @@ import { containsPattern } from "@/lib/filter";
 
 /** Rows a page (spec 9); the pager shows once a page is full or past page 1. */
 export const TRANSACTIONS_PER_PAGE = 20;
-export const EXPORT_BATCH = 500;
 export const TRANSACTION_SORT = "-created,-id";
 
 export interface TransactionCriteria {
