@@ -9,6 +9,12 @@ import { takeSeed } from "@/stores/seed";
 /** Milliseconds of quiet typing before the search goes to the server. */
 export const SEARCH_DELAY_MS = 300;
 
+/** What loadPage sets of a list's state: its load status and error. */
+interface ListStatus {
+  status: "loading" | "ready" | "error";
+  error: string;
+}
+
 export interface ListQuery<Criteria> {
   criteria: Criteria;
   page: number;
@@ -23,6 +29,11 @@ export function listQuery<Criteria extends { search: string }>(none: Criteria, {
 
   /** Changes some criteria; back to the first page. */
   const setCriteria = (change: Partial<Criteria>) => $query.set({ criteria: { ...$query.get().criteria, ...change }, page: 1 });
+  /** Whether the query is still the first one (no criteria, page 1): what a server's first page answers. */
+  const isFirstQuery = (): boolean => {
+    const { criteria, page } = $query.get();
+    return criteria === none && page === 1;
+  };
 
   return {
     $query,
@@ -44,6 +55,27 @@ export function listQuery<Criteria extends { search: string }>(none: Criteria, {
     goToPage: (page: number): void => {
       $query.set({ ...$query.get(), page: Math.max(1, page) });
     },
+    /**
+     * Keeps `$list` on the page the query asks for, read for the signed-in user by `fetchPage`
+     * (again whenever the query, one of `triggers` or the user changes; loadPage); `ready`
+     * makes the list's state of an answer. The server's first page (seeded) stands for the
+     * first load while the query is still the first one. Answers the stop function (for onMount).
+     */
+    followPages: <State extends ListStatus, Page>(
+      $list: WritableAtom<State>,
+      fetchPage: (userId: string, criteria: Criteria, page: number, signal: AbortSignal) => Promise<Page>,
+      ready: (result: Page, criteria: Criteria) => State | null,
+      triggers: ReadonlyArray<ReadableAtom<unknown>> = [],
+    ): (() => void) =>
+      followUserLoads(
+        [$query, ...triggers],
+        (userId, signal) => {
+          const { criteria, page } = $query.get();
+          loadPage($list, fetchPage(userId, criteria, page, signal), signal, (result) => ready(result, criteria));
+        },
+        $list,
+        isFirstQuery,
+      ),
   };
 }
 
@@ -83,7 +115,7 @@ export function followUserLoads(
  * `ready` makes of the answer (null: set nothing, `ready` moved the query instead), or
  * the error. An answer or error of an aborted request is dropped.
  */
-export function loadPage<State extends { status: "loading" | "ready" | "error"; error: string }, Page>(
+export function loadPage<State extends ListStatus, Page>(
   $list: WritableAtom<State>,
   request: Promise<Page>,
   signal: AbortSignal,

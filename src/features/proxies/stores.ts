@@ -7,7 +7,7 @@ import { atom, onMount } from "nanostores";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { followUserLoads, listQuery, loadPage } from "@/stores/list-query";
+import { followUserLoads, listQuery } from "@/stores/list-query";
 import { seedOf, type StoreSeed } from "@/stores/seed";
 import {
   fetchAllProxies,
@@ -50,24 +50,18 @@ export const $exporting = atom<ProxyExportFormat | null>(null);
 const $reloads = atom(0);
 
 onMount($proxyList, () =>
-  followUserLoads(
-    [$proxyQuery, $reloads],
-    (userId, signal) => {
-      const { criteria, page } = $proxyQuery.get();
-      loadPage($proxyList, fetchProxyPage(userId, criteria, page, signal), signal, (result) => {
-        // The last page went away (proxies returned to stock meanwhile): show the new last one.
-        if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
-          $proxyQuery.set({ criteria, page: result.totalPages });
-          return null;
-        }
-        return { status: "ready", error: "", ...result };
-      });
-    },
+  query.followPages(
     $proxyList,
-    () => {
-      const { criteria, page } = $proxyQuery.get();
-      return criteria === NO_CRITERIA && page === 1;
+    fetchProxyPage,
+    (result, criteria) => {
+      // The last page went away (proxies returned to stock meanwhile): show the new last one.
+      if (result.items.length === 0 && result.page > 1 && result.totalPages > 0) {
+        $proxyQuery.set({ criteria, page: result.totalPages });
+        return null;
+      }
+      return { status: "ready", error: "", ...result };
     },
+    [$reloads],
   ),
 );
 

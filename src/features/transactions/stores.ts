@@ -5,7 +5,7 @@ import { atom, onMount } from "nanostores";
 import { errorMessage } from "@/lib/api-error";
 import type { TransactionRecord, TransactionType } from "@/lib/pocketbase-types";
 import { $auth } from "@/stores/auth";
-import { followUserLoads, listQuery, loadPage } from "@/stores/list-query";
+import { listQuery } from "@/stores/list-query";
 import { fetchAllTransactions, fetchTransactionPage, type TransactionPage } from "@/features/transactions/api";
 import { NO_CRITERIA, type TransactionCriteria } from "@/features/transactions/filters";
 
@@ -36,24 +36,9 @@ export const $transactionExport = atom<{ pending: boolean; error: string }>({ pe
 const $reloads = atom(0);
 
 onMount($transactions, () =>
-  followUserLoads(
-    [$transactionQuery, $reloads],
-    (userId, signal) => {
-      const { criteria, page } = $transactionQuery.get();
-      loadPage($transactions, fetchTransactionPage(userId, criteria, page, signal), signal, (result) => ({
-        status: "ready",
-        error: "",
-        criteria,
-        ...result,
-      }));
-    },
-    $transactions,
-    // The server's first page stands for the first load while the query is still the first one.
-    () => {
-      const { criteria, page } = $transactionQuery.get();
-      return criteria === NO_CRITERIA && page === 1;
-    },
-  ),
+  query.followPages($transactions, fetchTransactionPage, (result, criteria) => ({ status: "ready", error: "", criteria, ...result }), [
+    $reloads,
+  ]),
 );
 
 /** The list state for the first page the server read. */
