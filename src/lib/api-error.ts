@@ -17,6 +17,17 @@ export function errorMessage(err: unknown): string {
   return UNEXPECTED_ERROR;
 }
 
+/**
+ * A loaded view's state after a read failed: what it shows stays on screen ("ready", with
+ * the error beside it); a view with nothing loaded yet shows the error ("error").
+ */
+export function readFailed<State extends { status: "idle" | "loading" | "ready" | "error"; error: string }>(
+  state: State,
+  err: unknown,
+): State {
+  return { ...state, status: state.status === "ready" ? "ready" : "error", error: errorMessage(err) };
+}
+
 /** Per-field messages PocketBase returned (`data.<field>.message`), keyed by field name. */
 export function fieldErrors(err: unknown): Record<string, string> {
   const out: Record<string, string> = {};

@@ -6,8 +6,8 @@
 // and the store still loads and follows it live from there.
 import { atom, onMount } from "nanostores";
 import { useMemo } from "react";
-import { errorMessage } from "@/lib/api-error";
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import { readFailed } from "@/lib/api-error";
+import { pb, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { BalanceRecord } from "@/lib/pocketbase-types";
 import { followLive, type Live } from "@/lib/realtime";
 import { followUser } from "@/stores/follow-user";
@@ -44,8 +44,7 @@ async function load(userId: string, signal?: AbortSignal, client: TypedPocketBas
   const list = await client.collection("balances").getList(1, 1, {
     filter: client.filter("user_id = {:id}", { id: userId }),
     skipTotal: true,
-    requestKey: null,
-    ...(signal ? { signal } : {}),
+    ...withSignal(signal),
   });
   return list.items[0] ?? null;
 }
@@ -89,8 +88,7 @@ function follow(userId: string): () => void {
       else if (!live.stopped) setBalance(0);
       return row;
     } catch (err) {
-      if (!live.stopped)
-        $balance.set({ ...$balance.get(), status: $balance.get().status === "ready" ? "ready" : "error", error: errorMessage(err) });
+      if (!live.stopped) $balance.set(readFailed($balance.get(), err));
       return null;
     }
   }

@@ -6,7 +6,7 @@
 import { atom, onMount, type WritableAtom } from "nanostores";
 import { listMessages, sendMessage, subscribeConversation } from "@/components/support/api";
 import { byCreated, upsert, upsertAll } from "@/components/support/format";
-import { errorMessage, isAbort } from "@/lib/api-error";
+import { isAbort, readFailed } from "@/lib/api-error";
 import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
 import { followLive, type Live } from "@/lib/realtime";
 import { $auth } from "@/stores/auth";
@@ -67,7 +67,7 @@ export function conversationStore<Ticket>(source: ConversationSource<Ticket>): C
         patch((s) => ({ ...s, ticket, status: "ready", messages: upsertAll(s.messages, messages, byCreated), error: "" }));
       } catch (err) {
         if (isAbort(err) || request.signal.aborted) return;
-        patch((s) => ({ ...s, status: s.status === "ready" ? "ready" : "error", error: errorMessage(err) }));
+        patch((s) => readFailed(s, err));
       }
     };
 

@@ -7,7 +7,7 @@ import { conversationStore, selectTicket } from "@/components/support/conversati
 import { createTicket, getTicket, listTickets, subscribeUserTickets } from "@/features/support/api";
 import { byNewest, upsert, upsertAll } from "@/components/support/format";
 import type { NewTicketOutput } from "@/features/support/schemas";
-import { errorMessage, isAbort } from "@/lib/api-error";
+import { isAbort, readFailed } from "@/lib/api-error";
 import type { SupportTicketRecord } from "@/lib/pocketbase-types";
 import { followLive, type Live } from "@/lib/realtime";
 import { followUser } from "@/stores/follow-user";
@@ -52,8 +52,7 @@ async function loadTickets(page: number): Promise<void> {
     });
   } catch (err) {
     if (isAbort(err) || request.signal.aborted || userId !== ticketsUserId) return;
-    const current = $tickets.get();
-    $tickets.set({ ...current, status: current.status === "ready" ? "ready" : "error", error: errorMessage(err), loadingMore: false });
+    $tickets.set({ ...readFailed($tickets.get(), err), loadingMore: false });
   }
 }
 
