@@ -1,11 +1,9 @@
 // Your Tickets: the user's tickets, newest first, live (spec 2.18).
 import { useStore } from "@nanostores/react";
-import { Inbox } from "lucide-react";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { EmptyState } from "@/components/ui/empty-state";
+import { InboxRows } from "@/components/ui/list-state";
 import { LoadMore } from "@/components/ui/load-more";
-import { Skeleton } from "@/components/ui/skeleton";
 import { STATUS_LABELS, STATUS_TONES, ticketNumber } from "@/components/support/format";
 import { PRIORITY_LABELS } from "@/components/support/format";
 import { $selectedTicketId } from "@/components/support/conversation-store";
@@ -25,18 +23,12 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
       <div aria-live="polite">
         {tickets.error ? <LoadError className="m-4" message={tickets.error} onRetry={() => void refreshTickets()} /> : null}
       </div>
-      {tickets.status === "loading" ? (
-        <div className="space-y-3 p-4" aria-busy="true">
-          <span className="sr-only">Loading tickets...</span>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-14 w-full" />
-          ))}
-        </div>
-      ) : tickets.status === "ready" && tickets.items.length === 0 ? (
-        <div className="p-4">
-          <EmptyState icon={Inbox} title="No tickets yet" text="Open a ticket and our team will get back to you." />
-        </div>
-      ) : (
+      <InboxRows
+        list={tickets}
+        loadingLabel="Loading tickets"
+        emptyTitle="No tickets yet"
+        emptyText="Open a ticket and our team will get back to you."
+      >
         <ul className="max-h-[32rem] divide-y divide-slate-100 overflow-y-auto" aria-label="Tickets">
           {tickets.items.map((ticket) => {
             const active = ticket.id === selected;
@@ -59,7 +51,7 @@ export function TicketList({ onSelect }: { onSelect: (id: string) => void }) {
             );
           })}
         </ul>
-      )}
+      </InboxRows>
       <LoadMore shown={tickets.hasMore} pending={tickets.loadingMore} onLoad={() => void loadMoreTickets()}>
         Show older tickets
       </LoadMore>
