@@ -16,9 +16,9 @@ export const PRIMARY_NAV: readonly NavLink[] = [
 export const SIGN_IN: NavLink = { href: "/login", label: "Sign In" };
 export const GET_STARTED: NavLink = { href: "/signup", label: "Get Started" };
 
-export const FOOTER_GROUPS: readonly { heading: string; links: readonly NavLink[] }[] = [
+export const FOOTER_GROUPS: readonly { title: string; links: readonly NavLink[] }[] = [
   {
-    heading: "Product",
+    title: "Product",
     links: [
       { href: "/pricing", label: "Pricing" },
       { href: "/use-cases", label: "Use Cases" },
@@ -26,7 +26,7 @@ export const FOOTER_GROUPS: readonly { heading: string; links: readonly NavLink[
     ],
   },
   {
-    heading: "Company",
+    title: "Company",
     links: [
       { href: "/program", label: "Partner Programs" },
       { href: "/contact", label: "Contact" },
@@ -34,7 +34,7 @@ export const FOOTER_GROUPS: readonly { heading: string; links: readonly NavLink[
     ],
   },
   {
-    heading: "Legal",
+    title: "Legal",
     links: [
       { href: "/privacy", label: "Privacy Policy" },
       { href: "/terms", label: "Terms of Service" },
