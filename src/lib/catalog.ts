@@ -80,3 +80,11 @@ export const MAX_WELCOME_CREDIT_CENTS = catalog.welcome_credit.max_cents;
 export const MAX_WELCOME_CREDITS_PER_ADDRESS = catalog.welcome_credit.max_per_address_per_day;
 export const SUPPORT_LIMITS = catalog.support;
 export const ADMIN_NOTE_MAX = catalog.admin_note_max;
+/** One balance adjustment moves at most this many cents ($1,000,000.00). */
+export const MAX_ADJUSTMENT_CENTS = catalog.balance_adjustment.max_cents;
+/** "Amount must be at most $1,000,000.00 per adjustment". */
+export const MAX_ADJUSTMENT_MESSAGE = catalog.balance_adjustment.max_message;
+/** A pricing plan costs at most this many cents per proxy ($10,000.00). */
+export const MAX_PLAN_PRICE_CENTS = catalog.pricing_plan.max_price_cents;
+/** "Price must be at most $10,000.00 per proxy". */
+export const MAX_PLAN_PRICE_MESSAGE = catalog.pricing_plan.max_price_message;

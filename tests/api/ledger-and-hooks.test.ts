@@ -96,7 +96,7 @@ describe("ledger", () => {
     for (const type of ["CREDIT", "DEBIT"]) {
       const err = await errorOf(() => changeBalance(shop.admin, user.id, type, 100_000_001));
       expect(err.status).toBe(400);
-      expect(err.message).toBe("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).");
+      expect(err.message).toBe("Amount must be at most $1,000,000.00 per adjustment.");
       expect(err.response["data"]["amount_cents"]["code"]).toBe("validation_max_amount");
     }
     expect((await errorOf(() => changeBalance(shop.admin, user.id, "CREDIT", Number.MAX_SAFE_INTEGER))).status).toBe(400);

@@ -4,8 +4,9 @@
 
 const ROUTE = "POST /api/admin/users/{id}/balance";
 
-/** One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused). */
-const MAX_ADJUSTMENT_CENTS = 100000000;
+/** One adjustment moves at most $1,000,000 (a typo of a few extra digits is refused); catalog.json says it once. */
+const LIMIT = require(`${__hooks}/lib/catalog.json`).balance_adjustment;
+const MAX_ADJUSTMENT_CENTS = LIMIT.max_cents;
 
 /**
  * @typedef {{ type: "CREDIT" | "DEBIT", amountCents: number, description: string }} AdjustmentInput
@@ -29,8 +30,8 @@ function validateAdjustment(body) {
     throw api.fieldError("amount_cents", "Amount must be a positive whole number of cents (amount_cents).");
   }
   if (amount > MAX_ADJUSTMENT_CENTS) {
-    throw new BadRequestError("One adjustment can move at most $1,000,000.00 (amount_cents 100000000).", {
-      amount_cents: new ValidationError("validation_max_amount", "At most $1,000,000.00 per adjustment."),
+    throw new BadRequestError(LIMIT.max_message, {
+      amount_cents: new ValidationError("validation_max_amount", LIMIT.max_message),
     });
   }
   if (!description) throw api.fieldError("description", "A description is required.", "validation_required");

@@ -117,7 +117,11 @@ function generateRoute(e) {
       },
     };
   });
-  return e.json(200, { generated_count: ids.length, message: `Successfully generated ${ids.length} proxies`, ids });
+  return e.json(200, {
+    generated_count: ids.length,
+    message: `Successfully generated ${ids.length} ${ids.length === 1 ? "proxy" : "proxies"}`,
+    ids,
+  });
 }
 
 module.exports = { MAX_GENERATE, validateGenerate, generate, generateRoute };

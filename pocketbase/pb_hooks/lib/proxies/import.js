@@ -191,7 +191,11 @@ function importRoute(e) {
     if (String(err).indexOf("nothing imported") >= 0) return noneValid();
     throw err;
   }
-  return e.json(200, { imported, skipped: parsed.skipped, message: `Successfully imported ${imported} proxies` });
+  return e.json(200, {
+    imported,
+    skipped: parsed.skipped,
+    message: `Successfully imported ${imported} ${imported === 1 ? "proxy" : "proxies"}`,
+  });
 }
 
 module.exports = { MAX_IMPORT_LINES, parseImport, insertImport, importRoute };

@@ -14,10 +14,12 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 const PRICE_CACHE_KEY = "shop.unit_prices";
 /** A new random value after every committed plan change (planChanged). */
 const PRICE_VERSION_KEY = "shop.unit_prices.version";
+/** The most a plan may cost per proxy, and the message saying so (catalog.json, once). */
+const PLAN_LIMIT = require(`${__hooks}/lib/catalog.json`).pricing_plan;
 
 /**
  * onRecordValidate of pricing_plans: a plan always has a name, a price of at least one cent
- * and at least one feature (the console's form rules, spec 5); `features` is a list of
+ * and at most catalog.json's pricing_plan.max_price_cents ($10,000.00), and at least one feature (the console's form rules, spec 5); `features` is a list of
  * non-empty texts (the public pages map over it). Names and features are stored trimmed.
  * @param {core.RecordEvent} e
  */
@@ -35,6 +37,8 @@ function validatePlan(e) {
   if (!(price >= 1)) problems.push(["price_cents", "validation_min_number_constraint", "Price must be greater than 0"]);
   else if (!Number.isSafeInteger(price)) {
     problems.push(["price_cents", "validation_only_int_constraint", "Price must be a whole number of cents"]);
+  } else if (price > PLAN_LIMIT.max_price_cents) {
+    problems.push(["price_cents", "validation_max_number_constraint", PLAN_LIMIT.max_price_message]);
   }
 
   const raw = record.getString("features");
