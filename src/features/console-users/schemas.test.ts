@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { BalanceSchema, amountToCents } from "@/features/console-users/schemas";
+import { AMOUNT_MESSAGES, BalanceSchema, amountToCents } from "@/features/console-users/schemas";
 
 describe("the balance form", () => {
   it("reads dollars as whole cents", () => {
@@ -15,5 +15,21 @@ describe("the balance form", () => {
     expect(v.safeParse(BalanceSchema, { amount: "0", description: "Fee" }).success).toBe(false);
     expect(v.safeParse(BalanceSchema, { amount: "", description: "Fee" }).success).toBe(false);
     expect(v.safeParse(BalanceSchema, { amount: "1", description: "  " }).success).toBe(false);
+  });
+
+  it("says what is wrong with an amount in words, with the limit (issue #15)", () => {
+    const amountMessage = (amount: string) => {
+      const result = v.safeParse(BalanceSchema, { amount, description: "Fee" });
+      return result.success ? "" : v.flatten<typeof BalanceSchema>(result.issues).nested?.amount?.[0];
+    };
+    expect(amountMessage("")).toBe("Amount is required");
+    expect(amountMessage("abc")).toBe(AMOUNT_MESSAGES.notNumber);
+    expect(amountMessage("-50")).toBe("Amount must be greater than $0.00; use Debit to take money away");
+    expect(amountMessage("0")).toBe(AMOUNT_MESSAGES.notPositive);
+    expect(amountMessage("0.001")).toBe("Amount cannot have fractions of a cent (at most 2 decimal places)");
+    expect(amountMessage("100000000")).toBe("Amount must be at most $1,000,000.00 per adjustment");
+    expect(amountMessage("1000000.01")).toBe(AMOUNT_MESSAGES.max);
+    expect(amountMessage("1000000")).toBe("");
+    expect(amountMessage("0.01")).toBe("");
   });
 });

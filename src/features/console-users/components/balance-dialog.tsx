@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
+import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
@@ -37,7 +37,7 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
   const {
     register,
     handleSubmit,
-    formState: { isValid },
+    formState: { isValid, errors },
   } = useForm<BalanceInput, unknown, BalanceOutput>({
     resolver: valibotResolver(BalanceSchema),
     defaultValues: EMPTY_BALANCE,
@@ -74,7 +74,7 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
 
   return (
     <form onSubmit={(e) => void submit("CREDIT")(e)} className="space-y-4" noValidate>
-      <Field id="balance-amount" label="Amount (USD)">
+      <Field id="balance-amount" label="Amount (USD)" error={errors.amount?.message}>
         <Input
           id="balance-amount"
           type="number"
@@ -83,15 +83,17 @@ function BalanceForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =
           min="0.01"
           placeholder="0.00"
           required
+          {...fieldAria("balance-amount", errors.amount?.message)}
           {...register("amount")}
         />
       </Field>
-      <Field id="balance-description" label="Description">
+      <Field id="balance-description" label="Description" error={errors.description?.message}>
         <Input
           id="balance-description"
           maxLength={500}
           placeholder="Reason shown in the customer's transaction history"
           required
+          {...fieldAria("balance-description", errors.description?.message)}
           {...register("description")}
         />
       </Field>
