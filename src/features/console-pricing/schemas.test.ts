@@ -35,4 +35,11 @@ describe("plan form", () => {
     });
     expect(messages({ ...EMPTY_PLAN, name: "X", price: "", features: "a" })).toEqual({ price: ["Price must be greater than 0"] });
   });
+
+  it("caps the price at $10,000.00 per proxy with the limit in words (issue #15)", () => {
+    expect(messages({ ...EMPTY_PLAN, name: "X", price: "99999999", features: "a" })).toEqual({
+      price: ["Price must be at most $10,000.00 per proxy"],
+    });
+    expect(messages({ ...EMPTY_PLAN, name: "X", price: "10000", features: "a" })).toEqual({});
+  });
 });

@@ -1,7 +1,7 @@
 // The plan form (admin spec 5 "Pricing plan"). It mirrors what the server enforces
 // (pocketbase/pb_hooks/lib/proxies/prices.js validatePlan and the collection's fields), which stays the truth.
 import * as v from "valibot";
-import { PROXY_TYPES } from "@/lib/catalog";
+import { MAX_PLAN_PRICE_CENTS, MAX_PLAN_PRICE_MESSAGE, PROXY_TYPES } from "@/lib/catalog";
 import type { PricingPlan } from "@/lib/site";
 
 /** "12.5" dollars -> 1250 cents (rounded to the cent); NaN when not a number. */
@@ -32,6 +32,7 @@ export const PlanSchema = v.pipe(
       v.string(),
       v.transform(dollarsToCents),
       v.check((cents) => Number.isFinite(cents) && cents >= 1, "Price must be greater than 0"),
+      v.check((cents) => !(cents > MAX_PLAN_PRICE_CENTS), MAX_PLAN_PRICE_MESSAGE),
     ),
     features: v.pipe(
       v.string(),
