@@ -38,7 +38,8 @@ export const GenerateSchema = v.object({
     v.string(),
     v.trim(),
     v.nonEmpty("Quantity is required"),
-    v.regex(/^\d+$/, "Quantity must be a whole number"),
+    // A negative whole number is a whole number: it is refused as "at least 1" (issue #15).
+    v.regex(/^-?\d+$/, "Quantity must be a whole number"),
     v.transform(Number),
     v.minValue(1, "Quantity must be at least 1"),
     v.maxValue(MAX_GENERATE, CATALOG.inventory.max_generate_message),

@@ -8,6 +8,7 @@ import { listQuery } from "@/stores/list-query";
 import { seedOf, type StoreSeed } from "@/stores/seed";
 import { ClientResponseError } from "pocketbase";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
+import { plural } from "@/lib/plural";
 import {
   deleteProxy as deleteProxyRequest,
   fetchInventory,
@@ -148,7 +149,7 @@ export async function generate(values: GenerateOutput): Promise<GenerateResult> 
 
 export async function importList(body: { text: string; type?: GenerateOutput["type"]; country?: string }): Promise<ImportResult> {
   const result = await importRequest(body);
-  showBanner({ tone: "success", text: `Successfully imported ${result.imported} proxies` });
+  showBanner({ tone: "success", text: `Successfully imported ${plural(result.imported, "proxy", "proxies")}` });
   refreshProxies();
   return result;
 }

@@ -147,7 +147,9 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
                 ))}
               </ul>
               {data.activeProxies.length > 5 ? (
-                <p className="mt-2 text-sm text-slate-500">+{data.activeProxies.length - 5} more proxies</p>
+                <p className="mt-2 text-sm text-slate-500">
+                  +{data.activeProxies.length - 5} more {data.activeProxies.length === 6 ? "proxy" : "proxies"}
+                </p>
               ) : null}
             </>
           ) : null}

@@ -14,6 +14,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { fieldErrors } from "@/lib/api-error";
 import { cn } from "@/lib/cn";
+import { plural } from "@/lib/plural";
 import { useHydrated } from "@/lib/use-hydrated";
 import type { SkippedLine } from "@/features/console-proxies/api";
 import { COUNTRY_CODES, countryLabel, UNKNOWN_COUNTRY } from "@/features/console-proxies/locations";
@@ -167,12 +168,10 @@ function ImportReport({ imported, skipped }: { imported: number; skipped: Skippe
       <h3 id="import-report-heading" className="text-base font-semibold text-slate-900">
         Import result
       </h3>
-      {imported > 0 ? <Alert tone="success">Successfully imported {imported} proxies</Alert> : null}
+      {imported > 0 ? <Alert tone="success">Successfully imported {plural(imported, "proxy", "proxies")}</Alert> : null}
       {skipped.length > 0 ? (
         <div className="space-y-2">
-          <p className="text-sm font-medium text-slate-800">
-            {skipped.length === 1 ? "1 line skipped" : `${skipped.length} lines skipped`}
-          </p>
+          <p className="text-sm font-medium text-slate-800">{plural(skipped.length, "line", "lines")} skipped</p>
           {/* A scrolling list must be reachable by keyboard (axe scrollable-region-focusable). */}
           <ol
             aria-label="Skipped lines"

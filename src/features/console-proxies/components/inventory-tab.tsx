@@ -12,6 +12,7 @@ import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { cn } from "@/lib/cn";
+import { plural } from "@/lib/plural";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { InventoryCriteria } from "@/features/console-proxies/api";
 import { Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
@@ -117,7 +118,7 @@ function ProxyTable() {
     <div className="space-y-3">
       {loaded || list.status === "loading" ? (
         <p className="text-sm text-slate-600" aria-live="polite" data-testid="proxy-count">
-          {!loaded ? "Loading proxies..." : list.totalItems === 1 ? "1 proxy" : `${list.totalItems} proxies`}
+          {!loaded ? "Loading proxies..." : plural(list.totalItems, "proxy", "proxies")}
         </p>
       ) : null}
       <ListState

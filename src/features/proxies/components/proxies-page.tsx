@@ -69,7 +69,7 @@ function MyProxies({ user }: { user: UserRecord }) {
         <div>
           <h1 className="text-2xl font-bold text-slate-900">My Proxies</h1>
           <p className="text-sm text-slate-600" aria-live="polite" data-testid="proxy-count">
-            {firstLoad ? "Loading your proxies..." : `${count(list.matching)} of ${count(list.total)} proxies`}
+            {firstLoad ? "Loading your proxies..." : `${count(list.matching)} of ${proxyCount(list.total)}`}
           </p>
         </div>
         <Button variant="secondary" onClick={refreshProxies} disabled={list.status === "loading"}>
