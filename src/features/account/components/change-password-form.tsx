@@ -28,20 +28,24 @@ export function ChangePasswordForm() {
     formState: { isSubmitting },
   } = form;
 
-  const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
-    setOutcome(null);
-    try {
-      await changePassword(currentPassword, newPassword);
-      reset();
-      setOutcome({ tone: "success", text: "Password updated successfully" });
-    } catch (err) {
-      const fields = fieldErrors(err);
-      if (fields["oldPassword"]) setError("currentPassword", { message: "The current password is incorrect" });
-      // The server's own strength check reports on `password`.
-      if (fields["password"]) setError("newPassword", { message: fields["password"] });
-      setOutcome({ tone: "error", text: fields["oldPassword"] ? "The current password is incorrect." : errorMessage(err) });
-    }
-  });
+  // Every attempt starts without the previous outcome, also one the form's own checks stop.
+  const onSubmit = handleSubmit(
+    async ({ currentPassword, newPassword }) => {
+      setOutcome(null);
+      try {
+        await changePassword(currentPassword, newPassword);
+        reset();
+        setOutcome({ tone: "success", text: "Password updated successfully" });
+      } catch (err) {
+        const fields = fieldErrors(err);
+        if (fields["oldPassword"]) setError("currentPassword", { message: "The current password is incorrect" });
+        // The server's own strength check reports on `password`.
+        if (fields["password"]) setError("newPassword", { message: fields["password"] });
+        setOutcome({ tone: "error", text: fields["oldPassword"] ? "The current password is incorrect." : errorMessage(err) });
+      }
+    },
+    () => setOutcome(null),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
