@@ -4,10 +4,11 @@
 // cloned from their <template>s when asked for, so only one form is ever on the page.
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { byId, enhancePasswordToggle, inputValue, onSubmit, setBanner, setFieldError, submitButton, validate } from "@/lib/form-kit";
-import { safeNext } from "@/features/auth/safe-next";
+import { signInDestination } from "@/features/auth/safe-next";
 import { SignInCodeRequestSchema, SignInCodeSchema, SignInSchema } from "@/features/auth/schemas";
 import { errorMessage } from "@/lib/api-error";
 import {
+  $auth,
   confirmVerification as confirmVerificationLink,
   refreshSession,
   requestPasswordLink,
@@ -19,7 +20,9 @@ import {
 
 type Mode = "password" | "code" | "reset";
 
-const onSignedIn = (): void => window.location.replace(safeNext(new URLSearchParams(window.location.search).get("next")));
+/** Leaves for ?next when it is safe (onboarding first for a new account), else /dashboard. */
+const onSignedIn = (): void =>
+  window.location.replace(signInDestination(new URLSearchParams(window.location.search).get("next"), $auth.get().user));
 
 type Button = ReturnType<typeof submitButton>;
 
@@ -79,6 +82,11 @@ function wirePasswordForm(form: HTMLFormElement, toReset: () => void): void {
     );
     if (data) await signInWith(button, banner, "password", () => signInWithPassword(data.email, data.password));
   });
+}
+
+/** Puts the address typed in one mode's e-mail field into the next mode's. */
+function carryEmail(from: HTMLInputElement | null, to: HTMLInputElement | null): void {
+  if (from && to && from !== to) to.value = from.value;
 }
 
 function codeView(): HTMLElement {
@@ -157,8 +165,11 @@ export function enhanceLogin(): void {
 
   const show = (next: Mode): void => {
     mode = next;
-    // The password form is kept (with what was typed); the others start afresh each time.
+    // The password form is kept (with what was typed); the others start afresh each time,
+    // with the e-mail address already typed.
+    const typed = view.querySelector<HTMLInputElement>("input[type=email]");
     view.replaceChildren(next === "password" ? passwordForm : next === "code" ? codeView() : resetView());
+    carryEmail(typed, view.querySelector<HTMLInputElement>("input[type=email]"));
     modeSwitch.textContent = next === "password" ? "No password yet? Email me a sign-in code" : "Sign in with a password instead";
   };
 
