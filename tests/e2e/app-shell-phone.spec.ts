@@ -49,7 +49,11 @@ async function openMore(page: Page, barName: string) {
   await more.click();
   const sheet = page.getByRole("dialog", { name: "More" });
   await expect(sheet.getByRole("heading", { name: "More" })).toBeVisible();
-  await expect(more).toHaveAttribute("aria-expanded", "true");
+  // The modal makes the page behind it inert, the bar with it: find the button with hidden ones.
+  const hiddenMore = page
+    .getByRole("navigation", { name: barName, includeHidden: true })
+    .getByRole("button", { name: "More", includeHidden: true });
+  await expect(hiddenMore).toHaveAttribute("aria-expanded", "true");
   return sheet;
 }
 

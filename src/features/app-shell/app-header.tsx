@@ -2,7 +2,6 @@ import { useStore } from "@nanostores/react";
 import { LogOut, Settings, Shield } from "lucide-react";
 import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
-import { MoreSheet } from "@/features/app-shell/more-sheet";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { $auth, signOut, startAuth } from "@/stores/auth";
 
@@ -12,7 +11,7 @@ interface AppHeaderProps {
   initialUser: Pick<UserRecord, "email" | "is_admin"> | null;
 }
 
-/** Signed-in header (spec 2.2), and the bottom bar's More sheet (the frame's one island). */
+/** Signed-in header (spec 2.2). */
 export function AppHeader({ siteName, initialUser }: AppHeaderProps) {
   const auth = useStore($auth);
   useEffect(() => startAuth(), []);
@@ -59,7 +58,6 @@ export function AppHeader({ siteName, initialUser }: AppHeaderProps) {
           </Button>
         </div>
       </div>
-      <MoreSheet isAdmin={user?.is_admin === true} />
     </header>
   );
 }

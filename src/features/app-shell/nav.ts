@@ -67,10 +67,6 @@ export const AREA_SWITCH: Readonly<Record<AppArea, { href: string; label: string
   console: { href: "/dashboard", label: "Back to Dashboard" },
 };
 
-export function isAppArea(value: unknown): value is AppArea {
-  return value === "dashboard" || value === "console";
-}
-
 /** Section roots are active only on their own page; other items on theirs and below. */
 const SECTION_ROOTS = new Set(["/dashboard", "/console"]);
 

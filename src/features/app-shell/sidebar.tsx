@@ -1,14 +1,15 @@
 import { AREA_NAV, BAR_SIZE, isActive, type AppArea } from "@/features/app-shell/nav";
-import { MoreButton } from "@/features/app-shell/more-sheet";
+import type { ReactNode } from "react";
 import { cn } from "@/lib/cn";
 
 export type { AppArea } from "@/features/app-shell/nav";
 
 /**
  * The area's navigation: a sidebar on wide screens; on small ones a bottom bar with the first
- * five items and More (the rest, the area switch and Sign Out in a sheet the header opens). Static HTML.
+ * five items and `more` (the More menu island, whose sheet holds the rest, the area switch and
+ * Sign Out). Static HTML.
  */
-export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; area?: AppArea }) {
+export function Sidebar({ pathname, area = "dashboard", more }: { pathname: string; area?: AppArea; more?: ReactNode }) {
   const { items, label: areaLabel } = AREA_NAV[area];
   return (
     <>
@@ -54,9 +55,7 @@ export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; ar
               </li>
             );
           })}
-          <li>
-            <MoreButton area={area} />
-          </li>
+          <li>{more}</li>
         </ul>
       </nav>
     </>
