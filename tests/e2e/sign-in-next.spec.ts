@@ -54,12 +54,14 @@ test.describe("sign-in follows ?next=", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test("a new account goes through onboarding first", async ({ page }) => {
+  test("a new account goes through onboarding first, then on to the page it came for", async ({ page }) => {
     const fresh = await createUser({ onboarded: false });
     await open(page, "/login?next=%2Fdashboard%2Fsettings");
     await signIn(page, fresh.email, fresh.password);
     await expect(page).toHaveURL(/\/onboarding\?next=%2Fdashboard%2Fsettings$/);
     await expect(page.getByText("Step 1 of 6")).toBeVisible();
+    await page.getByRole("button", { name: "Skip Tour" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/settings$/);
   });
 
   for (const next of ["%2F%252F%252Fevil.example", "%2F%255Cevil.example", "https%3A%2F%2Fevil.example", "javascript%3Aalert(1)"]) {

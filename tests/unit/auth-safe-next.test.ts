@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeNext } from "@/features/auth/safe-next";
+import { safeNext } from "@/lib/safe-next";
 
 describe("safeNext", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeNext, signInDestination } from "@/features/auth/safe-next";
+import { safeNext, signInDestination } from "@/lib/safe-next";
 
 describe("safeNext: open-redirect cases", () => {
   it.each([

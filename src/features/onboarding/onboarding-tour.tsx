@@ -3,11 +3,13 @@ import { AuthGate } from "@/components/session/auth-gate";
 import { onboardingSteps } from "@/features/onboarding/steps";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
+import { safeNext } from "@/lib/safe-next";
 import { updateOwnUser } from "@/stores/auth";
 
 /**
  * /onboarding: the tour. Finishing or skipping stores onboarding_completed(_at) on the
- * server and goes to /dashboard, also when saving fails (spec 2.12, section 8).
+ * server and goes to /dashboard (spec 2.12, section 8), or to the page a sign-in was
+ * headed for (`?next=`, when safe), also when saving fails.
  */
 interface TourProps {
   siteName: string;
@@ -34,7 +36,7 @@ function Tour({ siteName, welcomeCredit }: TourProps) {
     } catch (err) {
       console.error("[onboarding] could not save completion:", err);
     }
-    window.location.replace("/dashboard");
+    window.location.replace(safeNext(new URLSearchParams(window.location.search).get("next")));
   };
 
   return (

@@ -4,7 +4,7 @@
 // cloned from their <template>s when asked for, so only one form is ever on the page.
 import { authErrorMessage } from "@/features/auth/auth-error";
 import { byId, enhancePasswordToggle, inputValue, onSubmit, setBanner, setFieldError, submitButton, validate } from "@/lib/form-kit";
-import { signInDestination } from "@/features/auth/safe-next";
+import { signInDestination } from "@/lib/safe-next";
 import { SignInCodeRequestSchema, SignInCodeSchema, SignInSchema } from "@/features/auth/schemas";
 import { errorMessage } from "@/lib/api-error";
 import {
