@@ -43,13 +43,6 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
   });
 
-  test("an unsafe next is ignored", async ({ page }) => {
-    const user = await createUser();
-    await open(page, "/login?next=//evil.example/x");
-    await signIn(page, user.email, user.password);
-    await expect(page).toHaveURL(/\/dashboard$/);
-  });
-
   test("with a code e-mailed through SMTP", async ({ page }) => {
     const email = uniqueEmail("otp");
     const res = await page.request.post("/api/shop/signup", {

@@ -64,7 +64,13 @@ test.describe("sign-in follows ?next=", () => {
     await expect(page).toHaveURL(/\/dashboard\/settings$/);
   });
 
-  for (const next of ["%2F%252F%252Fevil.example", "%2F%255Cevil.example", "https%3A%2F%2Fevil.example", "javascript%3Aalert(1)"]) {
+  for (const next of [
+    "//evil.example/x",
+    "%2F%252F%252Fevil.example",
+    "%2F%255Cevil.example",
+    "https%3A%2F%2Fevil.example",
+    "javascript%3Aalert(1)",
+  ]) {
     test(`an unsafe next (${next}) lands on /dashboard`, async ({ page }) => {
       const user = await createUser();
       await open(page, `/login?next=${next}`);

@@ -1,6 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { safeNext, signInDestination } from "@/lib/safe-next";
 
+describe("safeNext", () => {
+  it.each([
+    ["/dashboard/settings", "/dashboard/settings"],
+    ["/dashboard/proxies?type=RESIDENTIAL#top", "/dashboard/proxies?type=RESIDENTIAL#top"],
+    ["/console", "/console"],
+  ])("keeps the same-site path %s", (raw, expected) => {
+    expect(safeNext(raw)).toBe(expected);
+  });
+
+  it.each([
+    null,
+    "",
+    "//evil.example",
+    "//evil.example/dashboard",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/dash\\board",
+    "http://evil.example/dashboard",
+    "https:evil.example",
+    "javascript:alert(1)",
+    "dashboard",
+    "/\tevil",
+    "/login",
+    "/signup?x=1",
+  ])("falls back to /dashboard for %j", (raw) => {
+    expect(safeNext(raw)).toBe("/dashboard");
+  });
+});
+
 describe("safeNext: open-redirect cases", () => {
   it.each([
     ["protocol-relative", "//evil.com"],
@@ -35,28 +64,21 @@ describe("signInDestination", () => {
   const admin = { is_admin: true, onboarding_completed: true };
   const fresh = { is_admin: false, onboarding_completed: false };
 
-  it("follows a safe next for customers and admins alike", () => {
-    expect(signInDestination("/dashboard/proxies?type=RESIDENTIAL", customer)).toBe("/dashboard/proxies?type=RESIDENTIAL");
-    expect(signInDestination("/console/users", admin)).toBe("/console/users");
-    expect(signInDestination("/dashboard/settings", admin)).toBe("/dashboard/settings");
-  });
-
-  it("lands on /dashboard without a next or with an unsafe one", () => {
-    expect(signInDestination(null, customer)).toBe("/dashboard");
-    expect(signInDestination("//evil.com", admin)).toBe("/dashboard");
-  });
-
-  it("never sends a customer into the console", () => {
-    expect(signInDestination("/console/users", customer)).toBe("/dashboard");
-    expect(signInDestination("/console", customer)).toBe("/dashboard");
-    expect(signInDestination("/consoles-are-fun", customer)).toBe("/consoles-are-fun");
-  });
-
-  it("sends a new account to onboarding first, carrying the next along", () => {
-    expect(signInDestination(null, fresh)).toBe("/onboarding");
-    expect(signInDestination("/dashboard", fresh)).toBe("/onboarding");
-    expect(signInDestination("/dashboard/settings", fresh)).toBe("/onboarding?next=%2Fdashboard%2Fsettings");
-    expect(signInDestination("/onboarding", fresh)).toBe("/onboarding");
-    expect(signInDestination("/console/users", fresh)).toBe("/onboarding");
+  it.each([
+    ["follows a customer's safe next", "/dashboard/proxies?type=RESIDENTIAL", customer, "/dashboard/proxies?type=RESIDENTIAL"],
+    ["follows an admin's console next", "/console/users", admin, "/console/users"],
+    ["follows an admin's dashboard next", "/dashboard/settings", admin, "/dashboard/settings"],
+    ["lands on /dashboard without a next", null, customer, "/dashboard"],
+    ["lands on /dashboard with an unsafe next", "//evil.com", admin, "/dashboard"],
+    ["never sends a customer into the console", "/console/users", customer, "/dashboard"],
+    ["never sends a customer to the console's root", "/console", customer, "/dashboard"],
+    ["tells /console from a page that merely starts like it", "/consoles-are-fun", customer, "/consoles-are-fun"],
+    ["sends a new account to onboarding", null, fresh, "/onboarding"],
+    ["sends a new account to onboarding, not the dashboard", "/dashboard", fresh, "/onboarding"],
+    ["sends a new account to onboarding carrying the next", "/dashboard/settings", fresh, "/onboarding?next=%2Fdashboard%2Fsettings"],
+    ["keeps a new account's onboarding next as it is", "/onboarding", fresh, "/onboarding"],
+    ["drops a new customer's console next", "/console/users", fresh, "/onboarding"],
+  ] as const)("%s (%j)", (_name, next, user, expected) => {
+    expect(signInDestination(next, user)).toBe(expected);
   });
 });
