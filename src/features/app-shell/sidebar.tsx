@@ -1,5 +1,6 @@
 import { AREA_NAV, BAR_SIZE, isActive, type AppArea } from "@/features/app-shell/nav";
 import type { ReactNode } from "react";
+import { NavList } from "@/features/app-shell/nav-list";
 import { cn } from "@/lib/cn";
 
 export type { AppArea } from "@/features/app-shell/nav";
@@ -14,26 +15,7 @@ export function Sidebar({ pathname, area = "dashboard", more }: { pathname: stri
   return (
     <>
       <nav aria-label={areaLabel} className="hidden w-60 shrink-0 border-r border-slate-200 bg-white md:block">
-        <ul className="space-y-1 p-4">
-          {items.map(({ href, label, icon: Icon }) => {
-            const active = isActive(href, pathname);
-            return (
-              <li key={href}>
-                <a
-                  href={href}
-                  aria-current={active ? "page" : undefined}
-                  className={cn(
-                    "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium",
-                    active ? "bg-primary/10 font-semibold text-slate-900" : "text-slate-700 hover:bg-slate-100",
-                  )}
-                >
-                  <Icon className="size-4" aria-hidden="true" />
-                  {label}
-                </a>
-              </li>
-            );
-          })}
-        </ul>
+        <NavList items={items} pathname={pathname} className="space-y-1 p-4" />
       </nav>
       <nav aria-label={`${areaLabel} shortcuts`} className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white md:hidden">
         <ul className="grid grid-cols-6">
