@@ -119,7 +119,7 @@ function generateRoute(e) {
   });
   return e.json(200, {
     generated_count: ids.length,
-    message: `Successfully generated ${ids.length} ${ids.length === 1 ? "proxy" : "proxies"}`,
+    message: `Successfully generated ${proxies.proxiesLabel(ids.length)}`,
     ids,
   });
 }

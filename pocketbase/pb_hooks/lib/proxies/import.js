@@ -194,7 +194,7 @@ function importRoute(e) {
   return e.json(200, {
     imported,
     skipped: parsed.skipped,
-    message: `Successfully imported ${imported} ${imported === 1 ? "proxy" : "proxies"}`,
+    message: `Successfully imported ${proxies.proxiesLabel(imported)}`,
   });
 }
 

@@ -19,8 +19,9 @@ const PLAN_LIMIT = require(`${__hooks}/lib/catalog.json`).pricing_plan;
 
 /**
  * onRecordValidate of pricing_plans: a plan always has a name, a price of at least one cent
- * and at most catalog.json's pricing_plan.max_price_cents ($10,000.00), and at least one feature (the console's form rules, spec 5); `features` is a list of
- * non-empty texts (the public pages map over it). Names and features are stored trimmed.
+ * and at most catalog.json's pricing_plan.max_price_cents ($10,000.00), and at least one
+ * feature (the console's form rules, spec 5); `features` is a list of non-empty texts (the
+ * public pages map over it). Names and features are stored trimmed.
  * @param {core.RecordEvent} e
  */
 function validatePlan(e) {
