@@ -2,6 +2,7 @@
 // balance covers it. The server prices the renewal again; this is the quote shown first.
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
+import { plural } from "@/lib/plural";
 
 /** Unit price per 30 days by type; a type that is not for sale is missing. */
 export type PriceList = Partial<Record<ProxyType, number>>;
@@ -45,5 +46,5 @@ export function renewalQuote(proxies: ReadonlyArray<Pick<ProxyRecord, "type">>, 
 
 /** "1 proxy", "3 proxies". */
 export function proxyCount(n: number): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? "proxy" : "proxies"}`;
+  return plural(n, "proxy", "proxies");
 }
