@@ -11,6 +11,8 @@ export interface ConsoleSettings {
   contact_phone: string;
   contact_address: string;
   default_support_name: string;
+  /** Where new tickets and contact messages are mailed; "" = contact_email. Not public. */
+  staff_notification_email: string;
   admin_registration_enabled: boolean;
   demo_mode: boolean;
   welcome_credit_cents: number;

@@ -45,6 +45,13 @@ export const SettingsFormSchema = v.object({
   ),
   contact_address: text(300, "Address"),
   default_support_name: required(100, "Support name", "Support name is required"),
+  staff_notification_email: v.pipe(
+    text(255, "Staff notification email"),
+    v.check(
+      (value) => value === "" || v.is(v.pipe(v.string(), v.email()), value),
+      "Staff notification email must be a valid email, or empty",
+    ),
+  ),
   admin_registration_enabled: v.boolean(),
   demo_mode: v.boolean(),
   /** Dollars as typed ("5", "2.50"). */

@@ -15,7 +15,8 @@ const rules = require(`${__hooks}/lib/money/refunds.js`);
  * 404 unknown order; 409 already refunded ("This order was already refunded on ..."), older
  * than the promise (7 days) without allow_late, or a purchase a later renewal extended; same
  * key + same request -> the first answer again with header `Idempotent-Replayed: true`; same
- * key, other request -> 422. Audit proxy_orders.refund {user_id, order_number, kind,
+ * key, other request -> 422. After the commit (not on a replay) the customer gets a refund
+ * notice (lib/core/mail-templates.js refundNotice). Audit proxy_orders.refund {user_id, order_number, kind,
  * amount_cents, reason, within_promise, transaction_id, balance_after_cents,
  * proxies_released, proxies_shortened}.
  * @param {core.RequestEvent} e
@@ -31,8 +32,8 @@ function refund(e) {
   const input = validateRefund(api.jsonBody(e));
   const key = api.idempotencyKey(e);
   const orderId = e.request?.pathValue("id") ?? "";
-  return idempotency.answerOnce(
-    e,
+  const { earlier, result } = idempotency.once(
+    e.app,
     {
       userId: caller.id,
       key,
@@ -42,8 +43,11 @@ function refund(e) {
       kind: "refunds",
     },
     (txApp, keyed) => refundOrder(txApp, { adminId: caller.id, orderId, ...input }, keyed),
-    refundView,
   );
+  // The customer's notice after the commit, never for a replay.
+  if (!earlier && result) require(`${__hooks}/lib/core/mail-templates.js`).refundNotice(e.app, result);
+  e.response.header().set("Idempotent-Replayed", String(!!earlier));
+  return e.json(200, refundView(e.app, earlier ?? result ?? ""));
 }
 
 /**

@@ -7,7 +7,9 @@
 //   loopback host, the test harnesses): no money moves, the payment completes at once, and
 //   it never earns commission;
 // - "none" otherwise: buying credits is refused (503), nothing is charged.
-// Both providers credit through completePayment, once per payment however often it is called.
+// Both providers credit through completePayment, once per payment however often it is called;
+// the receipt mail (lib/core/mail-templates.js creditReceipt) goes out after the commit of the
+// call that credited (checkout for the test provider, the webhook for Stripe), never again.
 // Stripe's side (the Checkout Session, the webhook) is lib/money/stripe.js; its refunds and
 // chargebacks are reversed by lib/money/reversals.js.
 
@@ -231,18 +233,20 @@ function checkout(e) {
   assertCanSell();
   const key = api.idempotencyKey(e);
   const pkg = findPackage(api.jsonBody(e)["package_id"]);
-  return idempotency.answerOnce(
-    e,
+  const { earlier, result } = idempotency.once(
+    e.app,
     { userId: user.id, key, route: "POST /api/v1/credits/checkout", input: { package_id: pkg.id }, collection: "payments" },
     (txApp, keyed) => createPayment(txApp, user, pkg, keyed),
-    (app, paymentId) => {
-      const payment = app.findRecordById("payments", paymentId);
-      if (payment.getString("provider") === "stripe" && payment.getString("status") === "pending" && !payment.getString("checkout_url")) {
-        require(`${__hooks}/lib/money/stripe.js`).openStripeCheckout(app, payment, user);
-      }
-      return checkoutResponse(app, paymentId);
-    },
   );
+  const paymentId = earlier ?? result ?? "";
+  // The test provider credits at once: its receipt, after the commit and never on a replay.
+  if (!earlier) require(`${__hooks}/lib/core/mail-templates.js`).creditReceipt(e.app, paymentId);
+  const payment = e.app.findRecordById("payments", paymentId);
+  if (payment.getString("provider") === "stripe" && payment.getString("status") === "pending" && !payment.getString("checkout_url")) {
+    require(`${__hooks}/lib/money/stripe.js`).openStripeCheckout(e.app, payment, user);
+  }
+  e.response.header().set("Idempotent-Replayed", String(!!earlier));
+  return e.json(200, checkoutResponse(e.app, paymentId));
 }
 
 module.exports = {

@@ -174,7 +174,11 @@ function handleStripeEvent(app, event) {
       currency: String(session.currency || ""),
       sessionId: String(session.id || ""),
     });
-    if (outcome === "credited") storeCardFingerprint(app, paymentId);
+    if (outcome === "credited") {
+      storeCardFingerprint(app, paymentId);
+      // Once per payment: a webhook delivered again finds it paid ("already_paid") and mails nobody.
+      require(`${__hooks}/lib/core/mail-templates.js`).creditReceipt(app, paymentId);
+    }
     return outcome;
   };
   switch (type) {

@@ -154,7 +154,15 @@ function purchase(txApp, userId, input, idempotency) {
  * @param {core.RequestEvent} e
  */
 function purchaseRoute(e) {
-  return orders.answerOnce(e, "POST /api/v1/proxies/purchase", validatePurchase, purchase);
+  let made = /** @type {{ userId: string, view: ReturnType<typeof purchase> } | null} */ (null);
+  const answer = orders.answerOnce(e, "POST /api/v1/proxies/purchase", validatePurchase, (txApp, userId, input, idempotency) => {
+    const view = purchase(txApp, userId, input, idempotency);
+    made = { userId, view };
+    return view;
+  });
+  // The receipt after the commit (answerOnce returned), never for an Idempotency-Key replay.
+  if (made) require(`${__hooks}/lib/core/mail-templates.js`).proxyReceipt(e.app, made.userId, made.view);
+  return answer;
 }
 
 module.exports = { validatePurchase, purchase, purchaseRoute };

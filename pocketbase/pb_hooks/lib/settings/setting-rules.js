@@ -25,6 +25,7 @@ const MAX_PER_ADDRESS_PER_DAY = require(`${__hooks}/lib/catalog.json`).welcome_c
  * @property {string} contact_phone
  * @property {string} contact_address
  * @property {string} default_support_name
+ * @property {string} staff_notification_email  new tickets and contact messages are mailed here ("" = contact_email)
  * @property {boolean} admin_registration_enabled
  * @property {boolean} demo_mode
  * @property {number} welcome_credit_cents
@@ -105,6 +106,15 @@ const RULES = {
     max: 100,
     label: "Support name",
     requiredMessage: "Support name is required",
+  },
+  staff_notification_email: {
+    kind: "text",
+    required: false,
+    max: 255,
+    label: "Staff notification email",
+    check: (v) =>
+      v === "" || require(`${__hooks}/lib/core/api.js`).isEmail(v) ? "" : "Staff notification email must be a valid email, or empty",
+    normalize: (v) => v.toLowerCase(),
   },
   admin_registration_enabled: { kind: "bool", required: true, label: "Admin registration" },
   demo_mode: { kind: "bool", required: true, label: "Demo mode" },

@@ -3,6 +3,8 @@
 // and the sender's IP in the hidden `ip` field. `read_at` (the console's inbox; empty =
 // unread) is the server's: a new message is always unread, and an admin marking it read
 // gets the server's time whatever date was sent (any date means "read now", "" unread).
+// A committed message is mailed to staff (mails.pb.js; setting staff_notification_email,
+// else contact_email).
 
 /** @param {core.Record} record */
 function trimFields(record) {
@@ -36,4 +38,13 @@ function updateRequest(e) {
   return e.next();
 }
 
-module.exports = { newMessageRequest, updateRequest };
+/**
+ * After a new message is committed: the staff notice.
+ * @param {core.RecordEvent} e
+ */
+function mailNewMessage(e) {
+  e.next();
+  if (e.record) require(`${__hooks}/lib/core/mail-templates.js`).staffContactMessage(e.app, e.record);
+}
+
+module.exports = { newMessageRequest, updateRequest, mailNewMessage };

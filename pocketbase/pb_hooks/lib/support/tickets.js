@@ -2,7 +2,9 @@
 // Support tickets: the customer's new ticket with its first message, and what a client must
 // not choose on a ticket. A new ticket is always open and owned by its author; its
 // last_message_at and awaiting_reply (the console's inbox order and "awaiting reply" mark)
-// are the server's (messages.js sets them on every saved message).
+// are the server's (messages.js sets them on every saved message). After the commit, staff
+// get a new ticket's notice and the owner a closed ticket's (mails.pb.js,
+// lib/core/mail-templates.js).
 
 /**
  * The errors of a new ticket's fields, with the catalog's limits and messages.
@@ -107,4 +109,35 @@ function startActivity(e) {
   return e.next();
 }
 
-module.exports = { createTicket, newTicketRequest, ticketUpdateRequest, startActivity };
+/**
+ * After a new ticket is committed (the route's, the records API's): staff get a notice with
+ * its first message (committed with it by the route).
+ * @param {core.RecordEvent} e
+ */
+function mailNewTicket(e) {
+  e.next();
+  if (!e.record) return;
+  /** @type {typeof import("../core/sql.js")} */
+  const sql = require(`${__hooks}/lib/core/sql.js`);
+  const rows = sql.rowsLike({ message: "" });
+  e.app
+    .db()
+    .newQuery("SELECT message FROM chat_messages WHERE ticket_id = {:id} ORDER BY created, id LIMIT 1")
+    .bind({ id: e.record.id })
+    .all(rows);
+  require(`${__hooks}/lib/core/mail-templates.js`).staffNewTicket(e.app, e.record, rows[0]?.message ?? "");
+}
+
+/**
+ * After an update is committed: a ticket that was not closed and is closed now tells its
+ * owner (original() is still the row as it was before this save).
+ * @param {core.RecordEvent} e
+ */
+function mailClosedTicket(e) {
+  e.next();
+  const record = e.record;
+  if (!record || record.getString("status") !== "closed" || record.original().getString("status") === "closed") return;
+  require(`${__hooks}/lib/core/mail-templates.js`).ticketClosed(e.app, record);
+}
+
+module.exports = { createTicket, newTicketRequest, ticketUpdateRequest, startActivity, mailNewTicket, mailClosedTicket };

@@ -113,6 +113,14 @@ export function SupportSection() {
       >
         {(field) => <Input placeholder="Support Team" {...field} />}
       </FormField>
+      <FormField
+        form={form}
+        name="staff_notification_email"
+        label="Staff notification email (optional)"
+        hint="New support tickets and contact-form messages are mailed here. Empty: the contact email above. Never shown on the public pages."
+      >
+        {(field) => <Input type="email" autoComplete="off" placeholder="staff@example.com" {...field} />}
+      </FormField>
     </Section>
   );
 }
