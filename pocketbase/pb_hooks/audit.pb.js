@@ -19,6 +19,11 @@ onRecordCreateRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditAdmin
 onRecordUpdateRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditAdminWrite(e, "update"), ...AUDITED);
 onRecordDeleteRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditAdminWrite(e, "delete"), ...AUDITED);
 
+// A shop admin's sign-in (password, code or OAuth2; not a token refresh) is audited
+// "admin.sign_in" with the address and user agent. Refused customers on /api/admin/* are
+// audited by the admin guard (lib/audit/admin.js requireAdmin).
+onRecordAuthRequest((e) => require(`${__hooks}/lib/audit/audit.js`).auditSignIn(e), "users");
+
 // Not even a superuser edits the log through the API.
 onRecordCreateRequest(() => {
   throw new ForbiddenError("Audit log entries are written by the server only.");

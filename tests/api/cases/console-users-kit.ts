@@ -22,8 +22,9 @@ export const adjust = (pb: PocketBase, userId: string, body: Record<string, unkn
 export const refund = (pb: PocketBase, orderId: string, body: Record<string, unknown>, key?: string) =>
   sendKeyed<RefundAnswer>(pb, `/api/admin/orders/${orderId}/refund`, body, key);
 
+/** The audit rows of admins' actions on a target (not the target's own refused calls to /api/admin/*, "admin.refused"). */
 export const auditRowsOfTarget = (shop: Shop, targetId: string) =>
-  auditRowsOf(shop.su, shop.su.filter("target_id = {:id}", { id: targetId }));
+  auditRowsOf(shop.su, shop.su.filter("target_id = {:id} && action != 'admin.refused'", { id: targetId }));
 
 /** A customer who bought `count` proxies of a fresh country (purchase route); the order and its proxies. */
 export const buyer = (shop: Shop, count = 2, cents = 10_000, type = "RESIDENTIAL") => proxyBuyer(shop, { count, cents, type, prefix: "R" });

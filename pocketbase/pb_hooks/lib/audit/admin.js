@@ -10,14 +10,18 @@ const audit = require(`${__hooks}/lib/audit/audit.js`);
 const demo = require(`${__hooks}/lib/settings/demo-mode.js`);
 
 /**
- * The signed-in shop admin (a users record with is_admin), else 401 or 403.
+ * The signed-in shop admin (a users record with is_admin), else 401 or 403. A signed-in
+ * customer's refusal is audited ("admin.refused", lib/audit/audit.js auditRefused).
  * @param {core.RequestEvent} e
  * @returns {core.Record}
  */
 function requireAdmin(e) {
   const auth = e.auth;
   if (!auth || auth.collection().name !== "users") throw new UnauthorizedError("Sign in as an administrator to do this.");
-  if (!auth.getBool("is_admin")) throw new ForbiddenError("You need administrator privileges to do this.");
+  if (!auth.getBool("is_admin")) {
+    audit.auditRefused(e, auth);
+    throw new ForbiddenError("You need administrator privileges to do this.");
+  }
   return auth;
 }
 

@@ -12,6 +12,91 @@ const sql = require(`${__hooks}/lib/core/sql.js`);
 const DAY_MS = 86400000;
 
 /**
+ * How each kind of target reads: `label` (SQL) is what a sentence names (a user's e-mail,
+ * a proxy's host:port, a plan's name, a ticket's subject, a setting's key ...), `name` (SQL)
+ * a person's name beside it, `found` the joined row's id. Each kind joins its own tables,
+ * aliased by `join`, only for rows of its target_type.
+ * @type {Record<string, {join: string, label: string, name?: string, found: string}>}
+ */
+const TARGETS = {
+  users: {
+    join: "LEFT JOIN users tu ON l.target_type = 'users' AND tu.id = l.target_id",
+    label: "tu.email",
+    name: "TRIM(COALESCE(tu.first_name, '') || ' ' || COALESCE(tu.last_name, ''))",
+    found: "tu.id",
+  },
+  pricing_plans: {
+    join: "LEFT JOIN pricing_plans tp ON l.target_type = 'pricing_plans' AND tp.id = l.target_id",
+    label: "tp.name",
+    found: "tp.id",
+  },
+  proxies: {
+    join: "LEFT JOIN proxies tx ON l.target_type = 'proxies' AND tx.id = l.target_id",
+    label: "tx.host || ':' || CAST(tx.port AS INTEGER)",
+    found: "tx.id",
+  },
+  settings: {
+    join: "LEFT JOIN settings ts ON l.target_type = 'settings' AND ts.id = l.target_id",
+    label: "ts.key",
+    found: "ts.id",
+  },
+  support_tickets: {
+    join: "LEFT JOIN support_tickets tt ON l.target_type = 'support_tickets' AND tt.id = l.target_id",
+    label: "tt.subject",
+    found: "tt.id",
+  },
+  chat_messages: {
+    join: `LEFT JOIN chat_messages tm ON l.target_type = 'chat_messages' AND tm.id = l.target_id
+           LEFT JOIN support_tickets tmt ON tmt.id = tm.ticket_id`,
+    label: "tmt.subject",
+    found: "tm.id",
+  },
+  contact_messages: {
+    join: "LEFT JOIN contact_messages tc ON l.target_type = 'contact_messages' AND tc.id = l.target_id",
+    label: "tc.subject",
+    name: "tc.name || ' <' || tc.email || '>'",
+    found: "tc.id",
+  },
+  proxy_orders: {
+    join: `LEFT JOIN proxy_orders tor ON l.target_type = 'proxy_orders' AND tor.id = l.target_id
+           LEFT JOIN users toru ON toru.id = tor.user_id`,
+    label: "'Order #' || UPPER(SUBSTR(tor.id, 1, 8))",
+    name: "toru.email",
+    found: "tor.id",
+  },
+  referrals: {
+    join: `LEFT JOIN referrals tr ON l.target_type = 'referrals' AND tr.id = l.target_id
+           LEFT JOIN users tru ON tru.id = tr.referred_user_id`,
+    label: "tru.email",
+    name: "TRIM(COALESCE(tru.first_name, '') || ' ' || COALESCE(tru.last_name, ''))",
+    found: "tr.id",
+  },
+  admin_invitations: {
+    join: "LEFT JOIN admin_invitations ti ON l.target_type = 'admin_invitations' AND ti.id = l.target_id",
+    label: "ti.email",
+    found: "ti.id",
+  },
+};
+
+/** @param {"label" | "name" | "found"} part */
+function targetCase(part) {
+  const whens = Object.entries(TARGETS)
+    .filter(([, t]) => t[part])
+    .map(([type, t]) => `WHEN '${type}' THEN ${t[part]}`)
+    .join(" ");
+  return `CASE l.target_type ${whens} END`;
+}
+
+const TARGET_JOINS = Object.values(TARGETS)
+  .map((t) => t.join)
+  .join("\n");
+const TARGET_COLUMNS = [
+  `COALESCE(${targetCase("label")}, '') AS target_label`,
+  `COALESCE(${targetCase("name")}, '') AS target_name`,
+  `(${targetCase("found")}) IS NOT NULL AS target_found`,
+].join(", ");
+
+/**
  * @typedef {object} AuditQuery
  * @property {string} search  matches the action, target type and id, the details' text and
  *   the admin's e-mail, first, last or full name (case-insensitive for ASCII)
@@ -81,21 +166,32 @@ function listEntries(app, query) {
     created: "",
     admin_id: "",
     ...sql.personShape("admin"),
+    target_label: "",
+    target_name: "",
+    target_found: false,
   });
+  // The page's rows first (the inner query), then one LEFT JOIN per kind of target for
+  // those rows only: the target's display is read in this one query, not per entry.
   app
     .db()
     .newQuery(
       `SELECT l.id, l.action, l.target_type, l.target_id, COALESCE(l.details, '') AS details, l.created, l.admin_id,
-              ${sql.personColumns("u", "admin")}
-       FROM audit_logs l LEFT JOIN users u ON u.id = l.admin_id
-       ${whereSql}
-       ORDER BY ${query.search ? "+l.created" : "l.created"} DESC, l.id DESC LIMIT {:limit} OFFSET {:offset}`,
+              ${sql.personColumns("u", "admin")}, ${TARGET_COLUMNS}
+       FROM (SELECT * FROM audit_logs l ${whereSql}
+             ORDER BY ${query.search ? "+l.created" : "l.created"} DESC, l.id DESC LIMIT {:limit} OFFSET {:offset}) l
+       LEFT JOIN users u ON u.id = l.admin_id
+       ${TARGET_JOINS}
+       ORDER BY l.created DESC, l.id DESC`,
     )
     .bind(params)
     .all(rows);
 
   return admin.listPage(
-    rows.map((row) => ({ ...row, details: parseDetails(row.details) })),
+    rows.map(({ target_found, ...row }) => ({
+      ...row,
+      details: parseDetails(row.details),
+      target_deleted: row.target_id !== "" && row.target_type in TARGETS && !target_found,
+    })),
     count.n,
     query,
   );

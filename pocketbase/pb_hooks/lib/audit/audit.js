@@ -101,4 +101,94 @@ function auditAdminWrite(e, action) {
   });
 }
 
-module.exports = { writeAuditLog, auditAdminWrite, isShopAdmin };
+/** How long a caller's refusal on one route is logged once (ms), and how many refusals of one caller an hour are logged at most. */
+const REFUSAL_WINDOW_MS = 10 * 60 * 1000;
+const REFUSALS_PER_HOUR = 20;
+
+/**
+ * Where a request came from: the client's address and user agent (at most 300 characters).
+ * @param {core.RequestEvent} e
+ */
+function origin(e) {
+  return { ip: e.realIP(), user_agent: String(e.request?.header.get("User-Agent") ?? "").slice(0, 300) };
+}
+
+/**
+ * After a shop admin signs in (onRecordAuthRequest, audit.pb.js): "admin.sign_in" with the
+ * method (password, otp, oauth2), address and user agent (no target: the admin is the actor). An auth refresh or an impersonation
+ * (no method) is not a sign-in; a sign-in that stops short (MFA asked, refused) is not logged.
+ * @param {core.RecordAuthRequestEvent} e
+ */
+function auditSignIn(e) {
+  e.next();
+  const user = e.record;
+  if (!user || !e.authMethod || user.collection().name !== "users" || !user.getBool("is_admin")) return;
+  try {
+    writeAuditLog(e.app, {
+      adminId: user.id,
+      action: "admin.sign_in",
+      targetType: "",
+      targetId: "",
+      details: { method: e.authMethod, ...origin(e) },
+    });
+  } catch (err) {
+    // The admin is signed in already (the answer is written): a failed log write is logged, not thrown.
+    e.app.logger().error("admin sign-in not audited", "user", user.id, "error", String(err));
+  }
+}
+
+/**
+ * A signed-in user who is not a shop admin refused on an /api/admin/ route: "admin.refused"
+ * with no admin, the caller as the target, the method, route, address and user agent.
+ * Logged once per caller and route in 10 minutes and at most 20 times per caller an hour,
+ * so nobody floods the log by repeating calls. Anonymous callers are not logged: they have
+ * no account to name (PocketBase's request log keeps their address).
+ * Written on its own (the refusal that follows undoes nothing).
+ * @param {core.RequestEvent} e
+ * @param {core.Record} caller
+ */
+function auditRefused(e, caller) {
+  try {
+    logRefusal(e, caller);
+  } catch (err) {
+    // The refusal stands whatever happens to its log row.
+    e.app.logger().error("admin refusal not audited", "user", caller.id, "error", String(err));
+  }
+}
+
+/**
+ * @param {core.RequestEvent} e
+ * @param {core.Record} caller
+ */
+function logRefusal(e, caller) {
+  const method = e.request?.method ?? "";
+  const route = e.request?.url?.path ?? "";
+  const now = Date.now();
+  const seen = new DynamicModel({ hour: 0, same: 0 });
+  e.app
+    .db()
+    .newQuery(
+      `SELECT COUNT(*) AS hour,
+              COALESCE(SUM(created >= {:recent} AND json_extract(details, '$.method') = {:method}
+                           AND json_extract(details, '$.route') = {:route}), 0) AS same
+       FROM audit_logs WHERE action = 'admin.refused' AND created >= {:hourAgo} AND target_id = {:caller}`,
+    )
+    .bind({
+      recent: new Date(now - REFUSAL_WINDOW_MS).toISOString().replace("T", " "),
+      hourAgo: new Date(now - 3600000).toISOString().replace("T", " "),
+      method,
+      route,
+      caller: caller.id,
+    })
+    .one(seen);
+  if (seen.same > 0 || seen.hour >= REFUSALS_PER_HOUR) return;
+  writeAuditLog(e.app, {
+    adminId: "",
+    action: "admin.refused",
+    targetType: "users",
+    targetId: caller.id,
+    details: { method, route, ...origin(e) },
+  });
+}
+
+module.exports = { writeAuditLog, auditAdminWrite, isShopAdmin, auditSignIn, auditRefused };

@@ -1,7 +1,7 @@
 // @ts-check
 // Chat messages of a support ticket: the sender is the signed-in user and is_admin_message
 // follows their is_admin; every saved message moves its ticket up the console's inbox; a
-// staff reply is mailed to the ticket's owner.
+// staff reply is mailed to the ticket's owner and audited (chat_messages.reply).
 //
 // Closed tickets: the customer can no longer write (chat_messages createRule); staff may
 // still reply (a closing note), which the customer reads and gets by e-mail. Setting the
@@ -13,13 +13,29 @@
  * @param {core.RecordRequestEvent} e
  */
 function newMessageRequest(e) {
+  const staff = !e.hasSuperuserAuth() && !!e.auth && e.auth.getBool("is_admin");
   if (!e.hasSuperuserAuth() && e.auth && e.record) {
     e.record.set("sender_id", e.auth.id);
     e.record.set("is_admin_message", e.auth.getBool("is_admin"));
-    if (e.auth.getBool("is_admin")) require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
+    if (staff) require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
   }
   if (e.record) e.record.set("message", e.record.getString("message").trim());
-  return e.next();
+  const message = e.record;
+  if (!staff || !message || !e.auth) return e.next();
+  // A staff reply is audited "chat_messages.reply" in the transaction that saves it: no
+  // reply without its row, no row for a reply that failed.
+  const adminId = e.auth.id;
+  e.app.runInTransaction((txApp) => {
+    e.app = txApp;
+    e.next();
+    require(`${__hooks}/lib/audit/audit.js`).writeAuditLog(txApp, {
+      adminId,
+      action: "chat_messages.reply",
+      targetType: "chat_messages",
+      targetId: message.id,
+      details: { ticket_id: message.getString("ticket_id"), message: message.getString("message").slice(0, 500) },
+    });
+  });
 }
 
 /**
