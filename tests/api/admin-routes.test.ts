@@ -179,7 +179,9 @@ async function fingerprint(): Promise<Record<string, string>> {
   for (const c of collections) {
     if (c.type === "view" || c.name.startsWith("_")) continue;
     const sortable = c.fields.some((f) => f.name === "updated");
-    const page = await shop.su.collection(c.name).getList(1, 1, sortable ? { sort: "-updated" } : {});
+    // A signed-in customer's refusal is itself audited ("admin.refused"): every other row counts.
+    const filter = c.name === "audit_logs" ? 'action != "admin.refused"' : "";
+    const page = await shop.su.collection(c.name).getList(1, 1, { ...(sortable ? { sort: "-updated" } : {}), filter });
     out[c.name] = `${page.totalItems} ${(page.items[0]?.["updated"] as string | undefined) ?? ""}`;
   }
   return out;
