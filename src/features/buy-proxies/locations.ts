@@ -75,6 +75,15 @@ export function reconcilePlace(locations: readonly StockLocation[], place: Place
   return place;
 }
 
+/**
+ * The options with the chosen value kept at 0 available when the stock no longer offers it
+ * (someone else bought its last proxy): the choice stays the customer's to change.
+ */
+export function withChosen(options: LocationOption[], chosen: string): LocationOption[] {
+  if (!chosen || options.some((o) => o.value === chosen)) return options;
+  return [...options, { value: chosen, available: 0 }].sort((a, b) => a.value.localeCompare(b.value));
+}
+
 /** "US (27 available)". */
 export function optionLabel(option: LocationOption): string {
   return `${option.value} (${option.available} available)`;

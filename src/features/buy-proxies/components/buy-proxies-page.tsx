@@ -1,7 +1,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useStore } from "@nanostores/react";
 import { RefreshCw } from "lucide-react";
-import { useId, useRef, type ComponentProps } from "react";
+import { useId, useRef, useState, type ComponentProps } from "react";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
@@ -20,13 +20,14 @@ import {
   optionLabel,
   reconcilePlace,
   stateOptions,
+  withChosen,
   type LocationOption,
   type Place,
 } from "@/features/buy-proxies/locations";
 import { parseQuantity, ProxyPurchaseSchema, type ProxyPurchaseInput, type ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
 import { $purchase, $stock, purchase, purchaseEdited, reloadStock, type StockState } from "@/features/buy-proxies/stores";
 import { orderSummary } from "@/features/buy-proxies/summary";
-import { MAX_PURCHASE_QUANTITY, PROXY_TYPE_LABELS, TERM_TEXT } from "@/lib/catalog";
+import { MAX_PURCHASE_QUANTITY, PROXY_TYPE_LABELS, TERM_TEXT, type PurchaseType } from "@/lib/catalog";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { $balance } from "@/stores/balance";
@@ -45,12 +46,14 @@ const DEFAULTS: ProxyPurchaseInput = { type: "RESIDENTIAL", country: "", state: 
 const purchaseResolver = valibotResolver(ProxyPurchaseSchema);
 
 /**
- * The chosen place as far as the type's loaded stock still offers it: the form keeps the
- * place as chosen (after a reload, or on the other type, only what is offered counts).
+ * The place the form shows and buys. A place the customer chose under the current type
+ * stays as chosen, even when its stock runs out under it (someone else bought the last
+ * proxy): it then shows 0 available and cannot be bought until the customer changes it.
+ * On the other type (`keep` false), only what that type's loaded stock offers counts.
  */
-function offeredPlace(stockState: StockState, chosen: Place): Place {
+function shownPlace(stockState: StockState, chosen: Place, keep: boolean): Place {
   const place = { country: chosen.country, state: chosen.state, city: chosen.city };
-  return stockState.status === "ready" ? reconcilePlace(stockState.stock.locations, place) : place;
+  return !keep && stockState.status === "ready" ? reconcilePlace(stockState.stock.locations, place) : place;
 }
 
 interface PlaceSelectProps extends ComponentProps<typeof Select> {
@@ -85,9 +88,11 @@ function BuyProxies({ user }: { user: UserRecord }) {
   const stocks = useStore($stock);
   const { processing, serverFields, result } = useStore($purchase);
   const receipt = useRef<HTMLDivElement>(null);
-  // Checks what is bought: the place as far as the type's stock still offers it.
+  // The type under which the customer last chose the place (null: not chosen since a type change).
+  const [placeType, setPlaceType] = useState<PurchaseType | null>(null);
+  // Checks what is bought: the place the form shows.
   const resolver: Resolver<ProxyPurchaseInput, unknown, ProxyPurchaseOutput> = (values, context, options) =>
-    purchaseResolver({ ...values, ...offeredPlace(stocks[values.type], values) }, context, options);
+    purchaseResolver({ ...values, ...shownPlace(stocks[values.type], values, placeType === values.type) }, context, options);
   const { register, handleSubmit, control, setValue, reset, formState } = useForm<ProxyPurchaseInput, unknown, ProxyPurchaseOutput>({
     resolver,
     defaultValues: DEFAULTS,
@@ -99,11 +104,12 @@ function BuyProxies({ user }: { user: UserRecord }) {
   const stockState = stocks[values.type];
   const stock = stockState.status === "ready" ? stockState.stock : null;
   const locations = stock?.locations ?? [];
-  const place = offeredPlace(stockState, values);
+  const place = shownPlace(stockState, values, placeType === values.type);
 
-  const countries = countryOptions(locations);
-  const states = stateOptions(locations, place.country);
-  const cities = cityOptions(locations, place.country, place.state);
+  const stockedCountries = countryOptions(locations);
+  const countries = withChosen(stockedCountries, place.country);
+  const states = withChosen(stateOptions(locations, place.country), place.state);
+  const cities = withChosen(cityOptions(locations, place.country, place.state), place.city);
   const quantity = parseQuantity(values.quantity);
   const available = place.country ? availableAt(locations, place) : null;
   const summary = orderSummary({
@@ -130,9 +136,13 @@ function BuyProxies({ user }: { user: UserRecord }) {
   };
 
   const edited = () => purchaseEdited();
+  const placeChosen = () => {
+    setPlaceType(values.type);
+    edited();
+  };
   const clearBelow = (fields: ReadonlyArray<"state" | "city">) => {
     for (const field of fields) setValue(field, "");
-    edited();
+    placeChosen();
   };
 
   return (
@@ -162,7 +172,14 @@ function BuyProxies({ user }: { user: UserRecord }) {
       <form className="grid gap-6 lg:grid-cols-3" onSubmit={(e) => void handleSubmit(onPurchase)(e)} noValidate>
         <div className="space-y-6 lg:col-span-2">
           <Card>
-            <TypeChoice field={register("type", { onChange: () => purchaseEdited(true) })} />
+            <TypeChoice
+              field={register("type", {
+                onChange: () => {
+                  setPlaceType(null);
+                  purchaseEdited(true);
+                },
+              })}
+            />
           </Card>
 
           <Card className="space-y-4">
@@ -175,7 +192,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
             <div aria-live="polite">
               {stockState.status === "error" ? (
                 <LoadError message={`Could not load the stock: ${stockState.error}`} onRetry={() => reloadStock()} />
-              ) : stock && countries.length === 0 ? (
+              ) : stock && stockedCountries.length === 0 ? (
                 <Alert tone="info">
                   No {PROXY_TYPE_LABELS[values.type]} proxies are in stock right now. Try the other type, or check back later.
                 </Alert>
@@ -208,7 +225,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
                 anyLabel={place.state && cities.length === 0 ? "No cities listed" : "Any city"}
                 options={cities}
                 disabled={!place.state || cities.length === 0}
-                {...register("city", { onChange: edited })}
+                {...register("city", { onChange: placeChosen })}
                 value={place.city}
               />
             </div>

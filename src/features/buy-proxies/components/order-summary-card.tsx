@@ -68,8 +68,9 @@ export function OrderSummaryCard({ unitPriceCents, quantity, place, available, s
         ) : null}
         {summary.shortOfStock ? (
           <p className="text-amber-800" data-testid="stock-short">
-            Only {available} {available === 1 ? "proxy is" : "proxies are"} available in {placeLabel(place)}; lower the quantity or choose
-            another location.
+            {available === 0
+              ? `${placeLabel(place)} is out of stock; choose another location.`
+              : `Only ${available} ${available === 1 ? "proxy is" : "proxies are"} available in ${placeLabel(place)}; lower the quantity or choose another location.`}
           </p>
         ) : null}
         {balance.status === "error" ? <p className="text-red-700">Could not load your balance: {balance.error}</p> : null}
