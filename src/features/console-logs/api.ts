@@ -15,6 +15,12 @@ export interface AuditEntry {
   admin_email: string;
   admin_first_name: string;
   admin_last_name: string;
+  /** What a sentence names the target by (a user's e-mail, a proxy's host:port, a plan's name, a ticket's subject, a setting's key); "" when unknown. */
+  target_label: string;
+  /** A person's name beside the label (a user's full name), else "". */
+  target_name: string;
+  /** The target (of a known kind) no longer exists. */
+  target_deleted: boolean;
 }
 
 export interface AuditPage {

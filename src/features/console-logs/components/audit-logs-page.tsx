@@ -20,7 +20,7 @@ import { cn } from "@/lib/cn";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
 import { AUDIT_LOGS_PER_PAGE, type AuditEntry, type AuditPage, type AuditSummary } from "@/features/console-logs/api";
-import { actionTitle, adminName, detailsJson, shortId, showPager } from "@/features/console-logs/format";
+import { actionTitle, adminName, auditSentence, detailsJson, shortId, showPager, targetDisplay } from "@/features/console-logs/format";
 import {
   $auditLogs,
   $auditQuery,
@@ -154,38 +154,54 @@ function EntryItem({ entry }: { entry: AuditEntry }) {
             </span>
             {entry.target_type ? <Badge tone="info">{entry.target_type}</Badge> : null}
           </p>
+          <p className="text-sm break-words text-slate-800" data-testid="audit-sentence">
+            {auditSentence(entry)}
+          </p>
           <p className="text-sm break-words text-slate-600">
             {entry.admin_email ? (
               <>
                 <span className="font-medium text-slate-800">{name || "Admin"}</span> <span>{entry.admin_email}</span>
               </>
             ) : (
-              <span className="italic">Deleted administrator</span>
+              <span className="italic">{entry.action === "admin.refused" ? "No administrator" : "Deleted administrator"}</span>
             )}
           </p>
         </div>
         <div className="text-right text-xs text-slate-500">
           <LocalDateTime value={entry.created} />
           {entry.target_id ? (
-            <p>
+            <p className="break-words">
               Target{" "}
-              <code className="font-mono text-slate-700" title={entry.target_id} data-testid="audit-target">
+              {entry.target_label && !entry.target_deleted ? (
+                <>
+                  <span className="text-slate-700" data-testid="audit-target-name">
+                    {targetDisplay(entry)}
+                  </span>{" "}
+                </>
+              ) : null}
+              <code className="font-mono text-slate-500" title={entry.target_id} data-testid="audit-target">
                 {shortId(entry.target_id)}
               </code>
+              {entry.target_deleted ? " (deleted)" : null}
             </p>
           ) : null}
         </div>
       </div>
       {details ? (
-        <pre
-          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
-          tabIndex={0}
-          aria-label={`Details of ${actionTitle(entry.action)}`}
-          className="mt-3 max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs text-slate-800"
-          data-testid="audit-details"
-        >
-          {details}
-        </pre>
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer rounded text-slate-600 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:outline-none">
+            Show details
+          </summary>
+          <pre
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
+            tabIndex={0}
+            aria-label={`Details of ${actionTitle(entry.action)}`}
+            className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs text-slate-800"
+            data-testid="audit-details"
+          >
+            {details}
+          </pre>
+        </details>
       ) : null}
     </li>
   );
