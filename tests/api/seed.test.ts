@@ -18,6 +18,7 @@ const SETTING_KEYS = [
   "contact_email",
   "contact_phone",
   "contact_address",
+  "support_hours",
   "default_support_name",
   "admin_registration_enabled",
   "demo_mode",

@@ -10,6 +10,8 @@ export interface ConsoleSettings {
   contact_email: string;
   contact_phone: string;
   contact_address: string;
+  /** Shown on every public page that states support hours. */
+  support_hours: string;
   default_support_name: string;
   /** Where new tickets and contact messages are mailed; "" = contact_email. Not public. */
   staff_notification_email: string;

@@ -44,6 +44,7 @@ export const SettingsFormSchema = v.object({
     v.regex(PHONE, "Enter a phone number like +1 (555) 010-0199"),
   ),
   contact_address: text(300, "Address"),
+  support_hours: required(100, "Support hours", "Support hours are required"),
   default_support_name: required(100, "Support name", "Support name is required"),
   staff_notification_email: v.pipe(
     text(255, "Staff notification email"),

@@ -1,12 +1,10 @@
 // Copy of the Contact page (spec 2.6).
 
-export const SUPPORT_HOURS = "Monday-Friday 9 AM-6 PM EST";
-
-export const CONTACT_FAQ = [
+/** The FAQ, with the support hours from settings (support_hours) where it states them. */
+export const contactFaq = (supportHours: string) => [
   {
     question: "How quickly will I get a reply?",
-    answer:
-      "Our support team replies within 2-4 hours during business hours (Monday-Friday 9 AM-6 PM EST) and within 24 hours on weekends.",
+    answer: `Our support team replies within 2-4 hours during business hours (${supportHours}) and within 24 hours on weekends.`,
   },
   {
     question: "Do you offer phone support?",
@@ -22,4 +20,4 @@ export const CONTACT_FAQ = [
     answer:
       "Our status page shows the live health of the network and any planned maintenance, which we always announce at least 24 hours in advance.",
   },
-] as const;
+];

@@ -88,7 +88,7 @@ export function onboardingSteps(siteName: string, welcome: string | null): Onboa
       icon: Headphones,
       body: (
         <ul className="list-disc space-y-2 pl-5">
-          <li>24/7 support tickets with live chat from your dashboard</li>
+          <li>Support tickets with live chat from your dashboard</li>
           <li>E-mail support for anything about your account or billing</li>
           <li>Documentation with setup guides and code examples</li>
         </ul>

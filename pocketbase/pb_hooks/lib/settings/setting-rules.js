@@ -24,6 +24,7 @@ const MAX_PER_ADDRESS_PER_DAY = require(`${__hooks}/lib/catalog.json`).welcome_c
  * @property {string} contact_email
  * @property {string} contact_phone
  * @property {string} contact_address
+ * @property {string} support_hours  shown on every public page that states them
  * @property {string} default_support_name
  * @property {string} staff_notification_email  new tickets and contact messages are mailed here ("" = contact_email)
  * @property {boolean} admin_registration_enabled
@@ -100,6 +101,13 @@ const RULES = {
     check: (v) => (PHONE.test(v) ? "" : "Enter a phone number like +1 (555) 010-0199"),
   },
   contact_address: { kind: "text", required: false, max: 300, label: "Address" },
+  support_hours: {
+    kind: "text",
+    required: false,
+    max: 100,
+    label: "Support hours",
+    check: (v) => (v === "" ? "Support hours are required" : ""),
+  },
   default_support_name: {
     kind: "text",
     required: true,

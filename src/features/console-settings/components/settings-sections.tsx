@@ -97,6 +97,14 @@ export function ContactSection() {
       <FormField form={form} name="contact_address" label="Address (optional)">
         {(field) => <Textarea rows={2} {...field} />}
       </FormField>
+      <FormField
+        form={form}
+        name="support_hours"
+        label="Support hours"
+        hint="Shown wherever the public pages state support hours (Contact, Docs, Home, Sign in)."
+      >
+        {(field) => <Input placeholder="Monday-Friday 9 AM-6 PM EST" {...field} />}
+      </FormField>
     </Section>
   );
 }
