@@ -8,6 +8,7 @@ import { parseReplica, type Replica } from "../server/litestream.ts";
 import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile, ROOT } from "../server/pocketbase-process.ts";
 import { mailSummary, startMailSink, type MailSink } from "../server/mail-sink.ts";
 import type { TrustedProxies } from "../server/client-address.ts";
+import { isLoopbackName } from "../server/canonical-host.ts";
 import { startShop } from "../server/shop.ts";
 import { isLoopbackHost, paymentProvider, paymentsBannerLine, paymentsTestMode, startupProblems } from "../server/start-checks.ts";
 import { ensureBuilt } from "./ensure-built.ts";
@@ -140,8 +141,12 @@ const shop = await startShop({
   ...(replica ? { litestream: { replica } } : {}),
 });
 
+// One URL to open: APP_URL, the address the shop's mails link to. On this machine the web
+// server sends its other loopback names there (server/canonical-host.ts), so a session
+// and a mailed link share one origin; a public APP_URL is reached through its proxy.
+const listening = isLoopbackName(new URL(appUrl).hostname) ? "" : ` (listening on ${shop.url})`;
 console.log(`
-  Proxy shop is running at ${shop.url}
+  Proxy shop is running at ${appUrl}${listening}
   ${
     demo.seed
       ? `Demo admin:     ${demo.adminEmail} / ${demo.adminPassword}

@@ -79,6 +79,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       pocketbaseUrl: pocketbase.url,
       trustForwardedFor: options.trustForwardedFor ?? false,
       exposeDashboard: options.exposeDashboard ?? false,
+      canonicalUrl: appUrl,
     });
   } catch (err) {
     await pocketbase.stop();

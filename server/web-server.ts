@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { canonicalRedirect } from "./canonical-host.ts";
 import { isLoopback, resolveClient, trustedPeers, type TrustedProxies } from "./client-address.ts";
 import { frontDoor } from "./front-door.ts";
 import { ROOT } from "./pocketbase-process.ts";
@@ -23,6 +24,12 @@ export interface WebServerOptions {
   trustForwardedFor?: TrustedProxies;
   /** Serve the PocketBase dashboard (/_/) and superuser sign-in to non-loopback clients too. */
   exposeDashboard?: boolean;
+  /**
+   * The shop's public address (APP_URL, the one its mails link to). When it names this
+   * machine (localhost), page requests through another loopback name (127.0.0.1) are
+   * redirected to it, so sessions live on one origin (canonical-host.ts).
+   */
+  canonicalUrl?: string | undefined;
   /** Slow-request protection (see SLOW_REQUEST_LIMITS); tests shorten them. */
   limits?: Partial<SlowRequestLimits>;
 }
@@ -93,6 +100,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const clientOf = (req: IncomingMessage) => resolveClient(req, isTrustedPeer);
   const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), clientOf);
   const limits = { ...SLOW_REQUEST_LIMITS, ...options.limits };
+  const canonical = options.canonicalUrl ? new URL(options.canonicalUrl) : null;
   const server = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -107,7 +115,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       // The dashboard and superuser sign-in answer only a client on this machine that
       // reached us directly or through a proxy on this machine.
       const local = isLoopback(client.peer) && isLoopback(client.ip);
-      if (isSuperuserPath(url) && !options.exposeDashboard && !local) {
+      const elsewhere = isPocketBasePath(url) ? null : canonicalRedirect(canonical, { method: req.method, url, host: req.headers.host });
+      if (elsewhere) {
+        res.writeHead(302, { location: elsewhere, "cache-control": "no-store" }).end();
+      } else if (isSuperuserPath(url) && !options.exposeDashboard && !local) {
         res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
       } else if (isPocketBasePath(url)) {
         toPocketBase(req, res);
