@@ -6,6 +6,12 @@
 
 routerAdd("GET", "/api/v1/affiliate", (e) => require(`${__hooks}/lib/affiliate/affiliate.js`).mySummary(e), $apis.requireAuth("users"));
 routerAdd(
+  "PUT",
+  "/api/v1/affiliate/payout-method",
+  (e) => require(`${__hooks}/lib/affiliate/affiliate.js`).setPayoutMethod(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
   "GET",
   "/api/admin/affiliates",
   (e) => require(`${__hooks}/lib/affiliate/affiliate-admin.js`).list(e),

@@ -88,3 +88,12 @@ export const MAX_ADJUSTMENT_MESSAGE = catalog.balance_adjustment.max_message;
 export const MAX_PLAN_PRICE_CENTS = catalog.pricing_plan.max_price_cents;
 /** "Price must be at most $10,000.00 per proxy". */
 export const MAX_PLAN_PRICE_MESSAGE = catalog.pricing_plan.max_price_message;
+
+/** The affiliate programme's terms: 20% commission, 30-day cookie, monthly payouts. */
+export const AFFILIATE_TERMS = catalog.affiliate;
+/** A payout is at least this many cents ($50.00); the pay route refuses less. */
+export const MIN_PAYOUT_CENTS = catalog.affiliate.minimum_payout_cents;
+/** A payout method is at most this many characters. */
+export const PAYOUT_METHOD_MAX = catalog.affiliate.payout_method_max;
+/** "Payout method must be at most 500 characters". */
+export const PAYOUT_METHOD_MAX_MESSAGE = catalog.affiliate.payout_method_max_message;

@@ -21,6 +21,8 @@ export interface UserRecord extends RecordModel {
   onboarding_completed_at: string;
   /** False until the user chooses a password (sign-up gives a random secret); server-set. */
   password_set: boolean;
+  suspended: boolean;
+  deleted: boolean;
 }
 
 export interface SettingRecord extends RecordModel {
@@ -121,6 +123,7 @@ export interface AffiliateRecord extends RecordModel {
   pending_earnings_cents: number;
   created: string;
   updated: string;
+  payout_method: string;
 }
 
 export interface ReferralRecord extends RecordModel {

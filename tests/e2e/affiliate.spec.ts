@@ -2,7 +2,7 @@
 // verified and buys package-25, A's page shows B. The end-to-end shop pays with the test
 // provider, and test payments earn no commission (security review #13, finding 2), so the
 // row shows $0.00; the 20% of real (Stripe) payments is checked by the API tests
-// (tests/api/payments.test.ts). The code and link copy.
+// (tests/api/payments.test.ts). The code and link copy; the marketing materials.
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { createCustomer, signInAs, uniqueEmail } from "./support/customers.ts";
@@ -78,10 +78,17 @@ test("a referred customer shows on the affiliate page; a test-provider purchase 
     await expect(share).toHaveAttribute("href", new RegExp(encodeURIComponent(link).replace(/[.?]/g, "\\$&")));
   }
 
-  // Nothing stands behind the marketing materials yet.
-  const soon = page.getByRole("button", { name: /coming soon/i });
-  await expect(soon).toHaveCount(3);
-  for (const button of await soon.all()) await expect(button).toBeDisabled();
+  // Marketing materials (issue #15: no "Coming soon"): a banner linked to the referral link,
+  // its HTML and a text to copy.
+  await expect(page.getByText(/coming soon/i)).toHaveCount(0);
+  await expect(page.getByTestId("affiliate-banner")).toHaveAttribute("href", link);
+  const bannerHtml = await page.getByRole("textbox", { name: "Banner HTML" }).inputValue();
+  expect(bannerHtml.startsWith(`<a href="${link}" style="`)).toBe(true);
+  await page.getByRole("button", { name: "Copy banner html" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(bannerHtml);
+  await expect(page.getByRole("textbox", { name: "Text for e-mails and posts" })).toHaveValue(
+    new RegExp(`my link: ${link.replace(/[.?]/g, "\\$&")}$`),
+  );
   await expect(page.getByRole("heading", { name: "How It Works" })).toBeVisible();
   await expectNoAxeViolations(page);
 

@@ -1,4 +1,5 @@
-// GET /api/v1/affiliate: the signed-in user's affiliate figures (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
+// GET /api/v1/affiliate: the signed-in user's affiliate figures; PUT /api/v1/affiliate/payout-method
+// sets how they want to be paid (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
 import { pb, withSignal } from "@/lib/pocketbase";
 
 export interface AffiliateProgram {
@@ -26,10 +27,21 @@ export interface AffiliateSummary {
   pending_earnings_cents: number;
   paid_earnings_cents: number;
   this_month_earnings_cents: number;
+  /** How the affiliate wants to be paid (PayPal e-mail, bank note: free text); "" none. */
+  payout_method: string;
   program: AffiliateProgram;
   recent_referrals: RecentReferral[];
 }
 
 export async function loadAffiliate(signal?: AbortSignal): Promise<AffiliateSummary> {
   return pb().send<AffiliateSummary>("/api/v1/affiliate", withSignal(signal));
+}
+
+/** Saves the payout method ("" clears it); answers the figures as GET does. */
+export async function savePayoutMethod(payoutMethod: string): Promise<AffiliateSummary> {
+  return pb().send<AffiliateSummary>("/api/v1/affiliate/payout-method", {
+    method: "PUT",
+    body: { payout_method: payoutMethod },
+    requestKey: null,
+  });
 }

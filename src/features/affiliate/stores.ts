@@ -1,5 +1,5 @@
 // The affiliate page's figures (GET /api/v1/affiliate), loaded while the page shows them;
-// Retry loads them again.
+// Retry loads them again; a saved payout method brings the figures the server answered.
 import { atom } from "nanostores";
 import { loadAffiliate, type AffiliateSummary } from "@/features/affiliate/api";
 import { keepLoaded } from "@/lib/keep-loaded";
@@ -18,4 +18,9 @@ keepLoaded($affiliate, [$reloads], async (signal) => ({ status: "ready", error: 
 
 export function reloadAffiliate(): void {
   $reloads.set($reloads.get() + 1);
+}
+
+/** Shows the figures the server answered a change with (the payout method saved). */
+export function showAffiliate(data: AffiliateSummary): void {
+  $affiliate.set({ status: "ready", error: "", data });
 }

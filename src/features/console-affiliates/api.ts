@@ -17,7 +17,10 @@ export interface AffiliateRow {
   /** Below zero: clawbacks of paid commissions (refunded or charged-back payments), netted against the next payouts. */
   pending_earnings_cents: number;
   paid_earnings_cents: number;
+  /** Referrals whose user verified their e-mail, counted from the referrals. */
   total_referrals: number;
+  /** How the affiliate wants to be paid (PayPal e-mail, bank note: free text they entered); "" none. */
+  payout_method: string;
 }
 
 export interface AffiliateStats {

@@ -1,6 +1,8 @@
 // Affiliate Management's cases, run in console-insights.test.ts's shop: the affiliates list
 // and its stats, referrals, and paying a referral (one audit row, commissions paid,
-// earnings moved, paying twice pays once, key replays, nothing pending, demo mode).
+// earnings moved, paying twice pays once, key replays, nothing pending, demo mode). A payout
+// is at least $50.00 (catalog.json affiliate.minimum_payout_cents; its own cases are in
+// affiliate-payouts.test.ts): the paid referrals here earn 3 x $17.00 (earnMinimum).
 import { randomUUID } from "node:crypto";
 import type { AffiliatePage, PayoutResult, ReferralPage } from "@/features/console-affiliates/api";
 import type PocketBase from "pocketbase";
@@ -39,6 +41,12 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     return { owner, affiliate, code: affiliate["code"] as string };
   }
 
+  /** Three package-100 payments by the referred customer: $51.00 of commission, over the minimum payout. */
+  async function earnMinimum(pb: PocketBase): Promise<number> {
+    for (let i = 0; i < 3; i++) await paidByStripe(pb, "package-100");
+    return 3 * 1700;
+  }
+
   /** The referral of the customer `referredId` (each customer is referred once at the most). */
   const referralOf = (referredId: string) => shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referredId}"`);
 
@@ -74,6 +82,7 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
         pending_earnings_cents: 680,
         paid_earnings_cents: 0,
         total_referrals: 1,
+        payout_method: "",
       },
     ]);
     expect(found.totalItems).toBe(1);
@@ -142,8 +151,7 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
   it("pays a referral once: commissions paid, earnings moved, one audit row, no balance change", async () => {
     const { owner, affiliate, code } = await newAffiliate();
     const referred = await referredCustomer(shop, code);
-    await paidByStripe(referred.pb, "package-25"); // 480
-    await paidByStripe(referred.pb, "package-10"); // 200
+    const earned = await earnMinimum(referred.pb); // 5100
     const referral = await referralOf(referred.id);
     const ledgersBefore = [await ledgerOf(shop, owner.id), await ledgerOf(shop, referred.id)];
     const statsBefore = (await listAffiliates()).stats;
@@ -155,43 +163,43 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     const first = await payRaw(shop.tpb, shop.admin, referral.id, key);
     expect(first.status).toBe(200);
     expect(first.replayed).toBe("false");
-    expect(first.body.payout).toMatchObject({ referral_id: referral.id, affiliate_id: affiliate.id, amount_cents: 680 });
-    expect(first.body.payout.commission_ids).toHaveLength(2);
-    expect(first.body.referral).toMatchObject({ id: referral.id, status: "paid", commission_cents: 680, pending_cents: 0 });
+    expect(first.body.payout).toMatchObject({ referral_id: referral.id, affiliate_id: affiliate.id, amount_cents: earned });
+    expect(first.body.payout.commission_ids).toHaveLength(3);
+    expect(first.body.referral).toMatchObject({ id: referral.id, status: "paid", commission_cents: earned, pending_cents: 0 });
     expect(first.body.referral.paid_at).not.toBe("");
-    expect(first.body.affiliate).toMatchObject({ total_earnings_cents: 680, pending_earnings_cents: 0, paid_earnings_cents: 680 });
+    expect(first.body.affiliate).toMatchObject({ total_earnings_cents: earned, pending_earnings_cents: 0, paid_earnings_cents: earned });
 
     const stored = await shop.su.collection("referrals").getOne(referral.id);
-    expect(stored).toMatchObject({ status: "paid", commission_cents: 680 });
+    expect(stored).toMatchObject({ status: "paid", commission_cents: earned });
     expect(stored["paid_at"]).not.toBe("");
     const commissions = await shop.su.collection("commissions").getFullList({ filter: `referral_id = "${referral.id}"` });
-    expect(commissions.map((c) => c["status"])).toEqual(["paid", "paid"]);
+    expect(commissions.map((c) => c["status"])).toEqual(["paid", "paid", "paid"]);
     expect(commissions.every((c) => c["paid_at"] !== "")).toBe(true);
     expect(commissions.map((c) => c.id).sort()).toEqual([...first.body.payout.commission_ids].sort());
-    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 680, pending_earnings_cents: 0 });
+    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: earned, pending_earnings_cents: 0 });
     const summary = await owner.pb.send("/api/v1/affiliate", {});
-    expect(summary).toMatchObject({ total_earnings_cents: 680, pending_earnings_cents: 0, paid_earnings_cents: 680 });
+    expect(summary).toMatchObject({ total_earnings_cents: earned, pending_earnings_cents: 0, paid_earnings_cents: earned });
     expect(summary["recent_referrals"]).toEqual([expect.objectContaining({ id: referral.id, status: "paid" })]);
 
     // A payout record only: nobody's balance or ledger moved.
     expect([await ledgerOf(shop, owner.id), await ledgerOf(shop, referred.id)]).toEqual(ledgersBefore);
     const statsAfter = (await listAffiliates()).stats;
-    expect(statsAfter.commission_paid_cents - statsBefore.commission_paid_cents).toBe(680);
-    expect(statsAfter.pending_payouts_cents - statsBefore.pending_payouts_cents).toBe(-680);
+    expect(statsAfter.commission_paid_cents - statsBefore.commission_paid_cents).toBe(earned);
+    expect(statsAfter.pending_payouts_cents - statsBefore.pending_payouts_cents).toBe(-earned);
 
     const logs = await payoutAudits(referral.id);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({
       target_type: "referrals",
       details: {
-        amount_cents: 680,
+        amount_cents: earned,
         payout_id: first.body.payout.id,
         affiliate_id: affiliate.id,
         affiliate_user_id: owner.id,
         affiliate_email: owner.email,
         referred_user_id: referred.id,
         referred_email: referred.email,
-        affiliate_pending_before_cents: 680,
+        affiliate_pending_before_cents: earned,
         affiliate_pending_after_cents: 0,
       },
     });
@@ -201,13 +209,13 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     expect(replay.status).toBe(200);
     expect(replay.replayed).toBe("true");
     expect(replay.body.payout.id).toBe(first.body.payout.id);
-    expect(replay.body.payout.amount_cents).toBe(680);
+    expect(replay.body.payout.amount_cents).toBe(earned);
     // A new key: already paid.
     const again = await errorOf(() => pay(shop.admin, referral.id));
     expect(again.status).toBe(409);
     expect(again.message).toBe("This referral is already paid: it has no pending commission.");
     expect(await payoutAudits(referral.id)).toHaveLength(1);
-    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 680, pending_earnings_cents: 0 });
+    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: earned, pending_earnings_cents: 0 });
     expect(await shop.su.collection("referral_payouts").getFullList({ filter: `referral_id = "${referral.id}"` })).toHaveLength(1);
 
     // The key of this payout for another referral: refused.
@@ -217,24 +225,30 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     expect(await statusOf(() => pay(shop.admin, otherReferral.id, key))).toBe(422);
     expect((await shop.su.collection("referrals").getOne(otherReferral.id))["status"]).toBe("pending");
 
-    // A later commission makes the referral pending again; paying it pays only the new one.
+    // A later commission makes the referral pending again; it waits for the minimum payout.
     await paidByStripe(referred.pb, "package-10"); // 200
-    expect(await shop.su.collection("referrals").getOne(referral.id)).toMatchObject({ status: "pending", commission_cents: 880 });
+    expect(await shop.su.collection("referrals").getOne(referral.id)).toMatchObject({ status: "pending", commission_cents: earned + 200 });
+    const small = await errorOf(() => pay(shop.admin, referral.id));
+    expect(small.status).toBe(400);
+    expect(small.message).toBe("Payout must be at least $50.00: this referral has $2.00 pending.");
+    // Once it reaches the minimum, paying it pays only the new commissions.
+    const more = await earnMinimum(referred.pb);
     const second = await pay(shop.admin, referral.id);
-    expect(second.payout.amount_cents).toBe(200);
-    expect(second.referral).toMatchObject({ status: "paid", commission_cents: 880, pending_cents: 0 });
-    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 1080, pending_earnings_cents: 200 });
+    expect(second.payout.amount_cents).toBe(200 + more);
+    expect(second.referral).toMatchObject({ status: "paid", commission_cents: earned + 200 + more, pending_cents: 0 });
+    // (the other referral's $2.00 still pending)
+    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: earned + 200 + more + 200, pending_earnings_cents: 200 });
     expect(await payoutAudits(referral.id)).toHaveLength(2);
   });
 
   it("pays once when two payouts of one referral race", async () => {
     const { owner, code } = await newAffiliate();
     const referred = await referredCustomer(shop, code);
-    await paidByStripe(referred.pb, "package-50"); // 900
+    const earned = await earnMinimum(referred.pb);
     const referral = await referralOf(referred.id);
     const statuses = await Promise.all([0, 1, 2].map(() => statusOf(() => pay(shop.admin, referral.id))));
     expect(statuses.sort()).toEqual([200, 409, 409]);
-    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: 900, pending_earnings_cents: 0 });
+    expect(await affiliateOf(owner.id)).toMatchObject({ total_earnings_cents: earned, pending_earnings_cents: 0 });
     expect(await payoutAudits(referral.id)).toHaveLength(1);
   });
 
@@ -248,7 +262,7 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     expect(await statusOf(() => pay(shop.admin, "nosuchreferral1"))).toBe(404);
 
     const buyer = await referredCustomer(shop, code);
-    await paidByStripe(buyer.pb, "package-10");
+    const earned = await earnMinimum(buyer.pb);
     const referral = await referralOf(buyer.id);
     await setDemoMode(shop.su, true);
     try {
@@ -261,12 +275,12 @@ export function affiliatePayoutCases(shop: Shop, paidByStripe: (pb: PocketBase, 
     } finally {
       await setDemoMode(shop.su, false);
     }
-    expect(await shop.su.collection("referrals").getOne(referral.id)).toMatchObject({ status: "pending", commission_cents: 200 });
-    expect(await affiliateOf(owner.id)).toMatchObject({ pending_earnings_cents: 200 });
+    expect(await shop.su.collection("referrals").getOne(referral.id)).toMatchObject({ status: "pending", commission_cents: earned });
+    expect(await affiliateOf(owner.id)).toMatchObject({ pending_earnings_cents: earned });
     expect(await payoutAudits(referral.id)).toHaveLength(0);
     expect(await payoutAudits(idleReferral.id)).toHaveLength(0);
     // Out of demo mode it pays.
-    expect((await pay(shop.admin, referral.id)).payout.amount_cents).toBe(200);
+    expect((await pay(shop.admin, referral.id)).payout.amount_cents).toBe(earned);
   });
 
   it("keeps payout records out of reach of the records API", async () => {

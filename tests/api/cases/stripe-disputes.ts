@@ -100,14 +100,17 @@ export function stripeDisputeCases(
     const affiliateUser = await customer(shop);
     const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${affiliateUser.id}"`);
     const referred = await referredCustomer(shop, affiliate["code"] as string);
+    // A payout is at least $50.00 (catalog.json affiliate.minimum_payout_cents): 3 x 1700.
     const first = await paidPayment(referred, "package-100"); // commission 1700
+    await paidPayment(referred, "package-100");
+    await paidPayment(referred, "package-100");
     const referral = await shop.su.collection("referrals").getFirstListItem(`referred_user_id = "${referred.id}"`);
     const pay = () =>
       shop.admin.send(`/api/admin/referrals/${referral.id}/pay`, { method: "POST", headers: { "Idempotency-Key": randomUUID() } });
     await pay();
     expect(await shop.su.collection("affiliates").getOne(affiliate.id)).toMatchObject({
       pending_earnings_cents: 0,
-      total_earnings_cents: 1700,
+      total_earnings_cents: 5100,
     });
 
     expect(await deliverThrice(refunded(first, 4250))).toEqual(["reversed", "already_reversed", "already_reversed"]); // half
@@ -115,20 +118,20 @@ export function stripeDisputeCases(
     expect(clawback).toMatchObject({ amount_cents: -850, status: "pending", reference: "refund:4250" });
     expect(await shop.su.collection("affiliates").getOne(affiliate.id)).toMatchObject({
       pending_earnings_cents: -850,
-      total_earnings_cents: 850,
+      total_earnings_cents: 5100 - 850,
     });
     // Nothing to pay while the clawback outweighs the pending commission.
     const refused = await errorOf(() => pay());
     expect(refused.status).toBe(409);
     expect(refused.response["message"]).toMatch(/clawbacks of refunded or charged-back payments outweigh/);
 
-    await paidPayment(referred, "package-25"); // commission 480
+    for (let i = 0; i < 3; i++) await paidPayment(referred, "package-100"); // commission 3 x 1700
     await paidPayment(referred, "package-50"); // commission 900
     const payout = await pay();
-    expect(payout["payout"]["amount_cents"]).toBe(480 + 900 - 850);
+    expect(payout["payout"]["amount_cents"]).toBe(5100 + 900 - 850);
     expect(await shop.su.collection("affiliates").getOne(affiliate.id)).toMatchObject({
       pending_earnings_cents: 0,
-      total_earnings_cents: 1700 - 850 + 480 + 900,
+      total_earnings_cents: 5100 - 850 + 5100 + 900,
     });
   });
 }

@@ -102,6 +102,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     }),
   },
   "GET /api/v1/affiliate": { who: "customer", read: true },
+  "PUT /api/v1/affiliate/payout-method": {
+    who: "customer",
+    readsBody: true,
+    body: () => fc.record({ payout_method: someText }),
+    poisons: () => ({ payout_method: badText(0, 500) }),
+  },
   "GET /api/admin/analytics": { who: "admin", read: true, query: () => ({ days: hostileQueryValue }) },
   "GET /api/admin/audit-logs": {
     who: "admin",

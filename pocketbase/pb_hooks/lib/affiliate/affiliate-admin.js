@@ -4,20 +4,29 @@
 // anonymous 401, customers 403. Commissions are earned in lib/affiliate/affiliate.js.
 //
 // Listed affiliates: those with at least one referral that counts (a referred user with a
-// verified e-mail: affiliates.total_referrals) or any earnings. Every user has an
-// affiliates row; the others have nothing to manage and would bury the ones that do.
+// verified e-mail) or any earnings. Every user has an affiliates row; the others have
+// nothing to manage and would bury the ones that do.
+//
+// Referral counts (an affiliate's and the stats' Total Referrals) are computed from the
+// referrals and their users' verified flag at read time, one source (issue #15: a stored
+// counter out of step showed 0 beside a listed, verified referral); the stored
+// affiliates.total_referrals is no longer read.
 
 /** @type {typeof import("../audit/admin.js")} */
 const admin = require(`${__hooks}/lib/audit/admin.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
-/** Which affiliates the console lists (the partial index idx_affiliates_console holds them). */
-const LISTED = "(a.total_referrals > 0 OR a.total_earnings_cents > 0)";
+/** The referrals that count: those whose referred user verified their e-mail. */
+const COUNTED_REFERRALS = "referrals cr JOIN users cu ON cu.id = cr.referred_user_id AND cu.verified = TRUE";
+
+/** Which affiliates the console lists: a counted referral or earnings (looked up by id). */
+const LISTED = `a.id IN (SELECT cr.affiliate_id FROM ${COUNTED_REFERRALS}
+  UNION SELECT id FROM affiliates WHERE total_earnings_cents > 0)`;
 
 const AFFILIATE_COLUMNS = `a.id, a.user_id, u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name,
   a.code, a.total_earnings_cents, a.pending_earnings_cents, a.total_earnings_cents - a.pending_earnings_cents AS paid_earnings_cents,
-  a.total_referrals`;
+  (SELECT COUNT(*) FROM ${COUNTED_REFERRALS} WHERE cr.affiliate_id = a.id) AS total_referrals, a.payout_method`;
 
 function affiliateRows() {
   return sql.rowsLike({
@@ -31,6 +40,7 @@ function affiliateRows() {
     pending_earnings_cents: 0,
     paid_earnings_cents: 0,
     total_referrals: 0,
+    payout_method: "",
   });
 }
 
@@ -56,7 +66,7 @@ function listAffiliates(app, query) {
     .db()
     .newQuery(
       `SELECT ${AFFILIATE_COLUMNS} ${from}
-       ORDER BY a.pending_earnings_cents DESC, a.total_earnings_cents DESC, a.total_referrals DESC, a.id
+       ORDER BY a.pending_earnings_cents DESC, a.total_earnings_cents DESC, total_referrals DESC, a.id
        LIMIT {:limit} OFFSET {:offset}`,
     )
     .bind(params)
@@ -69,7 +79,7 @@ function listAffiliates(app, query) {
       `SELECT COUNT(*) AS total_affiliates,
               COALESCE(SUM(a.total_earnings_cents - a.pending_earnings_cents), 0) AS commission_paid_cents,
               COALESCE(SUM(a.pending_earnings_cents), 0) AS pending_payouts_cents,
-              COALESCE(SUM(a.total_referrals), 0) AS total_referrals
+              (SELECT COUNT(*) FROM ${COUNTED_REFERRALS}) AS total_referrals
        FROM affiliates a WHERE ${LISTED}`,
     )
     .one(stats);
@@ -208,12 +218,14 @@ function referralView(app, id) {
 /**
  * GET /api/admin/affiliates?search=&page=&perPage= (perPage default 20, at most 100)
  * -> {items: [{id, user_id, user_email, user_first_name, user_last_name, code, total_earnings_cents,
- *    pending_earnings_cents, paid_earnings_cents, total_referrals}], page, perPage, totalItems, totalPages,
+ *    pending_earnings_cents, paid_earnings_cents, total_referrals, payout_method}], page, perPage, totalItems, totalPages,
  *    stats: {total_affiliates, commission_paid_cents, pending_payouts_cents, total_referrals}}
  *
  * The listed affiliates, most pending first; search (at most 200 characters) matches
  * e-mail, first, last or full name and code. The stats cover every listed affiliate,
- * whatever the search.
+ * whatever the search. total_referrals counts the referrals whose user verified their
+ * e-mail, computed from the referrals; payout_method is what the affiliate entered on their
+ * affiliate page ("" none).
  * @param {core.RequestEvent} e
  */
 function list(e) {
@@ -237,4 +249,4 @@ function referrals(e) {
   return e.json(200, listReferrals(e.app, e.request?.pathValue("id") ?? "", admin.paging(e, 100)));
 }
 
-module.exports = { PAYABLE, list, affiliateView, referrals, referralView };
+module.exports = { PAYABLE, COUNTED_REFERRALS, list, affiliateView, referrals, referralView };

@@ -9,12 +9,14 @@
 // "reversed" when all of it), else as a clawback row (negative, pending) that the next
 // payout of that referral nets.
 
-const COMMISSION_PERCENT = 20;
+/** The programme's terms, stated once in catalog.json (the pages read the same file). */
+const TERMS = require(`${__hooks}/lib/catalog.json`).affiliate;
+const COMMISSION_PERCENT = TERMS.commission_percent;
 const PROGRAM = {
   commission_percent: COMMISSION_PERCENT,
-  cookie_days: 30,
-  minimum_payout_cents: 5000,
-  payout_schedule: "monthly",
+  cookie_days: TERMS.cookie_days,
+  minimum_payout_cents: TERMS.minimum_payout_cents,
+  payout_schedule: TERMS.payout_schedule,
 };
 
 /**
@@ -133,7 +135,8 @@ function maskEmail(email) {
 
 /**
  * The affiliate page's figures for `userId`: code, counts, earnings (total, pending, paid,
- * this month's), the programme's terms and the five latest referrals that count (verified).
+ * this month's), the payout method, the programme's terms and the five latest referrals that
+ * count (verified). total_referrals is computed from the referrals, as the console's is.
  * @param {CoreApp} app
  * @param {string} userId
  */
@@ -162,11 +165,21 @@ function summary(app, userId) {
     .bind({ id: affiliate.id })
     .all(rows);
 
+  const counted = new DynamicModel({ n: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT COUNT(*) AS n FROM ${require(`${__hooks}/lib/affiliate/affiliate-admin.js`).COUNTED_REFERRALS} WHERE cr.affiliate_id = {:id}`,
+    )
+    .bind({ id: affiliate.id })
+    .one(counted);
+
   const total = affiliate.getInt("total_earnings_cents");
   const pending = affiliate.getInt("pending_earnings_cents");
   return {
     code: affiliate.getString("code"),
-    total_referrals: affiliate.getInt("total_referrals"),
+    total_referrals: counted.n,
+    payout_method: affiliate.getString("payout_method"),
     total_earnings_cents: total,
     pending_earnings_cents: pending,
     paid_earnings_cents: total - pending,
@@ -184,7 +197,7 @@ function summary(app, userId) {
 }
 
 /**
- * GET /api/v1/affiliate -> {code, total_referrals, *_earnings_cents, program, recent_referrals}
+ * GET /api/v1/affiliate -> {code, total_referrals, *_earnings_cents, payout_method, program, recent_referrals}
  *
  * The signed-in customer's affiliate figures (summary).
  * @param {core.RequestEvent} e
@@ -194,4 +207,41 @@ function mySummary(e) {
   return e.json(200, summary(e.app, user.id));
 }
 
-module.exports = { recordCommission, reverseCommission, mySummary };
+/**
+ * The payout method as stored: trimmed, line breaks kept as "\n" and tabs, other control characters
+ * refused; at most catalog.affiliate.payout_method_max characters; "" clears it.
+ * @param {unknown} value
+ * @returns {{ value: string, error: string }}
+ */
+function payoutMethodInput(value) {
+  const api = require(`${__hooks}/lib/core/api.js`);
+  if (typeof value !== "string") return { value: "", error: "Payout method must be text." };
+  const text = api.text(value).replace(/\r\n?/g, "\n");
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) return { value: "", error: "Payout method must be plain text." };
+  if (api.chars(text) > TERMS.payout_method_max) return { value: "", error: TERMS.payout_method_max_message };
+  return { value: text, error: "" };
+}
+
+/**
+ * PUT /api/v1/affiliate/payout-method {payout_method} -> (as GET /api/v1/affiliate)
+ *
+ * Sets how the signed-in customer wants commissions paid (a PayPal e-mail, a bank note:
+ * free text, shown to shop admins when they pay). 400 with the field named when it is too
+ * long or holds control characters; demo accounts in demo mode 403.
+ * @param {core.RequestEvent} e
+ */
+function setPayoutMethod(e) {
+  const api = require(`${__hooks}/lib/core/api.js`);
+  const user = api.actingCustomer(e);
+  const input = payoutMethodInput(api.jsonBody(e)["payout_method"]);
+  if (input.error) throw api.fieldError("payout_method", input.error);
+  const affiliate = e.app.findFirstRecordByFilter("affiliates", "user_id = {:userId}", { userId: user.id });
+  if (affiliate.getString("payout_method") !== input.value) {
+    affiliate.set("payout_method", input.value);
+    e.app.save(affiliate);
+  }
+  return e.json(200, summary(e.app, user.id));
+}
+
+module.exports = { recordCommission, reverseCommission, mySummary, setPayoutMethod };

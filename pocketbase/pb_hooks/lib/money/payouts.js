@@ -9,6 +9,9 @@ const affiliates = require(`${__hooks}/lib/affiliate/affiliate-admin.js`);
 
 const ROUTE = "POST /api/admin/referrals/{id}/pay";
 
+/** The programme's minimum payout ($50.00) and its refusal, stated once in catalog.json. */
+const TERMS = require(`${__hooks}/lib/catalog.json`).affiliate;
+
 /**
  * POST /api/admin/referrals/{id}/pay  (no body)  Idempotency-Key
  * -> {payout: {id, referral_id, affiliate_id, admin_id, amount_cents, commission_ids, created},
@@ -19,7 +22,10 @@ const ROUTE = "POST /api/admin/referrals/{id}/pay";
  * row `referrals.pay`. A payout made outside the shop: no balance or ledger row changes.
  * The same key again answers the first payout (header Idempotent-Replayed: true, no second
  * audit row); the key used for another referral: 422. Nothing pending: 409 (already paid)
- * or 400 (nothing earned). Unknown referral 404; demo mode 403; no or bad Idempotency-Key 400.
+ * or 400 (nothing earned). Less than the programme's minimum payout pending (catalog.json
+ * affiliate.minimum_payout_cents, $50.00): 400 "Payout must be at least $50.00: this
+ * referral has $9.00 pending.", nothing changes (the commission waits for more).
+ * Unknown referral 404; demo mode 403; no or bad Idempotency-Key 400.
  * @param {core.RequestEvent} e
  */
 function pay(e) {
@@ -80,6 +86,11 @@ function payReferral(txApp, adminId, referralId, keyed) {
       throw new ApiError(409, "This referral is already paid: it has no pending commission.");
     }
     throw new BadRequestError("This referral has no pending commission to pay.");
+  }
+  if (amount < TERMS.minimum_payout_cents) {
+    throw new BadRequestError(
+      `${TERMS.minimum_payout_message}: this referral has ${require(`${__hooks}/lib/money/ledger.js`).formatUsd(amount)} pending.`,
+    );
   }
 
   const now = new DateTime();

@@ -1,7 +1,9 @@
 // /dashboard/affiliate (spec 2.19): the user's real referral figures, code and link, the
-// programme's terms, recent referrals. Marketing materials don't exist yet: "Coming soon".
+// programme's terms, the payout method (its form loads when opened), recent referrals, and
+// marketing materials made of the link: a banner snippet and a text to copy.
 import { useStore } from "@nanostores/react";
-import { DollarSign, Clock, CalendarDays, Users, Share2, Megaphone, Mail, LayoutTemplate, Image } from "lucide-react";
+import { useState } from "react";
+import { DollarSign, Clock, CalendarDays, Users, Share2, Megaphone } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -14,9 +16,20 @@ import { StatGrid } from "@/components/ui/stat-grid";
 import { ListState } from "@/components/ui/list-state";
 import { DataTable } from "@/components/ui/data-table";
 import { REFERRAL_COLUMNS } from "@/features/affiliate/columns";
-import { $affiliate, reloadAffiliate } from "@/features/affiliate/stores";
-import { payoutScheduleLabel, referralCode, referralLink, shareLinks } from "@/features/affiliate/links";
+import { $affiliate, reloadAffiliate, showAffiliate } from "@/features/affiliate/stores";
+import {
+  BANNER_STYLE,
+  bannerHtml,
+  bannerText,
+  payoutScheduleLabel,
+  promoText,
+  referralCode,
+  referralLink,
+  shareLinks,
+} from "@/features/affiliate/links";
+import type { AffiliateSummary } from "@/features/affiliate/api";
 import { cn } from "@/lib/cn";
+import { lazyComponent } from "@/lib/lazy-component";
 import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
@@ -27,11 +40,7 @@ const STEPS = [
   { title: "You get paid", text: "Commissions are paid out once you reach the minimum payout." },
 ] as const;
 
-const MATERIALS = [
-  { title: "Banner Ads", text: "Ready-made banners in common sizes for your website.", icon: Image },
-  { title: "Email Templates", text: "Copy you can send to your list or customers.", icon: Mail },
-  { title: "Landing Pages", text: "Pages tailored to your audience, with your code built in.", icon: LayoutTemplate },
-] as const;
+const PayoutMethodForm = lazyComponent(() => import("@/features/affiliate/components/payout-method-form"), "PayoutMethodForm");
 
 export function AffiliatePage({ siteName }: { siteName: string }) {
   return <AuthGate>{(user) => <Affiliate user={user} siteName={siteName} />}</AuthGate>;
@@ -127,6 +136,7 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
               ))}
             </div>
           ) : null}
+          {data ? <PayoutMethod data={data} /> : null}
         </Card>
       </div>
 
@@ -186,28 +196,78 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
             ))}
           </ol>
         </Card>
-        <Card>
-          <h2 className="mb-4 flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <Card className="min-w-0 space-y-4">
+          <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
             <Megaphone className="size-5" aria-hidden="true" /> Marketing Materials
           </h2>
-          <ul className="space-y-3">
-            {MATERIALS.map(({ title, text, icon: Icon }) => (
-              <li key={title} className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3">
-                <div className="flex min-w-0 items-start gap-3">
-                  <Icon className="mt-0.5 size-5 shrink-0 text-slate-500" aria-hidden="true" />
-                  <div className="min-w-0">
-                    <p className="font-medium text-slate-900">{title}</p>
-                    <p className="text-sm text-slate-600">{text}</p>
-                  </div>
-                </div>
-                <Button variant="secondary" size="sm" disabled className="shrink-0" aria-label={`${title}: coming soon`}>
-                  Coming soon
-                </Button>
-              </li>
-            ))}
-          </ul>
+          <div className="space-y-2">
+            <p className="text-sm font-medium text-slate-700">Banner</p>
+            <p className="text-sm text-slate-600">
+              Paste this HTML in your website: it shows the banner below, linked to your referral link.
+            </p>
+            <div className="rounded-lg border border-dashed border-slate-300 p-3">
+              <a href={link} style={BANNER_STYLE} data-testid="affiliate-banner">
+                {bannerText(siteName)}
+              </a>
+            </div>
+          </div>
+          <CopyField
+            id="banner-html"
+            label="Banner HTML"
+            value={bannerHtml(link, siteName)}
+            inputClassName="min-w-0 text-xs"
+            buttonClassName="h-10 shrink-0 border border-slate-300 px-3"
+          />
+          <CopyField
+            id="promo-text"
+            label="Text for e-mails and posts"
+            value={promoText(link, siteName)}
+            inputClassName="min-w-0 text-xs"
+            buttonClassName="h-10 shrink-0 border border-slate-300 px-3"
+          />
         </Card>
       </div>
+    </div>
+  );
+}
+
+/** The payout method shop admins see when they pay (plain text), and its form on demand. */
+function PayoutMethod({ data }: { data: AffiliateSummary }) {
+  const [editing, setEditing] = useState(false);
+  const [notice, setNotice] = useState("");
+  return (
+    <div className="mt-4 space-y-2 border-t border-slate-100 pt-4">
+      <h3 className="text-sm font-semibold text-slate-900">Payout method</h3>
+      {editing ? (
+        <PayoutMethodForm
+          initial={data.payout_method}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            showAffiliate(saved);
+            setEditing(false);
+            setNotice(saved.payout_method ? "Payout method saved." : "Payout method removed.");
+          }}
+        />
+      ) : (
+        <>
+          <p className="text-sm break-words whitespace-pre-line text-slate-900" data-testid="payout-method">
+            {data.payout_method || "Not set yet: tell us how to pay your commissions (a PayPal e-mail or bank details)."}
+          </p>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => {
+              setNotice("");
+              setEditing(true);
+            }}
+          >
+            {data.payout_method ? "Change payout method" : "Add payout method"}
+          </Button>
+        </>
+      )}
+      <p aria-live="polite" className="text-sm text-green-700">
+        {notice}
+      </p>
     </div>
   );
 }

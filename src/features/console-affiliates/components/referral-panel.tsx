@@ -1,5 +1,6 @@
-// The selected affiliate's detail panel: Total Earnings, Pending, and a scrollable list of
-// recent referrals; a referral with a pending commission has a Pay button (confirmed first).
+// The selected affiliate's detail panel: Total Earnings, Pending, the affiliate's payout
+// method, and a scrollable list of recent referrals; a referral with at least the minimum
+// payout ($50.00) pending has a Pay button (confirmed first, the payout method shown again).
 import { useStore } from "@nanostores/react";
 import { AlertTriangle, X } from "lucide-react";
 import { useState } from "react";
@@ -13,6 +14,7 @@ import { ListState, pagedListState } from "@/components/ui/list-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
+import { MIN_PAYOUT_CENTS } from "@/lib/catalog";
 import { formatCents } from "@/lib/money";
 import type { ReferralRow } from "@/features/console-affiliates/api";
 import { personName, referralFlag, referralStatusLabel, referralTone } from "@/features/console-affiliates/format";
@@ -74,6 +76,7 @@ export function ReferralPanel() {
           </dd>
         </div>
       </dl>
+      {affiliate ? <PayoutMethod value={affiliate.payout_method} testId="detail-payout-method" /> : null}
       {affiliate && affiliate.pending_earnings_cents < 0 ? (
         <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="detail-clawback">
           {formatCents(-affiliate.pending_earnings_cents)} clawed back: commissions already paid out on payments that Stripe later refunded
@@ -96,7 +99,7 @@ export function ReferralPanel() {
         ) : null}
       </div>
 
-      {paying ? <PayDialog referral={paying} onClose={() => setPaying(null)} /> : null}
+      {paying ? <PayDialog referral={paying} payoutMethod={affiliate?.payout_method ?? ""} onClose={() => setPaying(null)} /> : null}
     </Card>
   );
 }
@@ -175,7 +178,10 @@ function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
                   </span>
                 ) : null}
               </span>
-              {referral.pending_cents > 0 ? (
+              {referral.pending_cents > 0 && referral.pending_cents < MIN_PAYOUT_CENTS ? (
+                <span className="text-xs text-slate-600">Below the {formatCents(MIN_PAYOUT_CENTS)} minimum payout</span>
+              ) : null}
+              {referral.pending_cents >= MIN_PAYOUT_CENTS ? (
                 <Button
                   size="sm"
                   onClick={() => onPay(referral)}
@@ -192,7 +198,25 @@ function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
   );
 }
 
-function PayDialog({ referral, onClose }: { referral: ReferralRow; onClose: () => void }) {
+/** The payout method the affiliate entered (plain text, line breaks kept), or a note that there is none. */
+function PayoutMethod({ value, testId }: { value: string; testId?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 p-3">
+      <p className="text-xs text-slate-500">Payout method</p>
+      {value ? (
+        <p className="text-sm break-words whitespace-pre-line text-slate-900" data-testid={testId}>
+          {value}
+        </p>
+      ) : (
+        <p className="text-sm text-slate-600" data-testid={testId}>
+          Not set: the affiliate adds it on their Affiliate page.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PayDialog({ referral, payoutMethod, onClose }: { referral: ReferralRow; payoutMethod: string; onClose: () => void }) {
   // One attempt, one key: a retry after a network error cannot pay twice.
   const [key] = useState(newIdempotencyKey);
   const [pending, setPending] = useState(false);
@@ -216,6 +240,9 @@ function PayDialog({ referral, onClose }: { referral: ReferralRow; onClose: () =
       <p className="text-sm text-slate-600">
         Send the money to the affiliate yourself (bank transfer, PayPal ...); this records the payout. No balance changes.
       </p>
+      <div className="mt-3">
+        <PayoutMethod value={payoutMethod} />
+      </div>
       <LiveAlert tone="error" className="mt-3">
         {error}
       </LiveAlert>
