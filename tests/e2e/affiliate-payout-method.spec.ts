@@ -1,7 +1,8 @@
 // Issue #15 on /dashboard/affiliate: the affiliate sets the payout method admins see when
 // they pay (its form loads on demand, saving says so and the text shows as text), and the
 // marketing materials are real: a banner linked to the referral link and its HTML to copy,
-// no "Coming soon". The admin's side is in console-insights.spec.ts.
+// no "Coming soon". The admin's side is in console-insights.spec.ts. Also issue #15's
+// copy fixes: the pricing FAQ (no prorated plan changes).
 import { expect, test } from "@playwright/test";
 import { createCustomer, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
@@ -37,4 +38,15 @@ test("an affiliate sets their payout method and copies a banner with their link"
   await expect(page.getByTestId("affiliate-banner")).toHaveAttribute("href", link);
   await expect(page.getByRole("textbox", { name: "Banner HTML" })).toHaveValue(new RegExp(`^<a href="${link.replace(/[.?]/g, "\\$&")}"`));
   await expect(page.getByText(/coming soon/i)).toHaveCount(0);
+});
+
+test("the pricing page says how buying works in a pay-per-proxy shop, with no prorated plan changes", async ({ page }) => {
+  await page.goto("/pricing");
+  await expect(page.getByText("prorated", { exact: false })).toHaveCount(0);
+  await page.getByText("Do I need a plan or a subscription?").click();
+  await expect(
+    page.getByText(
+      "No. You pay per proxy from your credit balance: each proxy is bought for 30 days at the price of its type. Renew the proxies you want to keep, one by one or with auto-renew; the others simply expire. There are no plans to upgrade or downgrade and no partial-month charges.",
+    ),
+  ).toBeVisible();
 });

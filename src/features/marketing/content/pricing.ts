@@ -1,5 +1,5 @@
 // Copy of the Pricing page (spec 2.4 and the marketing claims of section 1).
-import { MONEY_BACK_GUARANTEE, REFUND_WINDOW_DAYS } from "@/lib/catalog";
+import { MONEY_BACK_GUARANTEE, REFUND_WINDOW_DAYS, TERM_TEXT } from "@/lib/catalog";
 
 /** The highlights; the welcome credit line only while the setting grants one. */
 export const pricingHighlights = (welcome: string | null): string[] => [
@@ -15,9 +15,9 @@ export const pricingFaq = (welcome: string | null) => [
     answer: `You top up your account with credits and spend them on proxies whenever you need them.${welcome ? ` New users get ${welcome} in free credits to try the service.` : ""} Credits never expire, so there is no monthly commitment.`,
   },
   {
-    question: "Can I change plans at any time?",
-    answer:
-      "Yes. You can upgrade or downgrade whenever you like; changes take effect immediately and are billed on a prorated basis, so you only pay for what you use.",
+    // Not "prorated plan changes" (issue #15): the shop sells each proxy for a term, there are no plans to change.
+    question: "Do I need a plan or a subscription?",
+    answer: `No. You pay per proxy from your credit balance: each proxy is bought for ${TERM_TEXT} at the price of its type. Renew the proxies you want to keep, one by one or with auto-renew; the others simply expire. There are no plans to upgrade or downgrade and no partial-month charges.`,
   },
   {
     question: "Which payment methods do you accept?",
