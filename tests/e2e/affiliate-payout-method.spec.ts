@@ -2,7 +2,7 @@
 // they pay (its form loads on demand, saving says so and the text shows as text), and the
 // marketing materials are real: a banner linked to the referral link and its HTML to copy,
 // no "Coming soon". The admin's side is in console-insights.spec.ts. Also issue #15's
-// copy fixes: the pricing FAQ (no prorated plan changes).
+// copy fixes: the pricing FAQ (no prorated plan changes) and the docs' sign-up example.
 import { expect, test } from "@playwright/test";
 import { createCustomer, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
@@ -49,4 +49,12 @@ test("the pricing page says how buying works in a pay-per-proxy shop, with no pr
       "No. You pay per proxy from your credit balance: each proxy is bought for 30 days at the price of its type. Renew the proxies you want to keep, one by one or with auto-renew; the others simply expire. There are no plans to upgrade or downgrade and no partial-month charges.",
     ),
   ).toBeVisible();
+});
+
+test("the docs' sign-up example sends the sign-up form's fields, and no password", async ({ page }) => {
+  await page.goto("/docs");
+  const step = page.locator("#create-account");
+  await expect(step).toContainText('"first_name": "Ada", "last_name": "Lovelace", "email": "you@example.com", "country": "United Kingdom"');
+  await expect(step).not.toContainText('password":');
+  await expect(step).toContainText("Sign up with your name, e-mail address and country.");
 });
