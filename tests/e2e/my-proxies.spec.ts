@@ -105,9 +105,9 @@ test.describe("My Proxies", () => {
     const { download, text } = await downloadFrom(page, "Export CSV");
     expect(download.suggestedFilename()).toBe(`proxies-${stamp}.csv`);
     const lines = text.trim().split("\r\n");
-    expect(lines[0]).toBe('"Host","Port","Username","Password","Type","Country","State","City","Status"');
+    expect(lines[0]).toBe('"Host","Port","Username","Password","Type","Country","State","City","Status","Expires (UTC)"');
     expect(lines).toHaveLength(16);
-    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){8}$/);
+    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){9}$/);
     const parsed = Papa.parse<string[]>(text.trim()).data.slice(1);
     const expected = [...residential, ...datacenter].map((p) => {
       const r = byId.get(p.id)!;
@@ -120,7 +120,9 @@ test.describe("My Proxies", () => {
         r.country,
         r.state,
         r.city.startsWith("=") ? `'${r.city}` : r.city,
-        r.status,
+        // The status as the cards say it, the expiry in ISO 8601 UTC.
+        "Active",
+        new Date(r.expires_at.replace(" ", "T")).toISOString().replace(/\.\d{3}Z$/, "Z"),
       ];
     });
     expect(parsed.slice().sort()).toEqual(expected.slice().sort());

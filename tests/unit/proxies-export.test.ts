@@ -1,4 +1,5 @@
-// My Proxies exports: the CSV columns (quoted, neutralised) and the two plain lists.
+// My Proxies exports: the CSV columns (quoted, neutralised; the status as the page says it,
+// the expiry as an ISO 8601 UTC time) and the two plain lists (IPv6 hosts in brackets).
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { colonList, PROXY_CSV_HEADER, proxyExport, urlList } from "@/features/proxies/export";
@@ -27,20 +28,35 @@ const proxy = (over: Partial<ProxyRecord>): ProxyRecord => ({
 });
 
 const rows = [
-  proxy({}),
+  proxy({ expires_at: "2026-02-01 12:30:00.000Z" }),
   proxy({ id: "p2", host: "h2.example", port: 9000, city: '=HYPERLINK("x")', state: 'Say, "hi"', status: "EXPIRED" }),
 ];
 
 describe("proxyExport", () => {
-  it("writes every proxy with the nine columns, every value quoted, formulas neutralised", () => {
+  it("writes every proxy with the ten columns, every value quoted, formulas neutralised", () => {
     const file = proxyExport("csv", rows, new Date(2026, 0, 2));
     expect(file.fileName).toBe("proxies-2026-01-02.csv");
     expect(file.mime).toContain("text/csv");
     const lines = file.content.split("\r\n");
+    expect(lines[0]).toBe('"Host","Port","Username","Password","Type","Country","State","City","Status","Expires (UTC)"');
     expect(lines[0]).toBe(PROXY_CSV_HEADER.map((h) => `"${h}"`).join(","));
-    expect(lines[1]).toBe('"h1.example","8080","user1","Secret1","RESIDENTIAL","US","California","Los Angeles","ASSIGNED"');
+    // The status as the page shows it ("Active", not "ASSIGNED"), the expiry in ISO 8601 UTC.
+    expect(lines[1]).toBe(
+      '"h1.example","8080","user1","Secret1","RESIDENTIAL","US","California","Los Angeles","Active","2026-02-01T12:30:00Z"',
+    );
     const parsed = Papa.parse<string[]>(file.content).data;
-    expect(parsed[2]).toEqual(["h2.example", "9000", "user1", "Secret1", "RESIDENTIAL", "US", 'Say, "hi"', '\'=HYPERLINK("x")', "EXPIRED"]);
+    expect(parsed[2]).toEqual([
+      "h2.example",
+      "9000",
+      "user1",
+      "Secret1",
+      "RESIDENTIAL",
+      "US",
+      'Say, "hi"',
+      '\'=HYPERLINK("x")',
+      "Expired",
+      "",
+    ]);
   });
 
   it("writes the two plain lists, one proxy a line", () => {
@@ -49,5 +65,12 @@ describe("proxyExport", () => {
     expect(proxyExport("colon", rows, new Date(2026, 0, 2)).fileName).toBe("proxies-2026-01-02.txt");
     expect(proxyExport("url", rows, new Date(2026, 0, 2)).fileName).toBe("proxies-auth-2026-01-02.txt");
     expect(proxyExport("url", [], new Date(2026, 0, 2)).content).toBe("");
+  });
+
+  it("writes an IPv6 host in brackets where a port follows it, and bare in the CSV's Host column", () => {
+    const v6 = [proxy({ host: "2001:db8::1", port: 8080 })];
+    expect(colonList(v6)).toBe("[2001:db8::1]:8080:user1:Secret1\n");
+    expect(urlList(v6)).toBe("user1:Secret1@[2001:db8::1]:8080\n");
+    expect(Papa.parse<string[]>(proxyExport("csv", v6).content).data[1]?.[0]).toBe("2001:db8::1");
   });
 });
