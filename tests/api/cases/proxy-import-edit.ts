@@ -1,4 +1,5 @@
 // Proxy Management's import, edit and delete cases, run in console-proxies.test.ts's shop.
+import { randomBytes } from "node:crypto";
 import type { AdminProxy } from "@/features/console-proxies/api";
 import { describe, expect, it } from "vitest";
 import { adminSend } from "../../support/admin.ts";
@@ -53,6 +54,27 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       const [row] = (await audits("proxies.import")).slice(-1);
       expect(row).toMatchObject({ target_type: "proxies", details: { imported: 2, skipped: 8, type: "DATACENTER", country: "Unknown" } });
       expect(JSON.stringify(row)).not.toContain("pass1");
+    });
+
+    it("imports IPv6 hosts written in brackets (stored without them) and says why a malformed one is skipped", async () => {
+      const net = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`;
+      const res = await importText({
+        text: [
+          `[${net.toUpperCase()}::1]:8080:v6user:pass1`, // 1 ok
+          `${net}::2:8080:v6user:pass2`, // 2 no brackets
+          `[${net}::zz]:8080:v6user:pass3`, // 3 not an IPv6 address
+          `[${net}::4]:8080:v6user`, // 4 a part missing
+          `[${net}::ffff:192.0.2.1]:1080:v6user:pass5`, // 5 ok
+        ].join("\n"),
+      });
+      expect(res.skipped.map((s) => [s.line, s.reason])).toEqual([
+        [2, "Malformed: write an IPv6 host in brackets, [2001:db8::1]:port:username:password"],
+        [3, "Malformed: the host in brackets must be an IPv6 address"],
+        [4, "Malformed: expected host:port:username:password"],
+      ]);
+      expect(res.imported).toBe(2);
+      const made = await list({ search: `${net}::1` });
+      expect(made.items.map((p) => [p.host, p.port])).toEqual([[`${net}::1`, 8080]]);
     });
 
     it("refuses an import with no valid line (400 with the report) and one over 10,000 lines, changing nothing", async () => {

@@ -1,7 +1,8 @@
 // @ts-check
-// Proxy Management's bulk import: host:port:username:password lines, checked and sealed
-// before the transaction, inserted by one SQL statement with the audit row. Refused in
-// demo mode.
+// Proxy Management's bulk import: host:port:username:password lines (an IPv6 host in
+// brackets: [2001:db8::1]:port:username:password, read by lib/proxies/import-lines.js),
+// checked and sealed before the transaction, inserted by one SQL statement with the audit
+// row. Refused in demo mode.
 
 /** @type {typeof import("../audit/admin.js")} */
 const admin = require(`${__hooks}/lib/audit/admin.js`);
@@ -15,6 +16,8 @@ const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 const endpoints = require(`${__hooks}/lib/proxies/endpoints.js`);
 /** @type {typeof import("./proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+/** @type {typeof import("./import-lines.js")} */
+const importLines = require(`${__hooks}/lib/proxies/import-lines.js`);
 
 const MAX_IMPORT_LINES = proxies.CATALOG.inventory.max_import_lines;
 /** The import text may not be larger than this (10,000 long lines). */
@@ -86,14 +89,13 @@ function parseImport(body) {
     const trimmed = raw.trim();
     if (!trimmed) return;
     const skip = (/** @type {string} */ reason) => skipped.push({ line, text: trimmed.slice(0, 300), reason });
-    const parts = trimmed.split(":").map((p) => p.trim());
-    if (parts.length !== 4 || parts.some((p) => !p)) return skip("Malformed: expected host:port:username:password");
-    const host = (parts[0] ?? "").toLowerCase();
-    const username = parts[2] ?? "";
-    const password = parts[3] ?? "";
-    const port = endpoints.portOf(parts[1]);
+    const parts = importLines.splitImportLine(trimmed);
+    if ("reason" in parts) return skip(parts.reason);
+    const { host, username, password } = parts;
+    const port = endpoints.portOf(parts.port);
     if (Number.isNaN(port)) return skip("Bad port: must be a whole number from 1 to 65535");
-    const problem = endpoints.hostProblem(host) || endpoints.usernameProblem(username) || endpoints.passwordProblem(password);
+    const problem =
+      (parts.ipv6 ? "" : endpoints.hostProblem(host)) || endpoints.usernameProblem(username) || endpoints.passwordProblem(password);
     if (problem) return skip(`Malformed: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
     const key = `${host}\u0000${port}\u0000${username}`;
     const first = seen[key];

@@ -107,8 +107,9 @@ export function ImportTab() {
           Import Proxies
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          One proxy per line as <code className="font-mono text-slate-800">host:port:username:password</code>, up to {MAX_IMPORT_TEXT}{" "}
-          lines. Imported proxies are Available; without a choice below they are Datacenter proxies in country &quot;Unknown&quot;.
+          One proxy per line as <code className="font-mono text-slate-800">host:port:username:password</code> (an IPv6 host in brackets:{" "}
+          <code className="font-mono text-slate-800">[2001:db8::1]:8080:username:password</code>), up to {MAX_IMPORT_TEXT} lines. Imported
+          proxies are Available; without a choice below they are Datacenter proxies in country &quot;Unknown&quot;.
         </p>
       </div>
       <Field id="import-text" label="Proxy list" error={textError}>
