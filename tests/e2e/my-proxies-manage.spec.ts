@@ -134,12 +134,15 @@ test.describe("My Proxies", () => {
     await expect(toggle).toHaveAttribute("aria-checked", "false");
     await toggle.click();
     await expect(toggle).toHaveAttribute("aria-checked", "true");
+    // It says so (issue #15: the switch gave no feedback).
+    await expect(cardOf(page, a!).getByRole("status")).toHaveText(`Auto-renew on for ${a!.host}:${a!.port}.`);
     await expect.poll(async () => (await proxyInDb(a!.id)).auto_renew).toBe(true);
     await page.reload();
     await expect(cardOf(page, a!).getByRole("switch", { name: "Auto-renew" })).toHaveAttribute("aria-checked", "true");
     expect((await proxyInDb(b!.id)).auto_renew).toBe(false);
     await cardOf(page, a!).getByRole("switch", { name: "Auto-renew" }).click();
     await expect(cardOf(page, a!).getByRole("switch", { name: "Auto-renew" })).toHaveAttribute("aria-checked", "false");
+    await expect(cardOf(page, a!).getByRole("status")).toHaveText(`Auto-renew off for ${a!.host}:${a!.port}.`);
     await expect.poll(async () => (await proxyInDb(a!.id)).auto_renew).toBe(false);
   });
 

@@ -43,10 +43,12 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
     setAutoPending(true);
     setError("");
     setNotice("");
+    const enable = !proxy.auto_renew;
     try {
-      await setAutoRenew(proxy, !proxy.auto_renew);
+      await setAutoRenew(proxy, enable);
+      setNotice(`Auto-renew ${enable ? "on" : "off"} for ${address}.`);
     } catch (err) {
-      setError(errorMessage(err));
+      setError(`Auto-renew could not be turned ${enable ? "on" : "off"} for ${address}: ${errorMessage(err)}`);
     } finally {
       setAutoPending(false);
     }
