@@ -1,6 +1,7 @@
 // How a proxy reads on its card.
 import { daysUntil, formatDate, formatDateUtc } from "@/lib/dates";
 import type { ProxyRecord, ProxyStatus } from "@/lib/pocketbase-types";
+import { plural } from "@/lib/plural";
 
 export const STATUS_BADGES: Record<ProxyStatus, { label: string; tone: "success" | "danger" | "warning" | "neutral" }> = {
   ASSIGNED: { label: "Active", tone: "success" },
@@ -34,7 +35,7 @@ export function expiryText(proxy: Pick<ProxyRecord, "expires_at" | "status">, no
   if (!date || days === null) return "";
   if (proxy.status === "EXPIRED" || days < 0) return `Expired ${date}`;
   if (days === 0) return `Expires ${date} · less than a day left`;
-  return `Expires ${date} · ${days} ${days === 1 ? "day" : "days"} left`;
+  return `Expires ${date} · ${plural(days, "day", "days")} left`;
 }
 
 const regionNames = (() => {

@@ -7,6 +7,7 @@ import type { AnalyticsData } from "@/features/console-analytics/api";
 import { ChartSkeleton, Panel } from "@/features/console-analytics/components/analytics-panel";
 import { DayChart } from "@/features/console-analytics/components/day-chart";
 import { formatCount, formatWholeDollars, shortDay } from "@/features/console-analytics/format";
+import { plural } from "@/lib/plural";
 
 interface DayRow {
   /** The UTC day, YYYY-MM-DD. */
@@ -55,7 +56,7 @@ export function UserGrowth({ data, periodLabel }: { data: AnalyticsData | null; 
           <p className="text-sm text-slate-700" data-testid="user-growth-summary">
             {data.period_new_users === 0
               ? "No new users in this period."
-              : `${formatCount(data.period_new_users)} new ${data.period_new_users === 1 ? "user" : "users"}; the busiest day was ${shortDay(busiest?.date ?? "")} with ${formatCount(busiest?.count ?? 0)}.`}
+              : `${plural(data.period_new_users, "new user", "new users")}; the busiest day was ${shortDay(busiest?.date ?? "")} with ${formatCount(busiest?.count ?? 0)}.`}
           </p>
           <DayChart dates={dates} values={values} formatValue={format} kind="line" label="New users" testId="user-growth-chart" />
           <DayTable

@@ -125,7 +125,7 @@ export function ImportTab() {
           aria-describedby={`import-text-count${textError ? " import-text-error" : ""}`}
         />
         <p id="import-text-count" className={cn("text-xs", lines > MAX_IMPORT_LINES ? "text-red-600" : "text-slate-500")}>
-          {lines === 1 ? "1 line" : `${lines} lines`}
+          {plural(lines, "line", "lines")}
           {fileNote ? ` · ${fileNote}` : ""}
         </p>
       </Field>

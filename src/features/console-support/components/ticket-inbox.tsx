@@ -14,6 +14,7 @@ import { $inbox, $inboxFilters, $selectedTicketId, loadMoreInbox, refreshInbox, 
 import { STATUS_LABELS } from "@/components/support/format";
 import { cn } from "@/lib/cn";
 import { formatDateTime } from "@/lib/dates";
+import { plural } from "@/lib/plural";
 import type { TicketStatus } from "@/lib/pocketbase-types";
 
 const SEARCH_DELAY_MS = 250;
@@ -80,11 +81,7 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
       </div>
       <div aria-live="polite">
         {inbox.error ? <LoadError className="m-4" message={inbox.error} onRetry={() => void refreshInbox()} /> : null}
-        {inbox.status === "ready" ? (
-          <p className="sr-only">
-            {inbox.totalItems} {inbox.totalItems === 1 ? "ticket" : "tickets"}
-          </p>
-        ) : null}
+        {inbox.status === "ready" ? <p className="sr-only">{plural(inbox.totalItems, "ticket", "tickets")}</p> : null}
       </div>
       <InboxRows
         list={inbox}
