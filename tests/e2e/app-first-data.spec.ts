@@ -32,7 +32,8 @@ test.describe("dashboard first data", () => {
     expect(status).toBe(200);
     expect(headers["cache-control"]).toBe("no-store");
     const text = visibleText(html);
-    expect(text).toContain("Welcome back, Dana");
+    // A new account's first visit (issue #15).
+    expect(text).toContain("Welcome, Dana");
     expect(text).toContain("$103.45");
     expect(text).toContain(`Opening credit ${tag}`);
     expect(text).toContain(`Manual debit ${tag}`);
@@ -63,7 +64,7 @@ test.describe("dashboard first data", () => {
     expect(html).not.toContain("<script>window.__pwned");
 
     const watch = await openWatched(page, context, session, "/dashboard");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome back, ${HOSTILE}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome, ${HOSTILE}`);
     await expect(page.getByTestId("overview-transaction").first()).toContainText(HOSTILE);
     await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
+import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
 import { loadOverview, type OverviewData, type overviewFirstData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
 import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/components/overview-sections";
+import { bannerDismissed, dismissBanner, isNewAccount, takeFirstVisit } from "@/features/account/welcome";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatCents, formatSignedCents } from "@/lib/money";
@@ -19,8 +21,13 @@ function referralLink(code: string, withOrigin: boolean): string {
   return withOrigin ? `${window.location.origin}${path}` : path;
 }
 
+interface AccountOverviewProps extends FirstDataProps<typeof overviewFirstData> {
+  /** The welcome credit verifying the e-mail brings, as the public pages word it ("$5"); null: none. */
+  welcomeCredit?: string | null;
+}
+
 /** /dashboard: the overview with the user's real balance, proxies and transactions. */
-export function AccountOverview({ initialUser = null, initial = null }: FirstDataProps<typeof overviewFirstData>) {
+export function AccountOverview({ initialUser = null, initial = null, welcomeCredit = null }: AccountOverviewProps) {
   return (
     <AuthGate initialUser={initialUser}>
       {(user) => (
@@ -28,13 +35,35 @@ export function AccountOverview({ initialUser = null, initial = null }: FirstDat
           user={user}
           initial={seedFor(initialUser, user, initial?.overview)}
           balanceSeed={seedFor(initialUser, user, initial?.balance)}
+          welcomeCredit={welcomeCredit}
         />
       )}
     </AuthGate>
   );
 }
 
-function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: OverviewData | null; balanceSeed: BalanceSeed | null }) {
+/**
+ * "Welcome" on a customer's first visit, "Welcome back" after. First visit = an account
+ * younger than a week (a server fact, so the HTML already says it and an old customer on
+ * a new device is still welcomed back) whose overview this browser has not shown before
+ * (remembered per user id, read once hydrated so the HTML and the first render agree).
+ */
+function greetingFor(user: UserRecord, now: number, hydrated: boolean): string {
+  if (!isNewAccount(user.created, now)) return "Welcome back";
+  return !hydrated || takeFirstVisit(user.id) ? "Welcome" : "Welcome back";
+}
+
+function Overview({
+  user,
+  initial,
+  balanceSeed,
+  welcomeCredit,
+}: {
+  user: UserRecord;
+  initial: OverviewData | null;
+  balanceSeed: BalanceSeed | null;
+  welcomeCredit: string | null;
+}) {
   // The server's first data shows at once; the browser loads only what the server could not.
   const [data, setData] = useState<OverviewData | null>(initial);
   const [error, setError] = useState("");
@@ -43,6 +72,15 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
   const controller = useRef<AbortController | null>(null);
   const rendered = useRef(initial !== null);
   const hydrated = useHydrated();
+  const [now] = useState(() => Date.now());
+  const greeting = greetingFor(user, now, hydrated);
+  // The verify-e-mail banner until verified, unless dismissed (remembered per user, read once hydrated).
+  const [dismissedNow, setDismissedNow] = useState(false);
+  const bannerOff = !hydrated || dismissedNow || bannerDismissed(user.id);
+  const dismiss = () => {
+    dismissBanner(user.id);
+    setDismissedNow(true);
+  };
 
   const load = useCallback(() => {
     controller.current?.abort();
@@ -80,9 +118,12 @@ function Overview({ user, initial, balanceSeed }: { user: UserRecord; initial: O
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
-        <h1 className="text-2xl font-bold text-slate-900">Welcome back, {name}</h1>
+        <h1 className="text-2xl font-bold text-slate-900">
+          {greeting}, {name}
+        </h1>
         <p className="text-sm text-slate-600">Here is an overview of your account.</p>
       </div>
+      {user.verified || bannerOff ? null : <VerifyEmailNotice email={user.email} credit={welcomeCredit} onDismiss={dismiss} />}
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
