@@ -30,6 +30,38 @@ routerAdd(
   $apis.requireAuth("users"),
 );
 
+// The admin's user tools (issue #15): e-mail, verification, suspension, deletion on request.
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/email",
+  (e) => require(`${__hooks}/lib/accounts/user-email.js`).changeEmail(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/verify",
+  (e) => require(`${__hooks}/lib/accounts/user-email.js`).markVerified(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/verification",
+  (e) => require(`${__hooks}/lib/accounts/user-email.js`).resendVerification(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/suspension",
+  (e) => require(`${__hooks}/lib/accounts/user-suspension.js`).setSuspended(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/admin/users/{id}/delete",
+  (e) => require(`${__hooks}/lib/accounts/user-deletion.js`).deleteOnRequest(e),
+  $apis.requireAuth("users"),
+);
+
 // The demo accounts (users.is_demo, set by the demo seed) have published passwords. While
 // demo mode is on, nobody but a superuser changes their user row (names, country, e-mail,
 // password, onboarding ...) and nobody resets their password or changes their e-mail:
@@ -50,6 +82,13 @@ onRecordCreate((e) => require(`${__hooks}/lib/accounts/new-user.js`).createUser(
 onRecordUpdateRequest((e) => require(`${__hooks}/lib/accounts/user-rights.js`).keepPrivilegedFields(e), "users");
 onRecordConfirmPasswordResetRequest((e) => require(`${__hooks}/lib/accounts/passwords.js`).confirmPasswordReset(e), "users");
 onRecordRequestEmailChangeRequest((e) => require(`${__hooks}/lib/accounts/user-rights.js`).refuseEmailChange(e), "users");
+
+// A suspended account (users.suspended) cannot sign in by any method nor refresh a token,
+// nor be signed in (or verified) by an e-mailed code or a verification link. Registered
+// before the sign-up hooks below, which may answer without passing the request on.
+onRecordAuthRequest((e) => require(`${__hooks}/lib/accounts/user-suspension.js`).refuseSuspended(e), "users");
+onRecordAuthWithOTPRequest((e) => require(`${__hooks}/lib/accounts/user-suspension.js`).refuseSuspended(e), "users");
+onRecordConfirmVerificationRequest((e) => require(`${__hooks}/lib/accounts/user-suspension.js`).refuseSuspended(e), "users");
 
 // Verifying an account made by sign-up without its session (security review #13, finding 3).
 onRecordConfirmVerificationRequest((e) => require(`${__hooks}/lib/accounts/signup.js`).confirmVerification(e), "users");

@@ -14,12 +14,17 @@ import { useShop } from "../support/use-shop.ts";
 
 const DEMO_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
 
-// Credits are bought through Stripe (stripe-mock): the referral pay route needs a commission.
-const shop = useShop({ stripe: true, ledger: false });
+// Credits are bought through Stripe (stripe-mock): the referral pay route needs a commission;
+// the user tools send mails (a mail sink).
+const shop = useShop({ stripe: true, ledger: false, mail: true });
 
 /** What one call needs: ids of fresh rows, made before each phase. */
 interface Targets {
   userId: string;
+  userEmail: string;
+  /** A customer the delete-on-request route erases. */
+  doomedUserId: string;
+  doomedUserEmail: string;
   orderId: string;
   proxyId: string;
   doomedProxyId: string;
@@ -61,8 +66,45 @@ const ROUTES: Route[] = [
     method: "POST",
     route: "/api/admin/users/{id}/admin",
     url: (t) => `/api/admin/users/${t.userId}/admin`,
-    body: () => ({ is_admin: true }),
+    body: (t) => ({ is_admin: true, confirm_email: t.userEmail }),
     audit: "users.admin_grant",
+  },
+  // The user tools, in an order where each call changes something: the new address is
+  // unverified, so the mail can be resent and the address marked verified.
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/email",
+    url: (t) => `/api/admin/users/${t.userId}/email`,
+    body: (t) => ({ email: `moved-${t.userEmail}` }),
+    audit: "users.email_change",
+  },
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/verification",
+    url: (t) => `/api/admin/users/${t.userId}/verification`,
+    body: () => ({}),
+    audit: "users.verification_resend",
+  },
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/verify",
+    url: (t) => `/api/admin/users/${t.userId}/verify`,
+    body: () => ({}),
+    audit: "users.verify",
+  },
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/suspension",
+    url: (t) => `/api/admin/users/${t.userId}/suspension`,
+    body: () => ({ suspended: true }),
+    audit: "users.suspend",
+  },
+  {
+    method: "POST",
+    route: "/api/admin/users/{id}/delete",
+    url: (t) => `/api/admin/users/${t.doomedUserId}/delete`,
+    body: (t) => ({ confirm_email: t.doomedUserEmail }),
+    audit: "users.erase",
   },
   {
     method: "POST",
@@ -231,8 +273,13 @@ async function arrange(): Promise<Targets> {
     .getFirstListItem(shop.su.filter("referred_user_id = {:id}", { id: signup.record.id }));
 
   const invitation = await shop.admin.send<{ id: string }>("/api/admin/invitations", { method: "POST", body: {} });
+  const user = await customer(shop, 1000);
+  const doomed = await customer(shop);
   return {
-    userId: (await customer(shop, 1000)).id,
+    userId: user.id,
+    userEmail: user.email,
+    doomedUserId: doomed.id,
+    doomedUserEmail: doomed.email,
     orderId: order.order.id,
     proxyId: proxyId!,
     doomedProxyId: doomedProxyId!,

@@ -130,6 +130,8 @@ describe("GET /api/admin/users", () => {
       balance_cents: 0,
       is_admin: false,
       verified: true,
+      suspended: false,
+      deleted: false,
       created: expect.any(String),
     });
 
@@ -214,7 +216,10 @@ describe("GET /api/admin/users/{id}", () => {
 describe("POST /api/admin/users/{id}/admin", () => {
   it("grants and removes admin rights with one audit row each", async () => {
     const target = await customer(shop);
-    const granted = await adminSend<AdminUser>(shop.admin, `/api/admin/users/${target.id}/admin`, { is_admin: true });
+    const granted = await adminSend<AdminUser>(shop.admin, `/api/admin/users/${target.id}/admin`, {
+      is_admin: true,
+      confirm_email: target.email,
+    });
     expect(granted).toMatchObject({ id: target.id, email: target.email, is_admin: true });
     expect((await shop.su.collection("users").getOne(target.id))["is_admin"]).toBe(true);
     // The same flag again changes nothing and logs nothing.

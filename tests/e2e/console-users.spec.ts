@@ -165,6 +165,10 @@ test("an admin grants and removes another user's admin rights, never their own",
   await expect(page.getByTestId("user-counts")).toContainText("admins");
   const row = await findRow(page, customer.email);
   await row.getByRole("button", { name: `Grant admin privileges to ${customer.email}` }).click();
+  // Granting asks for the user's e-mail typed (console-user-tools.spec.ts checks the refusal).
+  const confirm = page.getByRole("dialog", { name: "Make admin" });
+  await confirm.getByLabel(`Type ${customer.email} to confirm`).fill(customer.email);
+  await confirm.getByRole("button", { name: "Make admin" }).click();
   await expect(page.getByText(`${customer.email} granted admin privileges`)).toBeVisible();
   await expect(row.getByText("Admin", { exact: true })).toBeVisible();
   expect((await su.collection("users").getOne(customer.id))["is_admin"]).toBe(true);

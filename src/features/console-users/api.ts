@@ -1,5 +1,6 @@
-// User Management's calls: the admin routes of pocketbase/pb_hooks/console-users.pb.js and
-// admin-balance.pb.js. Money routes carry an Idempotency-Key (one per attempt).
+// User Management's calls: the admin routes of pocketbase/pb_hooks/accounts.pb.js (users,
+// their rights and the user tools) and money.pb.js (balances, refunds). Money routes carry
+// an Idempotency-Key (one per attempt).
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import type { ProxyStatus, ProxyType, TicketPriority, TicketStatus, TransactionType } from "@/lib/pocketbase-types";
@@ -16,6 +17,10 @@ export interface AdminUser {
   balance_cents: number;
   is_admin: boolean;
   verified: boolean;
+  /** Sessions ended, sign-in refused (the admin's user tools). */
+  suspended: boolean;
+  /** Deleted on request: personal data erased, the row kept for the ledger. */
+  deleted: boolean;
   created: string;
 }
 
@@ -137,10 +142,19 @@ export function adjustBalance(
   });
 }
 
-export function setAdmin(userId: string, isAdmin: boolean): Promise<AdminUser> {
-  return pb().send<AdminUser>(`/api/admin/users/${encodeURIComponent(userId)}/admin`, {
+/** Grants (with the user's e-mail typed as `confirmEmail`) or removes admin rights. */
+export function setAdmin(userId: string, isAdmin: boolean, confirmEmail?: string): Promise<AdminUser> {
+  return userTool(userId, "admin", confirmEmail === undefined ? { is_admin: isAdmin } : { is_admin: isAdmin, confirm_email: confirmEmail });
+}
+
+/**
+ * The user tools (pocketbase/pb_hooks/lib/accounts/user-email.js, user-suspension.js,
+ * user-deletion.js): each answers the user as the list shows them.
+ */
+export function userTool(userId: string, tool: "admin" | "email" | "verify" | "verification" | "suspension" | "delete", body: object = {}) {
+  return pb().send<AdminUser>(`/api/admin/users/${encodeURIComponent(userId)}/${tool}`, {
     method: "POST",
-    body: { is_admin: isAdmin },
+    body,
     requestKey: null,
   });
 }

@@ -7,12 +7,15 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatCents } from "@/lib/money";
 import type { AdminUser } from "@/features/console-users/api";
-import { openBalanceDialog, openUserDetail, toggleAdmin } from "@/features/console-users/stores";
+import { openBalanceDialog, openUserDetail, openUserTool, removeAdmin } from "@/features/console-users/stores";
 
 /** The id of the signed-in admin. */
 export const AdminIdContext = createContext("");
 
 const fullName = (u: Pick<AdminUser, "first_name" | "last_name">) => [u.first_name, u.last_name].filter(Boolean).join(" ");
+
+/** The name the console shows: "Deleted user" for an account deleted on request. */
+export const displayName = (u: Pick<AdminUser, "first_name" | "last_name" | "deleted">) => (u.deleted ? "Deleted user" : fullName(u));
 
 const column = createColumnHelper<AdminUser>();
 
@@ -23,7 +26,7 @@ export const USER_COLUMNS = [
     meta: { className: "max-w-64" },
     cell: ({ row: { original: user } }) => (
       <>
-        <p className="truncate font-medium text-slate-900">{fullName(user) || "—"}</p>
+        <p className="truncate font-medium text-slate-900">{displayName(user) || "—"}</p>
         <p className="truncate text-xs text-slate-600">{user.email}</p>
       </>
     ),
@@ -39,7 +42,8 @@ export const USER_COLUMNS = [
     cell: ({ row: { original: user } }) => (
       <span className="flex flex-wrap gap-1">
         {user.is_admin ? <Badge tone="info">Admin</Badge> : <Badge>User</Badge>}
-        {user.verified ? null : <Badge tone="warning">Unverified</Badge>}
+        {user.deleted ? <Badge tone="danger">Deleted</Badge> : user.suspended ? <Badge tone="danger">Suspended</Badge> : null}
+        {user.verified || user.deleted ? null : <Badge tone="warning">Unverified</Badge>}
       </span>
     ),
   }),
@@ -58,9 +62,9 @@ export const USER_COLUMNS = [
 function UserActions({ user }: { user: AdminUser }) {
   const adminId = useContext(AdminIdContext);
   const [saving, setSaving] = useState(false);
-  const toggle = async () => {
+  const remove = async () => {
     setSaving(true);
-    await toggleAdmin(user.id, user.email, !user.is_admin);
+    await removeAdmin(user.id, user.email);
     setSaving(false);
   };
   return (
@@ -73,13 +77,13 @@ function UserActions({ user }: { user: AdminUser }) {
       </Button>
       {user.id === adminId ? (
         <span className="self-center text-xs text-slate-500">You</span>
-      ) : (
+      ) : user.deleted ? null : (
         <Button
           size="sm"
           variant={user.is_admin ? "ghost" : "secondary"}
           pending={saving}
           pendingText="Saving..."
-          onClick={() => void toggle()}
+          onClick={() => (user.is_admin ? void remove() : openUserTool("make-admin", user))}
           aria-label={user.is_admin ? `Remove admin privileges of ${user.email}` : `Grant admin privileges to ${user.email}`}
         >
           {user.is_admin ? "Remove admin" : "Make admin"}

@@ -130,15 +130,39 @@ export function showNotice(tone: "success" | "error", text: string): void {
   $userNotice.set({ tone, text });
 }
 
-/** Grants or removes admin rights; the spec's texts for the outcome. */
-export async function toggleAdmin(userId: string, email: string, makeAdmin: boolean): Promise<void> {
+/** Removes admin rights (granting goes through the make-admin tool); the spec's texts for the outcome. */
+export async function removeAdmin(userId: string, email: string): Promise<void> {
   try {
-    await setAdmin(userId, makeAdmin);
-    showNotice("success", makeAdmin ? `${email} granted admin privileges` : `${email} removed admin privileges`);
+    await setAdmin(userId, false);
+    showNotice("success", `${email} removed admin privileges`);
     reloadUsers();
   } catch (err) {
     showNotice("error", errorMessage(err));
   }
+}
+
+// ---- The user tools (a confirm dialog each) ---------------------------------------
+
+export type UserToolKind = "make-admin" | "email" | "verify" | "verification" | "suspend" | "unsuspend" | "delete";
+
+/** The tool whose confirm dialog is open, and the user it acts on (null: none). */
+export const $userTool = atom<{ kind: UserToolKind; user: AdminUser } | null>(null);
+
+export function openUserTool(kind: UserToolKind, user: AdminUser): void {
+  $userTool.set({ kind, user });
+}
+
+export function closeUserTool(): void {
+  $userTool.set(null);
+}
+
+/** After a tool succeeded: its message, the list and the open detail read again. */
+export function userToolDone(message: string): void {
+  const userId = $userTool.get()?.user.id;
+  closeUserTool();
+  showNotice("success", message);
+  reloadUsers();
+  if (userId && $userDetail.get().userId === userId) openUserDetail(userId);
 }
 
 // ---- The user detail (drawer) ----------------------------------------------------

@@ -224,6 +224,30 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: () => fc.record({ is_admin: fc.boolean() }),
     poisons: () => ({ is_admin: notBooleanOrNull }),
   },
+  "POST /api/admin/users/{id}/email": {
+    who: "admin",
+    readsBody: true,
+    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    body: () => fc.record({ email: fc.uuid().map((u) => `moved-${u}@hostile.test`) }),
+    poisons: () => ({ email: badEmail }),
+  },
+  "POST /api/admin/users/{id}/verify": { who: "admin", ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }) },
+  "POST /api/admin/users/{id}/verification": { who: "admin", ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }) },
+  "POST /api/admin/users/{id}/suspension": {
+    who: "admin",
+    readsBody: true,
+    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    body: () => fc.record({ suspended: fc.boolean() }),
+    poisons: () => ({ suspended: notBoolean }),
+  },
+  "POST /api/admin/users/{id}/delete": {
+    who: "admin",
+    readsBody: true,
+    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    body: () => fc.record({ confirm_email: fc.constant("someone@hostile.test") }),
+    // Never the user's own address (theirs are made by the fixtures), so always refused.
+    poisons: () => ({ confirm_email: fc.oneof(hostileString, badEmail) }),
+  },
   "POST /api/admin/orders/{id}/refund": {
     who: "admin",
     keyed: true,

@@ -12,7 +12,7 @@ const admin = require(`${__hooks}/lib/audit/admin.js`);
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /** The columns of a user as the console lists it. */
-const USER_SELECT = `u.id, u.email, u.first_name, u.last_name, u.country, u.is_admin, u.verified, u.created,
+const USER_SELECT = `u.id, u.email, u.first_name, u.last_name, u.country, u.is_admin, u.verified, u.suspended, u.deleted, u.created,
   COALESCE((SELECT b.balance_cents FROM balances b WHERE b.user_id = u.id), 0) AS balance_cents`;
 
 function userRows() {
@@ -24,6 +24,8 @@ function userRows() {
     country: "",
     is_admin: false,
     verified: false,
+    suspended: false,
+    deleted: false,
     created: "",
     balance_cents: 0,
   });
@@ -44,6 +46,8 @@ function userView(row) {
     balance_cents: row.balance_cents,
     is_admin: !!row.is_admin,
     verified: !!row.verified,
+    suspended: !!row.suspended,
+    deleted: !!row.deleted,
     created: row.created,
   };
 }
@@ -119,17 +123,62 @@ function listUsers(app, query) {
   };
 }
 
+/** The refusal of a grant or a deletion whose typed e-mail is not the user's. */
+const CONFIRM_EMAIL_MESSAGE = "Type the user's e-mail address to confirm.";
+
+/**
+ * Refuses (400 on confirm_email) unless `typed` is the user's e-mail address (trimmed, any case).
+ * @param {core.Record} user
+ * @param {unknown} typed
+ */
+function assertConfirmEmail(user, typed) {
+  if (typeof typed !== "string" || typed.trim().toLowerCase() !== user.email().toLowerCase()) {
+    throw new BadRequestError(CONFIRM_EMAIL_MESSAGE, {
+      confirm_email: new ValidationError("confirm_email_mismatch", CONFIRM_EMAIL_MESSAGE),
+    });
+  }
+}
+
+/**
+ * Inside a change's transaction: the caller is still an admin (read again, so two admins
+ * acting on each other at once cannot both win; 403 otherwise) and the user exists (404).
+ * @param {CoreApp} txApp
+ * @param {string} adminId
+ * @param {string} userId
+ * @returns {core.Record} the user
+ */
+function lockTarget(txApp, adminId, userId) {
+  const caller = new DynamicModel({ is_admin: false, suspended: false });
+  txApp.db().newQuery("SELECT is_admin, suspended FROM users WHERE id = {:id}").bind({ id: adminId }).one(caller);
+  if (!caller.is_admin || caller.suspended) throw new ForbiddenError("You need administrator privileges to do this.");
+  try {
+    return txApp.findRecordById("users", userId);
+  } catch (_) {
+    throw new NotFoundError("No user with this id.");
+  }
+}
+
+/**
+ * Refuses (409) a change to an account deleted on request.
+ * @param {core.Record} user
+ */
+function assertNotDeleted(user) {
+  if (user.getBool("deleted")) throw new ApiError(409, "This account was deleted on request and can no longer be changed.", {});
+}
+
 /**
  * Grants or removes another user's admin rights, with its audit row, in one transaction.
- * Never the caller's own flag (400); never the last admin (409); a caller whose own rights
- * were removed meanwhile is refused (403). Setting the flag it already has changes nothing
- * and writes no audit row.
+ * Granting needs the user's e-mail typed (`confirmEmail`, 400 otherwise). Never the
+ * caller's own flag (400); never the last admin (409); never a deleted account (409); a
+ * caller whose own rights were removed meanwhile is refused (403). Setting the flag it
+ * already has changes nothing and writes no audit row.
  * @param {CoreApp} app
  * @param {string} adminId  the caller
  * @param {string} userId
  * @param {boolean} isAdmin
+ * @param {unknown} [confirmEmail]  what the admin typed as the user's e-mail
  */
-function setAdmin(app, adminId, userId, isAdmin) {
+function setAdmin(app, adminId, userId, isAdmin, confirmEmail) {
   /** @type {typeof import("../audit/audit.js")} */
   const audit = require(`${__hooks}/lib/audit/audit.js`);
   if (userId === adminId) {
@@ -138,19 +187,13 @@ function setAdmin(app, adminId, userId, isAdmin) {
     });
   }
   app.runInTransaction((txApp) => {
-    // Read again inside the write: two admins removing each other at once cannot both win.
-    const caller = new DynamicModel({ is_admin: false });
-    txApp.db().newQuery("SELECT is_admin FROM users WHERE id = {:id}").bind({ id: adminId }).one(caller);
-    if (!caller.is_admin) throw new ForbiddenError("You need administrator privileges to do this.");
-    /** @type {core.Record} */
-    let user;
-    try {
-      user = txApp.findRecordById("users", userId);
-    } catch (_) {
-      throw new NotFoundError("No user with this id.");
-    }
+    const user = lockTarget(txApp, adminId, userId);
     const before = user.getBool("is_admin");
     if (before === isAdmin) return;
+    if (isAdmin) {
+      assertNotDeleted(user);
+      assertConfirmEmail(user, confirmEmail);
+    }
     if (!isAdmin) {
       const others = new DynamicModel({ n: 0 });
       txApp.db().newQuery("SELECT COUNT(*) AS n FROM users WHERE is_admin = TRUE AND id != {:id}").bind({ id: userId }).one(others);
@@ -192,10 +235,12 @@ function list(e) {
 }
 
 /**
- * POST /api/admin/users/{id}/admin {is_admin: boolean} -> the user (list fields)
+ * POST /api/admin/users/{id}/admin {is_admin: boolean, confirm_email?: string} -> the user (list fields)
  *
- * 400 own flag ("You cannot change your own admin status."), 409 the last admin, 404
- * unknown user. Audit users.admin_grant | users.admin_revoke {email, is_admin: {from, to}};
+ * Granting needs confirm_email, the user's e-mail typed (any case): 400 "Type the user's
+ * e-mail address to confirm." otherwise. 400 own flag ("You cannot change your own admin
+ * status."), 409 the last admin or a deleted account, 404 unknown user. Audit
+ * users.admin_grant | users.admin_revoke {email, is_admin: {from, to}};
  * setting the flag the user already has changes nothing and writes no audit row.
  * @param {core.RequestEvent} e
  */
@@ -205,7 +250,7 @@ function changeAdmin(e) {
   const api = require(`${__hooks}/lib/core/api.js`);
   const body = api.jsonBody(e);
   if (typeof body["is_admin"] !== "boolean") throw api.fieldError("is_admin", "Admin status (is_admin) must be true or false.");
-  return e.json(200, setAdmin(e.app, caller.id, e.request?.pathValue("id") ?? "", body["is_admin"]));
+  return e.json(200, setAdmin(e.app, caller.id, e.request?.pathValue("id") ?? "", body["is_admin"], body["confirm_email"]));
 }
 
-module.exports = { findUser, list, changeAdmin };
+module.exports = { findUser, list, changeAdmin, assertConfirmEmail, lockTarget, assertNotDeleted };

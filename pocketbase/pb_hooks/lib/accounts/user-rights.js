@@ -19,7 +19,7 @@ function keepPrivilegedFields(e) {
       throw new ForbiddenError("You are not allowed to change this field.");
     }
     const stored = record.original();
-    for (const field of ["is_admin", "verified", "emailVisibility"]) {
+    for (const field of ["is_admin", "verified", "emailVisibility", "suspended", "deleted"]) {
       record.set(field, stored.get(field));
     }
     record.setEmail(stored.email());

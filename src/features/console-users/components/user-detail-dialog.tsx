@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import type { ReactNode } from "react";
+import { useContext, type ReactNode } from "react";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -9,10 +9,12 @@ import { TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { formatCents, formatSignedCents } from "@/lib/money";
 import type { AdminPayment, UserDetail } from "@/features/console-users/api";
+import { AdminIdContext, displayName } from "@/features/console-users/columns";
 import { OrderRow } from "@/features/console-users/components/order-row";
+import { UserTools } from "@/features/console-users/components/user-tools";
 import { proxyTypeLabel, statusLabel } from "@/features/console-users/labels";
 import { paymentBadges, paymentOutcome, paymentTitle } from "@/features/console-users/payment-format";
-import { $userDetail, closeUserDetail, openUserDetail } from "@/features/console-users/stores";
+import { $userDetail, closeUserDetail, openUserDetail, openUserTool, type UserToolKind } from "@/features/console-users/stores";
 
 /** The user drawer: profile, balance, payments, orders with refunds, ledger, proxies and tickets. */
 export function UserDetailDialog() {
@@ -22,7 +24,7 @@ export function UserDetailDialog() {
     <Dialog
       open={detail.userId !== null}
       onClose={closeUserDetail}
-      title={user ? [user.first_name, user.last_name].filter(Boolean).join(" ") || user.email : "User details"}
+      title={user ? displayName(user) || user.email : "User details"}
       description={user?.email}
       className="max-w-3xl"
     >
@@ -38,6 +40,7 @@ export function UserDetailDialog() {
           Close
         </Button>
       </div>
+      <UserTools inDetail />
     </Dialog>
   );
 }
@@ -83,7 +86,11 @@ function DetailBody({ data }: { data: UserDetail }) {
         </div>
         <div>
           <dt className="text-slate-500">Role</dt>
-          <dd>{user.is_admin ? <Badge tone="info">Admin</Badge> : <Badge>User</Badge>}</dd>
+          <dd className="flex flex-wrap gap-1">
+            {user.is_admin ? <Badge tone="info">Admin</Badge> : <Badge>User</Badge>}
+            {user.deleted ? <Badge tone="danger">Deleted</Badge> : user.suspended ? <Badge tone="danger">Suspended</Badge> : null}
+            {user.verified || user.deleted ? null : <Badge tone="warning">Unverified</Badge>}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-500">Country</dt>
@@ -94,6 +101,8 @@ function DetailBody({ data }: { data: UserDetail }) {
           <dd className="text-slate-900">{formatDate(user.created)}</dd>
         </div>
       </dl>
+
+      <AccountTools user={user} />
 
       <Section title="Payments" count={data.payments.length} total={data.totals.payments} emptyText="No credit payments yet.">
         {data.payments.map((payment) => (
@@ -157,6 +166,43 @@ function DetailBody({ data }: { data: UserDetail }) {
         ))}
       </Section>
     </div>
+  );
+}
+
+/** The user tools for another user's account (none for one's own, nor for a deleted account). */
+function AccountTools({ user }: { user: UserDetail["user"] }) {
+  const adminId = useContext(AdminIdContext);
+  if (user.deleted) {
+    return <p className="text-sm text-slate-600">This account was deleted on request: its personal data is erased.</p>;
+  }
+  if (user.id === adminId) return null;
+  const tools: [UserToolKind, string][] = [
+    ["email", "Change e-mail"],
+    ...(user.verified
+      ? []
+      : ([
+          ["verify", "Mark verified"],
+          ["verification", "Resend verification"],
+        ] as [UserToolKind, string][])),
+    user.suspended ? ["unsuspend", "Unsuspend"] : ["suspend", "Suspend"],
+    ...(user.is_admin ? [] : ([["delete", "Delete user"]] as [UserToolKind, string][])),
+  ];
+  return (
+    <section className="space-y-2" aria-label="Account actions">
+      <h3 className="text-sm font-semibold text-slate-900">Account</h3>
+      <div className="flex flex-wrap gap-2">
+        {tools.map(([kind, label]) => (
+          <Button
+            key={kind}
+            size="sm"
+            variant={kind === "delete" || kind === "suspend" ? "danger" : "secondary"}
+            onClick={() => openUserTool(kind, user)}
+          >
+            {label}
+          </Button>
+        ))}
+      </div>
+    </section>
   );
 }
 

@@ -10,14 +10,16 @@ import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
 import { Select } from "@/components/ui/select";
+import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
 import type { AdminUser, UserPage, UserQuery } from "@/features/console-users/api";
 import { AdminIdContext, USER_COLUMNS } from "@/features/console-users/columns";
 import { BalanceDialog } from "@/features/console-users/components/balance-dialog";
-import { UserDetailDialog } from "@/features/console-users/components/user-detail-dialog";
+import { UserTools } from "@/features/console-users/components/user-tools";
 import {
   $balanceUser,
+  $userDetail,
   $userNotice,
   $userQuery,
   $users,
@@ -58,6 +60,13 @@ export function UsersPage({ initialUser = null, initial = null }: UsersPageProps
 
 const NO_USERS: AdminUser[] = [];
 
+// The user drawer and its tools load when a drawer first opens.
+const UserDetailDialog = lazyComponent(() => import("@/features/console-users/components/user-detail-dialog"), "UserDetailDialog");
+
+function UserDrawer() {
+  return useStore($userDetail).userId === null ? null : <UserDetailDialog />;
+}
+
 function UserManagement({ admin }: { admin: UserRecord }) {
   const list = useSeededStore($users);
   const notice = useStore($userNotice);
@@ -71,7 +80,9 @@ function UserManagement({ admin }: { admin: UserRecord }) {
       <LiveAlert tone={notice?.tone}>{notice?.text}</LiveAlert>
       <AdminIdContext value={admin.id}>
         <UserList />
+        <UserDrawer />
       </AdminIdContext>
+      <UserTools inDetail={false} />
       <BalanceDialog
         user={balanceUser}
         onClose={closeBalanceDialog}
@@ -81,7 +92,6 @@ function UserManagement({ admin }: { admin: UserRecord }) {
           reloadUsers();
         }}
       />
-      <UserDetailDialog />
     </div>
   );
 }
