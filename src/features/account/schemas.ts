@@ -2,6 +2,7 @@
 // server (pb_hooks/lib/accounts/accounts.js assertStrongPassword) checks exactly these; it also
 // checks the current password on update.
 import * as v from "valibot";
+import countries from "../../../pocketbase/pb_hooks/lib/countries.json";
 import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
 
 const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
@@ -41,3 +42,28 @@ export const SetPasswordSchema = v.pipe(
   ),
 );
 export type SetPasswordInput = v.InferInput<typeof SetPasswordSchema>;
+
+// The countries the sign-up form offers (the list beside the hooks, as the sign-up route checks).
+const COUNTRY_LIST: readonly string[] = countries;
+
+/** Settings → Profile: the customer's own names and country (the users update rule allows only their own record). */
+export const ProfileSchema = v.object({
+  firstName: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(2, "First name must be at least 2 characters"),
+    v.maxLength(100, "First name must be at most 100 characters"),
+  ),
+  lastName: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(2, "Last name must be at least 2 characters"),
+    v.maxLength(100, "Last name must be at most 100 characters"),
+  ),
+  country: v.pipe(
+    v.string(),
+    v.check((value) => COUNTRY_LIST.includes(value), "Please select your country"),
+  ),
+});
+export type ProfileInput = v.InferInput<typeof ProfileSchema>;
+export type ProfileOutput = v.InferOutput<typeof ProfileSchema>;

@@ -2,6 +2,8 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { KeyRound, ShieldAlert, User } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { SetPasswordByEmail } from "@/features/account/components/set-password-by-email";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Input } from "@/components/ui/input";
 import { lazyComponent } from "@/lib/lazy-component";
@@ -16,6 +18,33 @@ const ChangePasswordForm = lazyComponent(
   "ChangePasswordForm",
   <Skeleton className="h-64 max-w-md" />,
 );
+
+// The profile form (react-hook-form, valibot, the country list) loads when the customer
+// asks to edit, keeping the page within the dashboard's JavaScript budget.
+const ProfileForm = lazyComponent(
+  () => import("@/features/account/components/profile-form"),
+  "ProfileForm",
+  <Skeleton className="h-72 max-w-md" />,
+);
+
+/** The customer's names and country, and Edit Profile, which opens the form in their place. */
+function ProfileDetails({ user }: { user: UserRecord }) {
+  const [editing, setEditing] = useState(false);
+  if (editing) return <ProfileForm user={user} />;
+  return (
+    <div className="space-y-3">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="profile-details">
+        <dt className="font-medium text-slate-700">Name</dt>
+        <dd className="break-words text-slate-900">{[user.first_name, user.last_name].filter(Boolean).join(" ") || "-"}</dd>
+        <dt className="font-medium text-slate-700">Country</dt>
+        <dd className="text-slate-900">{user.country || "-"}</dd>
+      </dl>
+      <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
+        Edit Profile
+      </Button>
+    </div>
+  );
+}
 
 /** /dashboard/settings (spec 2.20). */
 export function SettingsPage() {
@@ -45,6 +74,7 @@ function Settings({ user }: { user: UserRecord }) {
             <h2 className="flex items-center gap-2 text-lg font-semibold">
               <User className="size-5" aria-hidden="true" /> Profile
             </h2>
+            <ProfileDetails user={user} />
             <div className="space-y-1">
               <label htmlFor="profile-email" className="block text-sm font-medium text-slate-700">
                 Email address
