@@ -3,7 +3,8 @@ import PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { hasCriteria, NO_CRITERIA, proxyFilter } from "@/features/proxies/filters";
 import { containsPattern } from "@/lib/filter";
-import { countryLabel, endpoint, expiryText, isRenewable, locationLabel } from "@/features/proxies/format";
+import { countryLabel, expiryText, isRenewable, locationLabel } from "@/features/proxies/format";
+import { endpoint } from "@/lib/endpoint";
 
 const client = new PocketBase("http://127.0.0.1");
 

@@ -10,7 +10,8 @@ import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { AdminProxy } from "@/features/console-proxies/api";
 import { placeLabel } from "@/features/console-proxies/locations";
 import { STATUS_LABELS } from "@/features/console-proxies/schemas";
-import { address, openProxyDialog } from "@/features/console-proxies/stores";
+import { openProxyDialog } from "@/features/console-proxies/stores";
+import { endpoint } from "@/lib/endpoint";
 
 export const STATUS_TONES: Record<ProxyStatus, "success" | "info" | "danger" | "warning"> = {
   AVAILABLE: "success",
@@ -26,7 +27,7 @@ export const PROXY_COLUMNS = [
     id: "proxy",
     header: "Proxy",
     meta: { cellClassName: "font-mono text-xs break-all text-slate-900" },
-    cell: ({ row }) => address(row.original),
+    cell: ({ row }) => endpoint(row.original),
   }),
   column.display({
     id: "type",
@@ -81,14 +82,14 @@ export function Owner({ proxy }: { proxy: AdminProxy }) {
 export function RowActions({ proxy }: { proxy: AdminProxy }) {
   return (
     <div className="mt-2 flex justify-end gap-1 sm:mt-0">
-      <Button variant="ghost" size="sm" aria-label={`Edit ${address(proxy)}`} onClick={() => openProxyDialog("edit", proxy)}>
+      <Button variant="ghost" size="sm" aria-label={`Edit ${endpoint(proxy)}`} onClick={() => openProxyDialog("edit", proxy)}>
         <Pencil className="size-4" aria-hidden="true" />
       </Button>
       <Button
         variant="ghost"
         size="sm"
         className="text-red-700 hover:bg-red-50"
-        aria-label={`Delete ${address(proxy)}`}
+        aria-label={`Delete ${endpoint(proxy)}`}
         onClick={() => openProxyDialog("delete", proxy)}
       >
         <Trash2 className="size-4" aria-hidden="true" />

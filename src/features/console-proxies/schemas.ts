@@ -18,6 +18,9 @@ export const MAX_IMPORT_LINES = CATALOG.inventory.max_import_lines;
 export const DEFAULT_PORT = "8080";
 
 const HOST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+// Roughly an IPv6 address; the server checks it exactly (pb_hooks/lib/proxies/import-lines.js isIpv6).
+const IPV6_LIKE = /^[0-9a-f:.]+$/;
+const HOST_RULE = "Host must be a host name, an IPv4 address or an IPv6 address";
 const USERNAME = /^[\x21-\x39\x3b-\x7e]+$/;
 const PASSWORD = /^[^\s:]+$/u;
 
@@ -57,9 +60,10 @@ export const EditSchema = v.object({
     v.string(),
     v.trim(),
     v.toLowerCase(),
+    v.transform((host) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host)),
     v.nonEmpty("Host is required"),
-    v.maxLength(253, "Host must be a host name or an IPv4 address"),
-    v.regex(HOST, "Host must be a host name or an IPv4 address"),
+    v.maxLength(253, HOST_RULE),
+    v.check((host) => (host.includes(":") ? IPV6_LIKE.test(host) : HOST.test(host)), HOST_RULE),
   ),
   port: wholeNumber("Port is required", 1, 65535, "Port must be a whole number from 1 to 65535"),
   username: v.pipe(

@@ -24,6 +24,7 @@ import {
   type ProxyStats,
 } from "@/features/console-proxies/api";
 import type { EditOutput, GenerateOutput } from "@/features/console-proxies/schemas";
+import { endpoint } from "@/lib/endpoint";
 
 export const SEARCH_DELAY_MS = 250;
 
@@ -122,21 +123,17 @@ export function failureMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
-export function address(proxy: { host: string; port: number }): string {
-  return `${proxy.host}:${proxy.port}`;
-}
-
 /** Saves the edit form; throws (for the form to show) when the server refuses. */
 export async function saveProxy(id: string, values: EditOutput): Promise<void> {
   const proxy = await updateRequest(id, values);
-  showBanner({ tone: "success", text: `Proxy ${address(proxy)} updated successfully` });
+  showBanner({ tone: "success", text: `Proxy ${endpoint(proxy)} updated successfully` });
   refreshProxies();
 }
 
 /** Deletes a proxy; throws (for the dialog to show) when the server refuses. */
 export async function removeProxy(proxy: AdminProxy): Promise<void> {
   await deleteProxyRequest(proxy.id);
-  showBanner({ tone: "success", text: `Proxy ${address(proxy)} deleted successfully` });
+  showBanner({ tone: "success", text: `Proxy ${endpoint(proxy)} deleted successfully` });
   refreshProxies();
 }
 

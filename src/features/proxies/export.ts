@@ -6,7 +6,8 @@ import { toCsv } from "@/lib/csv";
 import { todayStamp } from "@/lib/dates";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
-import { endpoint, STATUS_BADGES } from "@/features/proxies/format";
+import { STATUS_BADGES } from "@/features/proxies/format";
+import { endpoint } from "@/lib/endpoint";
 
 export const PROXY_CSV_HEADER = [
   "Host",

@@ -10,11 +10,6 @@ export const STATUS_BADGES: Record<ProxyStatus, { label: string; tone: "success"
   AVAILABLE: { label: "Available", tone: "neutral" },
 };
 
-/** "host:port"; an IPv6 host in brackets ("[2001:db8::1]:8080"), as URLs and proxy tools write it. */
-export function endpoint(proxy: Pick<ProxyRecord, "host" | "port">): string {
-  return `${proxy.host.includes(":") ? `[${proxy.host}]` : proxy.host}:${proxy.port}`;
-}
-
 /** "Los Angeles, California, US" (empty parts left out). */
 export function locationLabel(proxy: Pick<ProxyRecord, "country" | "state" | "city">): string {
   return [proxy.city, proxy.state, proxy.country].filter(Boolean).join(", ");

@@ -157,6 +157,13 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       expect(JSON.stringify(rows)).not.toMatch(/OldPass1|NewPass#2/);
     });
 
+    it("takes an IPv6 host, with or without brackets, and stores it without them", async () => {
+      const t = tag();
+      const [proxy] = await stock([`${t}.test:8080:six:Pw6`]);
+      expect((await edit(proxy!.id, { host: "[2001:DB8::6]" })).host).toBe("2001:db8::6");
+      expect((await edit(proxy!.id, { host: "2001:db8::7" })).host).toBe("2001:db8::7");
+    });
+
     it("refuses bad values and a clash with another proxy's endpoint, with field messages, changing nothing", async () => {
       const t = tag();
       const made = await stock([`${t}.test:1:a:pa`, `${t}.test:2:b:pb`]);
@@ -167,7 +174,8 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         [{ port: 0 }, "port", "Port must be a whole number from 1 to 65535"],
         [{ port: 65536 }, "port", "Port must be a whole number from 1 to 65535"],
         [{ host: "" }, "host", "Host is required"],
-        [{ host: "bad host" }, "host", "Host must be a host name or an IPv4 address"],
+        [{ host: "bad host" }, "host", "Host must be a host name, an IPv4 address or an IPv6 address"],
+        [{ host: "2001:db8::g" }, "host", "Host must be a host name, an IPv4 address or an IPv6 address"],
         [{ username: "" }, "username", "Username is required"],
         [{ password: "" }, "password", "Password is required"],
         [{ password: "has space" }, "password", "Password cannot contain spaces or control characters"],

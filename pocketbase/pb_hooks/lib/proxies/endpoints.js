@@ -1,22 +1,37 @@
 // @ts-check
 // What an admin may give a proxy's endpoint in the console (edit and import): a host name
-// or IPv4 address, a port, a username and a password that fit a host:port:username:password line.
+// or IPv4 address or IPv6 address (stored without brackets), a port, a username and a password that fit a host:port:username:password line.
 
 /** @type {typeof import("./credentials.js")} */
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("./import-lines.js")} */
+const importLines = require(`${__hooks}/lib/proxies/import-lines.js`);
 
 const MAX_USERNAME_LENGTH = 100;
 // No lookahead: goja runs those on a much slower regexp engine (the length is checked apart).
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const USERNAME = /^[\x21-\x39\x3b-\x7e]+$/; // visible ASCII except ":"
 
+const HOST_RULE = "Host must be a host name, an IPv4 address or an IPv6 address";
+
 /**
- * What is wrong with a host ("" when fine): a host name or IPv4 address (lower-cased by the caller).
+ * A host as an admin typed it, ready to check and store: trimmed, lower-cased, an IPv6
+ * address without the brackets URLs write around it ("[2001:db8::1]" -> "2001:db8::1").
+ * @param {string} text
+ */
+function normalizeHost(text) {
+  const host = text.trim().toLowerCase();
+  return host.charAt(0) === "[" && host.charAt(host.length - 1) === "]" ? host.slice(1, -1) : host;
+}
+
+/**
+ * What is wrong with a normalized host ("" when fine): a host name, IPv4 or IPv6 address.
  * @param {string} host
  */
 function hostProblem(host) {
   if (!host) return "Host is required";
-  if (host.length > 253 || !HOSTNAME.test(host)) return "Host must be a host name or an IPv4 address";
+  if (host.indexOf(":") >= 0) return importLines.isIpv6(host) ? "" : HOST_RULE;
+  if (host.length > 253 || !HOSTNAME.test(host)) return HOST_RULE;
   return "";
 }
 
@@ -45,4 +60,4 @@ function passwordProblem(password) {
   return "";
 }
 
-module.exports = { hostProblem, portOf, usernameProblem, passwordProblem };
+module.exports = { normalizeHost, hostProblem, portOf, usernameProblem, passwordProblem };

@@ -36,7 +36,7 @@ function validateEdit(body) {
   /** @type {[string, string, string][]} */
   const problems = [];
   if (body["host"] !== undefined) {
-    edit.host = api.text(body["host"]).toLowerCase();
+    edit.host = endpoints.normalizeHost(api.text(body["host"]));
     const p = endpoints.hostProblem(edit.host);
     if (p) problems.push(["host", "validation_invalid_host", p]);
   }

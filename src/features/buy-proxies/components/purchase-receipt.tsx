@@ -7,6 +7,7 @@ import { placeLabel } from "@/features/buy-proxies/locations";
 import { isProxyType, PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { formatDateTime } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
+import { endpoint } from "@/lib/endpoint";
 
 export function PurchaseReceipt({ result }: { result: PurchaseResult }) {
   const { order, proxies } = result;
@@ -29,12 +30,10 @@ export function PurchaseReceipt({ result }: { result: PurchaseResult }) {
       <ul className="mt-4 divide-y divide-slate-100 text-sm">
         {proxies.map((p) => (
           <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-            <span className="min-w-0 font-mono break-all text-slate-900">
-              {p.host}:{p.port}
-            </span>
+            <span className="min-w-0 font-mono break-all text-slate-900">{endpoint(p)}</span>
             <span className="flex items-center gap-2 text-slate-600">
               <span>Expires {formatDateTime(p.expires_at)}</span>
-              <CopyButton value={`${p.host}:${p.port}`} label={`Copy ${p.host}:${p.port}`} />
+              <CopyButton value={endpoint(p)} label={`Copy ${endpoint(p)}`} />
             </span>
           </li>
         ))}

@@ -5,7 +5,8 @@ import { Alert, LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import type { AdminProxy } from "@/features/console-proxies/api";
-import { address, failureMessage, removeProxy } from "@/features/console-proxies/stores";
+import { failureMessage, removeProxy } from "@/features/console-proxies/stores";
+import { endpoint } from "@/lib/endpoint";
 
 interface DeleteProxyDialogProps {
   proxy: AdminProxy | null;
@@ -39,7 +40,7 @@ export function DeleteProxyDialog({ proxy, onClose }: DeleteProxyDialogProps) {
     <Dialog open={!!proxy} onClose={close} title="Delete proxy" description="Are you sure you want to delete this proxy?">
       {proxy ? (
         <div className="space-y-4">
-          <p className="font-mono text-sm break-all text-slate-900">{address(proxy)}</p>
+          <p className="font-mono text-sm break-all text-slate-900">{endpoint(proxy)}</p>
           {owned ? (
             <Alert tone="warning">
               This proxy is assigned to {proxy.owner_email || "a customer"}: they lose it at once, with no refund.

@@ -22,7 +22,8 @@ import {
   type EditInput,
   type EditOutput,
 } from "@/features/console-proxies/schemas";
-import { address, failureMessage, saveProxy } from "@/features/console-proxies/stores";
+import { failureMessage, saveProxy } from "@/features/console-proxies/stores";
+import { endpoint } from "@/lib/endpoint";
 
 interface EditProxyDialogProps {
   proxy: AdminProxy | null;
@@ -34,7 +35,7 @@ export function EditProxyDialog({ proxy, onClose }: EditProxyDialogProps) {
     <Dialog
       open={!!proxy}
       onClose={onClose}
-      title={proxy ? address(proxy) : ""}
+      title={proxy ? endpoint(proxy) : ""}
       description="Edit this proxy's endpoint, credentials or status."
     >
       {proxy ? <EditLoader key={proxy.id} proxy={proxy} onClose={onClose} /> : null}

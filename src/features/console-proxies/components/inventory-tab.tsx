@@ -24,7 +24,6 @@ import {
   $inventorySearchText,
   $proxyDialog,
   $proxyStats,
-  address,
   clearInventoryFilters,
   closeProxyDialog,
   goToInventoryPage,
@@ -34,6 +33,7 @@ import {
 } from "@/features/console-proxies/stores";
 import { DeleteProxyDialog } from "@/features/console-proxies/components/delete-proxy-dialog";
 import { EditProxyDialog } from "@/features/console-proxies/components/edit-proxy-dialog";
+import { endpoint } from "@/lib/endpoint";
 
 const hasCriteria = (c: InventoryCriteria) => !!(c.search || c.type || c.country || c.status);
 
@@ -133,7 +133,7 @@ function ProxyTable() {
           {list.items.map((proxy) => (
             <li key={proxy.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="proxy-card">
               <div className="flex items-start justify-between gap-2">
-                <p className="min-w-0 font-mono text-xs break-all text-slate-900">{address(proxy)}</p>
+                <p className="min-w-0 font-mono text-xs break-all text-slate-900">{endpoint(proxy)}</p>
                 <StatusBadge status={proxy.status} />
               </div>
               <p className="mt-2 text-sm text-slate-900">

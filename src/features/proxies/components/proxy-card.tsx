@@ -12,9 +12,10 @@ import { lazyComponent } from "@/lib/lazy-component";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
-import { endpoint, expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/features/proxies/format";
+import { expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/features/proxies/format";
 import { openRenewal } from "@/features/proxies/renewal-store";
 import { regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
+import { endpoint } from "@/lib/endpoint";
 
 const MASK = "••••••••";
 

@@ -8,9 +8,9 @@ import { formatCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { $balance } from "@/stores/balance";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
-import { endpoint } from "@/features/proxies/format";
 import { MAX_RENEWAL, proxyCount, renewalQuote } from "@/features/proxies/renewal";
 import { $renewal, closeRenewal, confirmRenewal, retryRenewalPrices } from "@/features/proxies/renewal-store";
+import { endpoint } from "@/lib/endpoint";
 
 const LISTED = 5;
 
