@@ -2,7 +2,7 @@
 // hook), and the stored row shows it.
 import { describe, expect, it } from "vitest";
 import { useCast } from "../support/cast.ts";
-import { createTestUser, signIn, statusOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
 import { setProxyColumns } from "../support/shop.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 import { supportFieldCases } from "./cases/support-fields.ts";
@@ -33,6 +33,14 @@ describe("users", () => {
     await cast.asAlice.collection("users").update(cast.alice.id, body);
     const stored = await pocketbase.su.collection("users").getOne(cast.alice.id);
     expect(stored).toMatchObject({ ...body, is_admin: false });
+  });
+
+  it("a profile edit takes only a country from the sign-up list, with the sign-up form's message (issue #15)", async () => {
+    const before = await pocketbase.su.collection("users").getOne(cast.alice.id);
+    const err = await errorOf(() => cast.asAlice.collection("users").update(cast.alice.id, { first_name: "Alina", country: "Atlantis" }));
+    expect(err.status).toBe(400);
+    expect((err.response["data"] as Record<string, { message: string }>)["country"]?.message).toBe("Please select your country.");
+    expect(await pocketbase.su.collection("users").getOne(cast.alice.id)).toEqual(before);
   });
 
   it("changing the password needs the current one", async () => {

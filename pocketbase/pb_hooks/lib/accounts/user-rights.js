@@ -23,6 +23,15 @@ function keepPrivilegedFields(e) {
       record.set(field, stored.get(field));
     }
     record.setEmail(stored.email());
+    // A profile edit keeps to the sign-up form's country list (signup.js).
+    if (record.getString("country") !== stored.getString("country")) {
+      const countries = require(`${__hooks}/lib/countries.json`);
+      if (countries.indexOf(record.getString("country")) < 0) {
+        throw new BadRequestError("Please select your country", {
+          country: new ValidationError("validation_country", "Please select your country"),
+        });
+      }
+    }
     if (newPassword) require(`${__hooks}/lib/accounts/passwords.js`).assertStrongPassword(body["password"]);
   }
   if (newPassword) record.set("password_set", true);
