@@ -165,6 +165,17 @@ describe("delete on request", () => {
   it("erases the personal data and keeps the ledger and orders with the user anonymised", async () => {
     const { user, order } = await proxyBuyer(shop, { count: 1, cents: 5000, prefix: "D" });
     await post(user.pb, "/api/v1/support/tickets", { subject: "Delete me", message: "Please delete my account." }, null);
+    await user.pb.send("/api/v1/affiliate/payout-method", { method: "PUT", body: { payout_method: "PayPal: me@paypal.test" } });
+    const contactMessage = (email: string) =>
+      shop.tpb.client().collection("contact_messages").create({
+        name: "Dee Leet",
+        email,
+        subject: "About my account",
+        message: "Please tell me what you store about me.",
+        type: "general",
+      });
+    const theirs = await contactMessage(user.email.toUpperCase());
+    const someoneElses = await contactMessage("someone.else@example.test");
     const ledgerBefore = await ledgerOf(shop, user.id);
 
     const wrong = await errorOf(() => adminSend(shop.admin, `/api/admin/users/${user.id}/delete`, { confirm_email: "nope@x.test" }));
@@ -179,10 +190,16 @@ describe("delete on request", () => {
       first_name: "",
       last_name: "",
       country: "",
-      verified: false,
+      // Still verified: the referral it was stays counted for the referrer.
+      verified: true,
       suspended: true,
       deleted: true,
     });
+    // Their payout method and the contact messages sent from their address are erased too.
+    const affiliate = await shop.su.collection("affiliates").getFirstListItem(`user_id = "${user.id}"`);
+    expect(affiliate["payout_method"]).toBe("");
+    expect(await statusOf(() => shop.su.collection("contact_messages").getOne(theirs.id))).toBe(404);
+    expect((await shop.su.collection("contact_messages").getOne(someoneElses.id))["email"]).toBe("someone.else@example.test");
     // Accounting keeps every ledger row and the order, still pointing at the (anonymous) user.
     expect((await ledgerOf(shop, user.id)).rows.map((r) => r.id)).toEqual(ledgerBefore.rows.map((r) => r.id));
     expect((await shop.su.collection("proxy_orders").getOne(order.id))["user_id"]).toBe(user.id);

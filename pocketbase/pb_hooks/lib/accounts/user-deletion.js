@@ -3,10 +3,11 @@
 // what accounting must keep stays, tied to the anonymous row:
 //   erased   e-mail (now deleted-<id>@deleted.invalid, which no mail reaches and which
 //            frees the address for a new account), first and last name, country, sign-up
-//            address; the password becomes a random one nobody knows, every session ends,
-//            and the account is unverified, suspended and marked deleted (it can never sign
-//            in again); their support tickets with their chats (their own words, no
-//            accounting need) are deleted.
+//            address, the affiliate payout method; the password becomes a random one nobody
+//            knows, every session ends, and the account is suspended and marked deleted (it
+//            can never sign in again); their support tickets with their chats and the contact
+//            messages sent from their address (their own words, no accounting need) are deleted.
+//            It stays verified: a referral it was still counts for the referrer.
 //   kept     the balance and its ledger rows, orders, payments, referrals and commissions
 //            (user_id still points at the row, now anonymous). Proxies they hold stay
 //            theirs until they expire, with auto-renew turned off: the period was paid for,
@@ -58,6 +59,12 @@ function deleteOnRequest(e) {
     for (const ticket of tickets) {
       if (ticket) txApp.delete(ticket);
     }
+    const contact = txApp
+      .db()
+      .newQuery("DELETE FROM contact_messages WHERE LOWER(email) = {:email}")
+      .bind({ email: user.email().toLowerCase() })
+      .execute();
+    txApp.db().newQuery("UPDATE affiliates SET payout_method = '' WHERE user_id = {:id}").bind({ id: userId }).execute();
     const kept = new DynamicModel({ n: 0 });
     txApp.db().newQuery("SELECT COUNT(*) AS n FROM proxies WHERE assigned_to_user_id = {:id}").bind({ id: userId }).one(kept);
     txApp.db().newQuery("UPDATE proxies SET auto_renew = FALSE WHERE assigned_to_user_id = {:id}").bind({ id: userId }).execute();
@@ -65,7 +72,6 @@ function deleteOnRequest(e) {
     const email = erasedEmail(userId);
     user.setEmail(email);
     user.setEmailVisibility(false);
-    user.setVerified(false);
     user.setPassword(randomPassword());
     user.refreshTokenKey();
     for (const field of ["first_name", "last_name", "country", "signup_ip"]) user.set(field, "");
@@ -79,7 +85,13 @@ function deleteOnRequest(e) {
         action: "users.erase",
         targetType: "users",
         targetId: userId,
-        details: { email, reason: "Deleted on request", tickets_deleted: tickets.length, proxies_kept: kept.n },
+        details: {
+          email,
+          reason: "Deleted on request",
+          tickets_deleted: tickets.length,
+          contact_messages_deleted: contact.rowsAffected(),
+          proxies_kept: kept.n,
+        },
       },
     };
   });
