@@ -10,6 +10,7 @@ import type { Summary } from "@/features/buy-proxies/summary";
 import { TERM_TEXT } from "@/lib/catalog";
 import { formatCents } from "@/lib/money";
 import { $balance } from "@/stores/balance";
+import { plural } from "@/lib/plural";
 
 interface OrderSummaryCardProps {
   /** Price of one proxy of the chosen type, when its stock is loaded. */
@@ -70,7 +71,7 @@ export function OrderSummaryCard({ unitPriceCents, quantity, place, available, s
           <p className="text-amber-800" data-testid="stock-short">
             {available === 0
               ? `${placeLabel(place)} is out of stock; choose another location.`
-              : `Only ${available} ${available === 1 ? "proxy is" : "proxies are"} available in ${placeLabel(place)}; lower the quantity or choose another location.`}
+              : `Only ${plural(available, "proxy is", "proxies are")} available in ${placeLabel(place)}; lower the quantity or choose another location.`}
           </p>
         ) : null}
         {balance.status === "error" ? <p className="text-red-700">Could not load your balance: {balance.error}</p> : null}

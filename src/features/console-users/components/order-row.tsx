@@ -13,6 +13,7 @@ import { formatCents } from "@/lib/money";
 import { refundOrder, type AdminOrder } from "@/features/console-users/api";
 import { proxyTypeLabel } from "@/features/console-users/labels";
 import { openUserDetail, reloadUsers, showNotice } from "@/features/console-users/stores";
+import { plural } from "@/lib/plural";
 
 /** What the refund does to the order's proxies, in the confirmation. */
 function proxyOutcome(order: AdminOrder): string {
@@ -43,8 +44,8 @@ export function OrderRow({ order, userId }: { order: AdminOrder; userId: string 
       attempt.current = null;
       const what =
         order.kind === "purchase"
-          ? `${res.released} ${res.released === 1 ? "proxy" : "proxies"} back in stock`
-          : `${res.shortened} ${res.shortened === 1 ? "proxy" : "proxies"} shortened by ${TERM_DAYS} days`;
+          ? `${plural(res.released, "proxy", "proxies")} back in stock`
+          : `${plural(res.shortened, "proxy", "proxies")} shortened by ${TERM_DAYS} days`;
       showNotice("success", `Refunded ${formatCents(order.total_cents)} for order ${order.number}: ${what}.`);
       setConfirming(false);
       openUserDetail(userId);
