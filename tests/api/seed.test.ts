@@ -47,6 +47,8 @@ async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {
   for (const plan of plans) {
     expect(Number.isInteger(plan["price_cents"]) && (plan["price_cents"] as number) > 0).toBe(true);
     expect((plan["features"] as string[]).length).toBeGreaterThan(0);
+    // Support hours are one setting (issue #15): no plan promises other hours.
+    expect((plan["features"] as string[]).join(" | ")).not.toContain("24/7");
   }
 }
 
