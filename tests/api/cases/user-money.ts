@@ -71,12 +71,12 @@ export function userMoneyCases(shop: ShopFixture): void {
         [
           { transaction_type: "CREDIT", amount_cents: 1.5, description: "x" },
           "amount_cents",
-          "Amount must be a positive whole number of cents (amount_cents).",
+          "Amount must be at least $0.01, in whole cents.",
         ],
         [
           { transaction_type: "CREDIT", amount_cents: "100", description: "x" },
           "amount_cents",
-          "Amount must be a positive whole number of cents (amount_cents).",
+          "Amount must be at least $0.01, in whole cents.",
         ],
         [{ transaction_type: "CREDIT", amount_cents: 100, description: "   " }, "description", "A description is required."],
       ] as const) {

@@ -27,7 +27,7 @@ function validateAdjustment(body) {
     throw api.fieldError("transaction_type", "Transaction type must be CREDIT or DEBIT.");
   }
   if (Number.isNaN(amount) || amount <= 0) {
-    throw api.fieldError("amount_cents", "Amount must be a positive whole number of cents (amount_cents).");
+    throw api.fieldError("amount_cents", "Amount must be at least $0.01, in whole cents.");
   }
   if (amount > MAX_ADJUSTMENT_CENTS) {
     throw new BadRequestError(LIMIT.max_message, {
