@@ -73,6 +73,19 @@ describe("the audit log names its targets", () => {
     expect(entry).toMatchObject({ target_label: label, target_name: name ?? "", target_deleted: false });
   });
 
+  it("finds a user's entries by the user's e-mail or name, as the page shows them", async () => {
+    const last = `Findable${tag()}`;
+    const user = await createTestUser(shop.su, { first_name: "Kim", last_name: last });
+    await credit(shop, user.id, 1200);
+    for (const search of [user.email.toUpperCase(), last, `Kim ${last}`]) {
+      const page = await adminGet<AuditPage>(shop.admin, "/api/admin/audit-logs", { action: "users.balance_credit", search });
+      expect(
+        page.items.map((i) => i.target_id),
+        search,
+      ).toEqual([user.id]);
+    }
+  });
+
   it("marks a target that no longer exists as deleted", async () => {
     const plan = await shop.admin
       .collection("pricing_plans")

@@ -98,8 +98,8 @@ const TARGET_COLUMNS = [
 
 /**
  * @typedef {object} AuditQuery
- * @property {string} search  matches the action, target type and id, the details' text and
- *   the admin's e-mail, first, last or full name (case-insensitive for ASCII)
+ * @property {string} search  matches the action, target type and id, the details' text, the
+ *   admin's and a target user's e-mail, first, last or full name (case-insensitive for ASCII)
  * @property {string} action  exact action name ("" for all)
  * @property {number} page
  * @property {number} perPage
@@ -138,6 +138,8 @@ function listEntries(app, query) {
       "l.target_type LIKE {:q} ESCAPE '\\'",
       "l.target_id LIKE {:q} ESCAPE '\\'",
       "l.details LIKE {:q} ESCAPE '\\'",
+      // A user the entry is about, by the e-mail or name the page shows for its target.
+      `(l.target_type = 'users' AND l.target_id IN (SELECT id FROM users WHERE ${sql.personMatches("", "q")}))`,
     ];
     if (admins.length > 0) {
       const byAdmin = sql.inList(
@@ -247,7 +249,7 @@ function summarize(app, nowMs = Date.now()) {
  *    admin_first_name, admin_last_name}], page, perPage, totalItems, totalPages}
  *
  * Newest first. search (at most 200 characters) matches the action, target type and id,
- * the details' JSON text and the admin's e-mail, first, last or full name; action is
+ * the details' JSON text, and the admin's or a target user's e-mail, first, last or full name; action is
  * exact. An entry whose admin account was deleted answers admin_id "" and empty names.
  * @param {core.RequestEvent} e
  */
