@@ -4,6 +4,7 @@
 import * as v from "valibot";
 import countries from "../../../pocketbase/pb_hooks/lib/countries.json";
 import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
+import { textSchema } from "@/lib/text-schema";
 
 const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
 
@@ -48,18 +49,8 @@ const COUNTRY_LIST: readonly string[] = countries;
 
 /** Settings → Profile: the customer's own names and country (the users update rule allows only their own record). */
 export const ProfileSchema = v.object({
-  firstName: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(2, "First name must be at least 2 characters"),
-    v.maxLength(100, "First name must be at most 100 characters"),
-  ),
-  lastName: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(2, "Last name must be at least 2 characters"),
-    v.maxLength(100, "Last name must be at most 100 characters"),
-  ),
+  firstName: textSchema(2, "First name must be at least 2 characters", 100, "First name must be at most 100 characters"),
+  lastName: textSchema(2, "Last name must be at least 2 characters", 100, "Last name must be at most 100 characters"),
   country: v.pipe(
     v.string(),
     v.check((value) => COUNTRY_LIST.includes(value), "Please select your country"),

@@ -1,6 +1,7 @@
 // The admin registration form. The server (pb_hooks/lib/accounts/invitations.js validateRegister,
 // lib/accounts/accounts.js assertStrongPassword) checks the same rules with the same messages.
 import * as v from "valibot";
+import { textSchema } from "@/lib/text-schema";
 import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
 
 const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
@@ -9,18 +10,8 @@ export const PASSWORD_HINT = "At least 8 characters, with an uppercase letter, a
 
 export const AdminRegisterSchema = v.pipe(
   v.object({
-    firstName: v.pipe(
-      v.string(),
-      v.trim(),
-      v.minLength(2, "First name must be at least 2 characters"),
-      v.maxLength(100, "First name is too long"),
-    ),
-    lastName: v.pipe(
-      v.string(),
-      v.trim(),
-      v.minLength(2, "Last name must be at least 2 characters"),
-      v.maxLength(100, "Last name is too long"),
-    ),
+    firstName: textSchema(2, "First name must be at least 2 characters", 100, "First name is too long"),
+    lastName: textSchema(2, "Last name must be at least 2 characters", 100, "Last name is too long"),
     email: v.pipe(v.string(), v.trim(), v.email("Please enter a valid email address")),
     password: v.pipe(
       v.string(),
