@@ -40,7 +40,7 @@ test("an admin opens registration and invites; the invitee registers and lands i
     await expect(page.getByText("Settings updated successfully")).toBeVisible();
 
     await expect(page.getByRole("heading", { name: "Invite an administrator" })).toBeVisible();
-    await page.getByLabel("Email (optional)").fill(inviteeEmail);
+    await page.getByLabel("Email (optional)", { exact: true }).fill(inviteeEmail);
     await page.getByRole("button", { name: "Create invitation link" }).click();
     const linkField = page.getByRole("textbox", { name: "Invitation link" });
     await expect(linkField).toHaveValue(/\/console\/register\?token=[A-Za-z0-9]{43}$/);

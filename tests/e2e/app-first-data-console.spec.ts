@@ -52,7 +52,7 @@ test.describe("console first data", () => {
     expect(html).not.toContain('aria-label="Loading audit logs"');
 
     const watch = await openWatched(page, context, session, "/console/logs");
-    await expect(page.getByText(`Audited credit ${tag}`)).toBeVisible();
+    await expect(page.getByTestId("audit-sentence").filter({ hasText: `Audited credit ${tag}` })).toBeVisible();
     await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     // The store works on from the seed: a search reloads from PocketBase.
     await page.getByLabel("Search").fill(`no such entry ${tag}`);
