@@ -13,9 +13,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatGrid } from "@/components/ui/stat-grid";
-import { ListState } from "@/components/ui/list-state";
-import { DataTable } from "@/components/ui/data-table";
-import { REFERRAL_COLUMNS } from "@/features/affiliate/columns";
+import { ListSkeleton, ListState } from "@/components/ui/list-state";
 import { $affiliate, reloadAffiliate, showAffiliate } from "@/features/affiliate/stores";
 import {
   BANNER_STYLE,
@@ -41,6 +39,12 @@ const STEPS = [
 ] as const;
 
 const PayoutMethodForm = lazyComponent(() => import("@/features/affiliate/components/payout-method-form"), "PayoutMethodForm");
+/** Loaded only when there are referrals (the empty state needs no table); skeleton rows meanwhile. */
+const ReferralsTable = lazyComponent(
+  () => import("@/features/affiliate/components/referrals-table"),
+  "ReferralsTable",
+  <ListSkeleton label="Loading referrals" rows={2} rowClassName="h-8" />,
+);
 
 export function AffiliatePage({ siteName }: { siteName: string }) {
   return <AuthGate>{(user) => <Affiliate user={user} siteName={siteName} />}</AuthGate>;
@@ -165,13 +169,7 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
             }
             className=""
           >
-            <DataTable
-              columns={REFERRAL_COLUMNS}
-              data={data?.recent_referrals ?? []}
-              rowTestId="referral-row"
-              className="min-w-[32rem]"
-              frameClassName=""
-            />
+            <ReferralsTable referrals={data?.recent_referrals ?? []} />
           </ListState>
         )}
       </section>
