@@ -15,6 +15,8 @@ import {
   Users,
 } from "lucide-react";
 
+export type AppArea = "dashboard" | "console";
+
 export interface NavItem {
   href: string;
   label: string;
@@ -49,6 +51,21 @@ export const CONSOLE_NAV: readonly NavItem[] = [
   { href: "/console/settings", label: "System Settings", icon: Settings },
   { href: "/console/messages", label: "Contact Messages", icon: Mail },
 ];
+
+/** How many items of an area's navigation the bottom bar shows on small screens (spec). */
+export const BAR_SIZE = 5;
+
+/** Each area's navigation and its name (the sidebar's landmark label). */
+export const AREA_NAV: Readonly<Record<AppArea, { items: readonly NavItem[]; label: string }>> = {
+  dashboard: { items: CUSTOMER_NAV, label: "Dashboard" },
+  console: { items: CONSOLE_NAV, label: "Console" },
+};
+
+/** Where an admin switches to from each area: the header's Admin Console link, and back. */
+export const AREA_SWITCH: Readonly<Record<AppArea, { href: string; label: string }>> = {
+  dashboard: { href: "/console", label: "Admin Console" },
+  console: { href: "/dashboard", label: "Back to Dashboard" },
+};
 
 /** Section roots are active only on their own page; other items on theirs and below. */
 const SECTION_ROOTS = new Set(["/dashboard", "/console"]);

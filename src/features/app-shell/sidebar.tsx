@@ -1,21 +1,27 @@
-import { CONSOLE_NAV, CUSTOMER_NAV, isActive } from "@/features/app-shell/nav";
+import { Ellipsis } from "lucide-react";
+import { MORE_BUTTON_ID } from "@/features/app-shell/more-button";
+import { AREA_NAV, BAR_SIZE, isActive, type AppArea } from "@/features/app-shell/nav";
+import { NavList } from "@/features/app-shell/nav-list";
 import { cn } from "@/lib/cn";
 
-export type AppArea = "dashboard" | "console";
+export type { AppArea } from "@/features/app-shell/nav";
 
-const AREAS = {
-  dashboard: { items: CUSTOMER_NAV, label: "Dashboard" },
-  console: { items: CONSOLE_NAV, label: "Console" },
-} as const;
-
-/** The area's navigation: a sidebar on wide screens, the first five as a bottom bar on small ones. Static HTML. */
+/**
+ * The area's navigation: a sidebar on wide screens; on small ones a bottom bar with the first
+ * five items and More, whose sheet holds the rest, the area switch and Sign Out. Static HTML:
+ * the header island (app-header.tsx) wires the More button by its id and owns the sheet, so
+ * the bar costs no island of its own.
+ */
 export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; area?: AppArea }) {
-  const { items, label: areaLabel } = AREAS[area];
+  const { items, label: areaLabel } = AREA_NAV[area];
   return (
     <>
       <nav aria-label={areaLabel} className="hidden w-60 shrink-0 border-r border-slate-200 bg-white md:block">
-        <ul className="space-y-1 p-4">
-          {items.map(({ href, label, icon: Icon }) => {
+        <NavList items={items} pathname={pathname} className="space-y-1 p-4" />
+      </nav>
+      <nav aria-label={`${areaLabel} shortcuts`} className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white md:hidden">
+        <ul className="grid grid-cols-6">
+          {items.slice(0, BAR_SIZE).map(({ href, label, icon: Icon }) => {
             const active = isActive(href, pathname);
             return (
               <li key={href}>
@@ -23,28 +29,9 @@ export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; ar
                   href={href}
                   aria-current={active ? "page" : undefined}
                   className={cn(
-                    "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium",
-                    active ? "bg-primary/10 font-semibold text-slate-900" : "text-slate-700 hover:bg-slate-100",
+                    "flex flex-col items-center gap-1 px-0.5 py-2 text-center text-xs leading-tight wrap-anywhere hyphens-auto",
+                    active ? "text-primary" : "text-slate-600",
                   )}
-                >
-                  <Icon className="size-4" aria-hidden="true" />
-                  {label}
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <nav aria-label={`${areaLabel} shortcuts`} className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white md:hidden">
-        <ul className="grid grid-cols-5">
-          {items.slice(0, 5).map(({ href, label, icon: Icon }) => {
-            const active = isActive(href, pathname);
-            return (
-              <li key={href}>
-                <a
-                  href={href}
-                  aria-current={active ? "page" : undefined}
-                  className={cn("flex flex-col items-center gap-1 py-2 text-xs", active ? "text-primary" : "text-slate-600")}
                 >
                   <Icon className="size-5" aria-hidden="true" />
                   {label}
@@ -52,6 +39,18 @@ export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; ar
               </li>
             );
           })}
+          <li>
+            <button
+              id={MORE_BUTTON_ID}
+              type="button"
+              aria-haspopup="dialog"
+              aria-expanded="false"
+              className="flex w-full flex-col items-center gap-1 px-0.5 py-2 text-xs leading-tight text-slate-600"
+            >
+              <Ellipsis className="size-5" aria-hidden="true" />
+              More
+            </button>
+          </li>
         </ul>
       </nav>
     </>
