@@ -18,34 +18,6 @@ function assertUnverified(user) {
 }
 
 /**
- * The notice to a user's old address that an admin changed it.
- * @param {CoreApp} app
- * @param {string} oldEmail
- * @param {string} newEmail
- */
-function sendChangeNotice(app, oldEmail, newEmail) {
-  /** @type {typeof import("../core/mail.js")} */
-  const mail = require(`${__hooks}/lib/core/mail.js`);
-  const site = mail.siteName(app);
-  const support = `${mail.appUrl(app)}/contact`;
-  const text = [
-    "Hello,",
-    "",
-    `The e-mail address of your ${site} account was changed by our team from ${oldEmail} to ${newEmail}.`,
-    "From now on you sign in with the new address, and our mails go there.",
-    "",
-    `If you did not ask for this change, contact us right away: ${support}`,
-  ].join("\n");
-  const html = [
-    "<p>Hello,</p>",
-    `<p>The e-mail address of your ${mail.escapeHtml(site)} account was changed by our team from <strong>${mail.escapeHtml(oldEmail)}</strong> to <strong>${mail.escapeHtml(newEmail)}</strong>.</p>`,
-    "<p>From now on you sign in with the new address, and our mails go there.</p>",
-    `<p>If you did not ask for this change, <a href="${mail.escapeHtml(support)}">contact us</a> right away.</p>`,
-  ].join("\n");
-  mail.sendMail(app, { to: oldEmail, subject: `Your ${site} e-mail address was changed`, text, html });
-}
-
-/**
  * Sends PocketBase's verification mail (the collection's template, with its link); a
  * failure is logged and answered false.
  * @param {CoreApp} app
@@ -108,7 +80,7 @@ function changeEmail(e) {
       },
     };
   });
-  sendChangeNotice(e.app, oldEmail, email);
+  require(`${__hooks}/lib/core/mail-templates.js`).emailChanged(e.app, oldEmail, email);
   sendVerification(e.app, user);
   return e.json(200, users.findUser(e.app, userId));
 }

@@ -1,7 +1,8 @@
 // @ts-check
 // The shop's receipts and notices: a receipt for each credit purchase and proxy purchase, a
-// refund notice, a ticket-closed notice, and to staff (setting staff_notification_email,
-// else contact_email) a new ticket and a new contact-form message. Each mail is built from
+// refund notice, a ticket-closed notice, the notice of an admin's e-mail change to the old
+// address, and to staff (setting staff_notification_email, else contact_email) a new ticket
+// and a new contact-form message. Each mail is built from
 // one set of data (greeting, paragraphs, amount rows, lines, one link to the page it is
 // about) into its plain-text and HTML parts, and goes out through lib/core/mail.js.
 //
@@ -269,8 +270,29 @@ function staffContactMessage(app, message) {
   }));
 }
 
+/**
+ * The notice to a user's old address that an admin changed it.
+ * @param {CoreApp} app
+ * @param {string} oldEmail
+ * @param {string} newEmail
+ */
+function emailChanged(app, oldEmail, newEmail) {
+  return deliver(app, "e-mail changed", () => ({
+    to: oldEmail,
+    subject: "Your e-mail address was changed",
+    name: "",
+    paragraphs: [
+      `The e-mail address of your ${mail.siteName(app)} account was changed by our team from ${oldEmail} to ${newEmail}.`,
+      "From now on you sign in with the new address, and our mails go there.",
+      "If you did not ask for this change, contact us right away.",
+    ],
+    link: { url: `${mail.appUrl(app)}/contact`, label: "Contact us" },
+  }));
+}
+
 module.exports = {
   compose,
+  emailChanged,
   staffAddress,
   creditReceipt,
   proxyReceipt,
