@@ -25,13 +25,8 @@ const MESSAGES = {
 
 /** @typedef {"pending" | "used" | "revoked" | "expired"} InvitationState */
 
-/**
- * A moment as PocketBase stores dates ("2026-01-02 03:04:05.678Z"), so SQL compares text.
- * @param {number} [ms]  epoch milliseconds (default now)
- */
-function dbDate(ms = Date.now()) {
-  return new Date(ms).toISOString().replace("T", " ");
-}
+/** A moment as PocketBase stores dates (lib/core/sql.js). */
+const dbDate = require(`${__hooks}/lib/core/sql.js`).dbDate;
 
 /** @param {string} token */
 function hashToken(token) {

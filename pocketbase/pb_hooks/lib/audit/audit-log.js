@@ -221,7 +221,7 @@ function parseDetails(text) {
  */
 function summarize(app, nowMs = Date.now()) {
   const todayStart = `${new Date(nowMs).toISOString().slice(0, 10)} 00:00:00.000Z`;
-  const weekStart = new Date(nowMs - 7 * DAY_MS).toISOString().replace("T", " ");
+  const weekStart = sql.dbDate(nowMs - 7 * DAY_MS);
   const counts = new DynamicModel({ today: 0, this_week: 0, active_admins: 0 });
   app
     .db()

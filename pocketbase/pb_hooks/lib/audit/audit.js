@@ -164,6 +164,8 @@ function logRefusal(e, caller) {
   const method = e.request?.method ?? "";
   const route = e.request?.url?.path ?? "";
   const now = Date.now();
+  /** @type {typeof import("../core/sql.js")} */
+  const sql = require(`${__hooks}/lib/core/sql.js`);
   const seen = new DynamicModel({ hour: 0, same: 0 });
   e.app
     .db()
@@ -174,8 +176,8 @@ function logRefusal(e, caller) {
        FROM audit_logs WHERE action = 'admin.refused' AND created >= {:hourAgo} AND target_id = {:caller}`,
     )
     .bind({
-      recent: new Date(now - REFUSAL_WINDOW_MS).toISOString().replace("T", " "),
-      hourAgo: new Date(now - 3600000).toISOString().replace("T", " "),
+      recent: sql.dbDate(now - REFUSAL_WINDOW_MS),
+      hourAgo: sql.dbDate(now - 3600000),
       method,
       route,
       caller: caller.id,

@@ -27,6 +27,14 @@ function inList(column, values) {
   return { sql: `${column} IN (${names.join(", ")})`, params };
 }
 
+/**
+ * A moment as PocketBase stores dates ("2026-01-02 03:04:05.678Z"), so SQL compares text.
+ * @param {number} [ms]  epoch milliseconds (default now)
+ */
+function dbDate(ms = Date.now()) {
+  return new Date(ms).toISOString().replace("T", " ");
+}
+
 /** A new record id for a row written by SQL (PocketBase's own shape: 15 lower-case letters and digits). */
 function newId() {
   return $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789");
@@ -101,4 +109,4 @@ function personShape(prefix) {
   return /** @type {any} */ ({ [`${prefix}_email`]: "", [`${prefix}_first_name`]: "", [`${prefix}_last_name`]: "" });
 }
 
-module.exports = { rowsLike, inList, newId, likeEscape, containsPattern, personMatches, oneRowOr404, personColumns, personShape };
+module.exports = { rowsLike, inList, dbDate, newId, likeEscape, containsPattern, personMatches, oneRowOr404, personColumns, personShape };
