@@ -17,8 +17,8 @@ const admin = require(`${__hooks}/lib/audit/admin.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
-/** The referrals that count: those whose referred user verified their e-mail. */
-const COUNTED_REFERRALS = "referrals cr JOIN users cu ON cu.id = cr.referred_user_id AND cu.verified = TRUE";
+/** The referrals that count (lib/affiliate/referrals.js). */
+const COUNTED_REFERRALS = require(`${__hooks}/lib/affiliate/referrals.js`).COUNTED_REFERRALS;
 
 /** Which affiliates the console lists: a counted referral or earnings (looked up by id). */
 const LISTED = `a.id IN (SELECT cr.affiliate_id FROM ${COUNTED_REFERRALS}
@@ -249,4 +249,4 @@ function referrals(e) {
   return e.json(200, listReferrals(e.app, e.request?.pathValue("id") ?? "", admin.paging(e, 100)));
 }
 
-module.exports = { PAYABLE, COUNTED_REFERRALS, list, affiliateView, referrals, referralView };
+module.exports = { PAYABLE, list, affiliateView, referrals, referralView };

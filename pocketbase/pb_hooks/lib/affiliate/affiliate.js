@@ -165,20 +165,11 @@ function summary(app, userId) {
     .bind({ id: affiliate.id })
     .all(rows);
 
-  const counted = new DynamicModel({ n: 0 });
-  app
-    .db()
-    .newQuery(
-      `SELECT COUNT(*) AS n FROM ${require(`${__hooks}/lib/affiliate/affiliate-admin.js`).COUNTED_REFERRALS} WHERE cr.affiliate_id = {:id}`,
-    )
-    .bind({ id: affiliate.id })
-    .one(counted);
-
   const total = affiliate.getInt("total_earnings_cents");
   const pending = affiliate.getInt("pending_earnings_cents");
   return {
     code: affiliate.getString("code"),
-    total_referrals: counted.n,
+    total_referrals: require(`${__hooks}/lib/affiliate/referrals.js`).countedReferrals(app, affiliate.id),
     payout_method: affiliate.getString("payout_method"),
     total_earnings_cents: total,
     pending_earnings_cents: pending,

@@ -49,6 +49,20 @@ function recountReferrals(txApp, userId) {
   recountAffiliate(txApp, referral.getString("affiliate_id"));
 }
 
+/** The referrals that count (aliases cr, cu): those whose referred user verified their e-mail. */
+const COUNTED_REFERRALS = "referrals cr JOIN users cu ON cu.id = cr.referred_user_id AND cu.verified = TRUE";
+
+/**
+ * How many referrals of an affiliate count (COUNTED_REFERRALS).
+ * @param {CoreApp} app
+ * @param {string} affiliateId
+ */
+function countedReferrals(app, affiliateId) {
+  const row = new DynamicModel({ n: 0 });
+  app.db().newQuery(`SELECT COUNT(*) AS n FROM ${COUNTED_REFERRALS} WHERE cr.affiliate_id = {:affiliateId}`).bind({ affiliateId }).one(row);
+  return row.n;
+}
+
 /**
  * Sets the affiliate's total_referrals to its number of referrals with a verified
  * referred user. A missing affiliate (deleted meanwhile) is ignored.
@@ -63,16 +77,9 @@ function recountAffiliate(txApp, affiliateId) {
   } catch (_) {
     return;
   }
-  const row = new DynamicModel({ n: 0 });
-  txApp
-    .db()
-    .newQuery(
-      "SELECT COUNT(*) AS n FROM referrals r JOIN users u ON u.id = r.referred_user_id WHERE r.affiliate_id = {:affiliateId} AND u.verified = TRUE",
-    )
-    .bind({ affiliateId })
-    .one(row);
-  if (affiliate.getInt("total_referrals") !== row.n) {
-    affiliate.set("total_referrals", row.n);
+  const n = countedReferrals(txApp, affiliateId);
+  if (affiliate.getInt("total_referrals") !== n) {
+    affiliate.set("total_referrals", n);
     txApp.save(affiliate);
   }
 }
@@ -100,4 +107,4 @@ function referralDeleted(e) {
   if (e.record) recountAffiliate(e.app, e.record.getString("affiliate_id"));
 }
 
-module.exports = { linkReferral, recountReferrals, dropSignupReferral, referralDeleted };
+module.exports = { COUNTED_REFERRALS, countedReferrals, linkReferral, recountReferrals, dropSignupReferral, referralDeleted };
