@@ -23,6 +23,7 @@ export interface UserRecord extends RecordModel {
   password_set: boolean;
   suspended: boolean;
   deleted: boolean;
+  ip_allowlist: unknown;
 }
 
 export interface SettingRecord extends RecordModel {
@@ -86,6 +87,13 @@ export interface ProxyRecord extends RecordModel {
   /** Renewed by the expiry job at expiry when the balance covers it. */
   auto_renew: boolean;
   expiry_notice_sent_at: string;
+  exit: "direct" | "upstream" | "";
+  bind_address: string;
+  upstream_host: string;
+  upstream_port: number;
+  upstream_username: string;
+  upstream_failed_at: string;
+  upstream_error: string;
   /** The plaintext password, added by the server for whoever may view the proxy; stored only encrypted (the hidden `password_encrypted`). */
   password: string;
 }
