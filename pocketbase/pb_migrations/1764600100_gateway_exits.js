@@ -8,6 +8,8 @@
 //   hidden: no answer, export or page ever shows it). "" is read as "direct".
 // - upstream_failed_at / upstream_error: the gateway's last failure to reach the upstream
 //   (shown in Proxy Management; cleared by its next success).
+// All of them are hidden: the records API never shows where a proxy exits, even to its
+// owner; the console reads them through /api/admin routes.
 // - username/password_encrypted stay the customer's credentials on the gateway: they and
 //   the upstream's have different lifetimes (regenerate, release and refund change the
 //   customer's only).
@@ -40,14 +42,14 @@ const ALLOWLIST_TRIGGER = `CREATE TRIGGER IF NOT EXISTS gateway_user_allowlist A
 migrate(
   (app) => {
     const proxies = app.findCollectionByNameOrId("proxies");
-    proxies.fields.add(new SelectField({ name: "exit", maxSelect: 1, values: ["direct", "upstream"] }));
-    proxies.fields.add(new TextField({ name: "bind_address", max: 45 }));
-    proxies.fields.add(new TextField({ name: "upstream_host", max: 255 }));
-    proxies.fields.add(new NumberField({ name: "upstream_port", onlyInt: true, min: 0, max: 65535 }));
-    proxies.fields.add(new TextField({ name: "upstream_username", max: 255 }));
+    proxies.fields.add(new SelectField({ name: "exit", maxSelect: 1, values: ["direct", "upstream"], hidden: true }));
+    proxies.fields.add(new TextField({ name: "bind_address", max: 45, hidden: true }));
+    proxies.fields.add(new TextField({ name: "upstream_host", max: 255, hidden: true }));
+    proxies.fields.add(new NumberField({ name: "upstream_port", onlyInt: true, min: 0, max: 65535, hidden: true }));
+    proxies.fields.add(new TextField({ name: "upstream_username", max: 255, hidden: true }));
     proxies.fields.add(new TextField({ name: "upstream_password_encrypted", max: 2000, hidden: true }));
-    proxies.fields.add(new DateField({ name: "upstream_failed_at" }));
-    proxies.fields.add(new TextField({ name: "upstream_error", max: 500 }));
+    proxies.fields.add(new DateField({ name: "upstream_failed_at", hidden: true }));
+    proxies.fields.add(new TextField({ name: "upstream_error", max: 500, hidden: true }));
     app.save(proxies);
 
     app

@@ -87,13 +87,6 @@ export interface ProxyRecord extends RecordModel {
   /** Renewed by the expiry job at expiry when the balance covers it. */
   auto_renew: boolean;
   expiry_notice_sent_at: string;
-  exit: "direct" | "upstream" | "";
-  bind_address: string;
-  upstream_host: string;
-  upstream_port: number;
-  upstream_username: string;
-  upstream_failed_at: string;
-  upstream_error: string;
   /** The plaintext password, added by the server for whoever may view the proxy; stored only encrypted (the hidden `password_encrypted`). */
   password: string;
 }
