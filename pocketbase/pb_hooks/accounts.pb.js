@@ -62,6 +62,20 @@ routerAdd(
   $apis.requireAuth("users"),
 );
 
+// The customer's IP allowlist (issue #16): the addresses their proxies answer on the gateway.
+routerAdd(
+  "GET",
+  "/api/v1/account/ip-allowlist",
+  (e) => require(`${__hooks}/lib/accounts/ip-allowlist.js`).show(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "PUT",
+  "/api/v1/account/ip-allowlist",
+  (e) => require(`${__hooks}/lib/accounts/ip-allowlist.js`).replace(e),
+  $apis.requireAuth("users"),
+);
+
 // The demo accounts (users.is_demo, set by the demo seed) have published passwords. While
 // demo mode is on, nobody but a superuser changes their user row (names, country, e-mail,
 // password, onboarding ...) and nobody resets their password or changes their e-mail:

@@ -108,6 +108,39 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: () => fc.record({ payout_method: someText }),
     poisons: () => ({ payout_method: badText(0, 500) }),
   },
+  // The customer's IP allowlist (issue #16): plausible entries are addresses and ranges; a
+  // poison is never a list of them (a bad or non-text entry, a /0 range, 101 entries).
+  "GET /api/v1/account/ip-allowlist": { who: "customer", read: true },
+  "PUT /api/v1/account/ip-allowlist": {
+    who: "customer",
+    readsBody: true,
+    body: () =>
+      fc.record({
+        entries: fc.array(
+          fc.oneof(
+            fc.ipV4(),
+            fc.ipV6(),
+            fc.ipV4().map((a) => `${a}/24`),
+          ),
+          { maxLength: 4 },
+        ),
+      }),
+    poisons: () => ({
+      entries: fc.oneof(
+        hostileValue.filter((v) => !Array.isArray(v)),
+        fc
+          .tuple(
+            fc.array(fc.ipV4(), { maxLength: 3 }),
+            fc.oneof(
+              hostileString.filter((s) => s.trim() !== "" && /[^0-9a-fA-F:./]/.test(s.trim())),
+              fc.constantFrom<unknown>(5, null, true, {}, [], "0.0.0.0/0", "::/0", "10.0.0.300", "1.2.3.4/33"),
+            ),
+          )
+          .map(([ok, bad]) => [...ok, bad]),
+        fc.constant(Array.from({ length: 101 }, (_, i) => `10.0.${i}.1`)),
+      ),
+    }),
+  },
   "GET /api/admin/analytics": { who: "admin", read: true, query: () => ({ days: hostileQueryValue }) },
   "GET /api/admin/audit-logs": {
     who: "admin",

@@ -23,8 +23,12 @@ function userDetail(app, id) {
   /** @type {typeof import("../money/refunds.js")} */
   const refunds = require(`${__hooks}/lib/money/refunds.js`);
   const user = require(`${__hooks}/lib/accounts/user-admin.js`).findUser(app, id);
-  const profile = new DynamicModel({ onboarding_completed: false, password_set: false });
-  app.db().newQuery("SELECT onboarding_completed, password_set FROM users WHERE id = {:id}").bind({ id }).one(profile);
+  const profile = new DynamicModel({ onboarding_completed: false, password_set: false, ip_allowlist: "" });
+  app
+    .db()
+    .newQuery("SELECT onboarding_completed, password_set, COALESCE(ip_allowlist, '') AS ip_allowlist FROM users WHERE id = {:id}")
+    .bind({ id })
+    .one(profile);
 
   const transactions = sql.rowsLike({
     id: "",
@@ -122,6 +126,7 @@ function userDetail(app, id) {
   return {
     user: { ...user, onboarding_completed: !!profile.onboarding_completed, password_set: !!profile.password_set },
     balance_cents: user.balance_cents,
+    ip_allowlist: require(`${__hooks}/lib/accounts/ip-allowlist.js`).storedList(profile.ip_allowlist),
     transactions: transactions.map((r) => ({ ...r })),
     proxies: proxies.map((r) => ({ ...r, auto_renew: !!r.auto_renew })),
     tickets: tickets.map((r) => ({ ...r })),
@@ -140,6 +145,7 @@ function userDetail(app, id) {
 /**
  * GET /api/admin/users/{id}
  * -> {user: {..list fields, onboarding_completed, password_set}, balance_cents,
+ *    ip_allowlist (the addresses and ranges the user's proxies answer; [] = anywhere),
  *    transactions (20 newest), proxies (100, no passwords: id, host, port, type, country,
  *    state, city, status, expires_at, auto_renew), tickets (20: id, subject, status,
  *    priority, created), orders (20: id, number, kind, proxy_type, quantity, total_cents,
