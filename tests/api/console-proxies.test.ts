@@ -63,7 +63,7 @@ describe("who may call the proxy routes", () => {
       expect(await proxyCount()).toBe(before.proxies);
       expect(await auditCount()).toBe(before.audits);
       expect((await detail(proxy!.id)).status).toBe("AVAILABLE");
-      expect((await list({ search: proxy!.host })).totalItems).toBe(1);
+      expect((await list({ search: proxy!.upstream_host })).totalItems).toBe(1);
       expect((await stats()).total).toBe(before.proxies);
     } finally {
       await setDemoMode(shop.su, false);
@@ -85,7 +85,7 @@ describe("GET /api/admin/proxies and /stats", () => {
     const all = await list({ search: t });
     expect(all.totalItems).toBe(3);
     // Newest first: the later batch leads (one batch shares its creation time).
-    expect(all.items[0]!.username).toBe("gamma");
+    expect(all.items[0]!.upstream_username).toBe("gamma");
     expect(all.items.map((p) => p.created)).toEqual(
       all.items
         .map((p) => p.created)
@@ -96,9 +96,11 @@ describe("GET /api/admin/proxies and /stats", () => {
       expect(item).not.toHaveProperty("password");
       expect(item).not.toHaveProperty("password_encrypted");
     }
-    expect(all.items.find((p) => p.username === "alpha")).toMatchObject({
-      host: `${t}-a.test`,
-      port: 1001,
+    expect(all.items.find((p) => p.upstream_username === "alpha")).toMatchObject({
+      exit: "upstream",
+      upstream_host: `${t}-a.test`,
+      upstream_port: 1001,
+      upstream_has_password: true,
       type: "SOCKS5",
       country: "JP",
       state: "Hokkaido",
@@ -108,7 +110,7 @@ describe("GET /api/admin/proxies and /stats", () => {
     });
 
     expect((await list({ search: t, type: "SOCKS5" })).totalItems).toBe(2);
-    expect((await list({ search: t, country: "BR" })).items.map((p) => p.username)).toEqual(["gamma"]);
+    expect((await list({ search: t, country: "BR" })).items.map((p) => p.upstream_username)).toEqual(["gamma"]);
     expect((await list({ search: "hakodate" })).totalItems).toBeGreaterThanOrEqual(2);
     const none = await list({ search: t, status: "ASSIGNED" });
     expect(none.totalItems).toBe(0);
@@ -149,9 +151,12 @@ describe("GET /api/admin/proxies and /stats", () => {
     expect(Object.values(s.by_country).reduce((a, b) => a + b, 0)).toBe(s.total);
   });
 
-  it("answers one proxy with its plaintext password, and 404 for an unknown id", async () => {
+  it("answers one proxy with its customer's plaintext password (never the upstream's), and 404 for an unknown id", async () => {
     const [proxy] = await stock([`one-${tag()}.test:3128:solo:S3cret-One`]);
-    expect(await detail(proxy!.id)).toMatchObject({ id: proxy!.id, username: "solo", password: "S3cret-One", port: 3128 });
+    const one = await detail(proxy!.id);
+    expect(one).toMatchObject({ id: proxy!.id, username: proxy!.username, upstream_username: "solo", upstream_port: 3128 });
+    expect(one.password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(JSON.stringify(one)).not.toContain("S3cret-One");
     expect(await statusOf(() => detail("nosuchproxy1234"))).toBe(404);
   });
 
@@ -160,8 +165,10 @@ describe("GET /api/admin/proxies and /stats", () => {
       shop.admin,
       "/api/admin/proxies/locations",
     );
-    expect(Object.keys(places)).toEqual(expect.arrayContaining(["US", "CA", "UK", "DE", "FR", "AU", "JP", "BR"]));
-    for (const country of Object.values(places)) {
+    // Every ISO country; the built-in eight with their states and cities.
+    expect(Object.keys(places)).toEqual(expect.arrayContaining(["US", "CA", "GB", "DE", "FR", "AU", "JP", "BR", "NO", "KE"]));
+    for (const code of ["US", "CA", "GB", "DE", "FR", "AU", "JP", "BR"]) {
+      const country = places[code]!;
       expect(Object.keys(country.states).length).toBeGreaterThanOrEqual(4);
       for (const cities of Object.values(country.states)) expect(cities.length).toBeGreaterThan(0);
     }
@@ -191,11 +198,11 @@ describe("POST /api/admin/proxies/generate", () => {
     expect(after.available).toBe(before.available + 1000);
     expect(after.by_type["RESIDENTIAL"]).toBe((before.by_type["RESIDENTIAL"] ?? 0) + 1000);
 
-    const made = await list({ search: "de.residential.proxyshop.net", country: "DE", type: "RESIDENTIAL", perPage: 100 });
+    const made = await list({ search: "res_de_", country: "DE", type: "RESIDENTIAL", perPage: 100 });
     expect(made.totalItems).toBeGreaterThanOrEqual(1000);
-    const endpoints = new Set(made.items.map((p) => `${p.host}:${p.port}:${p.username}`));
-    expect(endpoints.size).toBe(made.items.length);
-    for (const p of made.items) expect(p).toMatchObject({ status: "AVAILABLE", state: "Bavaria", city: "Munich", owner_email: "" });
+    for (const p of made.items) {
+      expect(p).toMatchObject({ status: "AVAILABLE", state: "Bavaria", city: "Munich", owner_email: "", exit: "direct" });
+    }
 
     const passwords = await Promise.all(res.ids.slice(0, 10).map(async (id) => (await detail(id)).password));
     for (const pw of passwords) expect(pw).toMatch(/^[A-Za-z0-9]{20}$/);
@@ -222,7 +229,11 @@ describe("POST /api/admin/proxies/generate", () => {
     [{ type: "HTTP", country: "US", quantity: 0 }, "quantity", "Quantity must be at least 1"],
     [{ type: "HTTP", country: "US", quantity: 2.5 }, "quantity", "Quantity must be a whole number"],
     [{ type: "HTTP", country: "", quantity: 5 }, "country", "Country is required"],
-    [{ type: "HTTP", country: "XX", quantity: 5 }, "country", "Country must be one of US, CA, UK, DE, FR, AU, JP, BR"],
+    [
+      { type: "HTTP", country: "XX", quantity: 5 },
+      "country",
+      "XX is not a country code: use an ISO 3166-1 two-letter code such as US, GB or DE",
+    ],
     [{ type: "HTTP", country: "US", state: "Bavaria", quantity: 5 }, "state", "Bavaria is not a state of United States in the list"],
     [{ type: "HTTP", country: "US", state: "Texas", city: "Paris", quantity: 5 }, "city", "Paris is not a city of Texas in the list"],
     [{ type: "HTTP", country: "US", city: "Dallas", quantity: 5 }, "state", "Choose a state before a city"],

@@ -56,7 +56,7 @@ beforeAll(async () => {
     string,
     unknown
   >;
-  ok(await buy(b.token, { type: "DATACENTER", country: "UK", quantity: 1 }));
+  ok(await buy(b.token, { type: "DATACENTER", country: "GB", quantity: 1 }));
   const items = order1["items"] as { id: string }[];
   ok(await call(shop.url, "POST", "/api/v1/proxies/renew", { token: a.token, body: { proxy_ids: [items[0]?.id] }, headers: key() }));
   ok(

@@ -27,7 +27,7 @@ export const PLACES: readonly Place[] = [
   { type: "RESIDENTIAL", country: "US", state: "California", city: "Los Angeles" },
   { type: "RESIDENTIAL", country: "DE", state: "Berlin", city: "" },
   { type: "DATACENTER", country: "US", state: "Texas", city: "" },
-  { type: "DATACENTER", country: "UK", state: "England", city: "London" },
+  { type: "DATACENTER", country: "GB", state: "England", city: "London" },
 ];
 
 export interface Actor {

@@ -122,7 +122,9 @@ function unitPriceCents(app, type) {
 }
 
 /**
- * What is in stock for `type`: one row per place with its count, and the unit price.
+ * What is in stock for `type`: one row per place with its count and the country's name,
+ * the unit price, and whether the type is for sale (an active plan or a built-in price;
+ * a type for sale without stock has no places).
  * @param {CoreApp} app
  * @param {string} type
  */
@@ -135,10 +137,20 @@ function stock(app, type) {
     )
     .bind({ type })
     .all(rows);
+  /** @type {typeof import("./places.js")} */
+  const places = require(`${__hooks}/lib/proxies/places.js`);
+  const unit = unitPriceCents(app, type);
   return {
     type,
-    unit_price_cents: unitPriceCents(app, type),
-    locations: rows.map((r) => ({ country: r.country, state: r.state, city: r.city, available: r.available })),
+    for_sale: unit > 0,
+    unit_price_cents: unit,
+    locations: rows.map((r) => ({
+      country: r.country,
+      country_name: places.countryName(r.country),
+      state: r.state,
+      city: r.city,
+      available: r.available,
+    })),
   };
 }
 
@@ -153,8 +165,8 @@ function pricesRoute(e) {
 }
 
 /**
- * GET /api/v1/proxies/stock?type=RESIDENTIAL -> {type, unit_price_cents, locations:
- * [{country, state, city, available}]}. Customers only.
+ * GET /api/v1/proxies/stock?type=SOCKS5 -> {type, for_sale, unit_price_cents, locations:
+ * [{country, country_name, state, city, available}]}: any of the five types. Customers only.
  * @param {core.RequestEvent} e
  */
 function stockRoute(e) {
