@@ -340,6 +340,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   "GET /api/v1/proxies/stock": { who: "customer", read: true, query: () => ({ type: hostileQueryValue }) },
   "GET /api/v1/proxies/prices": { who: "customer", read: true },
   "GET /api/v1/proxies/countries": { who: "customer", read: true },
+  // The caller's address (pb_hooks/gateway.pb.js): public, reads nothing of the request but Accept.
+  "GET /api/ip": { who: "public", read: true },
   "POST /api/admin/jobs/proxy-expiry": { who: "superuser" },
   "POST /api/v1/support/tickets": {
     who: "customer",
