@@ -71,6 +71,22 @@ func main() {
 		Priority: 999,
 	})
 
+	// The proxy gateway (pocketbase/gateway) when GATEWAY_HTTP_PORT or GATEWAY_SOCKS_PORT
+	// is set: started with the web server, stopped with the app.
+	app.OnServe().BindFunc(func(e *core.ServeEvent) error {
+		gw, err := startEmbeddedGateway(e.App)
+		if err != nil {
+			return err
+		}
+		if gw != nil {
+			e.App.OnTerminate().BindFunc(func(te *core.TerminateEvent) error {
+				gw.Close()
+				return te.Next()
+			})
+		}
+		return e.Next()
+	})
+
 	if err := app.Start(); err != nil {
 		log.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // `npm install` (postinstall): builds the two Go programs the shop runs, side by side, with
 // the machine's Go:
-// - pocketbase/bin/pocketbase from pocketbase/ (the pinned PocketBase module and main.go),
-//   skipped when go.mod, go.sum and main.go have not changed since the last build; then
+// - pocketbase/bin/pocketbase from pocketbase/ (the pinned PocketBase module, main.go and the gateway package),
+//   skipped when go.mod, go.sum and the Go files have not changed since the last build; then
 //   the JS VM declarations it embeds are written to pocketbase/types/pocketbase.d.ts (not
 //   committed: `tsc -p pocketbase/jsconfig.json` type-checks the hooks against them);
 // - pocketbase/bin/litestream from the pinned Litestream module (continuous replication,
@@ -9,7 +9,7 @@
 // A failed build says which one failed and why, and fails the install.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, POCKETBASE_BIN } from "../server/pocketbase-process.ts";
@@ -53,8 +53,19 @@ function goRun(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
   });
 }
 
+/** The module's Go files (main package and its packages, e.g. gateway/), relative to `root`, in a stable order. */
+function goSources(root: string, sub = ""): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(path.join(root, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const rel = path.join(sub, entry.name);
+    if (entry.isDirectory() && !/^(bin|types|pb_\w+|node_modules)$/.test(entry.name)) files.push(...goSources(root, rel));
+    else if (entry.isFile() && entry.name.endsWith(".go")) files.push(rel);
+  }
+  return files;
+}
+
 async function buildPocketBase(): Promise<void> {
-  const inputs = ["go.mod", "go.sum", "main.go"].map((f) => readFileSync(path.join(dir, f)));
+  const inputs = ["go.mod", "go.sum", ...goSources(dir)].map((f) => readFileSync(path.join(dir, f)));
   const stamp = createHash("sha256").update(Buffer.concat(inputs)).digest("hex");
   if (existsSync(POCKETBASE_BIN) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
     console.log("PocketBase binary is up to date.");

@@ -1,0 +1,392 @@
+// Package gateway is the shop's proxy gateway: an HTTP proxy port (plain forwarding and
+// CONNECT) and a SOCKS5 port (RFC 1928 CONNECT with RFC 1929 username/password) that
+// accept the credentials of ASSIGNED, unexpired proxies only, and send each connection
+// out through the proxy's exit (direct, bound to a local address, or an upstream proxy;
+// RESIDENTIAL proxies through a pool of their location's upstreams).
+//
+// The gateway holds no state of its own but an in-memory index of the credentials and
+// its counters. A Source (the shop's database in the same process, or PocketBase's API
+// from another machine) gives it every proxy and then the ids of the proxies that
+// changed; the gateway follows those changes within a second and cuts the tunnels of a
+// proxy whose access changed.
+package gateway
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Source is where the gateway reads proxies from.
+type Source interface {
+	// Load answers every proxy and the change cursor the snapshot includes.
+	Load(ctx context.Context) ([]Record, int64, error)
+	// Changes answers the ids of the proxies changed after `cursor` and the new cursor;
+	// reset says the cursor is too old to follow and everything must be loaded again.
+	Changes(ctx context.Context, cursor int64) (ids []string, next int64, reset bool, err error)
+	// Fetch answers the proxies among ids that exist (an id left out was deleted).
+	Fetch(ctx context.Context, ids []string) ([]Record, error)
+	// AllowedRanges answers the target ranges an admin allows despite the guard.
+	AllowedRanges(ctx context.Context) ([]netip.Prefix, error)
+	// ReportUpstream records that an upstream failed (err) or works again (nil).
+	ReportUpstream(ctx context.Context, proxyID string, err error) error
+}
+
+// Config is what the gateway listens on and how it behaves.
+type Config struct {
+	HTTPAddr  string // "host:port" of the HTTP proxy listener; "" = off
+	SOCKSAddr string // "host:port" of the SOCKS5 listener; "" = off
+	// OpenTargets lets connections reach loopback and private addresses: only when the
+	// gateway listens on loopback (the embedded default on one machine).
+	OpenTargets      bool
+	Realm            string
+	PollInterval     time.Duration
+	HandshakeTimeout time.Duration
+	DialTimeout      time.Duration
+	Logger           *slog.Logger
+}
+
+func (c *Config) defaults() {
+	if c.Realm == "" {
+		c.Realm = "Proxy gateway"
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = 200 * time.Millisecond
+	}
+	if c.HandshakeTimeout <= 0 {
+		c.HandshakeTimeout = 10 * time.Second
+	}
+	if c.DialTimeout <= 0 {
+		c.DialTimeout = 10 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// Gateway is a running gateway.
+type Gateway struct {
+	cfg     Config
+	source  Source
+	index   *Index
+	guard   *Guard
+	dialer  *Dialer
+	tunnels *tunnels
+	meter   *Meter
+
+	listeners []net.Listener
+	ctx       context.Context
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	ready     atomic.Bool
+	cursor    int64
+}
+
+// New makes a gateway; Start opens its listeners.
+func New(cfg Config, source Source) *Gateway {
+	cfg.defaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Gateway{
+		cfg:     cfg,
+		source:  source,
+		index:   NewIndex(),
+		guard:   NewGuard(cfg.OpenTargets),
+		tunnels: newTunnels(),
+		meter:   newMeter(),
+		ctx:     ctx,
+		cancel:  cancel,
+	}
+	g.dialer = &Dialer{
+		guard:    g.guard,
+		index:    g.index,
+		timeout:  cfg.DialTimeout,
+		resolver: net.DefaultResolver,
+		health: newUpstreamHealth(func(proxyID string, err error) {
+			go func() {
+				if rerr := source.ReportUpstream(g.ctx, proxyID, err); rerr != nil {
+					cfg.Logger.Warn("gateway: cannot record an upstream's state", "proxy", proxyID, "error", rerr)
+				}
+			}()
+		}),
+	}
+	return g
+}
+
+// Start loads the proxies, opens the listeners and follows the source until Close.
+func (g *Gateway) Start() error {
+	if err := g.reload(); err != nil {
+		return err
+	}
+	for _, l := range []struct {
+		addr  string
+		serve func(net.Conn)
+	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}} {
+		if l.addr == "" {
+			continue
+		}
+		ln, err := net.Listen("tcp", l.addr)
+		if err != nil {
+			g.Close()
+			return err
+		}
+		g.listeners = append(g.listeners, ln)
+		g.wg.Add(1)
+		go g.accept(ln, l.serve)
+	}
+	g.wg.Add(1)
+	go g.follow()
+	g.ready.Store(true)
+	return nil
+}
+
+// Addrs are the listeners' addresses (HTTP first when both are open).
+func (g *Gateway) Addrs() []net.Addr {
+	out := []net.Addr{}
+	for _, l := range g.listeners {
+		out = append(out, l.Addr())
+	}
+	return out
+}
+
+// Close stops listening, cuts every tunnel and waits for the loops to end.
+func (g *Gateway) Close() {
+	g.cancel()
+	for _, l := range g.listeners {
+		l.Close()
+	}
+	g.tunnels.mu.Lock()
+	ids := make([]string, 0, len(g.tunnels.byProxy))
+	for id := range g.tunnels.byProxy {
+		ids = append(ids, id)
+	}
+	g.tunnels.mu.Unlock()
+	for _, id := range ids {
+		g.tunnels.cut(id)
+	}
+	g.wg.Wait()
+}
+
+// Meter is the traffic counters.
+func (g *Gateway) Meter() *Meter { return g.meter }
+
+// OpenTunnels is the number of open tunnels.
+func (g *Gateway) OpenTunnels() int { return g.tunnels.open() }
+
+func (g *Gateway) accept(ln net.Listener, serve func(net.Conn)) {
+	defer g.wg.Done()
+	backoff := 5 * time.Millisecond
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if g.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			g.cfg.Logger.Warn("gateway: accept failed", "error", err)
+			time.Sleep(backoff)
+			backoff = min(backoff*2, time.Second)
+			continue
+		}
+		backoff = 5 * time.Millisecond
+		go serve(c)
+	}
+}
+
+// reload loads everything from the source.
+func (g *Gateway) reload() error {
+	records, cursor, err := g.source.Load(g.ctx)
+	if err != nil {
+		return err
+	}
+	for i := range records {
+		g.dialer.health.seed(records[i].ID, records[i].UpstreamFailed)
+	}
+	g.applyChanges(g.index.Replace(records))
+	g.cursor = cursor
+	g.refreshAllowed()
+	return nil
+}
+
+func (g *Gateway) refreshAllowed() {
+	prefixes, err := g.source.AllowedRanges(g.ctx)
+	if err != nil {
+		g.cfg.Logger.Warn("gateway: cannot read the allowed target ranges", "error", err)
+		return
+	}
+	g.guard.SetAllowed(prefixes)
+}
+
+// follow polls the source for changes until Close; a failing source leaves the index as it
+// was (the gateway keeps serving from its last snapshot).
+func (g *Gateway) follow() {
+	defer g.wg.Done()
+	ticker := time.NewTicker(g.cfg.PollInterval)
+	defer ticker.Stop()
+	lastSettings := time.Now()
+	failing := false
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		err := g.poll()
+		if err != nil && g.ctx.Err() == nil {
+			if !failing {
+				g.cfg.Logger.Warn("gateway: cannot read changes; serving from the last snapshot", "error", err)
+			}
+			failing = true
+			continue
+		}
+		if failing {
+			g.cfg.Logger.Info("gateway: following changes again")
+			failing = false
+		}
+		if time.Since(lastSettings) > 2*time.Second {
+			g.refreshAllowed()
+			lastSettings = time.Now()
+		}
+	}
+}
+
+func (g *Gateway) poll() error {
+	ids, next, reset, err := g.source.Changes(g.ctx, g.cursor)
+	if err != nil {
+		return err
+	}
+	if reset {
+		return g.reload()
+	}
+	if len(ids) > 0 {
+		records, err := g.source.Fetch(g.ctx, ids)
+		if err != nil {
+			return err
+		}
+		for i := range records {
+			g.dialer.health.seed(records[i].ID, records[i].UpstreamFailed)
+		}
+		g.applyChanges(g.index.Apply(ids, records))
+	}
+	g.cursor = next
+	return nil
+}
+
+func (g *Gateway) applyChanges(changes []Change) {
+	for _, c := range changes {
+		if c.Revoked {
+			g.tunnels.cut(c.ProxyID)
+		} else if c.Grant != nil {
+			g.tunnels.expireAt(c.ProxyID, c.Grant.ExpiresAt)
+		}
+	}
+}
+
+// refusal is why a connection is not served, in words a customer can act on.
+type refusal struct {
+	status int  // HTTP status
+	socks  byte // SOCKS5 reply code (after authentication)
+	text   string
+}
+
+var (
+	refusedCredentials = &refusal{407, 0, "Proxy authentication required: use the username and password of an active proxy."}
+	refusedPort        = &refusal{407, 0, "This proxy's type is not served on this port."}
+	refusedClient      = &refusal{407, 0, "This proxy does not accept connections from your address (IP allowlist)."}
+)
+
+// authorize finds the grant for credentials given on `port` from `client`.
+func (g *Gateway) authorize(username, password string, port Port, client netip.Addr) (*Grant, Options, *refusal) {
+	grant := g.index.Authenticate(username, password)
+	opts := Options{}
+	if grant == nil {
+		base, parsed, err := splitUsername(username)
+		if err != nil {
+			return nil, opts, &refusal{407, 0, "Proxy authentication failed: " + err.Error() + "."}
+		}
+		if parsed.empty() {
+			return nil, opts, refusedCredentials
+		}
+		grant = g.index.Authenticate(base, password)
+		if grant == nil {
+			return nil, opts, refusedCredentials
+		}
+		if grant.Type != "RESIDENTIAL" {
+			return nil, opts, &refusal{407, 0, "Username options (-session, -sesstime, -country) are for RESIDENTIAL proxies only."}
+		}
+		if parsed.Country != "" && grant.Country != "" && parsed.Country != grantCountry(grant) {
+			return nil, opts, &refusal{407, 0, "-country-" + parsed.Country + " is outside the location this proxy was bought for."}
+		}
+		opts = parsed
+	}
+	if grant.expired(time.Now()) {
+		return nil, opts, refusedCredentials
+	}
+	if !grant.allowsPort(port) {
+		return nil, opts, refusedPort
+	}
+	if !grant.allowsClient(client) {
+		return nil, opts, refusedClient
+	}
+	return grant, opts, nil
+}
+
+func grantCountry(g *Grant) string {
+	if len(g.Country) == 2 {
+		return upper(g.Country)
+	}
+	return g.Country
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	return string(b)
+}
+
+func clientAddr(c net.Conn) netip.Addr {
+	if ap, err := netip.ParseAddrPort(c.RemoteAddr().String()); err == nil {
+		return ap.Addr().Unmap()
+	}
+	return netip.Addr{}
+}
+
+// open runs a tunnel for a grant between client and target until it ends or is cut.
+// oneWay: a plain HTTP request, whose client may send nothing more to the target.
+func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func() error) {
+	t := &tunnel{proxyID: grant.ProxyID, client: client, target: target.tcp}
+	g.tunnels.add(t, grant.ExpiresAt)
+	defer g.tunnels.remove(t)
+	// A change that landed between authorisation and now: the grant must still be current.
+	if current := g.index.Grant(grant.ProxyID); current == nil || !current.sameAccess(grant) {
+		t.cut()
+		return
+	}
+	usage := g.meter.of(grant.ProxyID)
+	usage.connections.Add(1)
+	if err := greet(); err != nil {
+		t.cut()
+		return
+	}
+	if len(target.pending) > 0 {
+		n, err := client.Write(target.pending)
+		usage.down.Add(int64(n))
+		if err != nil {
+			t.cut()
+			return
+		}
+	}
+	if oneWay {
+		_ = pump(client, target.tcp, func(n int64) { usage.down.Add(n) })
+		t.cut()
+		return
+	}
+	relay(client, target.tcp, func(n int64) { usage.up.Add(n) }, func(n int64) { usage.down.Add(n) })
+}

@@ -1,0 +1,300 @@
+package gateway
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Listener kinds: which port a connection came in on.
+type Port int
+
+const (
+	PortHTTP Port = iota
+	PortSOCKS
+)
+
+func (p Port) String() string {
+	if p == PortSOCKS {
+		return "SOCKS5"
+	}
+	return "HTTP"
+}
+
+// Record is one proxy row as the source reads it, passwords already in plaintext.
+type Record struct {
+	ID        string
+	Username  string
+	Password  string // the customer's; "" when not ASSIGNED (not needed)
+	Type      string // RESIDENTIAL, DATACENTER, SOCKS5, HTTP, HTTPS
+	Status    string
+	ExpiresAt time.Time // zero: no expiry
+	OwnerID   string
+	// OwnerBlocked: the owner is suspended or deleted.
+	OwnerBlocked bool
+	// Allowlist: the owner's allowed client addresses; empty = any.
+	Allowlist []netip.Prefix
+	Country   string
+	State     string
+	City      string
+	Exit      Exit
+	// UpstreamFailed: the source holds a failure mark for this proxy's upstream.
+	UpstreamFailed bool
+}
+
+// Exit is where a proxy's traffic leaves the gateway.
+type Exit struct {
+	ProxyID  string
+	Upstream bool   // false: direct from this machine
+	BindAddr string // direct: local address to send from ("" = any)
+	Host     string // upstream
+	Port     int
+	Username string
+	Password string
+	SOCKS    bool // the upstream speaks SOCKS5 (else HTTP CONNECT)
+}
+
+// Grant is what a customer's credentials allow: an ASSIGNED proxy.
+type Grant struct {
+	ProxyID      string
+	Username     string
+	passwordHash [32]byte
+	Type         string
+	ExpiresAt    time.Time
+	Allowlist    []netip.Prefix
+	Country      string
+	State        string
+	City         string
+	Exit         Exit
+}
+
+// allowsPort: SOCKS5 proxies on the SOCKS5 port, HTTP/HTTPS on the HTTP port, RESIDENTIAL
+// and DATACENTER on both.
+func (g *Grant) allowsPort(p Port) bool {
+	switch g.Type {
+	case "SOCKS5":
+		return p == PortSOCKS
+	case "HTTP", "HTTPS":
+		return p == PortHTTP
+	default:
+		return true
+	}
+}
+
+func (g *Grant) expired(now time.Time) bool {
+	return !g.ExpiresAt.IsZero() && !now.Before(g.ExpiresAt)
+}
+
+func (g *Grant) allowsClient(addr netip.Addr) bool {
+	if len(g.Allowlist) == 0 {
+		return true
+	}
+	addr = addr.Unmap()
+	for _, p := range g.Allowlist {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAccess: everything that decides who may use a grant and where it goes is unchanged,
+// so its open tunnels may stay (a renewal changes only the expiry).
+func (g *Grant) sameAccess(o *Grant) bool {
+	if g.Username != o.Username || g.passwordHash != o.passwordHash || g.Type != o.Type || g.Exit != o.Exit ||
+		len(g.Allowlist) != len(o.Allowlist) || g.Country != o.Country || g.State != o.State || g.City != o.City {
+		return false
+	}
+	for i := range g.Allowlist {
+		if g.Allowlist[i] != o.Allowlist[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// grantOf is the grant of an ASSIGNED proxy whose owner may use it, else nil.
+func grantOf(r *Record) *Grant {
+	if r.Status != "ASSIGNED" || r.OwnerBlocked || r.Username == "" || r.Password == "" {
+		return nil
+	}
+	return &Grant{
+		ProxyID:      r.ID,
+		Username:     r.Username,
+		passwordHash: sha256.Sum256([]byte(r.Password)),
+		Type:         r.Type,
+		ExpiresAt:    r.ExpiresAt,
+		Allowlist:    r.Allowlist,
+		Country:      r.Country,
+		State:        r.State,
+		City:         r.City,
+		Exit:         r.Exit,
+	}
+}
+
+// poolKey names a RESIDENTIAL pool: the upstreams of one location.
+type poolKey struct{ country, state, city string }
+
+// Index holds the grants by username and the RESIDENTIAL upstream pools, in step with the
+// source. Safe for concurrent use.
+type Index struct {
+	mu       sync.RWMutex
+	byID     map[string]*Grant
+	byName   map[string]*Grant
+	upstream map[string]*Record // RESIDENTIAL proxies with an upstream exit, any status: pool members
+}
+
+func NewIndex() *Index {
+	return &Index{byID: map[string]*Grant{}, byName: map[string]*Grant{}, upstream: map[string]*Record{}}
+}
+
+// Change says what happened to one proxy's grant when the index was updated.
+type Change struct {
+	ProxyID string
+	// Revoked: the old grant's tunnels must be cut (removed, or access changed).
+	Revoked bool
+	// Grant: the grant now (nil when there is none).
+	Grant *Grant
+}
+
+// Replace loads a full snapshot; every grant that is gone or changed is reported.
+func (ix *Index) Replace(records []Record) []Change {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	seen := make(map[string]bool, len(records))
+	changes := []Change{}
+	for i := range records {
+		seen[records[i].ID] = true
+		if c, ok := ix.putLocked(&records[i]); ok {
+			changes = append(changes, c)
+		}
+	}
+	for id := range ix.byID {
+		if !seen[id] {
+			changes = append(changes, ix.removeLocked(id))
+		}
+	}
+	for id := range ix.upstream {
+		if !seen[id] {
+			delete(ix.upstream, id)
+		}
+	}
+	return changes
+}
+
+// Apply updates the proxies `ids` from `records` (an id without a record was deleted).
+func (ix *Index) Apply(ids []string, records []Record) []Change {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	found := make(map[string]bool, len(records))
+	changes := []Change{}
+	for i := range records {
+		found[records[i].ID] = true
+		if c, ok := ix.putLocked(&records[i]); ok {
+			changes = append(changes, c)
+		}
+	}
+	for _, id := range ids {
+		if found[id] {
+			continue
+		}
+		delete(ix.upstream, id)
+		if _, ok := ix.byID[id]; ok {
+			changes = append(changes, ix.removeLocked(id))
+		}
+	}
+	return changes
+}
+
+func (ix *Index) putLocked(r *Record) (Change, bool) {
+	if r.Type == "RESIDENTIAL" && r.Exit.Upstream {
+		ix.upstream[r.ID] = r
+	} else {
+		delete(ix.upstream, r.ID)
+	}
+	old := ix.byID[r.ID]
+	g := grantOf(r)
+	if g == nil {
+		if old == nil {
+			return Change{}, false
+		}
+		return ix.removeLocked(r.ID), true
+	}
+	if old != nil && old.Username != g.Username && ix.byName[old.Username] == old {
+		delete(ix.byName, old.Username)
+	}
+	ix.byID[r.ID] = g
+	ix.byName[g.Username] = g
+	if old != nil && old.sameAccess(g) && old.ExpiresAt.Equal(g.ExpiresAt) {
+		return Change{}, false
+	}
+	return Change{ProxyID: r.ID, Revoked: old != nil && !old.sameAccess(g), Grant: g}, true
+}
+
+func (ix *Index) removeLocked(id string) Change {
+	if old := ix.byID[id]; old != nil && ix.byName[old.Username] == old {
+		delete(ix.byName, old.Username)
+	}
+	delete(ix.byID, id)
+	return Change{ProxyID: id, Revoked: true}
+}
+
+// Len is the number of grants.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.byID)
+}
+
+// Grant is the current grant of a proxy, or nil.
+func (ix *Index) Grant(proxyID string) *Grant {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.byID[proxyID]
+}
+
+// Authenticate answers the grant for a username (its options already removed) and
+// password, or nil. The comparison takes the same time whether or not the username exists.
+func (ix *Index) Authenticate(username, password string) *Grant {
+	ix.mu.RLock()
+	g := ix.byName[username]
+	ix.mu.RUnlock()
+	given := sha256.Sum256([]byte(password))
+	want := [32]byte{}
+	if g != nil {
+		want = g.passwordHash
+	}
+	if subtle.ConstantTimeCompare(given[:], want[:]) != 1 || g == nil {
+		return nil
+	}
+	return g
+}
+
+// Pool is the upstream exits of a RESIDENTIAL grant's location, narrowed to `country`
+// when given, in a stable order.
+func (ix *Index) Pool(g *Grant, country string) []Exit {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	want := poolKey{strings.ToUpper(g.Country), g.State, g.City}
+	if country != "" {
+		want.country = strings.ToUpper(country)
+	}
+	exits := []Exit{}
+	for _, r := range ix.upstream {
+		if want.country != "" && strings.ToUpper(r.Country) != want.country {
+			continue
+		}
+		if want.state != "" && r.State != want.state {
+			continue
+		}
+		if want.city != "" && r.City != want.city {
+			continue
+		}
+		exits = append(exits, r.Exit)
+	}
+	sortExits(exits)
+	return exits
+}

@@ -1,0 +1,128 @@
+package gateway
+
+import (
+	"net"
+	"sync"
+	"time"
+)
+
+// tunnel is one open connection of a customer through the gateway.
+type tunnel struct {
+	proxyID string
+	client  net.Conn
+	target  net.Conn
+	timer   *time.Timer // cuts the tunnel when its proxy expires
+	once    sync.Once
+}
+
+func (t *tunnel) cut() {
+	t.once.Do(func() {
+		t.client.Close()
+		if t.target != nil {
+			t.target.Close()
+		}
+	})
+}
+
+// tunnels are the open tunnels by proxy, so a change to a proxy can cut its own.
+type tunnels struct {
+	mu      sync.Mutex
+	byProxy map[string]map[*tunnel]struct{}
+	count   int
+}
+
+func newTunnels() *tunnels { return &tunnels{byProxy: map[string]map[*tunnel]struct{}{}} }
+
+// add registers a tunnel of a grant, cut at the grant's expiry by the gateway's clock.
+func (ts *tunnels) add(t *tunnel, expiresAt time.Time) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	set := ts.byProxy[t.proxyID]
+	if set == nil {
+		set = map[*tunnel]struct{}{}
+		ts.byProxy[t.proxyID] = set
+	}
+	set[t] = struct{}{}
+	ts.count++
+	if !expiresAt.IsZero() {
+		t.timer = time.AfterFunc(time.Until(expiresAt), t.cut)
+	}
+}
+
+func (ts *tunnels) remove(t *tunnel) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	if set := ts.byProxy[t.proxyID]; set != nil {
+		if _, ok := set[t]; ok {
+			delete(set, t)
+			ts.count--
+		}
+		if len(set) == 0 {
+			delete(ts.byProxy, t.proxyID)
+		}
+	}
+}
+
+// cut closes every tunnel of a proxy.
+func (ts *tunnels) cut(proxyID string) int {
+	ts.mu.Lock()
+	list := make([]*tunnel, 0, len(ts.byProxy[proxyID]))
+	for t := range ts.byProxy[proxyID] {
+		list = append(list, t)
+	}
+	ts.mu.Unlock()
+	for _, t := range list {
+		t.cut()
+	}
+	return len(list)
+}
+
+// expireAt moves a proxy's tunnels' cut to its new expiry (a renewal).
+func (ts *tunnels) expireAt(proxyID string, expiresAt time.Time) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for t := range ts.byProxy[proxyID] {
+		if t.timer != nil {
+			t.timer.Stop()
+			t.timer = nil
+		}
+		if !expiresAt.IsZero() {
+			t.timer = time.AfterFunc(time.Until(expiresAt), t.cut)
+		}
+	}
+}
+
+func (ts *tunnels) open() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.count
+}
+
+// relay copies both ways between the client and the target until both directions end
+// (a half-close is passed on) or one fails, and adds what moved to the meter.
+func relay(client, target *net.TCPConn, up, down func(int64)) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := pump(target, client, up); err != nil {
+			client.Close()
+			target.Close()
+			return
+		}
+		_ = target.CloseWrite()
+	}()
+	if err := pump(client, target, down); err != nil {
+		client.Close()
+		target.Close()
+	} else {
+		_ = client.CloseWrite()
+	}
+	wg.Wait()
+	client.Close()
+	target.Close()
+}
+

@@ -1,0 +1,255 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/pocketbase/dbx"
+	"github.com/pocketbase/pocketbase/tools/security"
+)
+
+// SQLSource reads the shop's own database (the gateway inside the PocketBase process).
+type SQLSource struct {
+	Read  dbx.Builder // concurrent reads
+	Write dbx.Builder // PocketBase's single writer
+	Key   string      // SHOP_CREDENTIALS_KEY
+	// Retention: change rows older than this are pruned.
+	Retention time.Duration
+	lastPrune time.Time
+}
+
+const recordColumns = `p.id, p.username, p.password_encrypted, p.type, p.status, p.expires_at,
+  p.assigned_to_user_id, p.country, p.state, p.city, p.exit, p.bind_address, p.upstream_host,
+  p.upstream_port, p.upstream_username, p.upstream_password_encrypted, p.upstream_failed_at,
+  COALESCE(u.suspended, 0) AS owner_suspended, COALESCE(u.deleted, 0) AS owner_deleted,
+  COALESCE(u.ip_allowlist, '') AS owner_allowlist`
+
+const recordFrom = ` FROM proxies p LEFT JOIN users u ON u.id = p.assigned_to_user_id`
+
+type recordRow struct {
+	ID                        string `db:"id"`
+	Username                  string `db:"username"`
+	PasswordEncrypted         string `db:"password_encrypted"`
+	Type                      string `db:"type"`
+	Status                    string `db:"status"`
+	ExpiresAt                 string `db:"expires_at"`
+	Owner                     string `db:"assigned_to_user_id"`
+	Country                   string `db:"country"`
+	State                     string `db:"state"`
+	City                      string `db:"city"`
+	Exit                      string `db:"exit"`
+	BindAddress               string `db:"bind_address"`
+	UpstreamHost              string `db:"upstream_host"`
+	UpstreamPort              int    `db:"upstream_port"`
+	UpstreamUsername          string `db:"upstream_username"`
+	UpstreamPasswordEncrypted string `db:"upstream_password_encrypted"`
+	UpstreamFailedAt          string `db:"upstream_failed_at"`
+	OwnerSuspended            bool   `db:"owner_suspended"`
+	OwnerDeleted              bool   `db:"owner_deleted"`
+	OwnerAllowlist            string `db:"owner_allowlist"`
+}
+
+// pbDate is PocketBase's stored date text.
+const pbDate = "2006-01-02 15:04:05.000Z"
+
+func (s *SQLSource) Load(ctx context.Context) ([]Record, int64, error) {
+	var cursor struct {
+		Seq int64 `db:"seq"`
+	}
+	if err := s.Read.NewQuery("SELECT COALESCE(MAX(seq), 0) AS seq FROM gateway_changes").WithContext(ctx).One(&cursor); err != nil {
+		return nil, 0, err
+	}
+	rows := []recordRow{}
+	if err := s.Read.NewQuery("SELECT " + recordColumns + recordFrom).WithContext(ctx).All(&rows); err != nil {
+		return nil, 0, err
+	}
+	records, err := s.records(rows)
+	return records, cursor.Seq, err
+}
+
+func (s *SQLSource) Changes(ctx context.Context, cursor int64) ([]string, int64, bool, error) {
+	var oldest struct {
+		Seq int64 `db:"seq"`
+	}
+	if err := s.Read.NewQuery("SELECT COALESCE(MIN(seq), 0) AS seq FROM gateway_changes").WithContext(ctx).One(&oldest); err != nil {
+		return nil, cursor, false, err
+	}
+	if oldest.Seq > cursor+1 {
+		return nil, cursor, true, nil // rows after the cursor were pruned
+	}
+	rows := []struct {
+		Seq     int64  `db:"seq"`
+		ProxyID string `db:"proxy_id"`
+	}{}
+	err := s.Read.NewQuery("SELECT seq, proxy_id FROM gateway_changes WHERE seq > {:cursor} ORDER BY seq LIMIT 5000").
+		Bind(dbx.Params{"cursor": cursor}).WithContext(ctx).All(&rows)
+	if err != nil {
+		return nil, cursor, false, err
+	}
+	seen := map[string]bool{}
+	ids := []string{}
+	for _, r := range rows {
+		if !seen[r.ProxyID] {
+			seen[r.ProxyID] = true
+			ids = append(ids, r.ProxyID)
+		}
+		cursor = r.Seq
+	}
+	s.prune(ctx)
+	return ids, cursor, false, nil
+}
+
+func (s *SQLSource) prune(ctx context.Context) {
+	if s.Write == nil || time.Since(s.lastPrune) < time.Minute {
+		return
+	}
+	s.lastPrune = time.Now()
+	retention := s.Retention
+	if retention <= 0 {
+		retention = 10 * time.Minute
+	}
+	before := time.Now().UTC().Add(-retention).Format("2006-01-02 15:04:05.000Z")
+	_, _ = s.Write.NewQuery("DELETE FROM gateway_changes WHERE at < {:before}").Bind(dbx.Params{"before": before}).WithContext(ctx).Execute()
+}
+
+func (s *SQLSource) Fetch(ctx context.Context, ids []string) ([]Record, error) {
+	all := []Record{}
+	for start := 0; start < len(ids); start += 500 {
+		batch := ids[start:min(start+500, len(ids))]
+		rows := []recordRow{}
+		params := dbx.Params{}
+		names := make([]string, len(batch))
+		for i, id := range batch {
+			name := fmt.Sprintf("id%d", i)
+			params[name] = id
+			names[i] = "{:" + name + "}"
+		}
+		err := s.Read.NewQuery("SELECT " + recordColumns + recordFrom + " WHERE p.id IN (" + strings.Join(names, ",") + ")").
+			Bind(params).WithContext(ctx).All(&rows)
+		if err != nil {
+			return nil, err
+		}
+		records, err := s.records(rows)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, records...)
+	}
+	return all, nil
+}
+
+func (s *SQLSource) AllowedRanges(ctx context.Context) ([]netip.Prefix, error) {
+	var row struct {
+		Value string `db:"value"`
+	}
+	err := s.Read.NewQuery("SELECT value FROM settings WHERE key = 'gateway_allowed_ranges'").WithContext(ctx).One(&row)
+	if err != nil && !isNoRows(err) {
+		return nil, err
+	}
+	prefixes, _ := ParsePrefixes(row.Value)
+	return prefixes, nil
+}
+
+func (s *SQLSource) ReportUpstream(ctx context.Context, proxyID string, failure error) error {
+	if s.Write == nil {
+		return nil
+	}
+	at, text := "", ""
+	if failure != nil {
+		at = time.Now().UTC().Format(pbDate)
+		text = failure.Error()
+		if len(text) > 500 {
+			text = text[:500]
+		}
+	}
+	_, err := s.Write.NewQuery("UPDATE proxies SET upstream_failed_at = {:at}, upstream_error = {:text} WHERE id = {:id}").
+		Bind(dbx.Params{"at": at, "text": text, "id": proxyID}).WithContext(ctx).Execute()
+	return err
+}
+
+func isNoRows(err error) bool { return err != nil && strings.Contains(err.Error(), "no rows") }
+
+// records turns rows into records: passwords opened (only those the gateway needs: the
+// customer's of ASSIGNED proxies, the upstream's of upstream exits), dates parsed.
+func (s *SQLSource) records(rows []recordRow) ([]Record, error) {
+	out := make([]Record, 0, len(rows))
+	for _, r := range rows {
+		rec := Record{
+			ID:             r.ID,
+			Username:       r.Username,
+			Type:           r.Type,
+			Status:         r.Status,
+			OwnerID:        r.Owner,
+			OwnerBlocked:   r.OwnerSuspended || r.OwnerDeleted,
+			Country:        r.Country,
+			State:          r.State,
+			City:           r.City,
+			UpstreamFailed: r.UpstreamFailedAt != "",
+		}
+		if r.ExpiresAt != "" {
+			t, err := time.Parse(pbDate, r.ExpiresAt)
+			if err != nil {
+				return nil, fmt.Errorf("proxy %s: expires_at %q: %w", r.ID, r.ExpiresAt, err)
+			}
+			rec.ExpiresAt = t
+		}
+		rec.Allowlist = parseAllowlist(r.OwnerAllowlist)
+		if r.Status == "ASSIGNED" {
+			plain, err := OpenSealed(r.PasswordEncrypted, s.Key)
+			if err != nil {
+				return nil, fmt.Errorf("proxy %s: %w", r.ID, err)
+			}
+			rec.Password = plain
+		}
+		rec.Exit = Exit{ProxyID: r.ID, BindAddr: r.BindAddress, SOCKS: r.Type == "SOCKS5"}
+		if r.Exit == "upstream" {
+			plain, err := OpenSealed(r.UpstreamPasswordEncrypted, s.Key)
+			if err != nil {
+				return nil, fmt.Errorf("proxy %s upstream: %w", r.ID, err)
+			}
+			rec.Exit = Exit{ProxyID: r.ID, Upstream: true, Host: r.UpstreamHost, Port: r.UpstreamPort,
+				Username: r.UpstreamUsername, Password: plain, SOCKS: r.Type == "SOCKS5"}
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// OpenSealed opens a password sealed by pb_hooks/lib/proxies/credentials.js ("v1:" +
+// PocketBase's security.Encrypt, AES-256-GCM under SHOP_CREDENTIALS_KEY).
+func OpenSealed(sealed, key string) (string, error) {
+	if sealed == "" {
+		return "", nil
+	}
+	rest, ok := strings.CutPrefix(sealed, "v1:")
+	if !ok {
+		return "", errors.New("a stored password is not in a known encrypted form")
+	}
+	plain, err := security.Decrypt(rest, key)
+	if err != nil {
+		return "", errors.New("a stored password cannot be decrypted with SHOP_CREDENTIALS_KEY")
+	}
+	return string(plain), nil
+}
+
+// parseAllowlist reads users.ip_allowlist (a JSON list of addresses and CIDR ranges).
+func parseAllowlist(text string) []netip.Prefix {
+	if text == "" || text == "null" {
+		return nil
+	}
+	entries := []string{}
+	if err := json.Unmarshal([]byte(text), &entries); err != nil {
+		// Unreadable: allow nobody rather than everybody.
+		return []netip.Prefix{netip.PrefixFrom(netip.IPv6Unspecified(), 128)}
+	}
+	prefixes, bad := ParsePrefixes(strings.Join(entries, "\n"))
+	if len(bad) > 0 && len(prefixes) == 0 {
+		return []netip.Prefix{netip.PrefixFrom(netip.IPv6Unspecified(), 128)}
+	}
+	return prefixes
+}

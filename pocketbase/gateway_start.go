@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"strings"
+
+	"github.com/pocketbase/pocketbase/core"
+
+	"proxyshop/pocketbase/gateway"
+)
+
+// gatewayConfigFromEnv reads the gateway's listeners: GATEWAY_HTTP_PORT and
+// GATEWAY_SOCKS_PORT (unset or empty: that listener is off) on GATEWAY_HOST (default
+// 127.0.0.1). ok is false when both are off.
+func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
+	host := strings.TrimSpace(os.Getenv("GATEWAY_HOST"))
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	addr := func(name string) (string, error) {
+		port := strings.TrimSpace(os.Getenv(name))
+		if port == "" {
+			return "", nil
+		}
+		if _, err := netip.ParseAddrPort("127.0.0.1:" + port); err != nil {
+			return "", fmt.Errorf("%s must be a port number, not %q", name, port)
+		}
+		return net.JoinHostPort(host, port), nil
+	}
+	if cfg.HTTPAddr, err = addr("GATEWAY_HTTP_PORT"); err != nil {
+		return cfg, false, err
+	}
+	if cfg.SOCKSAddr, err = addr("GATEWAY_SOCKS_PORT"); err != nil {
+		return cfg, false, err
+	}
+	cfg.OpenTargets = isLoopbackHost(host)
+	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "", nil
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// startEmbeddedGateway runs the gateway inside this PocketBase, reading its database.
+func startEmbeddedGateway(app core.App) (*gateway.Gateway, error) {
+	cfg, ok, err := gatewayConfigFromEnv()
+	if err != nil || !ok {
+		return nil, err
+	}
+	cfg.Logger = app.Logger()
+	source := &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY")}
+	gw := gateway.New(cfg, source)
+	if err := gw.Start(); err != nil {
+		return nil, fmt.Errorf("the proxy gateway cannot start: %w", err)
+	}
+	for _, a := range gw.Addrs() {
+		app.Logger().Info("proxy gateway listening", "address", a.String())
+	}
+	return gw, nil
+}
