@@ -55,7 +55,7 @@ func startEmbeddedGateway(app core.App) (*gateway.Gateway, error) {
 		return nil, err
 	}
 	cfg.Logger = app.Logger()
-	source := &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY")}
+	source := &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY"), Logger: app.Logger()}
 	gw := gateway.New(cfg, source)
 	if err := gw.Start(); err != nil {
 		return nil, fmt.Errorf("the proxy gateway cannot start: %w", err)

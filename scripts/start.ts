@@ -117,6 +117,15 @@ if (!process.env["SMTP_HOST"]) {
   Object.assign(smtpEnv, { SMTP_HOST: mailSink.host, SMTP_PORT: String(mailSink.port), SMTP_TLS: "false" });
 }
 
+// The proxy gateway (in the PocketBase process): customers' proxies connect here. On a
+// loopback HOST it listens on loopback too and may reach this machine's own services, so
+// a proxy can be tried end to end on one machine.
+const gateway = {
+  host: env("GATEWAY_HOST", webHost),
+  httpPort: env("GATEWAY_HTTP_PORT", "3128"),
+  socksPort: env("GATEWAY_SOCKS_PORT", "1080"),
+};
+
 const shop = await startShop({
   webPort,
   webHost,
@@ -130,6 +139,9 @@ const shop = await startShop({
   hooksEnv: {
     ...smtpEnv,
     SHOP_APP_URL: appUrl,
+    GATEWAY_HOST: gateway.host,
+    GATEWAY_HTTP_PORT: gateway.httpPort,
+    GATEWAY_SOCKS_PORT: gateway.socksPort,
     SHOP_DEMO_SEED: String(demo.seed),
     SHOP_DEMO_ADMIN_EMAIL: demo.adminEmail,
     SHOP_DEMO_ADMIN_PASSWORD: demo.adminPassword,
@@ -153,6 +165,7 @@ console.log(`
   Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}`
       : "Demo data is off (DEMO_SEED=false, the default when HOST is not loopback)."
   }${demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""}
+  Proxy gateway: HTTP proxy ${gateway.host}:${gateway.httpPort}, SOCKS5 ${gateway.host}:${gateway.socksPort} (GATEWAY_HOST, GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT)
   PocketBase dashboard: ${shop.url}/_/  (from this machine only; superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${path.relative(ROOT, path.join(dataDir, ".superuser-password"))})
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
   ${paymentsBannerLine(payments, appUrl)}

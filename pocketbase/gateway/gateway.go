@@ -84,7 +84,10 @@ type Gateway struct {
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	ready     atomic.Bool
-	cursor    int64
+
+	pollMu   sync.Mutex // one poll at a time: the loop's, or a catch-up's
+	cursor   int64
+	lastPoll time.Time
 }
 
 // New makes a gateway; Start opens its listeners.
@@ -198,6 +201,12 @@ func (g *Gateway) accept(ln net.Listener, serve func(net.Conn)) {
 
 // reload loads everything from the source.
 func (g *Gateway) reload() error {
+	g.pollMu.Lock()
+	defer g.pollMu.Unlock()
+	return g.reloadLocked()
+}
+
+func (g *Gateway) reloadLocked() error {
 	records, cursor, err := g.source.Load(g.ctx)
 	if err != nil {
 		return err
@@ -253,13 +262,34 @@ func (g *Gateway) follow() {
 	}
 }
 
+// catchUpAfter: a failed login polls the source at once (a proxy bought a moment ago
+// works at once), unless a poll ran this recently.
+const catchUpAfter = 25 * time.Millisecond
+
+// catchUp polls now unless a poll just ran; it answers whether it polled.
+func (g *Gateway) catchUp() bool {
+	g.pollMu.Lock()
+	defer g.pollMu.Unlock()
+	if time.Since(g.lastPoll) < catchUpAfter {
+		return false
+	}
+	return g.pollLocked() == nil
+}
+
 func (g *Gateway) poll() error {
+	g.pollMu.Lock()
+	defer g.pollMu.Unlock()
+	return g.pollLocked()
+}
+
+func (g *Gateway) pollLocked() error {
+	g.lastPoll = time.Now()
 	ids, next, reset, err := g.source.Changes(g.ctx, g.cursor)
 	if err != nil {
 		return err
 	}
 	if reset {
-		return g.reload()
+		return g.reloadLocked()
 	}
 	if len(ids) > 0 {
 		records, err := g.source.Fetch(g.ctx, ids)
@@ -300,6 +330,14 @@ var (
 
 // authorize finds the grant for credentials given on `port` from `client`.
 func (g *Gateway) authorize(username, password string, port Port, client netip.Addr) (*Grant, Options, *refusal) {
+	grant, opts, refused := g.authorizeNow(username, password, port, client)
+	if refused == refusedCredentials && g.catchUp() {
+		return g.authorizeNow(username, password, port, client)
+	}
+	return grant, opts, refused
+}
+
+func (g *Gateway) authorizeNow(username, password string, port Port, client netip.Addr) (*Grant, Options, *refusal) {
 	grant := g.index.Authenticate(username, password)
 	opts := Options{}
 	if grant == nil {

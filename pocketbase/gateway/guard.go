@@ -9,23 +9,23 @@ import (
 // blockedRanges are the addresses a gateway reachable from outside must never dial: a
 // proxy must not be a door into the network it runs in.
 var blockedRanges = mustPrefixes(
-	"0.0.0.0/8",          // "this" network
-	"10.0.0.0/8",         // private
-	"100.64.0.0/10",      // CGNAT
-	"127.0.0.0/8",        // loopback
-	"169.254.0.0/16",     // link-local, cloud metadata (169.254.169.254)
-	"172.16.0.0/12",      // private
-	"192.0.0.0/24",       // IETF protocol assignments
-	"192.168.0.0/16",     // private
-	"198.18.0.0/15",      // benchmarking
-	"224.0.0.0/4",        // multicast
-	"240.0.0.0/4",        // reserved, broadcast
-	"::/128",             // unspecified
-	"::1/128",            // loopback
-	"64:ff9b:1::/48",     // local-use NAT64
-	"fc00::/7",           // unique local (AWS metadata fd00:ec2::254)
-	"fe80::/10",          // link-local
-	"ff00::/8",           // multicast
+	"0.0.0.0/8",      // "this" network
+	"10.0.0.0/8",     // private
+	"100.64.0.0/10",  // CGNAT
+	"127.0.0.0/8",    // loopback
+	"169.254.0.0/16", // link-local, cloud metadata (169.254.169.254)
+	"172.16.0.0/12",  // private
+	"192.0.0.0/24",   // IETF protocol assignments
+	"192.168.0.0/16", // private
+	"198.18.0.0/15",  // benchmarking
+	"224.0.0.0/4",    // multicast
+	"240.0.0.0/4",    // reserved, broadcast
+	"::/128",         // unspecified
+	"::1/128",        // loopback
+	"64:ff9b:1::/48", // local-use NAT64
+	"fc00::/7",       // unique local (AWS metadata fd00:ec2::254)
+	"fe80::/10",      // link-local
+	"ff00::/8",       // multicast
 )
 
 func mustPrefixes(cidrs ...string) []netip.Prefix {

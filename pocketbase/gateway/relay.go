@@ -125,4 +125,3 @@ func relay(client, target *net.TCPConn, up, down func(int64)) {
 	client.Close()
 	target.Close()
 }
-

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/netip"
 	"strings"
 	"time"
@@ -18,6 +19,8 @@ type SQLSource struct {
 	Read  dbx.Builder // concurrent reads
 	Write dbx.Builder // PocketBase's single writer
 	Key   string      // SHOP_CREDENTIALS_KEY
+	// Logger says which rows cannot be read.
+	Logger *slog.Logger
 	// Retention: change rows older than this are pruned.
 	Retention time.Duration
 	lastPrune time.Time
@@ -174,6 +177,14 @@ func (s *SQLSource) ReportUpstream(ctx context.Context, proxyID string, failure 
 
 func isNoRows(err error) bool { return err != nil && strings.Contains(err.Error(), "no rows") }
 
+// skip logs a row the gateway cannot read: one damaged row must not stop it following
+// every other change.
+func (s *SQLSource) skip(id string, err error) {
+	if s.Logger != nil {
+		s.Logger.Error("gateway: a proxy row cannot be read; its credentials are refused", "proxy", id, "error", err)
+	}
+}
+
 // records turns rows into records: passwords opened (only those the gateway needs: the
 // customer's of ASSIGNED proxies, the upstream's of upstream exits), dates parsed.
 func (s *SQLSource) records(rows []recordRow) ([]Record, error) {
@@ -194,7 +205,8 @@ func (s *SQLSource) records(rows []recordRow) ([]Record, error) {
 		if r.ExpiresAt != "" {
 			t, err := time.Parse(pbDate, r.ExpiresAt)
 			if err != nil {
-				return nil, fmt.Errorf("proxy %s: expires_at %q: %w", r.ID, r.ExpiresAt, err)
+				s.skip(r.ID, fmt.Errorf("expires_at %q: %w", r.ExpiresAt, err))
+				rec.Status = "UNREADABLE" // no grant: refused rather than served forever
 			}
 			rec.ExpiresAt = t
 		}
@@ -202,15 +214,15 @@ func (s *SQLSource) records(rows []recordRow) ([]Record, error) {
 		if r.Status == "ASSIGNED" {
 			plain, err := OpenSealed(r.PasswordEncrypted, s.Key)
 			if err != nil {
-				return nil, fmt.Errorf("proxy %s: %w", r.ID, err)
+				s.skip(r.ID, err)
 			}
-			rec.Password = plain
+			rec.Password = plain // "" when unreadable: no grant
 		}
 		rec.Exit = Exit{ProxyID: r.ID, BindAddr: r.BindAddress, SOCKS: r.Type == "SOCKS5"}
 		if r.Exit == "upstream" {
 			plain, err := OpenSealed(r.UpstreamPasswordEncrypted, s.Key)
 			if err != nil {
-				return nil, fmt.Errorf("proxy %s upstream: %w", r.ID, err)
+				s.skip(r.ID, fmt.Errorf("upstream: %w", err))
 			}
 			rec.Exit = Exit{ProxyID: r.ID, Upstream: true, Host: r.UpstreamHost, Port: r.UpstreamPort,
 				Username: r.UpstreamUsername, Password: plain, SOCKS: r.Type == "SOCKS5"}

@@ -1,0 +1,237 @@
+// The proxy gateway inside the shop's PocketBase (issue #16), tried as customers use it:
+// curl through the HTTP port (plain and CONNECT) and the SOCKS5 port to an echo server on
+// loopback, with credentials bought through the purchase route. Every change the shop
+// makes to a proxy (regenerate, refund, release, delete, expiry, suspension) is refused
+// within a second, and an open tunnel is cut within a second.
+import { execFile } from "node:child_process";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from "node:net";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/pocketbase.ts";
+import { addStock, customer, post, purchase, setProxyColumns, type Customer } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
+
+const HTTP_PORT = await freePort();
+const SOCKS_PORT = await freePort();
+const shop = useShop({ env: { GATEWAY_HOST: "127.0.0.1", GATEWAY_HTTP_PORT: String(HTTP_PORT), GATEWAY_SOCKS_PORT: String(SOCKS_PORT) } });
+
+// ---- Targets on loopback -----------------------------------------------------------
+
+let web: Server;
+let webPort = 0;
+let webHits = 0;
+let echo: TcpServer;
+let echoPort = 0;
+
+beforeAll(async () => {
+  web = createHttpServer((req, res) => {
+    webHits += 1;
+    res.end(`hello from the target ${req.url} proxy-auth=${req.headers["proxy-authorization"] ?? "none"}`);
+  });
+  echo = createTcpServer((socket) => socket.pipe(socket));
+  await Promise.all([
+    new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve)),
+    new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve)),
+  ]);
+  webPort = (web.address() as { port: number }).port;
+  echoPort = (echo.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => web.close(resolve));
+  await new Promise((resolve) => echo.close(resolve));
+});
+
+// ---- Clients -------------------------------------------------------------------------
+
+interface CurlResult {
+  exitCode: number;
+  body: string;
+  /** The HTTP status of the answer, or of CONNECT's answer when that failed. */
+  status: number;
+}
+
+function curl(args: string[]): Promise<CurlResult> {
+  return new Promise((resolve) => {
+    execFile("curl", ["-sS", "--max-time", "10", "-w", "\n%{http_code} %{http_connect}", ...args], (error, stdout) => {
+      const lines = stdout.split("\n");
+      const [code = "0", connectCode = "0"] = (lines.pop() ?? "").split(" ");
+      const status = Number(code) || Number(connectCode);
+      resolve({ exitCode: error ? Number((error as { code?: number }).code ?? 1) : 0, body: lines.join("\n"), status });
+    });
+  });
+}
+
+interface Creds {
+  username: string;
+  password: string;
+}
+
+const httpProxy = (c: Creds) => `http://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@127.0.0.1:${HTTP_PORT}`;
+const target = () => `http://127.0.0.1:${webPort}/ip`;
+
+const viaPlain = (c: Creds) => curl(["-x", httpProxy(c), target()]);
+const viaConnect = (c: Creds) => curl(["-p", "-x", httpProxy(c), target()]);
+const viaSocks = (c: Creds) =>
+  curl(["--socks5-hostname", `127.0.0.1:${SOCKS_PORT}`, "--proxy-user", `${c.username}:${c.password}`, `http://localhost:${webPort}/ip`]);
+
+/** A CONNECT tunnel to the TCP echo server by hand: the answer's status, and the socket when 200. */
+function openTunnel(c: Creds): Promise<{ status: number; socket: Socket | null }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(HTTP_PORT, "127.0.0.1");
+    const auth = Buffer.from(`${c.username}:${c.password}`).toString("base64");
+    socket.once("error", reject);
+    socket.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`);
+    let head = "";
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      const status = Number(head.split(" ")[1]);
+      if (status !== 200) socket.destroy();
+      resolve({ status, socket: status === 200 ? socket : null });
+    };
+    socket.on("data", onData);
+  });
+}
+
+function echoes(socket: Socket, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    socket.once("data", (chunk) => resolve(chunk.toString()));
+    socket.once("error", reject);
+    socket.write(text);
+  });
+}
+
+/** Milliseconds from now until the gateway refuses these credentials (fails after `limit`). */
+async function msUntilRefused(c: Creds, since: number, limit = 3000): Promise<number> {
+  while (Date.now() - since < limit) {
+    const { status } = await openTunnel(c);
+    if (status === 407) return Date.now() - since;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`still accepted ${limit} ms after the change`);
+}
+
+/** Milliseconds from `since` until the socket is closed by the gateway. */
+function msUntilClosed(socket: Socket, since: number): Promise<number> {
+  return new Promise((resolve) => {
+    if (socket.closed) resolve(Date.now() - since);
+    socket.once("close", () => resolve(Date.now() - since));
+  });
+}
+
+// ---- Fixtures ------------------------------------------------------------------------
+
+interface Bought extends Creds {
+  id: string;
+  owner: Customer;
+  orderId: string;
+}
+
+async function buy(type = "DATACENTER", country = "US"): Promise<Bought> {
+  await addStock(shop, { type, country, count: 1 });
+  const owner = await customer(shop, 50_000);
+  const res = await purchase(owner.pb, { type, country, quantity: 1 });
+  const proxy = res.proxies[0]!;
+  return { id: proxy.id, username: proxy.username, password: String(proxy["password"]), owner, orderId: res.order.id };
+}
+
+// ---- Tests ---------------------------------------------------------------------------
+
+describe("the proxy gateway", () => {
+  it("serves a bought proxy over plain HTTP, CONNECT and SOCKS5, and keeps the customer's credentials from the target", async () => {
+    const proxy = await buy("DATACENTER");
+    const plain = await viaPlain(proxy);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toContain("hello from the target /ip");
+    expect(plain.body).toContain("proxy-auth=none");
+    const tunnelled = await viaConnect(proxy);
+    expect(tunnelled.status).toBe(200);
+    expect(tunnelled.body).toContain("hello from the target /ip");
+    const socks = await viaSocks(proxy);
+    expect(socks.exitCode).toBe(0);
+    expect(socks.body).toContain("hello from the target /ip");
+  });
+
+  it("refuses wrong credentials, and each type on a port it is not sold for, dialling nothing", async () => {
+    const dc = await buy("DATACENTER");
+    const socksOnly = await buy("SOCKS5");
+    const hits = webHits;
+    const wrong = await viaPlain({ username: dc.username, password: `${dc.password}x` });
+    expect(wrong.status).toBe(407);
+    expect(wrong.body).toContain("Proxy authentication required");
+    expect((await viaConnect({ username: "nobody", password: "nothing" })).status).toBe(407);
+    expect((await viaPlain(socksOnly)).status).toBe(407);
+    expect((await viaSocks(socksOnly)).exitCode).toBe(0);
+    const wrongSocks = await viaSocks({ username: dc.username, password: "wrong" });
+    expect(wrongSocks.exitCode).not.toBe(0);
+    expect(webHits).toBe(hits + 1); // only the SOCKS5 proxy on its own port got through
+  });
+
+  it("cuts an open tunnel within a second of new credentials, and refuses the old ones", async () => {
+    const proxy = await buy("RESIDENTIAL");
+    const { status, socket } = await openTunnel(proxy);
+    expect(status).toBe(200);
+    expect(await echoes(socket!, "ping")).toBe("ping");
+    const changed = Date.now();
+    const closed = msUntilClosed(socket!, changed);
+    const fresh = await post<{ password: string; username: string }>(
+      proxy.owner.pb,
+      `/api/v1/proxies/${proxy.id}/regenerate-credentials`,
+      {},
+    );
+    expect(await closed).toBeLessThan(1000);
+    expect(await msUntilRefused(proxy, changed)).toBeLessThan(1000);
+    expect((await viaConnect({ username: fresh.username, password: fresh.password })).status).toBe(200);
+  });
+
+  it("refuses refunded, released, deleted, expired and suspended proxies within a second", async () => {
+    const refunded = await buy();
+    const released = await buy();
+    const deleted = await buy();
+    const expired = await buy();
+    const suspended = await buy();
+    for (const p of [refunded, released, deleted, expired, suspended]) expect((await viaConnect(p)).status).toBe(200);
+
+    let since = Date.now();
+    await shop.admin.send(`/api/admin/orders/${refunded.orderId}/refund`, {
+      method: "POST",
+      body: { reason: "gateway test" },
+      headers: { "Idempotency-Key": randomUUID() },
+    });
+    expect(await msUntilRefused(refunded, since)).toBeLessThan(1000);
+
+    since = Date.now();
+    await shop.admin.send(`/api/admin/proxies/${released.id}`, { method: "PATCH", body: { status: "AVAILABLE" } });
+    expect(await msUntilRefused(released, since)).toBeLessThan(1000);
+
+    since = Date.now();
+    await shop.admin.send(`/api/admin/proxies/${deleted.id}`, { method: "DELETE" });
+    expect(await msUntilRefused(deleted, since)).toBeLessThan(1000);
+
+    // Backdated behind the minute job's back (committed when setProxyColumns returns): the
+    // gateway's own clock decides.
+    setProxyColumns(shop.tpb, [expired.id], { expires_at: new Date(Date.now() - 60_000).toISOString().replace("T", " ") });
+    since = Date.now();
+    expect(await msUntilRefused(expired, since)).toBeLessThan(1000);
+
+    since = Date.now();
+    await shop.admin.send(`/api/admin/users/${suspended.owner.id}/suspension`, { method: "POST", body: { suspended: true } });
+    expect(await msUntilRefused(suspended, since)).toBeLessThan(1000);
+  });
+
+  it("answers only from the owner's IP allowlist when one is set", async () => {
+    const proxy = await buy();
+    await proxy.owner.pb.send("/api/v1/account/ip-allowlist", { method: "PUT", body: { entries: ["203.0.113.0/24"] } });
+    expect(await msUntilRefused(proxy, Date.now())).toBeLessThan(1000);
+    await proxy.owner.pb.send("/api/v1/account/ip-allowlist", { method: "PUT", body: { entries: ["127.0.0.1"] } });
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await viaConnect(proxy)).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(200);
+  });
+});
