@@ -102,6 +102,17 @@ onBootstrap((e) => {
   e.next();
   require(`${__hooks}/lib/proxies/credentials.js`).assertUsableKey(e.app);
 });
+// Where customers connect (issue #16): on every start, after the migrations (serve runs them
+// after onBootstrap, then the serve hook; the JS VM has no onServe of its own, so it is bound
+// on $app here), every proxy's host and port are the gateway's for the environment's ports
+// and the gateway_public_host setting, and owners whose proxies moved to the gateway are
+// told once by mail (lib/proxies/gateway-endpoint.js).
+$app.onServe().bindFunc((/** @type {core.ServeEvent} */ e) => {
+  const gateway = require(`${__hooks}/lib/proxies/gateway-endpoint.js`);
+  gateway.syncEndpoints(e.app);
+  e.next();
+  gateway.sendEndpointNotices(e.app);
+});
 onRecordEnrich((e) => require(`${__hooks}/lib/proxies/records-api.js`).addPassword(e), "proxies");
 onRecordCreateRequest((e) => require(`${__hooks}/lib/proxies/records-api.js`).checkCreate(e), "proxies");
 onRecordUpdateRequest((e) => require(`${__hooks}/lib/proxies/records-api.js`).checkUpdate(e), "proxies");

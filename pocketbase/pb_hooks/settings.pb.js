@@ -36,6 +36,17 @@ onRecordAfterDeleteSuccess(
   "pricing_plans",
 );
 
+// A committed change of gateway_public_host moves every proxy's stored host to it (the
+// name customers connect to the gateway by; lib/proxies/gateway-endpoint.js).
+onRecordAfterCreateSuccess((e) => {
+  if (e.record?.getString("key") === "gateway_public_host") require(`${__hooks}/lib/proxies/gateway-endpoint.js`).syncEndpoints(e.app);
+  e.next();
+}, "settings");
+onRecordAfterUpdateSuccess((e) => {
+  if (e.record?.getString("key") === "gateway_public_host") require(`${__hooks}/lib/proxies/gateway-endpoint.js`).syncEndpoints(e.app);
+  e.next();
+}, "settings");
+
 // The data dir files a backup never holds, and no restore while replicating.
 onBackupCreate((e) => {
   require(`${__hooks}/lib/settings/backups.js`).excludeSecrets(e);

@@ -130,7 +130,7 @@ const ROUTES: Route[] = [
     method: "PATCH",
     route: "/api/admin/proxies/{id}",
     url: (t) => `/api/admin/proxies/${t.proxyId}`,
-    body: () => ({ port: 20000 + Math.floor(Math.random() * 40000) }),
+    body: () => ({ upstream_port: 20000 + Math.floor(Math.random() * 40000) }),
     audit: "proxies.update",
   },
   { method: "DELETE", route: "/api/admin/proxies/{id}", url: (t) => `/api/admin/proxies/${t.doomedProxyId}`, audit: "proxies.delete" },

@@ -62,7 +62,7 @@ describe("the audit log names its targets", () => {
         const host = `audit-${tag()}.test`;
         const proxy = await shop.su
           .collection("proxies")
-          .create({ host, port: 8080, username: "u", password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
+          .create({ host, port: 8080, username: host, password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
         await shop.admin.send(`/api/admin/proxies/${proxy.id}`, { method: "PATCH", body: { status: "MAINTENANCE" } });
         return { action: "proxies.update", search: proxy.id, label: `${host}:8080` };
       },

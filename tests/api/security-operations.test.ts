@@ -29,7 +29,7 @@ describe("finding 6: a proxy's owner, status and term are never written through 
   const stockBody = (tag: string) => ({
     host: `f6-${tag}-${Date.now()}.test`,
     port: 8080,
-    username: "u",
+    username: `u-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
     password: "Secret#1",
     type: "HTTP",
     country: "US",

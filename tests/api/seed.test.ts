@@ -26,6 +26,9 @@ const SETTING_KEYS = [
   // The welcome credit's guards (security review #13, finding 10).
   "welcome_credits_per_address_per_day",
   "welcome_credit_spendable_cents",
+  // The name customers connect to the gateway by (issue #16; its bind addresses and allowed
+  // ranges are admin-only, like staff_notification_email).
+  "gateway_public_host",
 ];
 
 async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {

@@ -62,7 +62,7 @@ export async function orderFor(ctx: Context, owner: Owner): Promise<string> {
   const country = `M${ctx.n()}`;
   await ctx.su
     .collection("proxies")
-    .create({ host: `order${ctx.n()}.test`, port: 1, username: "u", password: "p", type: "HTTP", country, status: "AVAILABLE" });
+    .create({ host: `order${ctx.n()}.test`, port: 1, username: `u${ctx.n()}`, password: "p", type: "HTTP", country, status: "AVAILABLE" });
   await creditViaAdmin(ctx, ctx.users[owner].id, 1000);
   const pb = await ctx.signIn(ctx.users[owner]);
   const res = await pb.send<{ order: RecordModel }>("/api/v1/proxies/purchase", {

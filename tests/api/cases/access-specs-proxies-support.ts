@@ -10,7 +10,7 @@ export const proxiesSpec: CollectionSpec = {
     const { id } = await ctx.su.collection("proxies").create({
       host: `p${ctx.n()}.test`,
       port: 8080,
-      username: "u",
+      username: `u${ctx.n()}`,
       password: "secret",
       type: "HTTP",
       country: "US",
@@ -26,7 +26,7 @@ export const proxiesSpec: CollectionSpec = {
   createBody: async (_ctx, _who, marker) => ({
     host: `${marker}.test`,
     port: 8080,
-    username: "u",
+    username: `${marker}-u`,
     password: "p",
     type: "HTTP",
     country: "US",

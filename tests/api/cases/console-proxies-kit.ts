@@ -34,7 +34,10 @@ export function proxyConsole(shop: Shop) {
   const auditCount = async () => (await shop.su.collection("audit_logs").getList(1, 1)).totalItems;
   const proxyCount = async () => (await shop.su.collection("proxies").getList(1, 1)).totalItems;
 
-  /** Imports `lines` as the admin and answers the ids of the proxies made (found by host). */
+  /**
+   * Imports upstream `lines` as the admin and answers the proxies made (found by their
+   * upstream host; each has the shop's own username and password on the gateway).
+   */
   async function stock(lines: string[], batch: Record<string, string> = {}): Promise<AdminProxy[]> {
     const res = await importText({ text: lines.join("\n"), ...batch });
     expect(res.imported).toBe(lines.length);

@@ -12,7 +12,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
   const { sentence, tag, list, detail, importText, edit, audits, auditCount, proxyCount, stock } = proxyConsole(shop);
 
   describe("POST /api/admin/proxies/import", () => {
-    it("imports the valid lines with the defaults and reports every skipped line with its reason", async () => {
+    it("imports the valid upstream lines with the defaults and reports every skipped line with its reason", async () => {
       const t = tag();
       const [existing] = await stock([`${t}-old.test:8000:taken:pw`]);
       const text = [
@@ -23,7 +23,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         `${t}.test:http:user4:pass4`, // 5 bad port
         `${t}.test:70000:user5:pass5`, // 6 bad port
         `${t}.test:8080:user1:other`, // 7 duplicate of line 1
-        `${existing!.host}:8000:taken:pw2`, // 8 already in stock
+        `${existing!.upstream_host}:8000:taken:pw2`, // 8 upstream already imported
         `  ${t}.test:8082:user6:pass6  `, // 9 ok (trimmed)
         `${t}.test:8083:us er7:pass7`, // 10 malformed username
         `${t}.test:8084:user8:pass8:extra`, // 11 malformed: 5 parts
@@ -38,22 +38,30 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         [5, "Bad port: must be a whole number from 1 to 65535"],
         [6, "Bad port: must be a whole number from 1 to 65535"],
         [7, "Duplicate of line 1 in this file"],
-        [8, "Already in stock (same host, port and username)"],
+        [8, "Already imported (same upstream host, port and username)"],
         [10, "Malformed: username may use visible ASCII characters except spaces and colons"],
         [11, "Malformed: expected host:port:username:password"],
       ]);
-      expect(res.skipped[0]!.text).toBe(`${t}.test:8081:user2`);
+      // A report shows the upstream's host and port only, never its credentials.
+      expect(res.skipped[0]!.text).toBe(`${t}.test:8081`);
+      expect(JSON.stringify(res)).not.toMatch(/pass\d|pw2/);
 
       const made = await list({ search: `${t}.test` });
-      expect(made.items.map((p) => p.username).sort()).toEqual(["user1", "user6"]);
-      for (const p of made.items)
-        expect(p).toMatchObject({ type: "DATACENTER", country: "Unknown", status: "AVAILABLE", state: "", city: "" });
-      expect((await detail(made.items.find((p) => p.username === "user1")!.id)).password).toBe("pass1");
+      expect(made.items.map((p) => p.upstream_username).sort()).toEqual(["user1", "user6"]);
+      for (const p of made.items) {
+        expect(p).toMatchObject({ type: "DATACENTER", country: "Unknown", status: "AVAILABLE", state: "", city: "", exit: "upstream" });
+        expect(p.username).toMatch(/^dat_unknown_[a-z0-9]{12}$/);
+      }
+      // The customer's password is the shop's own, not the upstream's.
+      const first = await detail(made.items.find((p) => p.upstream_username === "user1")!.id);
+      expect(first.password).toMatch(/^[A-Za-z0-9]{20}$/);
+      expect(first).toMatchObject({ upstream_host: `${t}.test`, upstream_port: 8080, upstream_has_password: true });
 
       expect(await auditCount()).toBe(before + 1);
       const [row] = (await audits("proxies.import")).slice(-1);
       expect(row).toMatchObject({ target_type: "proxies", details: { imported: 2, skipped: 8, type: "DATACENTER", country: "Unknown" } });
       expect(JSON.stringify(row)).not.toContain("pass1");
+      expect(JSON.stringify(row)).not.toContain("user1");
     });
 
     it("imports IPv6 hosts written in brackets (stored without them) and says why a malformed one is skipped", async () => {
@@ -74,7 +82,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       ]);
       expect(res.imported).toBe(2);
       const made = await list({ search: `${net}::1` });
-      expect(made.items.map((p) => [p.host, p.port])).toEqual([[`${net}::1`, 8080]]);
+      expect(made.items.map((p) => [p.upstream_host, p.upstream_port])).toEqual([[`${net}::1`, 8080]]);
     });
 
     it("refuses an import with no valid line (400 with the report) and one over 10,000 lines, changing nothing", async () => {
@@ -82,7 +90,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       const [existing] = await stock([`${t}-old.test:8000:taken:pw`]);
       const before = { proxies: await proxyCount(), audits: await auditCount() };
 
-      const err = await errorOf(() => importText({ text: `${t}.test:1:u\n${existing!.host}:8000:taken:pw\nnot a proxy` }));
+      const err = await errorOf(() => importText({ text: `${t}.test:1:u\n${existing!.upstream_host}:8000:taken:pw\nnot a proxy` }));
       expect(err.status).toBe(400);
       expect(err.message).toBe("No valid proxies found in import data");
       expect((err.response["data"] as { skipped: { line: number; reason: string }[] }).skipped.map((s) => s.line)).toEqual([1, 2, 3]);
@@ -124,63 +132,61 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       expect(res).toMatchObject({ imported: 10_000, skipped: [], message: "Successfully imported 10000 proxies" });
       for (const order of orders) expect(order.proxies).toHaveLength(1);
 
-      // The imported stock is for sale with its passwords.
+      // The imported stock is for sale with the shop's own credentials, never the upstream's.
       const order = await purchase(buyer().pb, { type: "DATACENTER", country, state: "Victoria", city: "Melbourne", quantity: 3 });
-      for (const p of order.proxies) expect(p["password"]).toBe(`Pw${p["username"].slice(4)}x`);
+      for (const p of order.proxies) {
+        expect(p["password"]).toMatch(/^[A-Za-z0-9]{20}$/);
+        expect(p["username"]).toMatch(/^dat_au_[a-z0-9]{12}$/);
+      }
+      expect(JSON.stringify(order)).not.toMatch(/Pw\d+x|bulk\d/);
     });
   });
 
   describe("PATCH and DELETE /api/admin/proxies/{id}", () => {
-    it("edits host, port, username and password with one audit row that never holds the password", async () => {
+    it("edits the customer's username and password with one audit row that never holds the password", async () => {
       const t = tag();
       const [proxy] = await stock([`${t}.test:8080:before:OldPass1`]);
-      const updated = await edit(proxy!.id, {
-        host: ` ${t}-New.TEST `,
-        port: 9090,
-        username: "after",
-        password: "NewPass#2",
-        status: "AVAILABLE",
-      });
-      expect(updated).toMatchObject({ host: `${t}-new.test`, port: 9090, username: "after", password: "NewPass#2", status: "AVAILABLE" });
+      const oldPassword = (await detail(proxy!.id)).password;
+      const updated = await edit(proxy!.id, { username: `${t}-after`, password: "NewPass#2", status: "AVAILABLE" });
+      expect(updated).toMatchObject({ username: `${t}-after`, password: "NewPass#2", status: "AVAILABLE", upstream_username: "before" });
       expect((await detail(proxy!.id)).password).toBe("NewPass#2");
 
       const rows = await audits("proxies.update", proxy!.id);
       expect(rows).toHaveLength(1);
       expect(rows[0]!["details"]).toEqual({
         changes: {
-          host: { from: `${t}.test`, to: `${t}-new.test` },
-          port: { from: 8080, to: 9090 },
-          username: { from: "before", to: "after" },
+          username: { from: proxy!.username, to: `${t}-after` },
           password: { changed: true },
         },
       });
-      expect(JSON.stringify(rows)).not.toMatch(/OldPass1|NewPass#2/);
+      expect(JSON.stringify(rows)).not.toMatch(new RegExp(`OldPass1|NewPass#2|${oldPassword}`));
     });
 
-    it("takes an IPv6 host, with or without brackets, and stores it without them", async () => {
+    it("takes an upstream IPv6 host, with or without brackets, and stores it without them", async () => {
       const t = tag();
       const [proxy] = await stock([`${t}.test:8080:six:Pw6`]);
-      expect((await edit(proxy!.id, { host: "[2001:DB8::6]" })).host).toBe("2001:db8::6");
-      expect((await edit(proxy!.id, { host: "2001:db8::7" })).host).toBe("2001:db8::7");
+      expect((await edit(proxy!.id, { upstream_host: "[2001:DB8::6]" })).upstream_host).toBe("2001:db8::6");
+      expect((await edit(proxy!.id, { upstream_host: "2001:db8::7" })).upstream_host).toBe("2001:db8::7");
     });
 
-    it("refuses bad values and a clash with another proxy's endpoint, with field messages, changing nothing", async () => {
+    it("refuses bad values and a username another proxy has, with field messages, changing nothing", async () => {
       const t = tag();
       const made = await stock([`${t}.test:1:a:pa`, `${t}.test:2:b:pb`]);
-      const a = made.find((p) => p.username === "a");
-      const b = made.find((p) => p.username === "b");
+      const a = made.find((p) => p.upstream_username === "a");
+      const b = made.find((p) => p.upstream_username === "b");
+      const aPassword = (await detail(a!.id)).password;
       const before = await auditCount();
       const cases: [Record<string, unknown>, string, string][] = [
-        [{ port: 0 }, "port", "Port must be a whole number from 1 to 65535"],
-        [{ port: 65536 }, "port", "Port must be a whole number from 1 to 65535"],
-        [{ host: "" }, "host", "Host is required"],
-        [{ host: "bad host" }, "host", "Host must be a host name, an IPv4 address or an IPv6 address"],
-        [{ host: "2001:db8::g" }, "host", "Host must be a host name, an IPv4 address or an IPv6 address"],
+        [{ upstream_port: 0 }, "upstream_port", "Upstream port must be a whole number from 1 to 65535"],
+        [{ upstream_port: 65536 }, "upstream_port", "Upstream port must be a whole number from 1 to 65535"],
+        [{ upstream_host: "" }, "upstream_host", "Upstream host is required for an upstream exit"],
+        [{ upstream_host: "bad host" }, "upstream_host", "Upstream host must be a host name, an IPv4 address or an IPv6 address"],
+        [{ upstream_host: "2001:db8::g" }, "upstream_host", "Upstream host must be a host name, an IPv4 address or an IPv6 address"],
         [{ username: "" }, "username", "Username is required"],
         [{ password: "" }, "password", "Password is required"],
         [{ password: "has space" }, "password", "Password cannot contain spaces or control characters"],
         [{ status: "SOLD" }, "status", "Status must be one of AVAILABLE, ASSIGNED, EXPIRED, MAINTENANCE"],
-        [{ port: 2, username: "b" }, "username", "Another proxy already has this host, port and username"],
+        [{ username: b!.username }, "username", "Username is already in use"],
         [{ status: "ASSIGNED" }, "status", "A proxy becomes Assigned when a customer buys it; this one has no customer."],
         [{ status: "EXPIRED" }, "status", "Only a customer's proxy can be Expired; this one has no customer."],
       ];
@@ -190,8 +196,17 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         expect(err.message).toBe(sentence(message));
         expect((err.response["data"] as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
       }
-      expect(await detail(a!.id)).toMatchObject({ host: a!.host, port: 1, username: "a", password: "pa", status: "AVAILABLE" });
-      expect((await detail(b!.id)).username).toBe("b");
+      expect(await detail(a!.id)).toMatchObject({
+        host: a!.host,
+        port: a!.port,
+        username: a!.username,
+        upstream_host: `${t}.test`,
+        upstream_port: 1,
+        upstream_username: "a",
+        password: aPassword,
+        status: "AVAILABLE",
+      });
+      expect((await detail(b!.id)).username).toBe(b!.username);
       expect(await auditCount()).toBe(before);
       expect(await statusOf(() => edit("nosuchproxy1234", { status: "MAINTENANCE" }))).toBe(404);
     });
@@ -247,9 +262,9 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       const rows = await audits("proxies.delete", id);
       expect(rows).toHaveLength(1);
       expect(rows[0]!["details"]).toEqual({
-        host: `${t}.test`,
-        port: 4444,
-        username: "gone",
+        host: order.proxies[0]!.host,
+        port: order.proxies[0]!.port,
+        username: order.proxies[0]!.username,
         type: "HTTPS",
         country: "FR",
         status: "ASSIGNED",

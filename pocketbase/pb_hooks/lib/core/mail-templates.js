@@ -1,7 +1,7 @@
 // @ts-check
 // The shop's receipts and notices: a receipt for each credit purchase and proxy purchase, a
 // refund notice, a ticket-closed notice, the notice of an admin's e-mail change to the old
-// address, and to staff (setting staff_notification_email, else contact_email) a new ticket
+// address, the notice that a customer's proxies moved to the gateway (issue #16), and to staff (setting staff_notification_email, else contact_email) a new ticket
 // and a new contact-form message. Each mail is built from
 // one set of data (greeting, paragraphs, amount rows, lines, one link to the page it is
 // about) into its plain-text and HTML parts, and goes out through lib/core/mail.js.
@@ -290,9 +290,41 @@ function emailChanged(app, oldEmail, newEmail) {
   }));
 }
 
+/**
+ * The notice that the owner's proxies moved to the shop's gateway (issue #16): their host
+ * and port changed, the username and password they hold did not.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {{ host: string, port: number, username: string, type: string, country: string, ports: { http?: number, socks5?: number } }[]} moved
+ */
+function endpointMoved(app, userId, moved) {
+  return deliver(app, "endpoint moved", () => {
+    if (moved.length === 0) return null;
+    const user = app.findRecordById("users", userId);
+    if (user.getBool("deleted")) return null;
+    const hostPort = (/** @type {string} */ host, /** @type {number} */ port) =>
+      host.indexOf(":") >= 0 ? `[${host}]:${port}` : `${host}:${port}`;
+    return {
+      to: user.email(),
+      subject: moved.length === 1 ? "Your proxy has a new host and port" : "Your proxies have a new host and port",
+      name: user.getString("first_name"),
+      paragraphs: [
+        `${moved.length === 1 ? "Your proxy now connects" : `Your ${moved.length} proxies now connect`} through our own gateway, so the host and port to use have changed.`,
+        "Your username and password stay the same. Update the host and port wherever you use these proxies:",
+      ],
+      lines: moved.map((p) => {
+        const socks = p.ports.socks5 !== undefined && p.ports.http !== undefined ? ` (SOCKS5: port ${p.ports.socks5})` : "";
+        return `${p.username}: ${hostPort(p.host, p.port)}${socks}, ${proxies.typeLabel(p.type)}, ${p.country}`;
+      }),
+      link: { url: `${mail.appUrl(app)}/dashboard/proxies`, label: "See your proxies" },
+    };
+  });
+}
+
 module.exports = {
   compose,
   emailChanged,
+  endpointMoved,
   staffAddress,
   creditReceipt,
   proxyReceipt,

@@ -118,7 +118,8 @@ function passwordProblem(plain) {
 
 /**
  * For records-API writes to `proxies` (admins, superusers): the body's plain `password`
- * is sealed into `password_encrypted`; nobody writes `password_encrypted` directly. A
+ * is sealed into `password_encrypted`; nobody writes `password_encrypted` or
+ * `upstream_password_encrypted` directly (PATCH /api/admin/proxies/{id} seals an upstream's). A
  * create needs a password. Returns true when the request sets a password; the record then
  * carries the plaintext as custom data (answered, and audited as "[redacted]").
  * @param {core.RecordRequestEvent} e
@@ -129,6 +130,10 @@ function sealRequestPassword(e, creating) {
   if (body["password_encrypted"] !== undefined) {
     const message = "password_encrypted is written by the server: send the plain password as password.";
     throw new BadRequestError(message, { password_encrypted: new ValidationError("validation_read_only", message) });
+  }
+  if (body["upstream_password_encrypted"] !== undefined) {
+    const message = "upstream_password_encrypted is written by the server: set an upstream's password in Proxy Management.";
+    throw new BadRequestError(message, { upstream_password_encrypted: new ValidationError("validation_read_only", message) });
   }
   const given = body["password"];
   if (given === undefined && !creating) return false;

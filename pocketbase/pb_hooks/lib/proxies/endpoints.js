@@ -1,6 +1,8 @@
 // @ts-check
-// What an admin may give a proxy's endpoint in the console (edit and import): a host name
-// or IPv4 address or IPv6 address (stored without brackets), a port, a username and a password that fit a host:port:username:password line.
+// What an admin may give a proxy in the console (edit and import): an upstream's host name,
+// IPv4 or IPv6 address (stored without brackets) and port, usernames and passwords that fit
+// a host:port:username:password line, and IP addresses and CIDR ranges (bind addresses and
+// the gateway settings).
 
 /** @type {typeof import("./credentials.js")} */
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
@@ -60,4 +62,43 @@ function passwordProblem(password) {
   return "";
 }
 
-module.exports = { normalizeHost, hostProblem, portOf, usernameProblem, passwordProblem };
+/**
+ * True for an IPv4 or IPv6 address (IPv6 lower-case, no brackets, no zone).
+ * @param {string} text
+ */
+function isIp(text) {
+  return importLines.isIpv4(text) || importLines.isIpv6(text);
+}
+
+/**
+ * True for a CIDR range: an IP address, "/" and a prefix length (0-32 for IPv4, 0-128 for
+ * IPv6), IPv6 lower-case.
+ * @param {string} text
+ */
+function isCidr(text) {
+  const slash = text.indexOf("/");
+  if (slash < 0) return false;
+  const address = text.slice(0, slash);
+  const bits = text.slice(slash + 1);
+  if (!/^(0|[1-9][0-9]{0,2})$/.test(bits)) return false;
+  if (importLines.isIpv4(address)) return Number(bits) <= 32;
+  return importLines.isIpv6(address) && Number(bits) <= 128;
+}
+
+/**
+ * A list typed as text (comma, space or newline separated) as its items: trimmed, IPv6
+ * brackets removed, lower-case, duplicates dropped.
+ * @param {string} text
+ * @returns {string[]}
+ */
+function listItems(text) {
+  /** @type {string[]} */
+  const items = [];
+  for (const raw of text.split(/[\s,]+/)) {
+    const item = normalizeHost(raw);
+    if (item && items.indexOf(item) < 0) items.push(item);
+  }
+  return items;
+}
+
+module.exports = { normalizeHost, hostProblem, portOf, usernameProblem, passwordProblem, isIp, isCidr, listItems };

@@ -1,7 +1,8 @@
 // @ts-check
 // Proxy Management's generate (the spec's generate_proxies_admin): a batch of AVAILABLE
 // proxies with random credentials for a place in the reference list, in one SQL
-// transaction with its audit row. Refused in demo mode.
+// transaction with its audit row. Generated proxies exit direct from the gateway's machine
+// (issue #16). Refused in demo mode.
 
 /** @type {typeof import("../audit/admin.js")} */
 const admin = require(`${__hooks}/lib/audit/admin.js`);
@@ -15,12 +16,12 @@ const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 const MAX_GENERATE = proxies.CATALOG.inventory.max_generate;
-const USER_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-/** The INSERT of one proxy; a clash with the unique endpoint index inserts nothing. */
+/** The INSERT of one proxy; a clash with the unique username index inserts nothing. */
 const INSERT_PROXY = `INSERT INTO proxies (id, host, port, username, password_encrypted, type, country, state, city, status,
-  assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated)
-  VALUES ({:id}, {:host}, {:port}, {:username}, {:password}, {:type}, {:country}, {:state}, {:city}, 'AVAILABLE', '', '', FALSE, '', {:now}, {:now})
+  assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, exit, bind_address, created, updated)
+  VALUES ({:id}, {:host}, {:port}, {:username}, {:password}, {:type}, {:country}, {:state}, {:city}, 'AVAILABLE', '', '', FALSE, '',
+    'direct', {:bind}, {:now}, {:now})
   ON CONFLICT DO NOTHING`;
 
 /**
@@ -52,41 +53,82 @@ function validateGenerate(body) {
 }
 
 /**
- * Makes `input.quantity` AVAILABLE proxies with random credentials in the caller's
- * transaction. Host: the type's gateway for the country; port and username random; a
- * rare clash with an existing endpoint is drawn again.
+ * The local addresses of setting gateway_bind_addresses (comma or newline separated), in
+ * order; [] when there are none.
+ * @param {CoreApp} app
+ * @returns {string[]}
+ */
+function bindAddresses(app) {
+  /** @type {typeof import("../settings/values.js")} */
+  const values = require(`${__hooks}/lib/settings/values.js`);
+  return (values.settingText(app, "gateway_bind_addresses") ?? "")
+    .split(/[\s,]+/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Picks the bind address of each new direct proxy: round-robin over `addresses`, starting
+ * with the ones the fewest direct proxies use already (so small batches spread too).
+ * @param {CoreApp} txApp
+ * @param {string[]} addresses
+ * @returns {() => string}  the next address ("" when there are none)
+ */
+function bindPicker(txApp, addresses) {
+  if (addresses.length === 0) return () => "";
+  const rows = sql.rowsLike({ bind_address: "", n: 0 });
+  txApp.db().newQuery("SELECT bind_address, COUNT(*) AS n FROM proxies WHERE exit = 'direct' GROUP BY bind_address").all(rows);
+  const used = addresses.map((a) => rows.find((r) => r.bind_address === a)?.n ?? 0);
+  return () => {
+    let best = 0;
+    for (let i = 1; i < used.length; i++) if ((used[i] ?? 0) < (used[best] ?? 0)) best = i;
+    used[best] = (used[best] ?? 0) + 1;
+    return addresses[best] ?? "";
+  };
+}
+
+/**
+ * Makes `input.quantity` AVAILABLE proxies in the caller's transaction: exit direct from
+ * the gateway's machine, bound round-robin to the addresses of gateway_bind_addresses (""
+ * when there are none; bindPicker), host and port the gateway's (gateway-endpoint.js), random unique
+ * username and password; a rare username clash is drawn again.
  * @param {CoreApp} txApp
  * @param {GenerateInput} input
  * @returns {string[]} the new ids
  */
 function generate(txApp, input) {
-  const host = `${input.country.toLowerCase()}.${input.type.toLowerCase()}.proxyshop.net`;
-  const prefix = `${input.type.slice(0, 3).toLowerCase()}_${input.country.toLowerCase()}_`;
+  const { host, port } = require(`${__hooks}/lib/proxies/gateway-endpoint.js`).gatewayEndpoint(input.type, txApp);
+  const nextBind = bindPicker(txApp, bindAddresses(txApp));
   const now = new DateTime().string();
   /** @type {string[]} */
   const ids = [];
   const seal = credentials.sealer();
   const query = txApp.db().newQuery(INSERT_PROXY).prepare();
+  let bind = nextBind();
   try {
     for (let attempts = 0; ids.length < input.quantity; attempts++) {
-      if (attempts > input.quantity * 3 + 10) throw new InternalServerError("Could not find free endpoints for the batch; try again.");
+      if (attempts > input.quantity * 3 + 10) throw new InternalServerError("Could not find free usernames for the batch; try again.");
       const id = sql.newId();
       const inserted = query
         .bind({
           id,
           host,
-          port: 10000 + Math.floor(Math.random() * 50000),
-          username: prefix + $security.randomStringWithAlphabet(12, USER_ALPHABET),
+          port,
+          username: proxies.newUsername(input.type, input.country),
           password: seal(proxies.newPassword()),
           type: input.type,
           country: input.country,
           state: input.state,
           city: input.city,
+          bind,
           now,
         })
         .execute()
         .rowsAffected();
-      if (inserted === 1) ids.push(id);
+      if (inserted === 1) {
+        ids.push(id);
+        if (ids.length < input.quantity) bind = nextBind();
+      }
     }
   } finally {
     query.close();
@@ -96,8 +138,9 @@ function generate(txApp, input) {
 
 /**
  * POST /api/admin/proxies/generate  {type, country, state?, city?, quantity 1-1000}
- * -> {generated_count, message: "Successfully generated N proxies", ids}; AVAILABLE,
- * random credentials; place checked against lib/locations.json; one transaction; audit
+ * -> {generated_count, message: "Successfully generated N proxies", ids}; AVAILABLE, exit
+ * direct (bind_address round-robin over gateway_bind_addresses), the gateway's host and
+ * port, random unique credentials; place checked against lib/locations.json; one transaction; audit
  * proxies.generate {count, type, country, state, city}.
  * @param {core.RequestEvent} e
  */
@@ -124,4 +167,4 @@ function generateRoute(e) {
   });
 }
 
-module.exports = { MAX_GENERATE, validateGenerate, generate, generateRoute };
+module.exports = { MAX_GENERATE, validateGenerate, bindAddresses, generate, generateRoute };

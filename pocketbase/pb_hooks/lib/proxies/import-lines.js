@@ -1,6 +1,6 @@
 // @ts-check
-// Reading one line of a proxy import (lib/proxies/import.js): `host:port:username:password`,
-// or `[2001:db8::1]:port:username:password` for an IPv6 host (brackets, as URLs write it;
+// Reading one line of a proxy import (lib/proxies/import.js): an upstream proxy as
+// `host:port:username:password`, or `[2001:db8::1]:port:username:password` for an IPv6 host (brackets, as URLs write it;
 // the host is stored without them). Pure functions, no PocketBase globals: the unit tests
 // load this file in Node (tests/unit/proxy-import-lines.test.ts).
 
@@ -76,4 +76,25 @@ function splitImportLine(line) {
   return { host: (parts[0] ?? "").toLowerCase(), port: parts[1] ?? "", username: parts[2] ?? "", password: parts[3] ?? "", ipv6: false };
 }
 
-module.exports = { splitImportLine, isIpv6, MALFORMED };
+/**
+ * What a report may show of an import line: its upstream host and port only (an IPv6 host
+ * in brackets), never the username and password after them. A line without a colon is
+ * shown as given (it holds no credentials in their place); at most 300 characters.
+ * @param {string} line  trimmed
+ */
+function lineForReport(line) {
+  if (line.charAt(0) === "[") {
+    const close = line.indexOf("]");
+    if (close < 0) return line.split(":")[0]?.slice(0, 300) ?? "";
+    const port = line.slice(close + 1).split(":")[1];
+    return (port === undefined ? line.slice(0, close + 1) : `${line.slice(0, close + 1)}:${port.trim()}`).slice(0, 300);
+  }
+  return line
+    .split(":")
+    .slice(0, 2)
+    .map((p) => p.trim())
+    .join(":")
+    .slice(0, 300);
+}
+
+module.exports = { splitImportLine, isIpv4, isIpv6, lineForReport, MALFORMED };

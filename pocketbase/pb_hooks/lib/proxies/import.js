@@ -1,8 +1,13 @@
 // @ts-check
-// Proxy Management's bulk import: host:port:username:password lines (an IPv6 host in
-// brackets: [2001:db8::1]:port:username:password, read by lib/proxies/import-lines.js),
-// checked and sealed before the transaction, inserted by one SQL statement with the audit
-// row. Refused in demo mode.
+// Proxy Management's bulk import of UPSTREAM proxies (issue #16): host:port:username:password
+// lines (an IPv6 host in brackets: [2001:db8::1]:port:username:password, read by
+// lib/proxies/import-lines.js) name the upstream each new proxy exits through. Every line
+// becomes a proxy with exit "upstream", the upstream's credentials sealed in
+// upstream_password_encrypted, and the shop's own customer credentials (a new random
+// unique username and password) on the gateway's host and port. Checked and sealed before
+// the transaction, inserted by one SQL statement with the audit row. No answer or audit
+// row carries an upstream's username or password (a skipped line shows its host:port).
+// Refused in demo mode.
 
 /** @type {typeof import("../audit/admin.js")} */
 const admin = require(`${__hooks}/lib/audit/admin.js`);
@@ -29,11 +34,11 @@ const NO_VALID_LINES = "No valid proxies found in import data";
 /**
  * @typedef {object} ImportLine
  * @property {number} line
- * @property {string} host
- * @property {number} port
- * @property {string} username
- * @property {string} sealed
- * @property {string} text  the line as given (trimmed)
+ * @property {string} host      the upstream's
+ * @property {number} port      the upstream's
+ * @property {string} username  the upstream's
+ * @property {string} sealed    the upstream's password, sealed
+ * @property {string} text      what the report may show of the line (importLines.lineForReport)
  */
 
 /**
@@ -88,7 +93,7 @@ function parseImport(body) {
     const line = i + 1;
     const trimmed = raw.trim();
     if (!trimmed) return;
-    const skip = (/** @type {string} */ reason) => skipped.push({ line, text: trimmed.slice(0, 300), reason });
+    const skip = (/** @type {string} */ reason) => skipped.push({ line, text: importLines.lineForReport(trimmed), reason });
     const parts = importLines.splitImportLine(trimmed);
     if ("reason" in parts) return skip(parts.reason);
     const { host, username, password } = parts;
@@ -101,7 +106,7 @@ function parseImport(body) {
     const first = seen[key];
     if (first) return skip(`Duplicate of line ${first} in this file`);
     seen[key] = line;
-    valid.push({ line, host, port, username, sealed: seal(password), text: trimmed.slice(0, 300) });
+    valid.push({ line, host, port, username, sealed: seal(password), text: importLines.lineForReport(trimmed) });
   });
   return { batch, valid, skipped };
 }
@@ -109,45 +114,80 @@ function parseImport(body) {
 /**
  * The import's one INSERT: every row comes from a JSON array parameter, so 10,000 lines cost
  * one statement (the write lock is held for the inserts alone, not for 10,000 round trips
- * between the JS VM and SQLite). A clash with the unique endpoint index inserts nothing.
+ * between the JS VM and SQLite). Each row: [id, username, password (sealed), upstream host,
+ * upstream port, upstream username, upstream password (sealed)]. An upstream already
+ * imported (same host, port and username; idx_proxies_upstream) or a clash with the unique
+ * username index inserts nothing.
  */
 const INSERT_IMPORT = `INSERT INTO proxies (id, host, port, username, password_encrypted, type, country, state, city, status,
-  assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated)
-  SELECT j.value ->> '$[0]', j.value ->> '$[1]', j.value ->> '$[2]', j.value ->> '$[3]', j.value ->> '$[4]',
-    {:type}, {:country}, {:state}, {:city}, 'AVAILABLE', '', '', FALSE, '', {:now}, {:now}
+  assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, exit, bind_address,
+  upstream_host, upstream_port, upstream_username, upstream_password_encrypted, upstream_failed_at, upstream_error, created, updated)
+  SELECT j.value ->> '$[0]', {:host}, {:port}, j.value ->> '$[1]', j.value ->> '$[2]',
+    {:type}, {:country}, {:state}, {:city}, 'AVAILABLE', '', '', FALSE, '', 'upstream', '',
+    j.value ->> '$[3]', j.value ->> '$[4]', j.value ->> '$[5]', j.value ->> '$[6]', '', '', {:now}, {:now}
   FROM json_each({:rows}) AS j
-  WHERE true
+  WHERE NOT EXISTS (SELECT 1 FROM proxies p WHERE p.upstream_host = j.value ->> '$[3]'
+    AND p.upstream_port = j.value ->> '$[4]' AND p.upstream_username = j.value ->> '$[5]')
   ON CONFLICT DO NOTHING`;
 
+/** The lines (as [line, id]) whose proxy is not in the table, and whether their upstream is. */
+const NOT_INSERTED = `SELECT j.value ->> '$[0]' AS id, EXISTS (SELECT 1 FROM proxies p WHERE p.upstream_host = j.value ->> '$[1]'
+    AND p.upstream_port = j.value ->> '$[2]' AND p.upstream_username = j.value ->> '$[3]') AS imported
+  FROM json_each({:rows}) AS j WHERE NOT EXISTS (SELECT 1 FROM proxies p WHERE p.id = j.value ->> '$[0]')`;
+
 /**
- * Inserts the parsed lines in the caller's transaction; a line whose endpoint is already in
- * stock is skipped. Returns the number imported (skipped lines are added to `skipped`).
+ * Inserts the parsed lines in the caller's transaction, each with new customer credentials
+ * on the gateway's endpoint; a line whose upstream was imported before is skipped, a line
+ * whose new username happened to be taken is drawn again. Returns the number imported
+ * (skipped lines are added to `skipped`).
  * @param {CoreApp} txApp
  * @param {ReturnType<typeof parseImport>} parsed
  */
 function insertImport(txApp, parsed) {
-  const ids = parsed.valid.map(() => sql.newId());
-  const rows = parsed.valid.map((row, i) => [ids[i], row.host, row.port, row.username, row.sealed]);
-  const imported = txApp
-    .db()
-    .newQuery(INSERT_IMPORT)
-    .bind({ rows: JSON.stringify(rows), now: new DateTime().string(), ...parsed.batch })
-    .execute()
-    .rowsAffected();
-  if (imported < rows.length) {
-    // Some endpoints were already in stock: the lines whose new id is not in the table.
-    const missing = sql.rowsLike({ id: "" });
+  const { host, port } = require(`${__hooks}/lib/proxies/gateway-endpoint.js`).gatewayEndpoint(parsed.batch.type, txApp);
+  const seal = credentials.sealer();
+  const now = new DateTime().string();
+  let pending = parsed.valid;
+  let imported = 0;
+  for (let round = 0; pending.length > 0; round++) {
+    if (round > 5) throw new InternalServerError("Could not find free usernames for the import; try again.");
+    const ids = pending.map(() => sql.newId());
+    const rows = pending.map((row, i) => [
+      ids[i],
+      proxies.newUsername(parsed.batch.type, parsed.batch.country),
+      seal(proxies.newPassword()),
+      row.host,
+      row.port,
+      row.username,
+      row.sealed,
+    ]);
+    const n = txApp
+      .db()
+      .newQuery(INSERT_IMPORT)
+      .bind({ rows: JSON.stringify(rows), host, port, now, ...parsed.batch })
+      .execute()
+      .rowsAffected();
+    imported += n;
+    if (n === rows.length) break;
+    const missing = sql.rowsLike({ id: "", imported: 0 });
     txApp
       .db()
-      .newQuery("SELECT j.value AS id FROM json_each({:ids}) AS j WHERE NOT EXISTS (SELECT 1 FROM proxies p WHERE p.id = j.value)")
-      .bind({ ids: JSON.stringify(ids) })
+      .newQuery(NOT_INSERTED)
+      .bind({ rows: JSON.stringify(rows.map((r) => [r[0], r[3], r[4], r[5]])) })
       .all(missing);
-    const notInserted = new Set(missing.map((m) => m.id));
-    parsed.valid.forEach((row, i) => {
-      if (notInserted.has(ids[i] ?? "")) {
-        parsed.skipped.push({ line: row.line, text: row.text, reason: "Already in stock (same host, port and username)" });
+    const byId = new Map(missing.map((m) => [m.id, m.imported > 0]));
+    /** @type {ImportLine[]} */
+    const again = [];
+    pending.forEach((row, i) => {
+      const id = ids[i] ?? "";
+      if (!byId.has(id)) return;
+      if (byId.get(id)) {
+        parsed.skipped.push({ line: row.line, text: row.text, reason: "Already imported (same upstream host, port and username)" });
+      } else {
+        again.push(row); // its random username was taken: another one
       }
     });
+    pending = again;
   }
   parsed.skipped.sort((a, b) => a.line - b.line);
   return imported;
@@ -155,9 +195,11 @@ function insertImport(txApp, parsed) {
 
 /**
  * POST /api/admin/proxies/import  {text, type? (DATACENTER), country? ("Unknown"), state?, city?}
- * -> {imported, skipped: [{line, text, reason}], message: "Successfully imported N proxies"};
- * up to 10,000 lines in one transaction. Skipped: malformed (not 4 non-empty parts, bad
- * host/username/password), bad port, duplicate in the file, already in stock. No valid
+ * -> {imported, skipped: [{line, text (the upstream's host:port only), reason}], message:
+ * "Successfully imported N proxies"}; up to 10,000 upstream lines in one transaction, each
+ * a proxy with exit upstream and new customer credentials. Skipped: malformed (not 4
+ * non-empty parts, bad host/username/password), bad port, duplicate in the file, upstream
+ * already imported (same upstream host, port and username). No valid
  * line: 400 "No valid proxies found in import data" with data.skipped; over 10,000 lines:
  * 400 on text. Audit proxies.import {imported, skipped, type, country, state, city}.
  * @param {core.RequestEvent} e

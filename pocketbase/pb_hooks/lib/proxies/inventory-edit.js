@@ -1,6 +1,7 @@
 // @ts-check
 // Proxy Management's edit and delete (the spec's update_proxy_admin, delete_proxy_admin):
-// the endpoint and status rules, and one audit row per change in its own transaction
+// the customer's credentials, where the proxy exits (issue #16: direct with a bind address,
+// or through an upstream whose password stays sealed) and the status rules, and one audit row per change in its own transaction
 // (lib/audit/admin.js). Refused in demo mode.
 
 /** @type {typeof import("../audit/admin.js")} */
@@ -18,15 +19,25 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 /**
  * @typedef {object} ProxyEdit  the fields the request sets (others stay)
- * @property {string} [host]
- * @property {number} [port]
  * @property {string} [username]
  * @property {string} [password]
  * @property {string} [status]
+ * @property {string} [exit]               "direct" | "upstream"
+ * @property {string} [bind_address]       "" or an IP address
+ * @property {string} [upstream_host]
+ * @property {number} [upstream_port]
+ * @property {string} [upstream_username]
+ * @property {string} [upstream_password]  set only when given and not ""
  */
 
+const EXITS = ["direct", "upstream"];
+const GATEWAY_ENDPOINT =
+  "Host and port are the gateway's and cannot be edited: customers always connect to the gateway (its public host is a System Setting). Change where the proxy exits instead: exit, bind address or upstream.";
+
 /**
- * Checks an edit body {host?, port?, username?, password?, status?}; every broken rule in one 400.
+ * Checks an edit body {username?, password?, status?, exit?, bind_address?, upstream_host?,
+ * upstream_port?, upstream_username?, upstream_password?}; every broken rule in one 400.
+ * host and port are refused (400 naming them): they are the gateway's.
  * @param {Record<string, unknown>} body
  * @returns {ProxyEdit}
  */
@@ -35,14 +46,8 @@ function validateEdit(body) {
   const edit = {};
   /** @type {[string, string, string][]} */
   const problems = [];
-  if (body["host"] !== undefined) {
-    edit.host = endpoints.normalizeHost(api.text(body["host"]));
-    const p = endpoints.hostProblem(edit.host);
-    if (p) problems.push(["host", "validation_invalid_host", p]);
-  }
-  if (body["port"] !== undefined) {
-    edit.port = endpoints.portOf(body["port"]);
-    if (Number.isNaN(edit.port)) problems.push(["port", "validation_invalid_port", "Port must be a whole number from 1 to 65535"]);
+  for (const field of ["host", "port"]) {
+    if (body[field] !== undefined) problems.push([field, "validation_read_only", GATEWAY_ENDPOINT]);
   }
   if (body["username"] !== undefined) {
     edit.username = api.text(body["username"]);
@@ -60,8 +65,49 @@ function validateEdit(body) {
       problems.push(["status", "validation_invalid_status", `Status must be one of ${inventory.STATUSES.join(", ")}`]);
     }
   }
-  if (problems.length === 0 && Object.keys(edit).length === 0) {
-    problems.push(["host", "validation_required", "Nothing to change: send host, port, username, password or status"]);
+  if (body["exit"] !== undefined) {
+    edit.exit = api.text(body["exit"]).toLowerCase();
+    if (EXITS.indexOf(edit.exit) < 0) problems.push(["exit", "validation_invalid_exit", "Exit must be direct or upstream"]);
+  }
+  if (body["bind_address"] !== undefined) {
+    edit.bind_address = endpoints.normalizeHost(api.text(body["bind_address"]));
+    if (edit.bind_address && !endpoints.isIp(edit.bind_address)) {
+      problems.push([
+        "bind_address",
+        "validation_invalid_ip",
+        "Bind address must be an IP address of the gateway's machine (IPv4 or IPv6), or empty",
+      ]);
+    }
+  }
+  if (body["upstream_host"] !== undefined) {
+    edit.upstream_host = endpoints.normalizeHost(api.text(body["upstream_host"]));
+    const p = edit.upstream_host ? endpoints.hostProblem(edit.upstream_host) : "";
+    if (p)
+      problems.push(["upstream_host", "validation_invalid_host", `Upstream host must be a host name, an IPv4 address or an IPv6 address`]);
+  }
+  if (body["upstream_port"] !== undefined) {
+    edit.upstream_port = endpoints.portOf(body["upstream_port"]);
+    if (Number.isNaN(edit.upstream_port)) {
+      problems.push(["upstream_port", "validation_invalid_port", "Upstream port must be a whole number from 1 to 65535"]);
+    }
+  }
+  if (body["upstream_username"] !== undefined) {
+    edit.upstream_username = api.text(body["upstream_username"]);
+    const p = edit.upstream_username ? endpoints.usernameProblem(edit.upstream_username) : "";
+    if (p) problems.push(["upstream_username", "validation_invalid_username", `Upstream ${p.charAt(0).toLowerCase()}${p.slice(1)}`]);
+  }
+  const upstreamPassword = body["upstream_password"];
+  if (upstreamPassword !== undefined && upstreamPassword !== "" && upstreamPassword !== null) {
+    edit.upstream_password = typeof upstreamPassword === "string" ? upstreamPassword : "";
+    const p = endpoints.passwordProblem(edit.upstream_password);
+    if (p) problems.push(["upstream_password", "validation_invalid_password", `Upstream ${p.charAt(0).toLowerCase()}${p.slice(1)}`]);
+  }
+  if (problems.length === 0 && Object.keys(edit).length === 0 && upstreamPassword === undefined) {
+    problems.push([
+      "username",
+      "validation_required",
+      "Nothing to change: send username, password, status, exit, bind_address or the upstream's host, port, username and password",
+    ]);
   }
   proxies.throwProblems(problems);
   return edit;
@@ -97,7 +143,7 @@ function emailOf(app, userId) {
 }
 
 /**
- * What an edit may change, as stored.
+ * What the audit log shows of a proxy, as stored (never a password).
  * @param {core.Record} record
  */
 function editable(record) {
@@ -106,6 +152,20 @@ function editable(record) {
     port: record.getInt("port"),
     username: record.getString("username"),
     status: record.getString("status"),
+  };
+}
+
+/**
+ * Where a proxy exits, as stored (never the upstream password).
+ * @param {core.Record} record
+ */
+function exitOf(record) {
+  return {
+    exit: record.getString("exit") === "upstream" ? "upstream" : "direct",
+    bind_address: record.getString("bind_address"),
+    upstream_host: record.getString("upstream_host"),
+    upstream_port: record.getInt("upstream_port"),
+    upstream_username: record.getString("upstream_username"),
   };
 }
 
@@ -147,25 +207,41 @@ function changeStatus(record, status, edit) {
 }
 
 /**
- * Refuses (400 on host, port and username) an endpoint another proxy already has.
+ * Refuses (400 on username) a username another proxy already has: the gateway finds a
+ * proxy by its username.
  * @param {CoreApp} txApp
  * @param {string} id
- * @param {{ host: string, port: number, username: string }} endpoint
+ * @param {string} username
  */
-function assertEndpointFree(txApp, id, endpoint) {
+function assertUsernameFree(txApp, id, username) {
   const clash = new DynamicModel({ id: "" });
   try {
-    txApp
-      .db()
-      .newQuery("SELECT id FROM proxies WHERE host = {:host} AND port = {:port} AND username = {:username} AND id != {:id} LIMIT 1")
-      .bind({ ...endpoint, id })
-      .one(clash);
+    txApp.db().newQuery("SELECT id FROM proxies WHERE username = {:username} AND id != {:id} LIMIT 1").bind({ username, id }).one(clash);
   } catch (_) {
     return;
   }
-  const message = "Another proxy already has this host, port and username";
-  const taken = () => new ValidationError("validation_not_unique", message);
-  throw new BadRequestError(message, { host: taken(), port: taken(), username: taken() });
+  throw api.fieldError("username", "Username is already in use", "validation_not_unique");
+}
+
+/**
+ * Refuses an upstream exit without the upstream's host, port, username and password (stored
+ * or given), each on its field in one 400.
+ * @param {ReturnType<typeof exitOf>} after
+ * @param {boolean} hasPassword
+ */
+function assertUpstreamComplete(after, hasPassword) {
+  if (after.exit !== "upstream") return;
+  /** @type {[string, string, string][]} */
+  const problems = [];
+  if (!after.upstream_host) problems.push(["upstream_host", "validation_required", "Upstream host is required for an upstream exit"]);
+  if (!(after.upstream_port >= 1 && after.upstream_port <= 65535)) {
+    problems.push(["upstream_port", "validation_required", "Upstream port is required for an upstream exit"]);
+  }
+  if (!after.upstream_username) {
+    problems.push(["upstream_username", "validation_required", "Upstream username is required for an upstream exit"]);
+  }
+  if (!hasPassword) problems.push(["upstream_password", "validation_required", "Upstream password is required for an upstream exit"]);
+  proxies.throwProblems(problems);
 }
 
 /**
@@ -179,25 +255,34 @@ function assertEndpointFree(txApp, id, endpoint) {
 function applyEdit(txApp, id, edit) {
   const record = findProxy(txApp, id);
   const owner = record.getString("assigned_to_user_id");
-  const before = editable(record);
+  const before = { username: record.getString("username"), status: record.getString("status"), ...exitOf(record) };
   const after = {
-    host: edit.host ?? before.host,
-    port: edit.port ?? before.port,
     username: edit.username ?? before.username,
     status: edit.status ?? before.status,
+    exit: edit.exit ?? before.exit,
+    bind_address: edit.bind_address ?? before.bind_address,
+    upstream_host: edit.upstream_host ?? before.upstream_host,
+    upstream_port: edit.upstream_port ?? before.upstream_port,
+    upstream_username: edit.upstream_username ?? before.upstream_username,
   };
+  assertUpstreamComplete(after, edit.upstream_password !== undefined || record.getString("upstream_password_encrypted") !== "");
   if (after.status !== before.status) changeStatus(record, after.status, edit);
-  if (after.host !== before.host || after.port !== before.port || after.username !== before.username) {
-    assertEndpointFree(txApp, id, after);
-    record.set("host", after.host);
-    record.set("port", after.port);
+  if (after.username !== before.username) {
+    assertUsernameFree(txApp, id, after.username);
     record.set("username", after.username);
   }
 
   /** @type {Record<string, unknown>} */
   const changes = {};
-  for (const field of /** @type {const} */ (["host", "port", "username", "status"])) {
+  for (const field of /** @type {const} */ (["username", "status"])) {
     if (after[field] !== before[field]) changes[field] = { from: before[field], to: after[field] };
+  }
+  let upstreamChanged = false;
+  for (const field of /** @type {const} */ (["exit", "bind_address", "upstream_host", "upstream_port", "upstream_username"])) {
+    if (after[field] === before[field]) continue;
+    record.set(field, after[field]);
+    changes[field] = { from: before[field], to: after[field] };
+    if (field !== "bind_address") upstreamChanged = true;
   }
   if (record.getString("assigned_to_user_id") !== owner) {
     changes["assigned_to_user_id"] = { from: owner, to: "", owner_email: emailOf(txApp, owner) };
@@ -208,6 +293,19 @@ function applyEdit(txApp, id, edit) {
       record.set("password_encrypted", credentials.sealPassword(edit.password));
       changes["password"] = { changed: true };
     }
+  }
+  if (edit.upstream_password !== undefined) {
+    const current = credentials.openPassword(record.getString("upstream_password_encrypted"));
+    if (edit.upstream_password !== current) {
+      record.set("upstream_password_encrypted", credentials.sealPassword(edit.upstream_password));
+      changes["upstream_password"] = { changed: true };
+      upstreamChanged = true;
+    }
+  }
+  // The gateway's last failure was about the upstream as it was.
+  if (upstreamChanged) {
+    record.set("upstream_failed_at", "");
+    record.set("upstream_error", "");
   }
   if (Object.keys(changes).length > 0) txApp.save(record);
   return changes;
@@ -232,10 +330,15 @@ function remove(txApp, id) {
 }
 
 /**
- * PATCH /api/admin/proxies/{id}  {host?, port? 1-65535, username?, password?, status?} -> the
- * proxy as GET answers it. Status rules: changeStatus. (host, port, username) stays unique
- * (400 on host, port and username). Audit proxies.update {changes: {field: {from, to}},
- * password: {changed: true}}.
+ * PATCH /api/admin/proxies/{id}  {username?, password?, status?, exit? (direct | upstream),
+ * bind_address? ("" or an IP address), upstream_host?, upstream_port? 1-65535,
+ * upstream_username?, upstream_password? (absent or "" keeps the stored one)} -> the proxy
+ * as GET answers it (never the upstream password). host and port are refused (400 on
+ * each): they are the gateway's. Status rules: changeStatus. Usernames are unique (400
+ * "Username is already in use"). An upstream exit needs the upstream's host, port,
+ * username and a password (stored or given). A change of the exit or the upstream clears
+ * the gateway's last upstream failure. Audit proxies.update {changes: {field: {from, to}},
+ * password: {changed: true}, upstream_password: {changed: true}}.
  * @param {core.RequestEvent} e
  */
 function editRoute(e) {

@@ -17,17 +17,35 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 const STATUSES = ["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"];
 const PROXY_ID = /^[a-z0-9]{1,30}$/;
 
-/** The admin list's columns (never the password). */
+/**
+ * The admin list's columns: never a password. Where the proxy exits (issue #16): exit
+ * ("direct" for ""), bind_address, the upstream's host, port and username, whether an
+ * upstream password is stored (upstream_has_password, never the password), and the
+ * gateway's last failure to reach the upstream.
+ */
 const LIST_COLUMNS = `p.id, p.host, p.port, p.username, p.type, p.country, p.state, p.city, p.status, p.assigned_to_user_id,
-  COALESCE(u.email, '') AS owner_email, p.expires_at, p.auto_renew, p.created, p.updated`;
+  COALESCE(u.email, '') AS owner_email, p.expires_at, p.auto_renew, p.created, p.updated,
+  CASE WHEN p.exit = 'upstream' THEN 'upstream' ELSE 'direct' END AS exit, p.bind_address, p.upstream_host, p.upstream_port,
+  p.upstream_username, p.upstream_password_encrypted != '' AS upstream_has_password, p.upstream_failed_at, p.upstream_error`;
 
 function listShape() {
-  return { ...proxies.proxyShape(), owner_email: "" };
+  return {
+    ...proxies.proxyShape(),
+    owner_email: "",
+    exit: "",
+    bind_address: "",
+    upstream_host: "",
+    upstream_port: 0,
+    upstream_username: "",
+    upstream_has_password: false,
+    upstream_failed_at: "",
+    upstream_error: "",
+  };
 }
 
 /**
  * @typedef {object} ListFilters
- * @property {string} search  matches host, username, city, state and the owner's e-mail
+ * @property {string} search  matches host, username, upstream host, city, state and the owner's e-mail
  * @property {string} type
  * @property {string} country
  * @property {string} status
@@ -73,7 +91,7 @@ function whereOf(f) {
   if (f.search) {
     params["q"] = sql.containsPattern(f.search);
     parts.push(
-      `(p.host LIKE {:q} ESCAPE '\\' OR p.username LIKE {:q} ESCAPE '\\' OR p.city LIKE {:q} ESCAPE '\\' OR p.state LIKE {:q} ESCAPE '\\'
+      `(p.host LIKE {:q} ESCAPE '\\' OR p.username LIKE {:q} ESCAPE '\\' OR p.upstream_host LIKE {:q} ESCAPE '\\' OR p.city LIKE {:q} ESCAPE '\\' OR p.state LIKE {:q} ESCAPE '\\'
         OR (p.assigned_to_user_id != '' AND p.assigned_to_user_id IN (SELECT id FROM users WHERE email LIKE {:q} ESCAPE '\\')))`,
     );
   }
@@ -155,9 +173,11 @@ function detail(app, id) {
 /**
  * GET /api/admin/proxies?search=&type=&country=&status=&page=&perPage=(1-100, default 20)
  * -> {items: [{id, host, port, username, type, country, state, city, status,
- * assigned_to_user_id, owner_email, expires_at, auto_renew, created, updated}], page,
- * perPage, totalItems, totalPages}; newest first; no passwords. search matches host,
- * username, city, state and the owner's e-mail (substring).
+ * assigned_to_user_id, owner_email, expires_at, auto_renew, created, updated, exit,
+ * bind_address, upstream_host, upstream_port, upstream_username, upstream_has_password,
+ * upstream_failed_at, upstream_error}], page, perPage, totalItems, totalPages}; newest
+ * first; no passwords (never the upstream's). search matches host, username, upstream
+ * host, city, state and the owner's e-mail (substring).
  * @param {core.RequestEvent} e
  */
 function listRoute(e) {
@@ -185,7 +205,8 @@ function locationsRoute(e) {
 }
 
 /**
- * GET /api/admin/proxies/{id} -> a list item plus its plaintext `password` (404 when missing).
+ * GET /api/admin/proxies/{id} -> a list item plus its plaintext `password`, the customer's
+ * (never the upstream's; 404 when missing).
  * @param {core.RequestEvent} e
  */
 function detailRoute(e) {

@@ -33,7 +33,8 @@ function ownProxy(app, userId, id) {
 }
 
 /**
- * Issues a new random password for the user's active proxy and returns the proxy.
+ * Issues a new random password for the user's active proxy and returns the proxy (with its
+ * gateway `ports`). Only the customer's password changes: where it exits (upstream_*) stays.
  * @param {CoreApp} app
  * @param {string} userId
  * @param {string} id
@@ -48,7 +49,7 @@ function regenerateCredentials(app, userId, id) {
   app.save(proxy);
   proxy.withCustomData(true);
   proxy.set("password", password);
-  return proxy;
+  return require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(proxy);
 }
 
 /**
@@ -68,7 +69,7 @@ function setAutoRenew(app, userId, id, enabled) {
     proxy.set("auto_renew", enabled);
     app.save(proxy);
   }
-  return credentials.withPassword(proxy);
+  return require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(credentials.withPassword(proxy));
 }
 
 /**

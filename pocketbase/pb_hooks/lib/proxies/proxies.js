@@ -40,6 +40,24 @@ function newPassword() {
   return $security.randomStringWithAlphabet(20, PASSWORD_ALPHABET);
 }
 
+const USERNAME_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A new random customer username, "res_de_" + 12 random characters: the type's first three
+ * letters and the country (letters and digits, at most 12) as a prefix. Usernames are
+ * unique across the shop (the gateway finds a proxy by its username); a caller inserting
+ * one draws again on the rare clash.
+ * @param {string} type
+ * @param {string} country
+ */
+function newUsername(type, country) {
+  const place = country
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+    .slice(0, 12);
+  return `${type.slice(0, 3).toLowerCase()}_${place}_${$security.randomStringWithAlphabet(12, USERNAME_ALPHABET)}`;
+}
+
 /**
  * "Residential", "SOCKS5": the catalog's label of a type.
  * @param {string} type
@@ -101,15 +119,20 @@ function proxyShape() {
 }
 
 /**
- * The proxy columns the customer routes answer with (a proxy as its owner sees it).
- * `password` is still sealed when read: openPasswords() turns it into plaintext.
+ * The proxy columns the customer routes answer with (a proxy as its owner sees it): host
+ * and port of the gateway, and `ports`, every gateway port its type may use
+ * ({http, socks5}, lib/proxies/gateway-endpoint.js). Never where it exits (exit,
+ * bind_address, upstream_*). `password` is still sealed when read: openPasswords() turns
+ * it into plaintext.
  */
-const PROXY_COLUMNS =
-  "id, host, port, username, password_encrypted AS password, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated";
+const PROXY_COLUMNS = `id, host, port, username, password_encrypted AS password, type, country, state, city, status, assigned_to_user_id,
+  expires_at, auto_renew, expiry_notice_sent_at, created, updated, ${require(`${__hooks}/lib/proxies/gateway-endpoint.js`).portsSql()} AS ports`;
 
 /** A typed empty list for `.all()` with PROXY_COLUMNS. */
 function proxyRows() {
-  return sql.rowsLike({ ...proxyShape(), password: "", expiry_notice_sent_at: "" });
+  /** @type {import("./gateway-endpoint.js").GatewayPorts} */
+  const ports = {};
+  return sql.rowsLike({ ...proxyShape(), password: "", expiry_notice_sent_at: "", ports });
 }
 
 /** @typedef {ReturnType<typeof proxyRows>[number]} ProxyRow */
@@ -169,6 +192,7 @@ module.exports = {
   GRACE_DAYS,
   REMINDER_DAYS,
   newPassword,
+  newUsername,
   typeLabel,
   proxiesLabel,
   orderNumber,

@@ -20,11 +20,14 @@ const SERVER_FIELDS_MESSAGE =
   "A proxy's owner, status, expiry and auto-renewal cannot be set through the records API: change them in the console's Proxy Management (PATCH /api/admin/proxies/{id}), which audits every change.";
 
 /**
- * onRecordEnrich: the plaintext `password` for whoever may view the proxy.
+ * onRecordEnrich: the plaintext `password` for whoever may view the proxy, and `ports`,
+ * every gateway port its type may use (lib/proxies/gateway-endpoint.js). Where the proxy
+ * exits (exit, bind_address, upstream_*) is hidden: the records API never shows it.
  * @param {core.RecordEnrichEvent} e
  */
 function addPassword(e) {
   const record = /** @type {core.Record} */ (e.record);
+  require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(record);
   try {
     credentials.withPassword(record);
   } catch (err) {

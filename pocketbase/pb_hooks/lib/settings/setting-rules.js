@@ -12,6 +12,28 @@ const LOGO_URL = /^(?:https:\/\/[^\s/]+(?:\/\S*)?|\/(?!\/)\S*)$/i;
 
 /** The largest welcome credit (cents) the shop grants (the catalog's). */
 const MAX_WELCOME_CREDIT_CENTS = require(`${__hooks}/lib/catalog.json`).welcome_credit.max_cents;
+/**
+ * A check and normalization of a list of IP addresses or CIDR ranges typed as text (comma,
+ * space or newline separated): stored ", " separated, IPv6 lower-case without brackets.
+ * @param {string} label
+ * @param {"address" | "range"} kind
+ */
+function ipList(label, kind) {
+  /** @type {typeof import("../proxies/endpoints.js")} */
+  const endpoints = require(`${__hooks}/lib/proxies/endpoints.js`);
+  const good = kind === "address" ? endpoints.isIp : endpoints.isCidr;
+  const example = kind === "address" ? "203.0.113.10, 2001:db8::10" : "10.0.0.0/8, 2001:db8::/32";
+  return {
+    check: (/** @type {string} */ v) => {
+      const bad = endpoints.listItems(v).filter((item) => !good(item));
+      if (bad.length === 0) return "";
+      const what = kind === "address" ? "an IP address" : "a CIDR range (address/prefix)";
+      return `${label}: ${bad.slice(0, 3).join(", ")} ${bad.length === 1 ? "is not" : "are not"} ${what}; write them like ${example}, or leave it empty`;
+    },
+    normalize: (/** @type {string} */ v) => endpoints.listItems(v).join(", "),
+  };
+}
+
 /** The most welcome credits one sign-up address may get a day (the catalog's). */
 const MAX_PER_ADDRESS_PER_DAY = require(`${__hooks}/lib/catalog.json`).welcome_credit.max_per_address_per_day;
 
@@ -32,6 +54,9 @@ const MAX_PER_ADDRESS_PER_DAY = require(`${__hooks}/lib/catalog.json`).welcome_c
  * @property {number} welcome_credit_cents
  * @property {number} welcome_credit_spendable_cents  how much of it buys proxies before a first Stripe payment
  * @property {number} welcome_credits_per_address_per_day  0 = no limit
+ * @property {string} gateway_public_host  the name customers connect to the gateway by ("" = SHOP_APP_URL's host)
+ * @property {string} gateway_bind_addresses  local IP addresses Generate spreads direct proxies over, ", " separated ("" = none)
+ * @property {string} gateway_allowed_ranges  CIDR ranges the gateway may dial even off loopback, ", " separated ("" = none)
  */
 
 /**
@@ -138,6 +163,34 @@ const RULES = {
     required: false,
     label: "Welcome credits per sign-up address a day",
     max: MAX_PER_ADDRESS_PER_DAY,
+  },
+  gateway_public_host: {
+    kind: "text",
+    required: false,
+    max: 253,
+    label: "Gateway public host",
+    check: (v) => {
+      /** @type {typeof import("../proxies/endpoints.js")} */
+      const endpoints = require(`${__hooks}/lib/proxies/endpoints.js`);
+      return v === "" || endpoints.hostProblem(endpoints.normalizeHost(v)) === ""
+        ? ""
+        : "Gateway public host must be a host name or an IP address (like proxy.example.com), or empty for the shop's own host";
+    },
+    normalize: (v) => require(`${__hooks}/lib/proxies/endpoints.js`).normalizeHost(v),
+  },
+  gateway_bind_addresses: {
+    kind: "text",
+    required: false,
+    max: 4000,
+    label: "Gateway bind addresses",
+    ...ipList("Gateway bind addresses", "address"),
+  },
+  gateway_allowed_ranges: {
+    kind: "text",
+    required: false,
+    max: 4000,
+    label: "Gateway allowed ranges",
+    ...ipList("Gateway allowed ranges", "range"),
   },
 };
 

@@ -1,0 +1,193 @@
+// @ts-check
+// Where customers connect (issue #16): every proxy is reached through the shop's gateway,
+// so a proxy's `host` and `port` are the gateway's, not the upstream's. One function
+// computes them: host = setting gateway_public_host, else the host name of SHOP_APP_URL,
+// else "localhost"; port = GATEWAY_HTTP_PORT (3128 when unset) for HTTP, HTTPS,
+// RESIDENTIAL and DATACENTER, GATEWAY_SOCKS_PORT (1080 when unset) for SOCKS5. The
+// columns are a stored copy (search, filters, exports and the records API read them),
+// kept in step by syncEndpoints: on every start (proxies.pb.js), after a change of the
+// setting (settings.pb.js) and by the 1764600200 migration. `ports` lists every port of
+// the gateway a proxy's type may use: customer answers carry it beside host and port.
+
+/** Types the gateway's HTTP port serves, and those its SOCKS5 port serves. */
+const HTTP_TYPES = ["HTTP", "HTTPS", "RESIDENTIAL", "DATACENTER"];
+const SOCKS_TYPES = ["SOCKS5", "RESIDENTIAL", "DATACENTER"];
+const ALL_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
+
+const DEFAULT_HTTP_PORT = 3128;
+const DEFAULT_SOCKS_PORT = 1080;
+
+/** @typedef {{ http?: number, socks5?: number }} GatewayPorts */
+/** @typedef {{ host: string, port: number, ports: GatewayPorts }} GatewayEndpoint */
+
+/**
+ * A port from the environment, `fallback` when unset or not a port 1-65535.
+ * @param {string} name
+ * @param {number} fallback
+ */
+function envPort(name, fallback) {
+  const raw = ($os.getenv(name) || "").trim();
+  const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 1 && n <= 65535 ? n : fallback;
+}
+
+/** The gateway's ports: {http, socks5} from the environment (3128 and 1080 when unset). */
+function gatewayPorts() {
+  return { http: envPort("GATEWAY_HTTP_PORT", DEFAULT_HTTP_PORT), socks5: envPort("GATEWAY_SOCKS_PORT", DEFAULT_SOCKS_PORT) };
+}
+
+/**
+ * The ports a proxy of `type` may use on the gateway: RESIDENTIAL and DATACENTER both,
+ * HTTP and HTTPS http, SOCKS5 socks5.
+ * @param {string} type
+ * @returns {GatewayPorts}
+ */
+function portsFor(type) {
+  const all = gatewayPorts();
+  /** @type {GatewayPorts} */
+  const ports = {};
+  if (HTTP_TYPES.indexOf(type) >= 0) ports.http = all.http;
+  if (SOCKS_TYPES.indexOf(type) >= 0) ports.socks5 = all.socks5;
+  return ports;
+}
+
+/**
+ * The host name of a URL ("https://shop.example:8443/x" -> "shop.example", an IPv6
+ * address without brackets), "" when there is none.
+ * @param {string} url
+ */
+function hostOfUrl(url) {
+  let rest = url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+  rest = rest.split(/[/?#]/)[0] ?? "";
+  const at = rest.lastIndexOf("@");
+  if (at >= 0) rest = rest.slice(at + 1);
+  if (rest.charAt(0) === "[") {
+    const close = rest.indexOf("]");
+    return close > 0 ? rest.slice(1, close).toLowerCase() : "";
+  }
+  return (rest.split(":")[0] ?? "").toLowerCase();
+}
+
+/**
+ * The name customers connect to: setting gateway_public_host, else SHOP_APP_URL's host
+ * name, else "localhost".
+ * @param {CoreApp} app
+ */
+function publicHost(app) {
+  /** @type {typeof import("../settings/values.js")} */
+  const values = require(`${__hooks}/lib/settings/values.js`);
+  const setting = (values.settingText(app, "gateway_public_host") ?? "").trim().toLowerCase();
+  if (setting) return setting;
+  return hostOfUrl($os.getenv("SHOP_APP_URL") || "") || "localhost";
+}
+
+/**
+ * Where a customer connects to a proxy of `type`: {host, port, ports}.
+ * @param {string} type
+ * @param {CoreApp} [app]  reads the setting (a transaction's app inside one); default $app
+ * @returns {GatewayEndpoint}
+ */
+function gatewayEndpoint(type, app) {
+  const ports = portsFor(type);
+  const port = ports.http ?? ports.socks5 ?? gatewayPorts().http;
+  return { host: publicHost(app ?? $app), port, ports };
+}
+
+/**
+ * The SQL expression of a proxy's `ports` as JSON text (for the customer routes' columns):
+ * the environment's ports, fixed for the life of the process.
+ */
+function portsSql() {
+  const { http, socks5 } = gatewayPorts();
+  return `CASE WHEN type = 'SOCKS5' THEN json_object('socks5', ${socks5})
+    WHEN type IN ('HTTP', 'HTTPS') THEN json_object('http', ${http})
+    ELSE json_object('http', ${http}, 'socks5', ${socks5}) END`;
+}
+
+/**
+ * Rewrites host and port of every proxy whose copy differs from the gateway endpoint of
+ * its type (one UPDATE per type). Returns how many rows changed.
+ * @param {CoreApp} app
+ */
+function syncEndpoints(app) {
+  let changed = 0;
+  for (const type of ALL_TYPES) {
+    const { host, port } = gatewayEndpoint(type, app);
+    changed += app
+      .db()
+      .newQuery("UPDATE proxies SET host = {:host}, port = {:port} WHERE type = {:type} AND (host != {:host} OR port != {:port})")
+      .bind({ host, port, type })
+      .execute()
+      .rowsAffected();
+  }
+  return changed;
+}
+
+/**
+ * Adds `ports` to a proxy record answered to its owner (custom data, like `password`).
+ * @param {core.Record} record
+ * @returns {core.Record}
+ */
+function withPorts(record) {
+  record.withCustomData(true);
+  record.set("ports", portsFor(record.getString("type")));
+  return record;
+}
+
+/**
+ * Tells each owner whose proxies moved to the gateway (marked endpoint_notice_pending by the
+ * 1764600200 migration) once by mail: their host and port changed, their username and
+ * password did not. The marks of an owner are cleared before the mail goes out, so a
+ * crash never sends it twice. Returns the number of mails sent.
+ * @param {CoreApp} app
+ */
+function sendEndpointNotices(app) {
+  /** @type {typeof import("../core/sql.js")} */
+  const sql = require(`${__hooks}/lib/core/sql.js`);
+  const rows = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, username: "", type: "", country: "" });
+  try {
+    app
+      .db()
+      .newQuery(
+        `SELECT id, assigned_to_user_id AS user_id, host, port, username, type, country FROM proxies
+         WHERE endpoint_notice_pending = TRUE ORDER BY assigned_to_user_id, created, rowid`,
+      )
+      .all(rows);
+  } catch (_) {
+    return 0; // not migrated yet
+  }
+  /** @type {Map<string, typeof rows>} */
+  const byOwner = new Map();
+  for (const row of rows) byOwner.set(row.user_id, [...(byOwner.get(row.user_id) ?? []), row]);
+  let sent = 0;
+  for (const [userId, owned] of byOwner) {
+    const list = sql.inList(
+      "id",
+      owned.map((r) => r.id),
+    );
+    app.db().newQuery(`UPDATE proxies SET endpoint_notice_pending = FALSE WHERE ${list.sql}`).bind(list.params).execute();
+    if (!userId) continue; // released since the move: nobody to tell
+    const moved = owned.map((r) => ({
+      host: r.host,
+      port: r.port,
+      username: r.username,
+      type: r.type,
+      country: r.country,
+      ports: portsFor(r.type),
+    }));
+    if (require(`${__hooks}/lib/core/mail-templates.js`).endpointMoved(app, userId, moved)) sent++;
+  }
+  return sent;
+}
+
+module.exports = {
+  sendEndpointNotices,
+  gatewayEndpoint,
+  gatewayPorts,
+  portsFor,
+  portsSql,
+  publicHost,
+  hostOfUrl,
+  syncEndpoints,
+  withPorts,
+};
