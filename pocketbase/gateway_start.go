@@ -5,7 +5,9 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pocketbase/pocketbase/core"
 
@@ -37,6 +39,14 @@ func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 		return cfg, false, err
 	}
 	cfg.OpenTargets = isLoopbackHost(host)
+	// GATEWAY_FLUSH_SECONDS: how often usage is written (1-5; default 5).
+	if text := strings.TrimSpace(os.Getenv("GATEWAY_FLUSH_SECONDS")); text != "" {
+		seconds, err := strconv.Atoi(text)
+		if err != nil || seconds < 1 || seconds > 5 {
+			return cfg, false, fmt.Errorf("GATEWAY_FLUSH_SECONDS must be 1 to 5, not %q", text)
+		}
+		cfg.FlushInterval = time.Duration(seconds) * time.Second
+	}
 	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "", nil
 }
 

@@ -35,6 +35,10 @@ type Source interface {
 	AllowedRanges(ctx context.Context) ([]netip.Prefix, error)
 	// ReportUpstream records that an upstream failed (err) or works again (nil).
 	ReportUpstream(ctx context.Context, proxyID string, err error) error
+	// FlushUsage adds a batch of counts to the hourly usage rows.
+	FlushUsage(ctx context.Context, batch UsageBatch) error
+	// MonthUsage answers each proxy's bytes (up and down) since `month` began.
+	MonthUsage(ctx context.Context, month time.Time) (map[string]int64, error)
 }
 
 // Config is what the gateway listens on and how it behaves.
@@ -48,7 +52,10 @@ type Config struct {
 	PollInterval     time.Duration
 	HandshakeTimeout time.Duration
 	DialTimeout      time.Duration
-	Logger           *slog.Logger
+	FlushInterval    time.Duration
+	// Name names this gateway in its stats rows (default GATEWAY_NAME or the host name).
+	Name   string
+	Logger *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -64,6 +71,12 @@ func (c *Config) defaults() {
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
 	}
+	if c.FlushInterval <= 0 {
+		c.FlushInterval = FlushInterval
+	}
+	if c.Name == "" {
+		c.Name = gatewayName()
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -78,12 +91,16 @@ type Gateway struct {
 	dialer  *Dialer
 	tunnels *tunnels
 	meter   *Meter
+	quotas  quotas
 
 	listeners []net.Listener
 	ctx       context.Context
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	ready     atomic.Bool
+
+	flushMu   sync.Mutex
+	lastFlush time.Time
 
 	pollMu   sync.Mutex // one poll at a time: the loop's, or a catch-up's
 	cursor   int64
@@ -125,6 +142,8 @@ func (g *Gateway) Start() error {
 	if err := g.reload(); err != nil {
 		return err
 	}
+	g.readMonthUsage(g.ctx)
+	g.lastFlush = time.Now().UTC()
 	for _, l := range []struct {
 		addr  string
 		serve func(net.Conn)
@@ -141,8 +160,10 @@ func (g *Gateway) Start() error {
 		g.wg.Add(1)
 		go g.accept(ln, l.serve)
 	}
-	g.wg.Add(1)
+	g.wg.Add(2)
 	go g.follow()
+	go g.meterLoop()
+	g.cfg.Logger.Info("gateway: usage is written every " + g.cfg.FlushInterval.String() + "; a stop without Close (a crash, SIGKILL) loses at most that much of it")
 	g.ready.Store(true)
 	return nil
 }
@@ -172,6 +193,12 @@ func (g *Gateway) Close() {
 		g.tunnels.cut(id)
 	}
 	g.wg.Wait()
+	if g.ready.Load() {
+		flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		g.flush(flushCtx, true)
+		g.cfg.Logger.Info("gateway: stopped; usage written up to this moment")
+	}
 }
 
 // Meter is the traffic counters.
@@ -396,18 +423,35 @@ func clientAddr(c net.Conn) netip.Addr {
 	return netip.Addr{}
 }
 
+// dial reaches the target for a grant and meters the attempt.
+func (g *Gateway) dial(grant *Grant, opts Options, host string, port int) (*conn, error) {
+	started := time.Now()
+	target, err := g.dialer.Dial(g.ctx, grant, opts, host, port)
+	if err != nil {
+		if !errors.Is(err, errTargetRefused) {
+			g.meter.failed.Add(1)
+			g.meter.of(grant.ProxyID, grant.OwnerID).failed.Add(1)
+		}
+		return nil, err
+	}
+	g.meter.connected(time.Since(started))
+	return target, nil
+}
+
 // open runs a tunnel for a grant between client and target until it ends or is cut.
 // oneWay: a plain HTTP request, whose client may send nothing more to the target.
-func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func() error) {
+// refuse answers the client in its protocol when the grant was revoked meanwhile.
+func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func() error, refuse func(*refusal)) {
 	t := &tunnel{proxyID: grant.ProxyID, client: client, target: target.tcp}
 	g.tunnels.add(t, grant.ExpiresAt)
 	defer g.tunnels.remove(t)
 	// A change that landed between authorisation and now: the grant must still be current.
 	if current := g.index.Grant(grant.ProxyID); current == nil || !current.sameAccess(grant) {
-		t.cut()
+		target.tcp.Close()
+		refuse(refusedCredentials)
 		return
 	}
-	usage := g.meter.of(grant.ProxyID)
+	usage := g.meter.of(grant.ProxyID, grant.OwnerID)
 	usage.connections.Add(1)
 	if err := greet(); err != nil {
 		t.cut()

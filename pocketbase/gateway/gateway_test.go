@@ -23,6 +23,9 @@ type memSource struct {
 	changes []string
 	allowed []netip.Prefix
 	reports map[string]string
+	// flushes are the usage batches written; monthUsed what MonthUsage answers.
+	flushes   []UsageBatch
+	monthUsed map[string]int64
 }
 
 func newMemSource(records ...Record) *memSource {
@@ -90,6 +93,19 @@ func (s *memSource) ReportUpstream(_ context.Context, id string, err error) erro
 		s.reports[id] = "failed"
 	}
 	return nil
+}
+
+func (s *memSource) FlushUsage(_ context.Context, batch UsageBatch) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushes = append(s.flushes, batch)
+	return nil
+}
+
+func (s *memSource) MonthUsage(context.Context, time.Time) (map[string]int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.monthUsed, nil
 }
 
 func (s *memSource) report(id string) string {
@@ -601,5 +617,84 @@ func TestMalformedHandshakesAreAnsweredAndClosed(t *testing.T) {
 			t.Errorf("SOCKS %v answered %v", junk, out)
 		}
 		c.Close()
+	}
+}
+
+func TestQuotaAndConcurrencyCap(t *testing.T) {
+	echo := startEcho(t, "echo")
+	quota := assigned("q", "DATACENTER")
+	quota.QuotaBytes = 1000
+	capped := assigned("c", "DATACENTER")
+	capped.MaxConnections = 1
+	src := newMemSource(quota, capped)
+	src.monthUsed = map[string]int64{"q": 1000}
+	g := startGateway(t, src, true)
+
+	c, _ := net.Dial("tcp", g.httpAddr())
+	auth := base64.StdEncoding.EncodeToString([]byte("user-q:pass-q"))
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nProxy-Authorization: Basic %s\r\n\r\n", echo.addr, auth)
+	res, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+	if err != nil || res.StatusCode != 429 {
+		t.Fatalf("quota used up: %v %v", res, err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if !strings.Contains(string(body), "monthly bandwidth quota") {
+		t.Fatalf("quota text: %q", body)
+	}
+	c.Close()
+
+	status, first, _ := connectTunnel(g.httpAddr(), "user-c", "pass-c", echo.addr)
+	if status != 200 {
+		t.Fatalf("first connection: %d", status)
+	}
+	if status, _, _ := connectTunnel(g.httpAddr(), "user-c", "pass-c", echo.addr); status != 429 {
+		t.Fatalf("over the cap: %d", status)
+	}
+	_, port, _ := net.SplitHostPort(echo.addr)
+	var p int
+	fmt.Sscan(port, &p)
+	if _, reply, _, _ := socksConnect(g.socksAddr(), "user-c", "pass-c", "localhost", p); reply != 0x02 {
+		t.Fatalf("over the cap on SOCKS5: reply %d", reply)
+	}
+	first.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for g.tunnels.openFor("c") > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if status, c2, _ := connectTunnel(g.httpAddr(), "user-c", "pass-c", echo.addr); status != 200 {
+		t.Fatalf("after closing: %d", status)
+	} else {
+		c2.Close()
+	}
+}
+
+func TestUsageIsFlushed(t *testing.T) {
+	echo := startEcho(t, "echo")
+	src := newMemSource(assigned("m", "HTTP"))
+	g := startGateway(t, src, true)
+	status, c, _ := connectTunnel(g.httpAddr(), "user-m", "pass-m", echo.addr)
+	if status != 200 {
+		t.Fatalf("CONNECT: %d", status)
+	}
+	roundTrip(t, c, "twelve bytes")
+	c.Close()
+	if status, _, _ := connectTunnel(g.httpAddr(), "user-m", "pass-m", "127.0.0.1:1"); status != 502 {
+		t.Fatalf("closed port: %d", status)
+	}
+	g.flush(context.Background(), true)
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	var got Counts
+	var gw GatewayCounts
+	for _, b := range src.flushes {
+		got.BytesUp += b.Proxies["m"].BytesUp
+		got.BytesDown += b.Proxies["m"].BytesDown
+		got.Connections += b.Proxies["m"].Connections
+		got.Failed += b.Proxies["m"].Failed
+		gw.OK += b.Counts.OK
+		gw.Failed += b.Counts.Failed
+	}
+	if got.BytesUp != 12 || got.BytesDown != 12 || got.Connections != 1 || got.Failed != 1 || gw.OK != 1 || gw.Failed != 1 {
+		t.Fatalf("flushed %+v, gateway %+v", got, gw)
 	}
 }

@@ -49,12 +49,16 @@ func (g *Gateway) serveHTTP(c net.Conn) {
 		return
 	}
 
+	if refused := g.limitRefusal(grant); refused != nil {
+		g.refuseHTTP(client, refused)
+		return
+	}
 	host, port, refused := httpTarget(req)
 	if refused != nil {
 		g.refuseHTTP(client, refused)
 		return
 	}
-	target, err := g.dialer.Dial(g.ctx, grant, opts, host, port)
+	target, err := g.dial(grant, opts, host, port)
 	if err != nil {
 		g.refuseHTTP(client, dialRefusal(host, err))
 		return
@@ -70,7 +74,7 @@ func (g *Gateway) serveHTTP(c net.Conn) {
 			}
 			_, err := target.tcp.Write(early)
 			return err
-		})
+		}, func(r *refusal) { g.refuseHTTP(client, r) })
 		return
 	}
 	g.open(grant, client, target, true, func() error {
@@ -80,7 +84,7 @@ func (g *Gateway) serveHTTP(c net.Conn) {
 		outgoing.Header.Del("Proxy-Connection")
 		outgoing.Close = true
 		return outgoing.Write(target.tcp)
-	})
+	}, func(r *refusal) { g.refuseHTTP(client, r) })
 }
 
 // proxyCredentials reads Basic Proxy-Authorization.

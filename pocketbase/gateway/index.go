@@ -43,6 +43,10 @@ type Record struct {
 	Exit      Exit
 	// UpstreamFailed: the source holds a failure mark for this proxy's upstream.
 	UpstreamFailed bool
+	// QuotaBytes: bytes a calendar month (UTC), up and down together; 0 = no quota.
+	QuotaBytes int64
+	// MaxConnections: concurrent connections; 0 = no cap.
+	MaxConnections int
 }
 
 // Exit is where a proxy's traffic leaves the gateway.
@@ -60,6 +64,7 @@ type Exit struct {
 // Grant is what a customer's credentials allow: an ASSIGNED proxy.
 type Grant struct {
 	ProxyID      string
+	OwnerID      string
 	Username     string
 	passwordHash [32]byte
 	Type         string
@@ -69,6 +74,9 @@ type Grant struct {
 	State        string
 	City         string
 	Exit         Exit
+	// Limits: changing them never cuts a tunnel (they apply to new connections).
+	QuotaBytes     int64
+	MaxConnections int
 }
 
 // allowsPort: SOCKS5 proxies on the SOCKS5 port, HTTP/HTTPS on the HTTP port, RESIDENTIAL
@@ -104,7 +112,7 @@ func (g *Grant) allowsClient(addr netip.Addr) bool {
 // sameAccess: everything that decides who may use a grant and where it goes is unchanged,
 // so its open tunnels may stay (a renewal changes only the expiry).
 func (g *Grant) sameAccess(o *Grant) bool {
-	if g.Username != o.Username || g.passwordHash != o.passwordHash || g.Type != o.Type || g.Exit != o.Exit ||
+	if g.Username != o.Username || g.OwnerID != o.OwnerID || g.passwordHash != o.passwordHash || g.Type != o.Type || g.Exit != o.Exit ||
 		len(g.Allowlist) != len(o.Allowlist) || g.Country != o.Country || g.State != o.State || g.City != o.City {
 		return false
 	}
@@ -122,16 +130,19 @@ func grantOf(r *Record) *Grant {
 		return nil
 	}
 	return &Grant{
-		ProxyID:      r.ID,
-		Username:     r.Username,
-		passwordHash: sha256.Sum256([]byte(r.Password)),
-		Type:         r.Type,
-		ExpiresAt:    r.ExpiresAt,
-		Allowlist:    r.Allowlist,
-		Country:      r.Country,
-		State:        r.State,
-		City:         r.City,
-		Exit:         r.Exit,
+		ProxyID:        r.ID,
+		OwnerID:        r.OwnerID,
+		QuotaBytes:     r.QuotaBytes,
+		MaxConnections: r.MaxConnections,
+		Username:       r.Username,
+		passwordHash:   sha256.Sum256([]byte(r.Password)),
+		Type:           r.Type,
+		ExpiresAt:      r.ExpiresAt,
+		Allowlist:      r.Allowlist,
+		Country:        r.Country,
+		State:          r.State,
+		City:           r.City,
+		Exit:           r.Exit,
 	}
 }
 
@@ -228,7 +239,7 @@ func (ix *Index) putLocked(r *Record) (Change, bool) {
 	}
 	ix.byID[r.ID] = g
 	ix.byName[g.Username] = g
-	if old != nil && old.sameAccess(g) && old.ExpiresAt.Equal(g.ExpiresAt) {
+	if old != nil && old.sameAccess(g) && old.ExpiresAt.Equal(g.ExpiresAt) && old.QuotaBytes == g.QuotaBytes && old.MaxConnections == g.MaxConnections {
 		return Change{}, false
 	}
 	return Change{ProxyID: r.ID, Revoked: old != nil && !old.sameAccess(g), Grant: g}, true

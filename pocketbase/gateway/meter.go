@@ -3,22 +3,31 @@ package gateway
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Usage is one proxy's traffic since the counters were last taken.
 type Usage struct {
-	up, down, connections atomic.Int64
+	owner                         atomic.Pointer[string]
+	up, down, connections, failed atomic.Int64
 }
 
-// Meter counts bytes and connections per proxy.
+// Meter counts bytes and connections per proxy, and the gateway's own connect figures.
 type Meter struct {
 	mu      sync.Mutex
 	byProxy map[string]*Usage
+
+	ok, failed atomic.Int64
+	histogram  [len(ConnectBucketsMs) + 1]atomic.Int64
 }
+
+// ConnectBucketsMs are the upper bounds (ms) of the connect-time histogram; one more
+// bucket holds everything slower.
+var ConnectBucketsMs = [...]int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000}
 
 func newMeter() *Meter { return &Meter{byProxy: map[string]*Usage{}} }
 
-func (m *Meter) of(proxyID string) *Usage {
+func (m *Meter) of(proxyID, ownerID string) *Usage {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u := m.byProxy[proxyID]
@@ -26,30 +35,113 @@ func (m *Meter) of(proxyID string) *Usage {
 		u = &Usage{}
 		m.byProxy[proxyID] = u
 	}
+	if ownerID != "" {
+		u.owner.Store(&ownerID)
+	}
 	return u
+}
+
+// connected records a connection that reached its target after `took`.
+func (m *Meter) connected(took time.Duration) {
+	m.ok.Add(1)
+	ms := took.Milliseconds()
+	i := 0
+	for i < len(ConnectBucketsMs) && ms > ConnectBucketsMs[i] {
+		i++
+	}
+	m.histogram[i].Add(1)
 }
 
 // Counts is a snapshot of one proxy's counters.
 type Counts struct {
-	BytesUp, BytesDown, Connections int64
+	OwnerID                                 string
+	BytesUp, BytesDown, Connections, Failed int64
 }
 
-// Take answers every proxy's counts since the last Take and sets them back to zero.
-func (m *Meter) Take() map[string]Counts {
+func (c Counts) bytes() int64 { return c.BytesUp + c.BytesDown }
+
+// GatewayCounts is a snapshot of the gateway's own connect figures.
+type GatewayCounts struct {
+	OK, Failed int64
+	Histogram  []int64 // len(ConnectBucketsMs)+1 buckets
+}
+
+// Take answers every proxy's counts since the last Take and the gateway's, and sets them
+// back to zero.
+func (m *Meter) Take() (map[string]Counts, GatewayCounts) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := map[string]Counts{}
 	for id, u := range m.byProxy {
-		c := Counts{u.up.Swap(0), u.down.Swap(0), u.connections.Swap(0)}
-		if c != (Counts{}) {
+		c := Counts{BytesUp: u.up.Swap(0), BytesDown: u.down.Swap(0), Connections: u.connections.Swap(0), Failed: u.failed.Swap(0)}
+		if owner := u.owner.Load(); owner != nil {
+			c.OwnerID = *owner
+		}
+		if c != (Counts{OwnerID: c.OwnerID}) {
 			out[id] = c
 		}
 	}
-	return out
+	gc := GatewayCounts{OK: m.ok.Swap(0), Failed: m.failed.Swap(0), Histogram: make([]int64, len(m.histogram))}
+	for i := range m.histogram {
+		gc.Histogram[i] = m.histogram[i].Swap(0)
+	}
+	return out, gc
 }
 
 // Peek answers one proxy's counts without resetting them.
 func (m *Meter) Peek(proxyID string) Counts {
-	u := m.of(proxyID)
-	return Counts{u.up.Load(), u.down.Load(), u.connections.Load()}
+	u := m.of(proxyID, "")
+	return Counts{BytesUp: u.up.Load(), BytesDown: u.down.Load(), Connections: u.connections.Load(), Failed: u.failed.Load()}
+}
+
+// UsageBatch is what one flush writes: per-proxy rows of an hour and the gateway's own.
+type UsageBatch struct {
+	Gateway   string
+	Hour      time.Time // the UTC hour the counts are added to
+	Proxies   map[string]Counts
+	Counts    GatewayCounts
+	UpSeconds int64
+}
+
+// monthStart is the first instant of t's UTC calendar month.
+func monthStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// quotas keeps each proxy's bytes this month: what the source holds (re-read every
+// minute, other gateways' traffic included) plus what this gateway flushed since.
+type quotas struct {
+	mu    sync.Mutex
+	month time.Time
+	used  map[string]int64
+}
+
+func (q *quotas) set(month time.Time, used map[string]int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.month, q.used = month, used
+}
+
+func (q *quotas) add(at time.Time, counts map[string]Counts) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if m := monthStart(at); !m.Equal(q.month) {
+		q.month, q.used = m, map[string]int64{}
+	}
+	if q.used == nil {
+		q.used = map[string]int64{}
+	}
+	for id, c := range counts {
+		q.used[id] += c.bytes()
+	}
+}
+
+func (q *quotas) usedBy(proxyID string, now time.Time) int64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !monthStart(now).Equal(q.month) {
+		return 0
+	}
+	return q.used[proxyID]
 }

@@ -95,6 +95,13 @@ func (ts *tunnels) expireAt(proxyID string, expiresAt time.Time) {
 	}
 }
 
+// openFor is the number of open tunnels of one proxy.
+func (ts *tunnels) openFor(proxyID string) int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return len(ts.byProxy[proxyID])
+}
+
 func (ts *tunnels) open() int {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()

@@ -62,12 +62,15 @@ func (g *Gateway) serveSOCKS(c net.Conn) {
 	}
 
 	host, port, code := readSOCKSRequest(client, buf)
+	if limited := g.limitRefusal(grant); code == socksSucceeded && limited != nil {
+		code = limited.socks
+	}
 	if code != socksSucceeded {
 		socksReply(client, code)
 		client.Close()
 		return
 	}
-	target, err := g.dialer.Dial(g.ctx, grant, opts, host, port)
+	target, err := g.dial(grant, opts, host, port)
 	if err != nil {
 		socksReply(client, dialRefusal(host, err).socks)
 		client.Close()
@@ -76,6 +79,9 @@ func (g *Gateway) serveSOCKS(c net.Conn) {
 	_ = client.SetDeadline(time.Time{})
 	g.open(grant, client, target, false, func() error {
 		return socksReply(client, socksSucceeded)
+	}, func(*refusal) {
+		socksReply(client, 0x02) // not allowed: the proxy changed while connecting
+		client.Close()
 	})
 }
 

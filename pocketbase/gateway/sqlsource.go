@@ -30,7 +30,7 @@ const recordColumns = `p.id, p.username, p.password_encrypted, p.type, p.status,
   p.assigned_to_user_id, p.country, p.state, p.city, p.exit, p.bind_address, p.upstream_host,
   p.upstream_port, p.upstream_username, p.upstream_password_encrypted, p.upstream_failed_at,
   COALESCE(u.suspended, 0) AS owner_suspended, COALESCE(u.deleted, 0) AS owner_deleted,
-  COALESCE(u.ip_allowlist, '') AS owner_allowlist`
+  COALESCE(u.ip_allowlist, '') AS owner_allowlist, p.bandwidth_quota_bytes, p.max_connections`
 
 const recordFrom = ` FROM proxies p LEFT JOIN users u ON u.id = p.assigned_to_user_id`
 
@@ -55,6 +55,8 @@ type recordRow struct {
 	OwnerSuspended            bool   `db:"owner_suspended"`
 	OwnerDeleted              bool   `db:"owner_deleted"`
 	OwnerAllowlist            string `db:"owner_allowlist"`
+	QuotaBytes                int64  `db:"bandwidth_quota_bytes"`
+	MaxConnections            int    `db:"max_connections"`
 }
 
 // pbDate is PocketBase's stored date text.
@@ -201,6 +203,8 @@ func (s *SQLSource) records(rows []recordRow) ([]Record, error) {
 			State:          r.State,
 			City:           r.City,
 			UpstreamFailed: r.UpstreamFailedAt != "",
+			QuotaBytes:     r.QuotaBytes,
+			MaxConnections: r.MaxConnections,
 		}
 		if r.ExpiresAt != "" {
 			t, err := time.Parse(pbDate, r.ExpiresAt)
@@ -264,4 +268,76 @@ func parseAllowlist(text string) []netip.Prefix {
 		return []netip.Prefix{netip.PrefixFrom(netip.IPv6Unspecified(), 128)}
 	}
 	return prefixes
+}
+
+const upsertUsage = `INSERT INTO proxy_usage (id, proxy_id, user_id, hour, bytes_up, bytes_down, connections, failed_connections, created, updated)
+  VALUES ({:id}, {:proxy}, {:user}, {:hour}, {:up}, {:down}, {:connections}, {:failed}, {:now}, {:now})
+  ON CONFLICT (proxy_id, hour) DO UPDATE SET bytes_up = bytes_up + excluded.bytes_up, bytes_down = bytes_down + excluded.bytes_down,
+  connections = connections + excluded.connections, failed_connections = failed_connections + excluded.failed_connections,
+  user_id = CASE WHEN excluded.user_id != '' THEN excluded.user_id ELSE user_id END, updated = excluded.updated`
+
+// upsertStats adds to the gateway's row of the hour, the histogram bucket by bucket.
+var upsertStats = func() string {
+	buckets := make([]string, len(ConnectBucketsMs)+1)
+	for i := range buckets {
+		buckets[i] = fmt.Sprintf("COALESCE(json_extract(connect_ms_histogram, '$[%d]'), 0) + COALESCE(json_extract(excluded.connect_ms_histogram, '$[%d]'), 0)", i, i)
+	}
+	return `INSERT INTO gateway_stats (id, gateway, hour, connections_ok, connections_failed, connect_ms_histogram, up_seconds, created, updated)
+  VALUES ({:id}, {:gateway}, {:hour}, {:ok}, {:failed}, {:histogram}, {:up}, {:now}, {:now})
+  ON CONFLICT (gateway, hour) DO UPDATE SET connections_ok = connections_ok + excluded.connections_ok,
+  connections_failed = connections_failed + excluded.connections_failed, up_seconds = MIN(3600, up_seconds + excluded.up_seconds),
+  connect_ms_histogram = json_array(` + strings.Join(buckets, ", ") + `), updated = excluded.updated`
+}()
+
+// FlushUsage writes one batch in one transaction.
+func (s *SQLSource) FlushUsage(ctx context.Context, batch UsageBatch) error {
+	if s.Write == nil {
+		return nil
+	}
+	hour := batch.Hour.UTC().Format(pbDate)
+	now := time.Now().UTC().Format(pbDate)
+	write := func(tx dbx.Builder) error {
+		for id, c := range batch.Proxies {
+			_, err := tx.NewQuery(upsertUsage).Bind(dbx.Params{
+				"id": newRecordID(), "proxy": id, "user": c.OwnerID, "hour": hour, "up": c.BytesUp, "down": c.BytesDown,
+				"connections": c.Connections, "failed": c.Failed, "now": now,
+			}).WithContext(ctx).Execute()
+			if err != nil {
+				return err
+			}
+		}
+		histogram, _ := json.Marshal(batch.Counts.Histogram)
+		_, err := tx.NewQuery(upsertStats).Bind(dbx.Params{
+			"id": newRecordID(), "gateway": batch.Gateway, "hour": hour, "ok": batch.Counts.OK, "failed": batch.Counts.Failed,
+			"histogram": string(histogram), "up": batch.UpSeconds, "now": now,
+		}).WithContext(ctx).Execute()
+		return err
+	}
+	if db, ok := s.Write.(*dbx.DB); ok {
+		return db.Transactional(func(tx *dbx.Tx) error { return write(tx) })
+	}
+	return write(s.Write)
+}
+
+// MonthUsage sums each proxy's bytes since `month` began.
+func (s *SQLSource) MonthUsage(ctx context.Context, month time.Time) (map[string]int64, error) {
+	rows := []struct {
+		ProxyID string `db:"proxy_id"`
+		Bytes   int64  `db:"bytes"`
+	}{}
+	err := s.Read.NewQuery("SELECT proxy_id, SUM(bytes_up + bytes_down) AS bytes FROM proxy_usage WHERE hour >= {:month} GROUP BY proxy_id").
+		Bind(dbx.Params{"month": month.UTC().Format(pbDate)}).WithContext(ctx).All(&rows)
+	if err != nil {
+		return nil, err
+	}
+	used := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		used[r.ProxyID] = r.Bytes
+	}
+	return used, nil
+}
+
+// newRecordID is a PocketBase record id (15 characters, a-z0-9).
+func newRecordID() string {
+	return security.RandomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789")
 }

@@ -44,6 +44,8 @@ export interface PricingPlanRecord extends RecordModel {
   active: boolean;
   created: string;
   updated: string;
+  bandwidth_quota_gb: number;
+  max_connections: number;
 }
 
 export interface BalanceRecord extends RecordModel {
@@ -87,6 +89,8 @@ export interface ProxyRecord extends RecordModel {
   /** Renewed by the expiry job at expiry when the balance covers it. */
   auto_renew: boolean;
   expiry_notice_sent_at: string;
+  bandwidth_quota_bytes: number;
+  max_connections: number;
   /** The plaintext password, added by the server for whoever may view the proxy; stored only encrypted (the hidden `password_encrypted`). */
   password: string;
 }
@@ -239,6 +243,29 @@ export interface AdminInvitationRecord extends RecordModel {
   used_at: string;
   used_by: string;
   revoked_at: string;
+  created: string;
+  updated: string;
+}
+
+export interface ProxyUsageRecord extends RecordModel {
+  proxy_id: string;
+  user_id: string;
+  hour: string;
+  bytes_up: number;
+  bytes_down: number;
+  connections: number;
+  failed_connections: number;
+  created: string;
+  updated: string;
+}
+
+export interface GatewayStatRecord extends RecordModel {
+  gateway: string;
+  hour: string;
+  connections_ok: number;
+  connections_failed: number;
+  connect_ms_histogram: unknown;
+  up_seconds: number;
   created: string;
   updated: string;
 }

@@ -14,7 +14,14 @@ import { useShop } from "../support/use-shop.ts";
 
 const HTTP_PORT = await freePort();
 const SOCKS_PORT = await freePort();
-const shop = useShop({ env: { GATEWAY_HOST: "127.0.0.1", GATEWAY_HTTP_PORT: String(HTTP_PORT), GATEWAY_SOCKS_PORT: String(SOCKS_PORT) } });
+const shop = useShop({
+  env: {
+    GATEWAY_HOST: "127.0.0.1",
+    GATEWAY_HTTP_PORT: String(HTTP_PORT),
+    GATEWAY_SOCKS_PORT: String(SOCKS_PORT),
+    GATEWAY_FLUSH_SECONDS: "1",
+  },
+});
 
 // ---- Targets on loopback -----------------------------------------------------------
 
@@ -82,6 +89,7 @@ function openTunnel(c: Creds): Promise<{ status: number; socket: Socket | null }
     const socket = connect(HTTP_PORT, "127.0.0.1");
     const auth = Buffer.from(`${c.username}:${c.password}`).toString("base64");
     socket.once("error", reject);
+    socket.once("close", () => resolve({ status: 0, socket: null })); // closed without an answer
     socket.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`);
     let head = "";
     const onData = (chunk: Buffer) => {
@@ -220,6 +228,47 @@ describe("the proxy gateway", () => {
     since = Date.now();
     await shop.admin.send(`/api/admin/users/${suspended.owner.id}/suspension`, { method: "POST", body: { suspended: true } });
     expect(await msUntilRefused(suspended, since)).toBeLessThan(1000);
+  }, 60_000);
+
+  it("meters each proxy's traffic into hourly usage rows its owner can read, and holds its limits", async () => {
+    const proxy = await buy("HTTPS");
+    const download = await viaConnect(proxy);
+    expect(download.status).toBe(200);
+    let rows: { proxy_id: string; bytes_up: number; bytes_down: number; connections: number }[] = [];
+    for (let i = 0; i < 60 && rows.length === 0; i++) {
+      rows = await proxy.owner.pb.collection("proxy_usage").getFullList({ filter: `proxy_id = "${proxy.id}"` });
+      if (rows.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.connections).toBe(1);
+    expect(rows[0]!.bytes_up).toBeGreaterThan(50); // the GET request
+    expect(rows[0]!.bytes_down).toBeGreaterThan(download.body.length);
+    const stranger = await customer(shop);
+    expect(await stranger.pb.collection("proxy_usage").getFullList()).toHaveLength(0);
+
+    // A cap of one connection: the second is refused saying so, while the first is open.
+    setProxyColumns(shop.tpb, [proxy.id], { max_connections: 1 });
+    let first = await openTunnel(proxy);
+    for (let i = 0; i < 50 && first.status === 200; i++) {
+      const second = await openTunnel(proxy);
+      if (second.status === 429) break;
+      second.socket?.destroy();
+      first.socket?.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      first = await openTunnel(proxy);
+    }
+    const refused = await viaConnect(proxy);
+    expect(refused.status).toBe(429);
+    first.socket?.destroy();
+    // A monthly quota already used up.
+    setProxyColumns(shop.tpb, [proxy.id], { max_connections: 0, bandwidth_quota_bytes: 100 });
+    let quota = { status: 0, body: "" } as CurlResult;
+    for (let i = 0; i < 50 && quota.status !== 429; i++) {
+      quota = await viaPlain(proxy);
+      if (quota.status !== 429) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(quota.status).toBe(429);
+    expect(quota.body).toContain("monthly bandwidth quota (0.00 GB) is used up");
   });
 
   it("answers only from the owner's IP allowlist when one is set", async () => {

@@ -1,0 +1,117 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+)
+
+// FlushInterval is how often usage is written to the source: a crash loses at most this
+// much of it.
+const FlushInterval = 5 * time.Second
+
+// limitRefusal says why a grant may not open another connection now (quota or cap), or nil.
+func (g *Gateway) limitRefusal(grant *Grant) *refusal {
+	now := time.Now()
+	if grant.QuotaBytes > 0 {
+		used := g.quotas.usedBy(grant.ProxyID, now) + g.meter.Peek(grant.ProxyID).bytes()
+		if used >= grant.QuotaBytes {
+			renews := monthStart(now).AddDate(0, 1, 0).Format("January 2")
+			return &refusal{429, 0x02, fmt.Sprintf("This proxy's monthly bandwidth quota (%s) is used up; it renews on %s (UTC).", formatBytes(grant.QuotaBytes), renews)}
+		}
+	}
+	if grant.MaxConnections > 0 && g.tunnels.openFor(grant.ProxyID) >= grant.MaxConnections {
+		return &refusal{429, 0x02, fmt.Sprintf("This proxy already has %d open connections, its limit; close one and try again.", grant.MaxConnections)}
+	}
+	return nil
+}
+
+func formatBytes(n int64) string {
+	const gb = 1 << 30
+	if n%gb == 0 {
+		return fmt.Sprintf("%d GB", n/gb)
+	}
+	return fmt.Sprintf("%.2f GB", float64(n)/gb)
+}
+
+// gatewayName names this process in gateway_stats: GATEWAY_NAME, else the host name.
+func gatewayName() string {
+	if name := os.Getenv("GATEWAY_NAME"); name != "" {
+		return name
+	}
+	if host, err := os.Hostname(); err == nil && host != "" {
+		return host
+	}
+	return "gateway"
+}
+
+// meterLoop flushes usage every FlushInterval and re-reads the month's usage every minute.
+func (g *Gateway) meterLoop() {
+	defer g.wg.Done()
+	ticker := time.NewTicker(g.cfg.FlushInterval)
+	defer ticker.Stop()
+	lastMonthRead := time.Now()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		g.flush(g.ctx, false)
+		if time.Since(lastMonthRead) > time.Minute {
+			g.readMonthUsage(g.ctx)
+			lastMonthRead = time.Now()
+		}
+	}
+}
+
+// flush writes the counters taken since the last flush; on failure they are kept for the
+// next one. Without `force`, an idle gateway writes its up time once a minute only.
+func (g *Gateway) flush(ctx context.Context, force bool) {
+	g.flushMu.Lock()
+	defer g.flushMu.Unlock()
+	now := time.Now().UTC()
+	proxies, counts := g.meter.Take()
+	idle := len(proxies) == 0 && counts.OK == 0 && counts.Failed == 0
+	sameHour := now.Truncate(time.Hour).Equal(g.lastFlush.Truncate(time.Hour))
+	if idle && sameHour && now.Sub(g.lastFlush) < time.Minute && !force {
+		return // nothing moved: the up time is written with the next flush (at least once a minute)
+	}
+	up := int64(now.Sub(g.lastFlush).Round(time.Second) / time.Second)
+	g.lastFlush = now
+	batch := UsageBatch{Gateway: g.cfg.Name, Hour: now.Truncate(time.Hour), Proxies: proxies, Counts: counts, UpSeconds: up}
+	if err := g.source.FlushUsage(ctx, batch); err != nil {
+		g.cfg.Logger.Warn("gateway: cannot write usage; keeping it for the next flush", "error", err)
+		g.meter.putBack(proxies, counts)
+		g.lastFlush = now.Add(-time.Duration(up) * time.Second)
+		return
+	}
+	g.quotas.add(now, proxies)
+}
+
+func (g *Gateway) readMonthUsage(ctx context.Context) {
+	month := monthStart(time.Now())
+	used, err := g.source.MonthUsage(ctx, month)
+	if err != nil {
+		g.cfg.Logger.Warn("gateway: cannot read this month's usage", "error", err)
+		return
+	}
+	g.quotas.set(month, used)
+}
+
+// putBack adds counts that could not be written to the counters again.
+func (m *Meter) putBack(proxies map[string]Counts, gc GatewayCounts) {
+	for id, c := range proxies {
+		u := m.of(id, c.OwnerID)
+		u.up.Add(c.BytesUp)
+		u.down.Add(c.BytesDown)
+		u.connections.Add(c.Connections)
+		u.failed.Add(c.Failed)
+	}
+	m.ok.Add(gc.OK)
+	m.failed.Add(gc.Failed)
+	for i, n := range gc.Histogram {
+		m.histogram[i].Add(n)
+	}
+}
