@@ -12,6 +12,7 @@ import {
   referralsSpec,
   transactionsSpec,
 } from "./access-specs-money.ts";
+import { gatewayStatsSpec, proxyUsageSpec } from "./access-specs-gateway.ts";
 import { chatMessagesSpec, contactMessagesSpec, proxiesSpec, supportTicketsSpec } from "./access-specs-proxies-support.ts";
 
 export const SPECS: CollectionSpec[] = [
@@ -30,4 +31,6 @@ export const SPECS: CollectionSpec[] = [
   commissionsSpec,
   auditLogsSpec,
   contactMessagesSpec,
+  proxyUsageSpec,
+  gatewayStatsSpec,
 ];
