@@ -23,6 +23,15 @@ import (
 )
 
 func main() {
+	// A gateway alone (on another machine) opens no data dir: it is not a PocketBase.
+	if len(os.Args) > 1 && os.Args[1] == "gateway" {
+		if err := runStandaloneGateway(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+
 	app := pocketbase.NewWithConfig(pocketbase.Config{DBConnect: dbConnect})
 
 	var hooksDir, migrationsDir, publicDir string
@@ -59,7 +68,7 @@ func main() {
 		Dir:          migrationsDir,
 	})
 
-	app.RootCmd.AddCommand(superuserFromEnvCommand(app), collectionsCommand(app))
+	app.RootCmd.AddCommand(superuserFromEnvCommand(app), collectionsCommand(app), gatewayTokenCommand(app))
 
 	app.OnServe().Bind(&hook.Handler[*core.ServeEvent]{
 		Func: func(e *core.ServeEvent) error {
@@ -74,6 +83,7 @@ func main() {
 	// The proxy gateway (pocketbase/gateway) when GATEWAY_HTTP_PORT or GATEWAY_SOCKS_PORT
 	// is set: started with the web server, stopped with the app.
 	app.OnServe().BindFunc(func(e *core.ServeEvent) error {
+		registerGatewayAPI(e)
 		gw, err := startEmbeddedGateway(e.App)
 		if err != nil {
 			return err

@@ -26,39 +26,39 @@ func (p Port) String() string {
 
 // Record is one proxy row as the source reads it, passwords already in plaintext.
 type Record struct {
-	ID        string
-	Username  string
-	Password  string // the customer's; "" when not ASSIGNED (not needed)
-	Type      string // RESIDENTIAL, DATACENTER, SOCKS5, HTTP, HTTPS
-	Status    string
-	ExpiresAt time.Time // zero: no expiry
-	OwnerID   string
+	ID        string    `json:"id"`
+	Username  string    `json:"username"`
+	Password  string    `json:"password"` // the customer's; "" when not ASSIGNED (not needed)
+	Type      string    `json:"type"`     // RESIDENTIAL, DATACENTER, SOCKS5, HTTP, HTTPS
+	Status    string    `json:"status"`
+	ExpiresAt time.Time `json:"expires_at"` // zero: no expiry
+	OwnerID   string    `json:"owner_id"`
 	// OwnerBlocked: the owner is suspended or deleted.
-	OwnerBlocked bool
+	OwnerBlocked bool `json:"owner_blocked"`
 	// Allowlist: the owner's allowed client addresses; empty = any.
-	Allowlist []netip.Prefix
-	Country   string
-	State     string
-	City      string
-	Exit      Exit
+	Allowlist []netip.Prefix `json:"allowlist"`
+	Country   string         `json:"country"`
+	State     string         `json:"state"`
+	City      string         `json:"city"`
+	Exit      Exit           `json:"exit"`
 	// UpstreamFailed: the source holds a failure mark for this proxy's upstream.
-	UpstreamFailed bool
+	UpstreamFailed bool `json:"upstream_failed"`
 	// QuotaBytes: bytes a calendar month (UTC), up and down together; 0 = no quota.
-	QuotaBytes int64
+	QuotaBytes int64 `json:"quota_bytes"`
 	// MaxConnections: concurrent connections; 0 = no cap.
-	MaxConnections int
+	MaxConnections int `json:"max_connections"`
 }
 
 // Exit is where a proxy's traffic leaves the gateway.
 type Exit struct {
-	ProxyID  string
-	Upstream bool   // false: direct from this machine
-	BindAddr string // direct: local address to send from ("" = any)
-	Host     string // upstream
-	Port     int
-	Username string
-	Password string
-	SOCKS    bool // the upstream speaks SOCKS5 (else HTTP CONNECT)
+	ProxyID  string `json:"proxy_id"`
+	Upstream bool   `json:"upstream"`     // false: direct from this machine
+	BindAddr string `json:"bind_address"` // direct: local address to send from ("" = any)
+	Host     string `json:"host"`         // upstream
+	Port     int    `json:"port"`
+	Username string `json:"username"`
+	Password string `json:"password"`
+	SOCKS    bool   `json:"socks"` // the upstream speaks SOCKS5 (else HTTP CONNECT)
 }
 
 // Grant is what a customer's credentials allow: an ASSIGNED proxy.

@@ -54,16 +54,20 @@ func (m *Meter) connected(took time.Duration) {
 
 // Counts is a snapshot of one proxy's counters.
 type Counts struct {
-	OwnerID                                 string
-	BytesUp, BytesDown, Connections, Failed int64
+	OwnerID     string `json:"owner_id"`
+	BytesUp     int64  `json:"bytes_up"`
+	BytesDown   int64  `json:"bytes_down"`
+	Connections int64  `json:"connections"`
+	Failed      int64  `json:"failed"`
 }
 
 func (c Counts) bytes() int64 { return c.BytesUp + c.BytesDown }
 
 // GatewayCounts is a snapshot of the gateway's own connect figures.
 type GatewayCounts struct {
-	OK, Failed int64
-	Histogram  []int64 // len(ConnectBucketsMs)+1 buckets
+	OK        int64   `json:"ok"`
+	Failed    int64   `json:"failed"`
+	Histogram []int64 `json:"histogram"` // len(ConnectBucketsMs)+1 buckets
 }
 
 // Take answers every proxy's counts since the last Take and the gateway's, and sets them
@@ -96,11 +100,11 @@ func (m *Meter) Peek(proxyID string) Counts {
 
 // UsageBatch is what one flush writes: per-proxy rows of an hour and the gateway's own.
 type UsageBatch struct {
-	Gateway   string
-	Hour      time.Time // the UTC hour the counts are added to
-	Proxies   map[string]Counts
-	Counts    GatewayCounts
-	UpSeconds int64
+	Gateway   string            `json:"gateway"`
+	Hour      time.Time         `json:"hour"` // the UTC hour the counts are added to
+	Proxies   map[string]Counts `json:"proxies"`
+	Counts    GatewayCounts     `json:"counts"`
+	UpSeconds int64             `json:"up_seconds"`
 }
 
 // monthStart is the first instant of t's UTC calendar month.

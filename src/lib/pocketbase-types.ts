@@ -269,3 +269,11 @@ export interface GatewayStatRecord extends RecordModel {
   created: string;
   updated: string;
 }
+
+export interface GatewayTokenRecord extends RecordModel {
+  name: string;
+  last_seen_at: string;
+  last_address: string;
+  created: string;
+  updated: string;
+}

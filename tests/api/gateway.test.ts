@@ -3,12 +3,13 @@
 // loopback, with credentials bought through the purchase route. Every change the shop
 // makes to a proxy (regenerate, refund, release, delete, expiry, suspension) is refused
 // within a second, and an open tunnel is cut within a second.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from "node:net";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/pocketbase.ts";
+import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "../../server/pocketbase-process.ts";
+import { freePort, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
 import { addStock, customer, post, purchase, setProxyColumns, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
@@ -75,18 +76,19 @@ interface Creds {
   password: string;
 }
 
-const httpProxy = (c: Creds) => `http://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@127.0.0.1:${HTTP_PORT}`;
+const httpProxy = (c: Creds, port = HTTP_PORT) =>
+  `http://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@127.0.0.1:${port}`;
 const target = () => `http://127.0.0.1:${webPort}/ip`;
 
 const viaPlain = (c: Creds) => curl(["-x", httpProxy(c), target()]);
-const viaConnect = (c: Creds) => curl(["-p", "-x", httpProxy(c), target()]);
+const viaConnect = (c: Creds, port = HTTP_PORT) => curl(["-p", "-x", httpProxy(c, port), target()]);
 const viaSocks = (c: Creds) =>
   curl(["--socks5-hostname", `127.0.0.1:${SOCKS_PORT}`, "--proxy-user", `${c.username}:${c.password}`, `http://localhost:${webPort}/ip`]);
 
 /** A CONNECT tunnel to the TCP echo server by hand: the answer's status, and the socket when 200. */
-function openTunnel(c: Creds): Promise<{ status: number; socket: Socket | null }> {
+function openTunnel(c: Creds, port = HTTP_PORT): Promise<{ status: number; socket: Socket | null }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(HTTP_PORT, "127.0.0.1");
+    const socket = connect(port, "127.0.0.1");
     const auth = Buffer.from(`${c.username}:${c.password}`).toString("base64");
     socket.once("error", reject);
     socket.once("close", () => resolve({ status: 0, socket: null })); // closed without an answer
@@ -113,9 +115,9 @@ function echoes(socket: Socket, text: string): Promise<string> {
 }
 
 /** Milliseconds from now until the gateway refuses these credentials (fails after `limit`). */
-async function msUntilRefused(c: Creds, since: number, limit = 3000): Promise<number> {
+async function msUntilRefused(c: Creds, since: number, port = HTTP_PORT, limit = 3000): Promise<number> {
   while (Date.now() - since < limit) {
-    const { status } = await openTunnel(c);
+    const { status } = await openTunnel(c, port);
     if (status === 407) return Date.now() - since;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -282,5 +284,53 @@ describe("the proxy gateway", () => {
       if (status !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe(200);
+  });
+});
+
+// ---- Scale-out: a second gateway on "another machine" follows the same PocketBase ----
+
+describe("a gateway alone, following the shop over its API", () => {
+  const secondPort = freePort();
+  let second: ChildProcess | undefined;
+
+  afterAll(() => {
+    second?.kill("SIGTERM");
+  });
+
+  it("refuses callers without a gateway token, and follows a revocation like the embedded one", async () => {
+    const anonymous = await fetch(`${shop.tpb.url}/api/gateway/snapshot`);
+    expect(anonymous.status).toBe(401);
+    const asCustomer = await fetch(`${shop.tpb.url}/api/gateway/snapshot`, {
+      headers: { Authorization: `Bearer ${(await customer(shop)).pb.authStore.token}` },
+    });
+    expect(asCustomer.status).toBe(401);
+
+    const token = execFileSync(
+      POCKETBASE_BIN,
+      ["gateway-token", "second", `--dir=${shop.tpb.dataDir}`, `--hooksDir=${HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`],
+      { env: { ...process.env, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY }, encoding: "utf8" },
+    ).trim();
+    expect(token).toMatch(/^gwt_/);
+    const port = await secondPort;
+    second = spawn(POCKETBASE_BIN, ["gateway", "--pb-url", shop.tpb.url, "--host", "127.0.0.1", "--http-port", String(port)], {
+      env: { ...process.env, GATEWAY_TOKEN: token },
+      stdio: "ignore",
+    });
+    for (let i = 0; i < 100; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const probe = connect(port, "127.0.0.1", () => resolve(true)).once("error", () => resolve(false));
+        probe.once("connect", () => probe.destroy());
+      });
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const proxy = await buy("DATACENTER");
+    expect((await viaConnect(proxy)).status).toBe(200);
+    expect((await viaConnect(proxy, port)).status).toBe(200);
+    const changed = Date.now();
+    await post(proxy.owner.pb, `/api/v1/proxies/${proxy.id}/regenerate-credentials`, {});
+    expect(await msUntilRefused(proxy, changed)).toBeLessThan(1000);
+    expect(await msUntilRefused(proxy, changed, port)).toBeLessThan(1000);
   });
 });

@@ -1,6 +1,6 @@
-// The access matrix's rows for the gateway's metering (issue #16): each customer reads the
-// usage of their own proxies, admins every row and the gateways' stats; only the gateway
-// writes (the records API refuses every write, admins included).
+// The access matrix's rows for the gateway (issue #16): each customer reads the
+// usage of their own proxies, admins every row, the gateways' stats and tokens; only the server
+// and the gateway write (the records API refuses every write, admins included).
 import { ADMIN_ROWS, OWN_ROWS, SERVER_WRITES, type CollectionSpec } from "./access-spec-kit.ts";
 
 const HOUR = "2026-01-01 10:00:00.000Z";
@@ -31,6 +31,17 @@ export const gatewayStatsSpec: CollectionSpec = {
   createBody: async (_ctx, _who, marker) => ({ gateway: marker, hour: HOUR, connections_ok: 5 }),
   markerFilter: (m) => `gateway = "${m}"`,
   updateBody: () => ({ connections_ok: 999_999 }),
+  ...ADMIN_ROWS,
+  ...SERVER_WRITES,
+};
+
+export const gatewayTokensSpec: CollectionSpec = {
+  name: "gateway_tokens",
+  make: async (ctx) =>
+    (await ctx.su.collection("gateway_tokens").create({ name: `gw${ctx.n()}`, token_hash: `${ctx.n()}`.padStart(64, "0") })).id,
+  createBody: async (_ctx, _who, marker) => ({ name: marker, token_hash: "f".repeat(64) }),
+  markerFilter: (m) => `name = "${m}"`,
+  updateBody: () => ({ name: "renamed" }),
   ...ADMIN_ROWS,
   ...SERVER_WRITES,
 };

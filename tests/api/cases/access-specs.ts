@@ -12,7 +12,7 @@ import {
   referralsSpec,
   transactionsSpec,
 } from "./access-specs-money.ts";
-import { gatewayStatsSpec, proxyUsageSpec } from "./access-specs-gateway.ts";
+import { gatewayStatsSpec, gatewayTokensSpec, proxyUsageSpec } from "./access-specs-gateway.ts";
 import { chatMessagesSpec, contactMessagesSpec, proxiesSpec, supportTicketsSpec } from "./access-specs-proxies-support.ts";
 
 export const SPECS: CollectionSpec[] = [
@@ -33,4 +33,5 @@ export const SPECS: CollectionSpec[] = [
   contactMessagesSpec,
   proxyUsageSpec,
   gatewayStatsSpec,
+  gatewayTokensSpec,
 ];

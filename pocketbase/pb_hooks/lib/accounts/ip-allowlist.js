@@ -127,8 +127,9 @@ function quote(text) {
 
 /**
  * One entry checked and normalised: an IPv4 or IPv6 address, or a CIDR range (IPv4 /1-/32,
- * IPv6 /1-/128) with its host bits zeroed. A /0 range (everyone) is refused with its own
- * message: clearing the list is how a customer removes the restriction.
+ * IPv6 /1-/128) with its host bits zeroed. A /0 range (everyone; also ::ffff:0.0.0.0/96,
+ * every IPv4 address) is refused with its own message: clearing the list is how a customer
+ * removes the restriction.
  * @param {string} raw
  * @returns {{ entry: string } | { error: string }}
  */
@@ -147,17 +148,17 @@ function parseEntry(raw) {
   if (!PREFIX.test(prefixText)) return invalid;
   const prefix = Number(prefixText);
   if (prefix > bits) return invalid;
-  if (prefix === 0) {
-    return {
-      error: `${quote(given)} would let every address in: to remove the restriction, clear the list instead.`,
-    };
-  }
+  const everyone = { error: `${quote(given)} would let every address in: to remove the restriction, clear the list instead.` };
+  if (prefix === 0) return everyone;
   if (prefix === bits) return { entry: formatAddress(bytes) };
   const masked = bytes.map((b, i) => {
     const keep = Math.max(0, Math.min(8, prefix - i * 8));
     return b & ((0xff << (8 - keep)) & 0xff);
   });
-  return { entry: `${formatAddress(masked)}/${prefix}` };
+  const entry = `${formatAddress(masked)}/${prefix}`;
+  // Every IPv4 address, written IPv4-mapped (the gateway compares IPv4 callers unmapped).
+  if (entry === "::ffff:0.0.0.0/96") return everyone;
+  return { entry };
 }
 
 /**
