@@ -54,6 +54,8 @@ describe("parseEntry", () => {
     expect(entry("2001:DB8:ABCD:12::1/32")).toBe("2001:db8::/32");
     expect(entry("2001:db8:abcd:12ff::1/60")).toBe("2001:db8:abcd:12f0::/60");
     expect(entry("::ffff:1.2.3.4/120")).toBe("::ffff:1.2.3.0/120");
+    expect(entry("::ffff:1.2.3.4/97")).toBe("::ffff:0.0.0.0/97");
+    expect(entry("::ffff:1.2.3.4/95")).toBe("::fffe:0:0/95");
     expect(entry("fe80::1/10")).toBe("fe80::/10");
   });
 
@@ -101,7 +103,7 @@ describe("parseEntry", () => {
   });
 
   it("refuses a /0 range: it means everyone", () => {
-    for (const everyone of ["0.0.0.0/0", "10.0.0.0/0", "::/0", "2001:db8::/0"]) {
+    for (const everyone of ["0.0.0.0/0", "10.0.0.0/0", "::/0", "2001:db8::/0", "::ffff:0.0.0.0/96", "::ffff:10.0.0.1/96"]) {
       expect(entry(everyone), everyone).toBe(
         `ERROR '${everyone}' would let every address in: to remove the restriction, clear the list instead.`,
       );
