@@ -1,6 +1,7 @@
 // Buy Proxies (/dashboard/buy-proxies) end to end in Chromium against the real shop:
 // choices only from live stock, the spec's messages, the balance check, a real purchase
-// (proxies assigned in the database, balance = ledger), a double click that buys once,
+// (proxies assigned in the database, balance = ledger), every type with a plan (SOCKS5) and
+// countries by name, a double click that buys once,
 // server refusals shown with nothing charged, and the unverified customer's notice.
 import { expect, test, type Page } from "@playwright/test";
 import { formatCents } from "../../src/lib/money.ts";
@@ -197,6 +198,36 @@ test.describe("Buy Proxies", () => {
     await expect(page.getByTestId("balance")).toHaveText(formatCents(5000 - 2 * price));
     // The stock was reloaded: one Munich proxy is left.
     await expect(country(page).locator("option", { hasText: `${here} (3 available)` })).toHaveCount(1);
+  });
+
+  test("sells every type with a plan: a SOCKS5 proxy in a country shown by its name", async ({ page }) => {
+    const user = await createCustomer({ balanceCents: 5000 });
+    // Norway (NO) with a state of this test's own, so its counts are exact.
+    const here = `Oslo ${Date.now().toString(36)}${seq++}`;
+    const ids = await addStock({ type: "SOCKS5", country: "NO", state: here, count: 2 });
+    const price = await unitPrice(user, "SOCKS5");
+    expect(price).toBeGreaterThan(0);
+    await signInAs(page, user, "/dashboard/buy-proxies");
+
+    const socks = page.getByRole("radio", { name: /^SOCKS5/ });
+    await socks.check();
+    await expect(page.getByTestId("price-SOCKS5")).toHaveText(`${formatCents(price)} per proxy / 30 days`);
+    // The picker names the country; the bare code is no option's text.
+    await expect(country(page).locator("option", { hasText: /^Norway \(\d+ available\)$/ })).toHaveCount(1);
+    expect((await optionTexts(page, "Country")).some((t) => t.startsWith("NO "))).toBe(false);
+    await country(page).selectOption("NO");
+    await state(page).selectOption(here);
+    await expect(page.getByTestId("order-summary")).toContainText(`Norway / ${here}`);
+    await purchase(page).click();
+
+    await expect(page.getByTestId("purchase-result")).toContainText(
+      `Purchase complete: 1 SOCKS5 proxy in Norway / ${here} for ${formatCents(price)}`,
+    );
+    const su = await superuserClient();
+    const mine = await su.collection("proxies").getFullList({ filter: su.filter("assigned_to_user_id = {:id}", { id: user.id }) });
+    expect(mine.map((p) => [p["type"], p["country"], p["status"]])).toEqual([["SOCKS5", "NO", "ASSIGNED"]]);
+    expect(ids).toContain(mine[0]!.id);
+    expect((await ledgerOf(user.id)).balance).toBe(5000 - price);
   });
 
   test("a double click on Purchase buys once", async ({ page }) => {

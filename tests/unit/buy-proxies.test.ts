@@ -4,31 +4,52 @@ import {
   cityOptions,
   countryOptions,
   optionLabel,
+  placeLabel,
   reconcilePlace,
   stateOptions,
+  withChosen,
   type StockLocation,
 } from "@/features/buy-proxies/locations";
 import { parseQuantity, purchaseErrors, type ProxyPurchaseInput } from "@/features/buy-proxies/schemas";
 import { keyForAttempt, orderSummary } from "@/features/buy-proxies/summary";
 
 const STOCK: StockLocation[] = [
-  { country: "DE", state: "", city: "", available: 2 },
-  { country: "DE", state: "Berlin", city: "", available: 3 },
-  { country: "US", state: "", city: "", available: 4 },
+  { country: "DE", country_name: "Germany", state: "", city: "", available: 2 },
+  { country: "DE", country_name: "Germany", state: "Berlin", city: "", available: 3 },
+  { country: "US", country_name: "United States", state: "", city: "", available: 4 },
   { country: "US", state: "California", city: "", available: 5 },
   { country: "US", state: "California", city: "Los Angeles", available: 7 },
   { country: "US", state: "California", city: "San Diego", available: 1 },
   { country: "US", state: "Texas", city: "Austin", available: 10 },
   { country: "FR", state: "", city: "", available: 0 },
+  // A stored code that is not an ISO country has no name: it shows as it is.
+  { country: "X1", state: "", city: "", available: 1 },
+  { country: "AT", country_name: "Austria", state: "", city: "", available: 1 },
 ];
 
 describe("location choices from live stock", () => {
-  it("offers only countries with stock, with their totals", () => {
+  it("offers only countries with stock, with their totals, by name", () => {
     expect(countryOptions(STOCK)).toEqual([
-      { value: "DE", available: 5 },
-      { value: "US", available: 27 },
+      { value: "AT", name: "Austria", available: 1 },
+      { value: "DE", name: "Germany", available: 5 },
+      { value: "US", name: "United States", available: 27 },
+      { value: "X1", name: "X1", available: 1 },
     ]);
-    expect(optionLabel({ value: "US", available: 27 })).toBe("US (27 available)");
+    expect(optionLabel({ value: "US", name: "United States", available: 27 })).toBe("United States (27 available)");
+    expect(optionLabel({ value: "X1", available: 1 })).toBe("X1 (1 available)");
+  });
+
+  it("names the place by its country's name, and keeps a chosen country out of stock under its name", () => {
+    const names = new Map([["NO", "Norway"]]);
+    expect(placeLabel({ country: "NO", state: "Oslo", city: "" }, names)).toBe("Norway / Oslo");
+    expect(placeLabel({ country: "X1", state: "", city: "" }, names)).toBe("X1");
+    expect(withChosen(countryOptions(STOCK), "NO", "Norway").map((o) => o.name)).toEqual([
+      "Austria",
+      "Germany",
+      "Norway",
+      "United States",
+      "X1",
+    ]);
   });
 
   it("offers the states of the chosen country and the cities of the chosen state", () => {

@@ -1,12 +1,17 @@
 // The Buy Proxies calls: live stock per type and the purchase (one Idempotency-Key per attempt).
 import type { Stock } from "@/features/buy-proxies/locations";
 import type { ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
-import type { PurchaseType } from "@/lib/catalog";
+import type { ProxyType } from "@/lib/catalog";
 import { pb, withSignal } from "@/lib/pocketbase";
 import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
 
+/** GET /api/v1/proxies/prices: the unit price of every type for sale (a type not for sale is missing). */
+export async function loadPrices(signal?: AbortSignal): Promise<Partial<Record<ProxyType, number>>> {
+  return pb().send<Partial<Record<ProxyType, number>>>("/api/v1/proxies/prices", { method: "GET", ...withSignal(signal) });
+}
+
 /** GET /api/v1/proxies/stock?type=...: the unit price and the places with AVAILABLE proxies. */
-export async function loadStock(type: PurchaseType, signal?: AbortSignal): Promise<Stock> {
+export async function loadStock(type: ProxyType, signal?: AbortSignal): Promise<Stock> {
   return pb().send<Stock>("/api/v1/proxies/stock", {
     method: "GET",
     query: { type },

@@ -1,8 +1,11 @@
 // Where proxies can be bought: the choices of the country, state and city selects, built
 // only from live stock (GET /api/v1/proxies/stock), each with how many are available.
+// Countries are shown by the name the stock route gives them ("Norway"; an unknown code as it is).
 
 export interface StockLocation {
   country: string;
+  /** The country's name ("Norway"), or the stored code when it is not an ISO country. */
+  country_name?: string;
   state: string;
   city: string;
   available: number;
@@ -10,6 +13,8 @@ export interface StockLocation {
 
 export interface Stock {
   type: string;
+  /** Whether the type is for sale (an active plan or a built-in price). */
+  for_sale?: boolean;
   unit_price_cents: number;
   locations: StockLocation[];
 }
@@ -23,6 +28,8 @@ export interface Place {
 export interface LocationOption {
   value: string;
   available: number;
+  /** What the option shows for the value (a country's name); the value itself when missing. */
+  name?: string;
 }
 
 export const EMPTY_PLACE: Place = { country: "", state: "", city: "" };
@@ -36,9 +43,19 @@ function tally(values: Iterable<[string, number]>): LocationOption[] {
   return [...counts.entries()].map(([value, available]) => ({ value, available })).sort((a, b) => a.value.localeCompare(b.value));
 }
 
-/** Countries with stock, each with its total count. */
+/** The names of the stocked countries by code. */
+export function countryNames(locations: readonly StockLocation[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const l of locations) if (l.country_name) names.set(l.country, l.country_name);
+  return names;
+}
+
+/** Countries with stock, each with its total count and name, by name. */
 export function countryOptions(locations: readonly StockLocation[]): LocationOption[] {
-  return tally(locations.map((l) => [l.country, l.available]));
+  const names = countryNames(locations);
+  return tally(locations.map((l) => [l.country, l.available]))
+    .map((o) => ({ ...o, name: names.get(o.value) ?? o.value }))
+    .sort((a, b) => (a.name ?? a.value).localeCompare(b.name ?? b.value));
 }
 
 /** States of `country` with stock (places without a state count for the country only). */
@@ -79,17 +96,19 @@ export function reconcilePlace(locations: readonly StockLocation[], place: Place
  * The options with the chosen value kept at 0 available when the stock no longer offers it
  * (someone else bought its last proxy): the choice stays the customer's to change.
  */
-export function withChosen(options: LocationOption[], chosen: string): LocationOption[] {
+export function withChosen(options: LocationOption[], chosen: string, name?: string): LocationOption[] {
   if (!chosen || options.some((o) => o.value === chosen)) return options;
-  return [...options, { value: chosen, available: 0 }].sort((a, b) => a.value.localeCompare(b.value));
+  return [...options, { value: chosen, available: 0, ...(name ? { name } : {}) }].sort((a, b) =>
+    (a.name ?? a.value).localeCompare(b.name ?? b.value),
+  );
 }
 
-/** "US (27 available)". */
+/** "United States (27 available)". */
 export function optionLabel(option: LocationOption): string {
-  return `${option.value} (${option.available} available)`;
+  return `${option.name ?? option.value} (${option.available} available)`;
 }
 
-/** "US / California / Los Angeles". */
-export function placeLabel(place: Place): string {
-  return [place.country, place.state, place.city].filter(Boolean).join(" / ");
+/** "United States / California / Los Angeles": the country by its name in `names` when it has one. */
+export function placeLabel(place: Place, names?: ReadonlyMap<string, string>): string {
+  return [names?.get(place.country) ?? place.country, place.state, place.city].filter(Boolean).join(" / ");
 }

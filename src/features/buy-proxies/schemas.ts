@@ -1,7 +1,7 @@
 // The Buy Proxies form (spec section 5). Mirrors validatePurchase in
 // pocketbase/pb_hooks/lib/proxies/purchase.js, which stays the server's truth.
 import * as v from "valibot";
-import { MAX_PURCHASE_QUANTITY, MAX_PURCHASE_QUANTITY_MESSAGE, PURCHASE_TYPES } from "@/lib/catalog";
+import { MAX_PURCHASE_QUANTITY, MAX_PURCHASE_QUANTITY_MESSAGE, PROXY_TYPES } from "@/lib/catalog";
 
 export const QuantitySchema = v.pipe(
   v.string(),
@@ -16,7 +16,8 @@ export const QuantitySchema = v.pipe(
 
 /** The form's values as typed (quantity is the text of its input). */
 export const ProxyPurchaseSchema = v.object({
-  type: v.picklist(PURCHASE_TYPES, "Choose Residential or Datacenter"),
+  // Any of the five types; the server sells those with an active plan (or a built-in price).
+  type: v.picklist(PROXY_TYPES, "Choose a proxy type"),
   country: v.pipe(v.string(), v.trim(), v.nonEmpty("Country is required")),
   state: v.pipe(v.string(), v.trim()),
   city: v.pipe(v.string(), v.trim()),

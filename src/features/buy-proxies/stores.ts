@@ -1,25 +1,43 @@
-// Buy Proxies state (spec section 5): both types' live stock (loaded with the first
-// subscriber) and the purchase under way, its refusal or its receipt. The form's values
-// live in the form (react-hook-form); a purchase is one attempt with one Idempotency-Key,
-// reused while the same order is retried.
+// Buy Proxies state (spec section 5): the types for sale (GET /api/v1/proxies/prices: every
+// type with an active plan or a built-in price) and each one's live stock (loaded with the
+// first subscriber), and the purchase under way, its refusal or its receipt. The form's
+// values live in the form (react-hook-form); a purchase is one attempt with one
+// Idempotency-Key, reused while the same order is retried.
 import { atom, onMount } from "nanostores";
 import { ClientResponseError } from "pocketbase";
-import { loadStock, purchaseProxies, type PurchaseResult } from "@/features/buy-proxies/api";
-import type { Stock } from "@/features/buy-proxies/locations";
+import { loadPrices, loadStock, purchaseProxies, type PurchaseResult } from "@/features/buy-proxies/api";
+import { countryNames, type Stock } from "@/features/buy-proxies/locations";
 import type { ProxyPurchaseOutput, PurchaseField } from "@/features/buy-proxies/schemas";
 import { keyForAttempt, type Attempt } from "@/features/buy-proxies/summary";
 import { errorMessage, fieldErrors, isAbort } from "@/lib/api-error";
-import { PURCHASE_TYPES, type PurchaseType } from "@/lib/catalog";
+import { PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { refreshSession } from "@/stores/auth";
 import { setBalance } from "@/stores/balance";
 
 export type StockState = { status: "loading" } | { status: "ready"; stock: Stock } | { status: "error"; error: string };
 
-const LOADING: StockState = { status: "loading" };
-const ALL_LOADING: Record<PurchaseType, StockState> = { RESIDENTIAL: LOADING, DATACENTER: LOADING };
+/** The types for sale, in the catalog's order. */
+export type OfferState = { status: "loading" } | { status: "ready"; types: ProxyType[] } | { status: "error"; error: string };
 
-export const $stock = atom<Record<PurchaseType, StockState>>(ALL_LOADING);
+export const STOCK_LOADING: StockState = { status: "loading" };
+
+export const $offer = atom<OfferState>({ status: "loading" });
+/** The stock of each type for sale (a type not loaded yet is missing: loading). */
+export const $stock = atom<Partial<Record<ProxyType, StockState>>>({});
+/**
+ * Every country name the stock has given (code -> "Norway"), kept across reloads, so a place
+ * whose last proxy was just bought (the receipt, a chosen place now out of stock) keeps its name.
+ */
+export const $countryNames = atom<ReadonlyMap<string, string>>(new Map());
+
+function stockLoaded(type: ProxyType, stock: Stock): void {
+  $stock.set({ ...$stock.get(), [type]: { status: "ready", stock } });
+  const names = new Map($countryNames.get());
+  const before = names.size;
+  for (const [code, name] of countryNames(stock.locations)) names.set(code, name);
+  if (names.size !== before) $countryNames.set(names);
+}
 
 let stockRequest: AbortController | null = null;
 
@@ -27,18 +45,29 @@ function fetchStock(): void {
   stockRequest?.abort();
   const current = new AbortController();
   stockRequest = current;
-  for (const type of PURCHASE_TYPES) {
-    loadStock(type, current.signal)
-      .then((stock) => $stock.set({ ...$stock.get(), [type]: { status: "ready", stock } }))
-      .catch((err: unknown) => {
-        if (!isAbort(err)) $stock.set({ ...$stock.get(), [type]: { status: "error", error: errorMessage(err) } });
-      });
-  }
+  loadPrices(current.signal)
+    .then((prices) => {
+      const types = PROXY_TYPES.filter((t) => (prices[t] ?? 0) > 0);
+      $offer.set({ status: "ready", types });
+      for (const type of types) {
+        loadStock(type, current.signal)
+          .then((stock) => stockLoaded(type, stock))
+          .catch((err: unknown) => {
+            if (!isAbort(err)) $stock.set({ ...$stock.get(), [type]: { status: "error", error: errorMessage(err) } });
+          });
+      }
+    })
+    .catch((err: unknown) => {
+      if (!isAbort(err)) $offer.set({ status: "error", error: errorMessage(err) });
+    });
 }
 
-/** Reloads both types' stock; `quiet` keeps the current choices on screen meanwhile. */
+/** Reloads the types for sale and their stock; `quiet` keeps the current choices on screen meanwhile. */
 export function reloadStock(quiet = false): void {
-  if (!quiet) $stock.set(ALL_LOADING);
+  if (!quiet) {
+    $offer.set({ status: "loading" });
+    $stock.set({});
+  }
   fetchStock();
 }
 

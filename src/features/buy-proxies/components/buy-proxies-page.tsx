@@ -1,7 +1,7 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useStore } from "@nanostores/react";
 import { RefreshCw } from "lucide-react";
-import { useId, useRef, useState, type ComponentProps } from "react";
+import { useEffect, useId, useRef, useState, type ComponentProps } from "react";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { AuthGate } from "@/components/session/auth-gate";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
@@ -21,13 +21,24 @@ import {
   reconcilePlace,
   stateOptions,
   withChosen,
+  placeLabel,
   type LocationOption,
   type Place,
 } from "@/features/buy-proxies/locations";
 import { parseQuantity, ProxyPurchaseSchema, type ProxyPurchaseInput, type ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
-import { $purchase, $stock, purchase, purchaseEdited, reloadStock, type StockState } from "@/features/buy-proxies/stores";
+import {
+  $countryNames,
+  $offer,
+  $purchase,
+  $stock,
+  purchase,
+  purchaseEdited,
+  reloadStock,
+  STOCK_LOADING,
+  type StockState,
+} from "@/features/buy-proxies/stores";
 import { orderSummary } from "@/features/buy-proxies/summary";
-import { MAX_PURCHASE_QUANTITY, PROXY_TYPE_LABELS, TERM_TEXT, type PurchaseType } from "@/lib/catalog";
+import { MAX_PURCHASE_QUANTITY, PROXY_TYPE_LABELS, TERM_TEXT, type ProxyType } from "@/lib/catalog";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { $balance } from "@/stores/balance";
@@ -85,14 +96,16 @@ function BuyProxies({ user }: { user: UserRecord }) {
   const ids = useId();
   const id = (name: string) => `${ids}-${name}`;
   const balance = useStore($balance);
+  const offer = useStore($offer);
   const stocks = useStore($stock);
+  const stockOf = (t: ProxyType): StockState => stocks[t] ?? STOCK_LOADING;
   const { processing, serverFields, result } = useStore($purchase);
   const receipt = useRef<HTMLDivElement>(null);
   // The type under which the customer last chose the place (null: not chosen since a type change).
-  const [placeType, setPlaceType] = useState<PurchaseType | null>(null);
+  const [placeType, setPlaceType] = useState<ProxyType | null>(null);
   // Checks what is bought: the place the form shows.
   const resolver: Resolver<ProxyPurchaseInput, unknown, ProxyPurchaseOutput> = (values, context, options) =>
-    purchaseResolver({ ...values, ...shownPlace(stocks[values.type], values, placeType === values.type) }, context, options);
+    purchaseResolver({ ...values, ...shownPlace(stockOf(values.type), values, placeType === values.type) }, context, options);
   const { register, handleSubmit, control, setValue, reset, formState } = useForm<ProxyPurchaseInput, unknown, ProxyPurchaseOutput>({
     resolver,
     defaultValues: DEFAULTS,
@@ -101,13 +114,21 @@ function BuyProxies({ user }: { user: UserRecord }) {
   const [type, country, state, city, quantityText] = useWatch({ control, name: ["type", "country", "state", "city", "quantity"] });
   const values = { type, country, state, city, quantity: quantityText };
 
-  const stockState = stocks[values.type];
+  const stockState = stockOf(values.type);
   const stock = stockState.status === "ready" ? stockState.stock : null;
   const locations = stock?.locations ?? [];
   const place = shownPlace(stockState, values, placeType === values.type);
+  const names = useStore($countryNames);
+
+  // The type chosen is one for sale: the first one when the shop no longer sells it.
+  const offered = offer.status === "ready" ? offer.types : null;
+  useEffect(() => {
+    const first = offered?.[0];
+    if (first && !offered.includes(type)) setValue("type", first);
+  }, [offered, type, setValue]);
 
   const stockedCountries = countryOptions(locations);
-  const countries = withChosen(stockedCountries, place.country);
+  const countries = withChosen(stockedCountries, place.country, names.get(place.country));
   const states = withChosen(stateOptions(locations, place.country), place.state);
   const cities = withChosen(cityOptions(locations, place.country, place.state), place.city);
   const quantity = parseQuantity(values.quantity);
@@ -166,7 +187,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
       ) : null}
 
       <div aria-live="polite" ref={receipt} tabIndex={-1} className="scroll-mt-4 outline-none">
-        {result ? <PurchaseReceipt result={result} /> : null}
+        {result ? <PurchaseReceipt result={result} names={names} /> : null}
       </div>
 
       <form className="grid gap-6 lg:grid-cols-3" onSubmit={(e) => void handleSubmit(onPurchase)(e)} noValidate>
@@ -194,7 +215,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
                 <LoadError message={`Could not load the stock: ${stockState.error}`} onRetry={() => reloadStock()} />
               ) : stock && stockedCountries.length === 0 ? (
                 <Alert tone="info">
-                  No {PROXY_TYPE_LABELS[values.type]} proxies are in stock right now. Try the other type, or check back later.
+                  No {PROXY_TYPE_LABELS[values.type]} proxies are in stock right now. Try another type, or check back later.
                 </Alert>
               ) : null}
             </div>
@@ -249,6 +270,7 @@ function BuyProxies({ user }: { user: UserRecord }) {
             unitPriceCents={stock ? stock.unit_price_cents : null}
             quantity={quantity}
             place={place}
+            placeText={placeLabel(place, names)}
             available={available ?? 0}
             summary={summary}
             verified={user.verified}

@@ -4,7 +4,7 @@ import { useStore } from "@nanostores/react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { placeLabel, type Place } from "@/features/buy-proxies/locations";
+import type { Place } from "@/features/buy-proxies/locations";
 import { $purchase } from "@/features/buy-proxies/stores";
 import type { Summary } from "@/features/buy-proxies/summary";
 import { TERM_TEXT } from "@/lib/catalog";
@@ -17,6 +17,8 @@ interface OrderSummaryCardProps {
   unitPriceCents: number | null;
   quantity: number | null;
   place: Place;
+  /** The place as the customer reads it ("Norway / Oslo"). */
+  placeText: string;
   /** Proxies available at the chosen place (when a country is chosen). */
   available: number;
   summary: Summary;
@@ -24,7 +26,7 @@ interface OrderSummaryCardProps {
   verified: boolean;
 }
 
-export function OrderSummaryCard({ unitPriceCents, quantity, place, available, summary, verified }: OrderSummaryCardProps) {
+export function OrderSummaryCard({ unitPriceCents, quantity, place, placeText, available, summary, verified }: OrderSummaryCardProps) {
   const balance = useStore($balance);
   const { processing, refusal } = useStore($purchase);
   return (
@@ -42,7 +44,7 @@ export function OrderSummaryCard({ unitPriceCents, quantity, place, available, s
         {place.country ? (
           <div className="flex justify-between gap-3">
             <dt className="text-slate-600">Location</dt>
-            <dd className="text-right font-medium break-words text-slate-900">{placeLabel(place)}</dd>
+            <dd className="text-right font-medium break-words text-slate-900">{placeText}</dd>
           </div>
         ) : null}
         <div className="flex justify-between gap-3 border-t border-slate-200 pt-2 text-base">
@@ -70,8 +72,8 @@ export function OrderSummaryCard({ unitPriceCents, quantity, place, available, s
         {summary.shortOfStock ? (
           <p className="text-amber-800" data-testid="stock-short">
             {available === 0
-              ? `${placeLabel(place)} is out of stock; choose another location.`
-              : `Only ${plural(available, "proxy is", "proxies are")} available in ${placeLabel(place)}; lower the quantity or choose another location.`}
+              ? `${placeText} is out of stock; choose another location.`
+              : `Only ${plural(available, "proxy is", "proxies are")} available in ${placeText}; lower the quantity or choose another location.`}
           </p>
         ) : null}
         {balance.status === "error" ? <p className="text-red-700">Could not load your balance: {balance.error}</p> : null}

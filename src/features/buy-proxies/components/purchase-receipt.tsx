@@ -9,7 +9,7 @@ import { formatDateTime } from "@/lib/dates";
 import { formatCents } from "@/lib/money";
 import { endpoint } from "@/lib/endpoint";
 
-export function PurchaseReceipt({ result }: { result: PurchaseResult }) {
+export function PurchaseReceipt({ result, names }: { result: PurchaseResult; names?: ReadonlyMap<string, string> }) {
   const { order, proxies } = result;
   const place = { country: order.country, state: order.state, city: order.city };
   const label = isProxyType(order.proxy_type) ? PROXY_TYPE_LABELS[order.proxy_type] : order.proxy_type;
@@ -19,7 +19,7 @@ export function PurchaseReceipt({ result }: { result: PurchaseResult }) {
         <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-600" aria-hidden="true" />
         <div className="min-w-0">
           <p className="font-semibold text-slate-900">
-            Purchase complete: {order.quantity} {label} {order.quantity === 1 ? "proxy" : "proxies"} in {placeLabel(place)} for{" "}
+            Purchase complete: {order.quantity} {label} {order.quantity === 1 ? "proxy" : "proxies"} in {placeLabel(place, names)} for{" "}
             {formatCents(order.total_cents)}
           </p>
           <p className="text-sm text-slate-600">
