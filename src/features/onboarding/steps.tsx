@@ -71,7 +71,7 @@ export function onboardingSteps(siteName: string, welcome: string | null): Onboa
       icon: Globe2,
       body: (
         <>
-          <p>We cover 100+ countries. Popular locations:</p>
+          <p>Buy proxies in any country we have in stock. Popular locations:</p>
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             {POPULAR_LOCATIONS.map((place) => (
               <li key={place} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-center text-sm">
