@@ -101,12 +101,14 @@ export function ownedProxyCases(shop: ShopFixture): void {
       const buyer = await customer(shop, 1000);
       const stock = await buyer.pb.send<{
         unit_price_cents: number;
-        locations: { country: string; state: string; city: string; available: number }[];
+        for_sale: boolean;
+        locations: { country: string; country_name: string; state: string; city: string; available: number }[];
       }>("/api/v1/proxies/stock?type=DATACENTER", {});
       expect(stock.unit_price_cents).toBe(150);
+      expect(stock.for_sale).toBe(true);
       expect(stock.locations.filter((l) => l.country === "ZA")).toEqual([
-        { country: "ZA", state: "Gauteng", city: "Johannesburg", available: 2 },
-        { country: "ZA", state: "Gauteng", city: "Pretoria", available: 1 },
+        { country: "ZA", country_name: "South Africa", state: "Gauteng", city: "Johannesburg", available: 2 },
+        { country: "ZA", country_name: "South Africa", state: "Gauteng", city: "Pretoria", available: 1 },
       ]);
       expect(await statusOf(() => buyer.pb.send("/api/v1/proxies/stock?type=NOPE", {}))).toBe(400);
       expect(await statusOf(() => shop.tpb.client().send("/api/v1/proxies/stock?type=DATACENTER", {}))).toBe(401);
