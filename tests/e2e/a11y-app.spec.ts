@@ -141,14 +141,14 @@ test.describe("signed-in admin", () => {
   test.describe.configure({ timeout: 90_000 });
   let page: Page;
   let customer: TestUser;
-  let stocked: { host: string; port: number };
+  let stocked: { host: string; port: number; username: string };
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(90_000);
     customer = await createCustomer({ balanceCents: 2_500, firstName: "Cleo" });
     const [id] = await addStock({ type: "RESIDENTIAL", country: "FR", state: `A11y ${tag()}`, count: 3 });
     const proxy = await (await superuserClient()).collection("proxies").getOne(id ?? "");
-    stocked = { host: proxy["host"] as string, port: proxy["port"] as number };
+    stocked = { host: proxy["host"] as string, port: proxy["port"] as number, username: proxy["username"] as string };
     const admin = await createAdmin("Ada");
     page = await signedInPage(browser, admin, "/console/settings");
   });
@@ -208,9 +208,10 @@ test.describe("signed-in admin", () => {
 
     await page.getByRole("tab", { name: "Inventory" }).click();
     await settled(page);
+    // host:port is the gateway's (shared by many proxies): a row is found and named by its username.
     const address = `${stocked.host}:${stocked.port}`;
-    await page.getByLabel("Search").fill(stocked.host);
-    await page.getByRole("button", { name: `Edit ${address}` }).click();
+    await page.getByLabel("Search").fill(stocked.username);
+    await page.getByRole("button", { name: `Edit proxy ${stocked.username}` }).click();
     const dialog = page.getByRole("dialog", { name: address });
     await expect(dialog.getByLabel("Password")).toBeVisible();
     await expectNoAxeViolations(page, "the edit-proxy dialog");

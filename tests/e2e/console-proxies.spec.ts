@@ -1,12 +1,14 @@
 // Proxy Management (/console/proxies, admin spec "Proxy Management") end to end in Chromium
-// against the real backend: generate 1,000 proxies and see the stats grow, import a file
-// with bad lines and see them reported, edit a proxy, delete one after the confirmation,
+// against the real backend: generate 1,000 proxies and see the stats grow, import a file of
+// upstream lines with bad lines and see them reported, each proxy on the gateway with its
+// exit, edit one (the upstream's password never shown), delete one after the confirmation,
 // and the page's accessibility at 360 px.
 import { expect, test, type Page } from "@playwright/test";
 import type { AdminProxy, AdminProxyDetail } from "@/features/console-proxies/api";
 import type PocketBase from "pocketbase";
 import { adminClient, createAdmin, signInAs } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { superuserClient } from "./support/pocketbase.ts";
 import { tag } from "./support/unique.ts";
 
 async function findProxies(pb: PocketBase, query: Record<string, string>): Promise<{ items: AdminProxy[]; totalItems: number }> {
@@ -39,6 +41,7 @@ test("generates 1,000 proxies from the Generate tab and the stats grow", async (
 
   await page.getByRole("tab", { name: "Generate" }).click();
   await expect(page.getByText("immediately available for assignment")).toBeVisible();
+  await expect(page.getByTestId("generate-exit")).toContainText("leave directly from the gateway machine");
   const state = page.getByLabel("State (optional)", { exact: true });
   const city = page.getByLabel("City (optional)", { exact: true });
   await expect(state).toBeDisabled();
@@ -73,28 +76,35 @@ test("generates 1,000 proxies from the Generate tab and the stats grow", async (
 
   const made = await findProxies(pb, { country: "JP", search: "Sakai", type: "DATACENTER" });
   expect(made.totalItems).toBe(inPlaceBefore + 1000);
-  for (const p of made.items) expect(p).toMatchObject({ status: "AVAILABLE", state: "Osaka", city: "Sakai", country: "JP" });
+  for (const p of made.items) {
+    expect(p).toMatchObject({ status: "AVAILABLE", state: "Osaka", city: "Sakai", country: "JP", exit: "direct", upstream_host: "" });
+  }
 
   // The new country shows in the inventory's country filter, with its count.
   await page.getByRole("tab", { name: "Inventory" }).click();
   await expect(page.getByLabel("Country", { exact: true }).locator("option", { hasText: "Japan (JP)" })).toHaveCount(1);
 });
 
-test("imports a file, reports its bad lines, edits a proxy and deletes one after confirming", async ({ page }) => {
+test("imports upstream lines, reports the bad ones, shows each proxy's exit on the gateway, edits one and deletes one", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const admin = await createAdmin();
   const pb = await adminClient();
   const t = tag();
   await signInAs(page, admin, "/console/proxies");
   await page.getByRole("tab", { name: "Import" }).click();
+  await expect(page.getByTestId("import-explainer")).toContainText("upstream proxy");
+  await expect(page.getByTestId("import-explainer")).toContainText("new shop credentials");
   const importButton = page.getByRole("button", { name: "Import Proxies" });
   await expect(importButton).toBeDisabled();
 
+  // Upstream proxies: their passwords are the seller's and must never show again.
   const file = [
-    `${t}-a.e2e.test:8080:alpha:Secret1`,
+    `${t}-a.e2e.test:8080:alpha:UpSecret1`,
     `${t}-a.e2e.test:8081:beta`,
-    `${t}-a.e2e.test:port:gamma:Secret3`,
-    `${t}-b.e2e.test:9090:delta:Secret4`,
+    `${t}-a.e2e.test:port:gamma:UpSecret3`,
+    `${t}-b.e2e.test:9090:delta:UpSecret4`,
     `${t}-a.e2e.test:8080:alpha:Again`,
   ].join("\n");
   await page
@@ -116,51 +126,78 @@ test("imports a file, reports its bad lines, edits a proxy and deletes one after
   await expect(page.getByLabel("Proxy list")).toHaveValue("");
   await expect(importButton).toBeDisabled();
 
-  // Inventory: the imported proxies, found by search.
+  // Each imported proxy is sold on the gateway's endpoint under its own shop username.
+  const imported = (await findProxies(pb, { search: t })).items;
+  expect(imported).toHaveLength(2);
+  const alpha = imported.find((p) => p.upstream_host === `${t}-a.e2e.test`)!;
+  expect(alpha).toMatchObject({ exit: "upstream", upstream_port: 8080, upstream_username: "alpha", upstream_has_password: true });
+  expect(alpha.username).not.toBe("alpha");
+  expect(alpha.host).not.toContain(t);
+  const gateway = `${alpha.host}:${alpha.port}`;
+
+  // Inventory: the imported proxies, found by their upstream host; the exit and the gateway's host:port.
   await page.getByRole("tab", { name: "Inventory" }).click();
   await page.getByLabel("Search").fill(t);
   await expect(page.getByTestId("proxy-count")).toHaveText("2 proxies");
   const rows = page.getByTestId("proxy-row");
   await expect(rows).toHaveCount(2);
-  await expect(rows.filter({ hasText: "alpha" })).toContainText("Unknown");
-  await expect(rows.filter({ hasText: "alpha" })).toContainText("Available");
+  const alphaRow = rows.filter({ hasText: alpha.username });
+  await expect(alphaRow).toContainText(gateway);
+  await expect(alphaRow.getByTestId("proxy-exit")).toHaveText(`Upstream ${t}-a.e2e.test:8080`);
+  await expect(alphaRow).toContainText("Unknown");
+  await expect(alphaRow).toContainText("Available");
 
-  // Edit: the modal is titled host:port and shows the password in clear.
-  await page.getByRole("button", { name: `Edit ${t}-a.e2e.test:8080` }).click();
-  const dialog = page.getByRole("dialog", { name: `${t}-a.e2e.test:8080` });
-  await expect(dialog.getByLabel("Password")).toHaveValue("Secret1");
-  await dialog.getByLabel("Port").fill("0");
+  // Edit: titled with the gateway's host:port (read-only); the customer's password in clear,
+  // the upstream's never (write-only: "Unchanged").
+  await page.getByRole("button", { name: `Edit proxy ${alpha.username}` }).click();
+  const dialog = page.getByRole("dialog", { name: gateway });
+  const detail = await pb.send<AdminProxyDetail>(`/api/admin/proxies/${alpha.id}`, { method: "GET" });
+  await expect(dialog.getByLabel("Password", { exact: true })).toHaveValue(detail.password);
+  expect(detail.password).not.toBe("UpSecret1");
+  await expect(dialog.getByLabel("Host/IP Address")).toHaveValue(alpha.host);
+  await expect(dialog.getByLabel("Host/IP Address")).toHaveAttribute("readonly", "");
+  await expect(dialog.getByLabel("Traffic leaves")).toHaveValue("upstream");
+  await expect(dialog.getByLabel("Upstream host")).toHaveValue(`${t}-a.e2e.test`);
+  const upstreamPassword = dialog.getByLabel("Upstream password");
+  await expect(upstreamPassword).toHaveValue("");
+  await expect(upstreamPassword).toHaveAttribute("placeholder", "Unchanged");
+  expect(await page.content()).not.toContain("UpSecret1");
+
+  await dialog.getByLabel("Upstream port").fill("0");
   await dialog.getByRole("button", { name: "Update Proxy" }).click();
-  await expect(dialog.getByText("Port must be a whole number from 1 to 65535")).toBeVisible();
-  await dialog.getByLabel("Port").fill("8443");
-  await dialog.getByLabel("Password").fill("Rotated#2");
+  await expect(dialog.getByText("Upstream port must be a whole number from 1 to 65535")).toBeVisible();
+  await dialog.getByLabel("Upstream port").fill("8443");
+  await dialog.getByLabel("Password", { exact: true }).fill("Rotated#2");
   await dialog.getByLabel("Status").selectOption("MAINTENANCE");
   await dialog.getByRole("button", { name: "Update Proxy" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByTestId("proxy-banner")).toHaveText(`Proxy ${t}-a.e2e.test:8443 updated successfully`);
-  await expect(rows.filter({ hasText: "alpha" })).toContainText(`${t}-a.e2e.test:8443`);
-  await expect(rows.filter({ hasText: "alpha" })).toContainText("Maintenance");
-  const [edited] = (await findProxies(pb, { search: `${t}-a.e2e.test` })).items;
-  const detail = await pb.send<AdminProxyDetail>(`/api/admin/proxies/${edited!.id}`, { method: "GET" });
-  expect(detail).toMatchObject({ port: 8443, password: "Rotated#2", status: "MAINTENANCE" });
+  await expect(page.getByTestId("proxy-banner")).toHaveText(`Proxy ${alpha.username} (${gateway}) updated successfully`);
+  await expect(alphaRow.getByTestId("proxy-exit")).toHaveText(`Upstream ${t}-a.e2e.test:8443`);
+  await expect(alphaRow).toContainText("Maintenance");
+  const edited = await pb.send<AdminProxyDetail>(`/api/admin/proxies/${alpha.id}`, { method: "GET" });
+  expect(edited).toMatchObject({ host: alpha.host, port: alpha.port, upstream_port: 8443, upstream_has_password: true });
+  expect(edited).toMatchObject({ password: "Rotated#2", status: "MAINTENANCE" });
 
   // Delete: asks first; Cancel keeps the proxy, Delete removes it.
-  await page.getByRole("button", { name: `Delete ${t}-b.e2e.test:9090` }).click();
+  const delta = imported.find((p) => p.upstream_host === `${t}-b.e2e.test`)!;
+  await page.getByRole("button", { name: `Delete proxy ${delta.username}` }).click();
   const confirm = page.getByRole("dialog", { name: "Delete proxy" });
   await expect(confirm).toContainText("Are you sure you want to delete this proxy?");
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(confirm).toBeHidden();
   await expect(rows).toHaveCount(2);
-  await page.getByRole("button", { name: `Delete ${t}-b.e2e.test:9090` }).click();
+  await page.getByRole("button", { name: `Delete proxy ${delta.username}` }).click();
   await confirm.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(confirm).toBeHidden();
-  await expect(page.getByTestId("proxy-banner")).toHaveText(`Proxy ${t}-b.e2e.test:9090 deleted successfully`);
+  await expect(page.getByTestId("proxy-banner")).toHaveText(`Proxy ${delta.username} (${gateway}) deleted successfully`);
   await expect(rows).toHaveCount(1);
   await expect(page.getByTestId("proxy-count")).toHaveText("1 proxy");
   expect((await findProxies(pb, { search: `${t}-b.e2e.test` })).totalItems).toBe(0);
 });
 
 test("has no accessibility violations and fits 360 px on every tab", async ({ page }) => {
+  // Four axe sweeps on a shared 2-core machine.
+  test.setTimeout(60_000);
   const admin = await createAdmin();
   const pb = await adminClient();
   const t = tag();
@@ -168,6 +205,13 @@ test("has no accessibility violations and fits 360 px on every tab", async ({ pa
     method: "POST",
     body: { text: `${t}-a11y.e2e.test:3128:a11yuser-with-a-long-name:Secret1`, country: "AU" },
   });
+  const [proxy] = (await findProxies(pb, { search: t })).items;
+  // The gateway marks an upstream it could not reach: the card says so, its error written out (no hover on a phone).
+  await (
+    await superuserClient()
+  )
+    .collection("proxies")
+    .update(proxy!.id, { upstream_failed_at: "2026-01-02 03:04:05.000Z", upstream_error: "dial tcp: connection refused by upstream" });
   await page.setViewportSize({ width: 360, height: 740 });
   await signInAs(page, admin, "/console/proxies");
   await page.getByLabel("Search").fill(t);
@@ -178,8 +222,14 @@ test("has no accessibility violations and fits 360 px on every tab", async ({ pa
   await expectNoHorizontalScroll(page);
   await expectNoAxeViolations(page);
 
-  await page.getByRole("button", { name: `Edit ${t}-a11y.e2e.test:3128` }).click();
-  await expect(page.getByRole("dialog").getByLabel("Password")).toHaveValue("Secret1");
+  const exit = page.getByTestId("proxy-card").getByTestId("proxy-exit");
+  await expect(exit).toContainText(`Upstream ${t}-a11y.e2e.test:3128`);
+  await expect(exit.getByTestId("upstream-failed")).toContainText("Upstream failing since");
+  await expect(exit.getByTestId("upstream-failed")).toContainText("dial tcp: connection refused by upstream");
+  await expect(exit.getByTestId("upstream-failed")).toHaveAttribute("title", "dial tcp: connection refused by upstream");
+  await page.getByRole("button", { name: `Edit proxy ${proxy!.username}` }).click();
+  await expect(page.getByRole("dialog").getByLabel("Upstream password")).toHaveAttribute("placeholder", "Unchanged");
+  await expectNoHorizontalScroll(page);
   await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Cancel" }).click();
 

@@ -6,7 +6,15 @@ import type { ProxyType } from "@/lib/catalog";
 
 export const PROXIES_PER_PAGE = 25;
 
-/** A proxy as the console lists it (never its password), with its owner's e-mail. */
+/** Where a proxy's traffic leaves the gateway: from the gateway's machine, or through an upstream proxy. */
+export type ProxyExit = "direct" | "upstream";
+
+/**
+ * A proxy as the console lists it (never a password), with its owner's e-mail. host and port
+ * are the gateway's endpoint the customer connects to; exit, bind_address and upstream_* say
+ * where its traffic leaves (the upstream's password never leaves the server: only whether one
+ * is stored).
+ */
 export interface AdminProxy extends Pick<
   ProxyRecord,
   | "id"
@@ -25,9 +33,20 @@ export interface AdminProxy extends Pick<
   | "updated"
 > {
   owner_email: string;
+  /** "" is read as "direct". */
+  exit: ProxyExit | "";
+  /** For direct: the local address of the gateway machine it sends from ("" = the OS default). */
+  bind_address: string;
+  upstream_host: string;
+  upstream_port: number;
+  upstream_username: string;
+  upstream_has_password: boolean;
+  /** When the gateway last failed to reach the upstream ("" or null while it works). */
+  upstream_failed_at: string | null;
+  upstream_error: string;
 }
 
-/** One proxy for the edit form, with its plaintext password. */
+/** One proxy for the edit form, with the customer's plaintext password (never the upstream's). */
 export interface AdminProxyDetail extends AdminProxy {
   password: string;
 }
@@ -105,10 +124,23 @@ export function fetchProxy(id: string, signal?: AbortSignal): Promise<AdminProxy
   });
 }
 
-export function updateProxy(
-  id: string,
-  body: { host: string; port: number; username: string; password: string; status: ProxyStatus },
-): Promise<AdminProxyDetail> {
+/**
+ * An edit: the customer's credentials, the status and the exit. host and port are the
+ * gateway's and are not sent; upstream_password is sent only to replace the stored one.
+ */
+export interface ProxyEdit {
+  username: string;
+  password: string;
+  status: ProxyStatus;
+  exit: ProxyExit;
+  bind_address?: string;
+  upstream_host?: string;
+  upstream_port?: number;
+  upstream_username?: string;
+  upstream_password?: string;
+}
+
+export function updateProxy(id: string, body: ProxyEdit): Promise<AdminProxyDetail> {
   return pb().send<AdminProxyDetail>(`/api/admin/proxies/${encodeURIComponent(id)}`, { method: "PATCH", body, requestKey: null });
 }
 
@@ -126,6 +158,15 @@ export function generateProxies(body: {
   return pb().send<GenerateResult>("/api/admin/proxies/generate", { method: "POST", body, requestKey: null });
 }
 
-export function importProxies(body: { text: string; type?: ProxyType; country?: string }): Promise<ImportResult> {
+/** An import: upstream lines, and the type and place of the whole batch (left out = the server's defaults). */
+export interface ImportRequest {
+  text: string;
+  type?: ProxyType;
+  country?: string;
+  state?: string;
+  city?: string;
+}
+
+export function importProxies(body: ImportRequest): Promise<ImportResult> {
   return pb().send<ImportResult>("/api/admin/proxies/import", { method: "POST", body, requestKey: null });
 }

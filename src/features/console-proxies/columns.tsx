@@ -1,5 +1,6 @@
 // The inventory's table (wider screens; phones get one card per proxy) and the parts the
-// cards share with it.
+// cards share with it. host:port is the gateway's endpoint (the same for many proxies), so a
+// row's actions are named by its username, unique in the shop.
 import { createColumnHelper } from "@tanstack/react-table";
 import { Pencil, Trash2 } from "lucide-react";
 import { LocalDateTime } from "@/components/session/local-date-time";
@@ -11,6 +12,7 @@ import type { AdminProxy } from "@/features/console-proxies/api";
 import { placeLabel } from "@/features/console-proxies/locations";
 import { STATUS_LABELS } from "@/features/console-proxies/schemas";
 import { openProxyDialog } from "@/features/console-proxies/stores";
+import { UpstreamFailure } from "@/features/console-proxies/components/upstream-failure";
 import { endpoint } from "@/lib/endpoint";
 
 export const STATUS_TONES: Record<ProxyStatus, "success" | "info" | "danger" | "warning"> = {
@@ -40,6 +42,11 @@ export const PROXY_COLUMNS = [
     ),
   }),
   column.display({
+    id: "exit",
+    header: "Exit",
+    cell: ({ row }) => <ExitCell proxy={row.original} />,
+  }),
+  column.display({
     id: "location",
     header: "Location",
     meta: { cellClassName: "text-slate-700" },
@@ -62,6 +69,22 @@ export const PROXY_COLUMNS = [
   }),
 ];
 
+/** Where a proxy's traffic leaves: "Direct", "Direct from 203.0.113.10" or "Upstream host:port". */
+export function exitLabel(proxy: Pick<AdminProxy, "exit" | "bind_address" | "upstream_host" | "upstream_port">): string {
+  if (proxy.exit === "upstream") return `Upstream ${endpoint({ host: proxy.upstream_host, port: proxy.upstream_port })}`;
+  return proxy.bind_address ? `Direct from ${proxy.bind_address}` : "Direct";
+}
+
+/** The exit, and the mark of an upstream the gateway could not reach. */
+export function ExitCell({ proxy }: { proxy: AdminProxy }) {
+  return (
+    <div data-testid="proxy-exit">
+      <p className="font-mono text-xs break-all text-slate-700">{exitLabel(proxy)}</p>
+      <UpstreamFailure proxy={proxy} />
+    </div>
+  );
+}
+
 export function StatusBadge({ status }: { status: ProxyStatus }) {
   return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>;
 }
@@ -82,14 +105,14 @@ export function Owner({ proxy }: { proxy: AdminProxy }) {
 export function RowActions({ proxy }: { proxy: AdminProxy }) {
   return (
     <div className="mt-2 flex justify-end gap-1 sm:mt-0">
-      <Button variant="ghost" size="sm" aria-label={`Edit ${endpoint(proxy)}`} onClick={() => openProxyDialog("edit", proxy)}>
+      <Button variant="ghost" size="sm" aria-label={`Edit proxy ${proxy.username}`} onClick={() => openProxyDialog("edit", proxy)}>
         <Pencil className="size-4" aria-hidden="true" />
       </Button>
       <Button
         variant="ghost"
         size="sm"
         className="text-red-700 hover:bg-red-50"
-        aria-label={`Delete ${endpoint(proxy)}`}
+        aria-label={`Delete proxy ${proxy.username}`}
         onClick={() => openProxyDialog("delete", proxy)}
       >
         <Trash2 className="size-4" aria-hidden="true" />

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EditSchema, EMPTY_GENERATE, GenerateSchema } from "@/features/console-proxies/schemas";
+import { EDIT_MESSAGES, editSchema, EMPTY_GENERATE, GenerateSchema, toProxyEdit, type EditInput } from "@/features/console-proxies/schemas";
 
 const quantityMessage = (quantity: string) => {
   const result = v.safeParse(GenerateSchema, { ...EMPTY_GENERATE, country: "US", quantity });
@@ -17,18 +17,86 @@ describe("the generate form's quantity", () => {
   });
 });
 
-describe("the edit form's host", () => {
-  const hostOf = (host: string) => {
-    const result = v.safeParse(EditSchema.entries.host, host);
-    return result.success ? result.output : result.issues[0].message;
-  };
+const EDIT: EditInput = {
+  username: "shopuser1",
+  password: "Secret1",
+  status: "AVAILABLE",
+  exit: "upstream",
+  bind_address: "",
+  upstream_host: "upstream.example.com",
+  upstream_port: "8080",
+  upstream_username: "seller",
+  upstream_password: "",
+};
 
-  it("takes a host name, an IPv4 address and an IPv6 address (brackets dropped), and names all three when wrong", () => {
+/** The edit form's messages by field ({} when it passes). */
+function editErrors(change: Partial<EditInput>, stored = true): Record<string, string | undefined> {
+  const result = v.safeParse(editSchema(stored), { ...EDIT, ...change });
+  if (result.success) return {};
+  const nested = v.flatten<ReturnType<typeof editSchema>>(result.issues).nested ?? {};
+  return Object.fromEntries(Object.entries(nested).map(([field, messages]) => [field, messages?.[0]]));
+}
+
+describe("the edit form's exit (issue #16)", () => {
+  it("takes an upstream host name, IPv4 or IPv6 address (brackets dropped), and names all three when wrong", () => {
+    const hostOf = (upstream_host: string) => {
+      const result = v.safeParse(editSchema(true), { ...EDIT, upstream_host });
+      return result.success ? result.output.upstream_host : editErrors({ upstream_host })["upstream_host"];
+    };
     expect(hostOf(" Proxy.Example.COM ")).toBe("proxy.example.com");
     expect(hostOf("203.0.113.7")).toBe("203.0.113.7");
     expect(hostOf("[2001:DB8::1]")).toBe("2001:db8::1");
     expect(hostOf("2001:db8::1")).toBe("2001:db8::1");
-    expect(hostOf("bad host")).toBe("Host must be a host name, an IPv4 address or an IPv6 address");
-    expect(hostOf("")).toBe("Host is required");
+    expect(hostOf("bad host")).toBe(EDIT_MESSAGES.upstreamHost);
+    expect(hostOf("2001:db8::1::2")).toBe(EDIT_MESSAGES.upstreamHost);
+    expect(hostOf("")).toBe(EDIT_MESSAGES.upstreamHostRequired);
+  });
+
+  it("checks the upstream port and username like the server", () => {
+    expect(editErrors({ upstream_port: "" })).toEqual({ upstream_port: EDIT_MESSAGES.upstreamPortRequired });
+    expect(editErrors({ upstream_port: "0" })).toEqual({ upstream_port: EDIT_MESSAGES.upstreamPort });
+    expect(editErrors({ upstream_port: "65536" })).toEqual({ upstream_port: EDIT_MESSAGES.upstreamPort });
+    expect(editErrors({ upstream_port: "65535" })).toEqual({});
+    expect(editErrors({ upstream_username: " " })).toEqual({ upstream_username: EDIT_MESSAGES.upstreamUsernameRequired });
+    expect(editErrors({ upstream_username: "a:b" })).toEqual({ upstream_username: EDIT_MESSAGES.upstreamUsername });
+    expect(editErrors({ upstream_username: "x".repeat(101) })).toEqual({ upstream_username: EDIT_MESSAGES.upstreamUsernameLength });
+  });
+
+  it("keeps a stored upstream password when blank, and needs one when none is stored", () => {
+    expect(editErrors({ upstream_password: "" }, true)).toEqual({});
+    expect(editErrors({ upstream_password: "" }, false)).toEqual({ upstream_password: EDIT_MESSAGES.upstreamPasswordRequired });
+    expect(editErrors({ upstream_password: "new secret" }, true)).toEqual({ upstream_password: EDIT_MESSAGES.upstreamPasswordCharacters });
+    expect(editErrors({ upstream_password: "new:secret" }, true)).toEqual({ upstream_password: EDIT_MESSAGES.upstreamPasswordColons });
+    expect(editErrors({ upstream_password: "New#Secret" }, false)).toEqual({});
+  });
+
+  it("checks a bind address for a direct exit and ignores the upstream fields then", () => {
+    const direct = { exit: "direct" as const, upstream_host: "", upstream_port: "", upstream_username: "" };
+    expect(editErrors({ ...direct }, false)).toEqual({});
+    expect(editErrors({ ...direct, bind_address: "203.0.113.10" })).toEqual({});
+    expect(editErrors({ ...direct, bind_address: "2001:db8::10" })).toEqual({});
+    expect(editErrors({ ...direct, bind_address: "gateway.example.com" })).toEqual({ bind_address: EDIT_MESSAGES.bindAddress });
+    expect(editErrors({ ...direct, bind_address: "256.1.1.1" })).toEqual({ bind_address: EDIT_MESSAGES.bindAddress });
+  });
+
+  it("sends only the chosen exit's fields, and the upstream password only when typed", () => {
+    const parse = (change: Partial<EditInput>) => toProxyEdit(v.parse(editSchema(true), { ...EDIT, ...change }));
+    expect(parse({})).toEqual({
+      username: "shopuser1",
+      password: "Secret1",
+      status: "AVAILABLE",
+      exit: "upstream",
+      upstream_host: "upstream.example.com",
+      upstream_port: 8080,
+      upstream_username: "seller",
+    });
+    expect(parse({ upstream_password: "Fresh#1" })).toMatchObject({ upstream_password: "Fresh#1" });
+    expect(parse({ exit: "direct", bind_address: " 203.0.113.10 " })).toEqual({
+      username: "shopuser1",
+      password: "Secret1",
+      status: "AVAILABLE",
+      exit: "direct",
+      bind_address: "203.0.113.10",
+    });
   });
 });

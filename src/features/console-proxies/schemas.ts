@@ -4,6 +4,7 @@
 import * as v from "valibot";
 import { CATALOG, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
+import type { ProxyEdit, ProxyExit } from "@/features/console-proxies/api";
 
 export const PROXY_STATUSES: readonly ProxyStatus[] = ["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"];
 
@@ -15,25 +16,12 @@ export const STATUS_LABELS: Record<ProxyStatus, string> = {
 };
 
 export const MAX_IMPORT_LINES = CATALOG.inventory.max_import_lines;
-export const DEFAULT_PORT = "8080";
 
 const HOST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
-// Roughly an IPv6 address; the server checks it exactly (pb_hooks/lib/proxies/import-lines.js isIpv6).
+// The characters of an IPv6 address (isIpAddress checks it exactly).
 const IPV6_LIKE = /^[0-9a-f:.]+$/;
-const HOST_RULE = "Host must be a host name, an IPv4 address or an IPv6 address";
 const USERNAME = /^[\x21-\x39\x3b-\x7e]+$/;
 const PASSWORD = /^[^\s:]+$/u;
-
-const wholeNumber = (required: string, min: number, max: number, range: string) =>
-  v.pipe(
-    v.string(),
-    v.trim(),
-    v.nonEmpty(required),
-    v.regex(/^\d+$/, range),
-    v.transform(Number),
-    v.minValue(min, range),
-    v.maxValue(max, range),
-  );
 
 export const GenerateSchema = v.object({
   type: v.picklist(PROXY_TYPES, "Choose a proxy type"),
@@ -55,17 +43,80 @@ export type GenerateInput = v.InferInput<typeof GenerateSchema>;
 export type GenerateOutput = v.InferOutput<typeof GenerateSchema>;
 export const EMPTY_GENERATE: GenerateInput = { type: "RESIDENTIAL", quantity: "", country: "", state: "", city: "" };
 
-export const EditSchema = v.object({
-  host: v.pipe(
-    v.string(),
-    v.trim(),
-    v.toLowerCase(),
-    v.transform((host) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host)),
-    v.nonEmpty("Host is required"),
-    v.maxLength(253, HOST_RULE),
-    v.check((host) => (host.includes(":") ? IPV6_LIKE.test(host) : HOST.test(host)), HOST_RULE),
-  ),
-  port: wholeNumber("Port is required", 1, 65535, "Port must be a whole number from 1 to 65535"),
+export const PROXY_EXITS: readonly ProxyExit[] = ["direct", "upstream"];
+
+export const EXIT_LABELS: Record<ProxyExit, string> = {
+  direct: "Direct from the gateway",
+  upstream: "Through an upstream proxy",
+};
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** An IPv4 address, or an IPv6 address without brackets (the URL parser checks it exactly). */
+export function isIpAddress(text: string): boolean {
+  if (IPV4.test(text)) return true;
+  if (!text.includes(":") || !IPV6_LIKE.test(text)) return false;
+  try {
+    return new URL(`http://[${text}]/`).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** A host as typed: trimmed, lower case, an IPv6 address without its brackets. */
+const hostText = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.transform((host) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host)),
+);
+
+// The server's messages (pb_hooks/lib/proxies/inventory-edit.js, endpoints.js).
+export const EDIT_MESSAGES = {
+  bindAddress: "Bind address must be an IP address of the gateway's machine (IPv4 or IPv6), or empty",
+  upstreamHostRequired: "Upstream host is required for an upstream exit",
+  upstreamHost: "Upstream host must be a host name, an IPv4 address or an IPv6 address",
+  upstreamPortRequired: "Upstream port is required for an upstream exit",
+  upstreamPort: "Upstream port must be a whole number from 1 to 65535",
+  upstreamUsernameRequired: "Upstream username is required for an upstream exit",
+  upstreamUsernameLength: "Upstream username must be at most 100 characters",
+  upstreamUsername: "Upstream username may use visible ASCII characters except spaces and colons",
+  upstreamPasswordRequired: "Upstream password is required for an upstream exit",
+  upstreamPasswordLength: "Upstream password must be at most 255 characters",
+  upstreamPasswordCharacters: "Upstream password cannot contain spaces or control characters",
+  upstreamPasswordColons: "Upstream password cannot contain colons",
+} as const;
+
+/** Visible characters a sealed password may hold (pb_hooks/lib/proxies/credentials.js passwordProblem). */
+const PASSWORD_CHARACTERS = /^[\x21-\x7e\u00a1-\uffff]+$/;
+
+/** What is wrong with an upstream host ("" when fine). */
+function upstreamHostProblem(host: string): string {
+  if (!host) return EDIT_MESSAGES.upstreamHostRequired;
+  if (host.length > 253 || !(host.includes(":") ? isIpAddress(host) : HOST.test(host))) return EDIT_MESSAGES.upstreamHost;
+  return "";
+}
+
+function upstreamPortProblem(port: string): string {
+  if (!port) return EDIT_MESSAGES.upstreamPortRequired;
+  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535 ? "" : EDIT_MESSAGES.upstreamPort;
+}
+
+function upstreamUsernameProblem(username: string): string {
+  if (!username) return EDIT_MESSAGES.upstreamUsernameRequired;
+  if (username.length > 100) return EDIT_MESSAGES.upstreamUsernameLength;
+  return USERNAME.test(username) ? "" : EDIT_MESSAGES.upstreamUsername;
+}
+
+/** A blank password keeps the stored one; without one stored, it is required. */
+function upstreamPasswordProblem(password: string, stored: boolean): string {
+  if (!password) return stored ? "" : EDIT_MESSAGES.upstreamPasswordRequired;
+  if (password.length > 255) return EDIT_MESSAGES.upstreamPasswordLength;
+  if (!PASSWORD_CHARACTERS.test(password)) return EDIT_MESSAGES.upstreamPasswordCharacters;
+  return password.includes(":") ? EDIT_MESSAGES.upstreamPasswordColons : "";
+}
+
+const EditFields = v.object({
   username: v.pipe(
     v.string(),
     v.trim(),
@@ -80,9 +131,81 @@ export const EditSchema = v.object({
     v.regex(PASSWORD, "Password cannot contain spaces or colons"),
   ),
   status: v.picklist(PROXY_STATUSES, "Choose a status"),
+  exit: v.picklist(PROXY_EXITS, "Choose where the traffic leaves"),
+  bind_address: v.pipe(
+    hostText,
+    v.check((address) => address === "" || isIpAddress(address), EDIT_MESSAGES.bindAddress),
+  ),
+  upstream_host: hostText,
+  upstream_port: v.pipe(v.string(), v.trim()),
+  upstream_username: v.pipe(v.string(), v.trim()),
+  upstream_password: v.string(),
 });
-export type EditInput = v.InferInput<typeof EditSchema>;
-export type EditOutput = v.InferOutput<typeof EditSchema>;
+
+/**
+ * The edit form: the customer's credentials, the status, and the exit (direct with an
+ * optional bind address, or an upstream whose password is write-only: blank keeps the
+ * stored one, so it is required only when none is stored). The upstream fields are checked
+ * only when the exit is an upstream proxy; each message lands on its field.
+ */
+export function editSchema(upstreamHasPassword: boolean) {
+  const passwordProblem = (password: string) => upstreamPasswordProblem(password, upstreamHasPassword);
+  return v.pipe(
+    EditFields,
+    v.forward(
+      v.partialCheck(
+        [["exit"], ["upstream_host"]],
+        (input) => input.exit !== "upstream" || !upstreamHostProblem(input.upstream_host),
+        (issue) => upstreamHostProblem(issue.input.upstream_host),
+      ),
+      ["upstream_host"],
+    ),
+    v.forward(
+      v.partialCheck(
+        [["exit"], ["upstream_port"]],
+        (input) => input.exit !== "upstream" || !upstreamPortProblem(input.upstream_port),
+        (issue) => upstreamPortProblem(issue.input.upstream_port),
+      ),
+      ["upstream_port"],
+    ),
+    v.forward(
+      v.partialCheck(
+        [["exit"], ["upstream_username"]],
+        (input) => input.exit !== "upstream" || !upstreamUsernameProblem(input.upstream_username),
+        (issue) => upstreamUsernameProblem(issue.input.upstream_username),
+      ),
+      ["upstream_username"],
+    ),
+    v.forward(
+      v.partialCheck(
+        [["exit"], ["upstream_password"]],
+        (input) => input.exit !== "upstream" || !passwordProblem(input.upstream_password),
+        (issue) => passwordProblem(issue.input.upstream_password),
+      ),
+      ["upstream_password"],
+    ),
+  );
+}
+export type EditInput = v.InferInput<typeof EditFields>;
+/** The form's fields (a server message for one of them lands under it). */
+export const EDIT_FIELDS = Object.keys(EditFields.entries) as (keyof EditInput)[];
+export type EditOutput = v.InferOutput<typeof EditFields>;
+
+/** The PATCH body for checked values: only the chosen exit's fields; a blank upstream password is left out (kept). */
+export function toProxyEdit(values: EditOutput): ProxyEdit {
+  const { username, password, status } = values;
+  if (values.exit === "direct") return { username, password, status, exit: "direct", bind_address: values.bind_address };
+  return {
+    username,
+    password,
+    status,
+    exit: "upstream",
+    upstream_host: values.upstream_host,
+    upstream_port: Number(values.upstream_port),
+    upstream_username: values.upstream_username,
+    ...(values.upstream_password ? { upstream_password: values.upstream_password } : {}),
+  };
+}
 
 /** Non-blank lines of an import text (what the server counts against its limit). */
 export function importLineCount(text: string): number {
@@ -105,7 +228,9 @@ export const ImportSchema = v.object({
   ),
   type: v.picklist(["", ...PROXY_TYPES]),
   country: v.string(),
+  state: v.string(),
+  city: v.string(),
 });
 export type ImportInput = v.InferInput<typeof ImportSchema>;
 export type ImportOutput = v.InferOutput<typeof ImportSchema>;
-export const EMPTY_IMPORT: ImportInput = { text: "", type: "", country: "" };
+export const EMPTY_IMPORT: ImportInput = { text: "", type: "", country: "", state: "", city: "" };

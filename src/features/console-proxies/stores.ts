@@ -18,12 +18,14 @@ import {
   updateProxy as updateRequest,
   type AdminProxy,
   type GenerateResult,
+  type ImportRequest,
   type ImportResult,
   type InventoryCriteria,
   type InventoryPage,
+  type ProxyEdit,
   type ProxyStats,
 } from "@/features/console-proxies/api";
-import type { EditOutput, GenerateOutput } from "@/features/console-proxies/schemas";
+import type { GenerateOutput } from "@/features/console-proxies/schemas";
 import { endpoint } from "@/lib/endpoint";
 
 export const SEARCH_DELAY_MS = 250;
@@ -124,16 +126,16 @@ export function failureMessage(err: unknown, fallback: string): string {
 }
 
 /** Saves the edit form; throws (for the form to show) when the server refuses. */
-export async function saveProxy(id: string, values: EditOutput): Promise<void> {
-  const proxy = await updateRequest(id, values);
-  showBanner({ tone: "success", text: `Proxy ${endpoint(proxy)} updated successfully` });
+export async function saveProxy(id: string, edit: ProxyEdit): Promise<void> {
+  const proxy = await updateRequest(id, edit);
+  showBanner({ tone: "success", text: `Proxy ${proxy.username} (${endpoint(proxy)}) updated successfully` });
   refreshProxies();
 }
 
 /** Deletes a proxy; throws (for the dialog to show) when the server refuses. */
 export async function removeProxy(proxy: AdminProxy): Promise<void> {
   await deleteProxyRequest(proxy.id);
-  showBanner({ tone: "success", text: `Proxy ${endpoint(proxy)} deleted successfully` });
+  showBanner({ tone: "success", text: `Proxy ${proxy.username} (${endpoint(proxy)}) deleted successfully` });
   refreshProxies();
 }
 
@@ -144,7 +146,7 @@ export async function generate(values: GenerateOutput): Promise<GenerateResult> 
   return result;
 }
 
-export async function importList(body: { text: string; type?: GenerateOutput["type"]; country?: string }): Promise<ImportResult> {
+export async function importList(body: ImportRequest): Promise<ImportResult> {
   const result = await importRequest(body);
   showBanner({ tone: "success", text: `Successfully imported ${plural(result.imported, "proxy", "proxies")}` });
   refreshProxies();

@@ -40,7 +40,9 @@ export function DeleteProxyDialog({ proxy, onClose }: DeleteProxyDialogProps) {
     <Dialog open={!!proxy} onClose={close} title="Delete proxy" description="Are you sure you want to delete this proxy?">
       {proxy ? (
         <div className="space-y-4">
-          <p className="font-mono text-sm break-all text-slate-900">{endpoint(proxy)}</p>
+          <p className="font-mono text-sm break-all text-slate-900">
+            {proxy.username} · {endpoint(proxy)}
+          </p>
           {owned ? (
             <Alert tone="warning">
               This proxy is assigned to {proxy.owner_email || "a customer"}: they lose it at once, with no refund.

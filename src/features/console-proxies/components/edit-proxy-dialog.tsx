@@ -1,13 +1,17 @@
-// The edit modal (admin spec "Edit modal"): titled with host:port; Host/IP Address, Port,
-// Username, Password (plain text) and Status; Cancel / "Update Proxy". The password is read
-// when the modal opens (the list never carries it). Status changes follow the server's
-// rules, explained under the select.
+// The edit modal (admin spec "Edit modal", issue #16): titled with host:port, the gateway's
+// endpoint (Host/IP Address and Port, read-only: the server keeps them); the customer's
+// Username and Password (plain text) and Status; the Exit: direct from the gateway machine
+// (optional bind address) or through an upstream proxy whose password is write-only (blank
+// keeps the stored one). Cancel / "Update Proxy". The customer's password is read when the
+// modal opens (the list never carries it). Status changes follow the server's rules,
+// explained under the select.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { LiveAlert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
 import { FormField, SelectFormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -15,13 +19,17 @@ import { errorMessage, fieldErrors, isAbort } from "@/lib/api-error";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import { fetchProxy, type AdminProxy, type AdminProxyDetail } from "@/features/console-proxies/api";
 import {
-  DEFAULT_PORT,
-  EditSchema,
+  EDIT_FIELDS,
+  EXIT_LABELS,
+  editSchema,
+  PROXY_EXITS,
   PROXY_STATUSES,
   STATUS_LABELS,
+  toProxyEdit,
   type EditInput,
   type EditOutput,
 } from "@/features/console-proxies/schemas";
+import { UpstreamFailure } from "@/features/console-proxies/components/upstream-failure";
 import { failureMessage, saveProxy } from "@/features/console-proxies/stores";
 import { endpoint } from "@/lib/endpoint";
 
@@ -36,7 +44,7 @@ export function EditProxyDialog({ proxy, onClose }: EditProxyDialogProps) {
       open={!!proxy}
       onClose={onClose}
       title={proxy ? endpoint(proxy) : ""}
-      description="Edit this proxy's endpoint, credentials or status."
+      description={proxy ? `Customer credentials, status and exit of ${proxy.username}.` : ""}
     >
       {proxy ? <EditLoader key={proxy.id} proxy={proxy} onClose={onClose} /> : null}
     </Dialog>
@@ -107,14 +115,19 @@ function statusHint(detail: AdminProxyDetail, status: ProxyStatus): { tone: "inf
 
 function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () => void }) {
   const [formError, setFormError] = useState("");
+  const [schema] = useState(() => editSchema(detail.upstream_has_password));
   const form = useForm<EditInput, unknown, EditOutput>({
-    resolver: valibotResolver(EditSchema),
+    resolver: valibotResolver(schema),
     defaultValues: {
-      host: detail.host,
-      port: detail.port ? String(detail.port) : DEFAULT_PORT,
       username: detail.username,
       password: detail.password,
       status: detail.status ?? "AVAILABLE",
+      exit: detail.exit || "direct",
+      bind_address: detail.bind_address ?? "",
+      upstream_host: detail.upstream_host ?? "",
+      upstream_port: detail.upstream_port ? String(detail.upstream_port) : "",
+      upstream_username: detail.upstream_username ?? "",
+      upstream_password: "",
     },
   });
   const {
@@ -124,16 +137,17 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
     formState: { isSubmitting },
   } = form;
   const hint = statusHint(detail, useWatch({ control, name: "status" }));
+  const exit = useWatch({ control, name: "exit" });
 
   const onSubmit = async (values: EditOutput) => {
     setFormError("");
     try {
-      await saveProxy(detail.id, values);
+      await saveProxy(detail.id, toProxyEdit(values));
       onClose();
     } catch (err) {
       const fields = fieldErrors(err);
       for (const [field, message] of Object.entries(fields)) {
-        if (["host", "port", "username", "password", "status"].includes(field)) setError(field as keyof EditInput, { message });
+        if ((EDIT_FIELDS as string[]).includes(field)) setError(field as keyof EditInput, { message });
       }
       setFormError(failureMessage(err, "Failed to update proxy"));
     }
@@ -142,12 +156,17 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4" aria-busy={isSubmitting}>
       <LiveAlert tone="error">{formError}</LiveAlert>
-      <FormField form={form} name="host" id="edit-host" label="Host/IP Address">
-        {(field) => <Input autoComplete="off" spellCheck={false} {...field} />}
-      </FormField>
-      <FormField form={form} name="port" id="edit-port" label="Port">
-        {(field) => <Input type="number" inputMode="numeric" min={1} max={65535} step={1} {...field} />}
-      </FormField>
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_7rem]">
+        <Field id="edit-host" label="Host/IP Address">
+          <Input id="edit-host" value={detail.host} readOnly aria-describedby="edit-endpoint-hint" className="bg-slate-50 font-mono" />
+        </Field>
+        <Field id="edit-port" label="Port">
+          <Input id="edit-port" value={String(detail.port)} readOnly aria-describedby="edit-endpoint-hint" className="bg-slate-50" />
+        </Field>
+        <p id="edit-endpoint-hint" className="text-sm text-slate-600 sm:col-span-2">
+          The gateway&apos;s address customers connect to; the server sets it (System Settings, Proxy gateway).
+        </p>
+      </div>
       <FormField form={form} name="username" id="edit-username" label="Username">
         {(field) => <Input autoComplete="off" spellCheck={false} {...field} />}
       </FormField>
@@ -160,6 +179,57 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
           {hint.text}
         </p>
       ) : null}
+      <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
+        <legend className="px-1 text-sm font-semibold text-slate-900">Exit</legend>
+        <SelectFormField form={form} name="exit" id="edit-exit" label="Traffic leaves" values={PROXY_EXITS} labels={EXIT_LABELS} />
+        {exit === "upstream" ? (
+          <>
+            <UpstreamFailure proxy={detail} />
+            <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_7rem]">
+              <FormField form={form} name="upstream_host" id="edit-upstream-host" label="Upstream host">
+                {(field) => <Input autoComplete="off" spellCheck={false} className="font-mono" {...field} />}
+              </FormField>
+              <FormField form={form} name="upstream_port" id="edit-upstream-port" label="Upstream port">
+                {(field) => <Input type="number" inputMode="numeric" min={1} max={65535} step={1} {...field} />}
+              </FormField>
+            </div>
+            <FormField form={form} name="upstream_username" id="edit-upstream-username" label="Upstream username">
+              {(field) => <Input autoComplete="off" spellCheck={false} {...field} />}
+            </FormField>
+            <FormField
+              form={form}
+              name="upstream_password"
+              id="edit-upstream-password"
+              label="Upstream password"
+              hint={
+                detail.upstream_has_password
+                  ? "Stored encrypted and never shown. Leave blank to keep it; type a new one to replace it."
+                  : "Stored encrypted and never shown again."
+              }
+            >
+              {(field) => (
+                <Input
+                  type="password"
+                  autoComplete="new-password"
+                  spellCheck={false}
+                  placeholder={detail.upstream_has_password ? "Unchanged" : ""}
+                  {...field}
+                />
+              )}
+            </FormField>
+          </>
+        ) : (
+          <FormField
+            form={form}
+            name="bind_address"
+            id="edit-bind-address"
+            label="Bind address (optional)"
+            hint="A local IP address of the gateway machine to send from; empty uses the machine's default."
+          >
+            {(field) => <Input autoComplete="off" spellCheck={false} className="font-mono" placeholder="203.0.113.10" {...field} />}
+          </FormField>
+        )}
+      </fieldset>
       <div className="flex flex-wrap justify-end gap-3 pt-2">
         <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
           Cancel

@@ -1,5 +1,6 @@
 // Generate tab (admin spec "Generate tab"): type, quantity and a place from the reference
-// list; the proxies are made with random credentials, AVAILABLE at once.
+// list; the proxies are made with random credentials, AVAILABLE at once, and leave directly
+// from the gateway machine (issue #16), spread over the bind addresses of System Settings.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Controller, useForm, useFormState, useWatch, type UseFormReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
@@ -56,6 +57,13 @@ export function GenerateTab() {
         <p className="mt-1 text-sm text-slate-600">
           New proxies are created with automatic credentials: a random username and password each. They are immediately available for
           assignment, so customers can buy them as soon as they are generated.
+        </p>
+        <p className="mt-1 text-sm text-slate-600" data-testid="generate-exit">
+          Generated proxies leave directly from the gateway machine (no upstream). When{" "}
+          <a href="/console/settings" className="text-primary underline underline-offset-2">
+            System Settings
+          </a>{" "}
+          lists bind addresses under Proxy gateway, they are spread over those local addresses, one after another.
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">

@@ -1,6 +1,8 @@
-// Import tab (admin spec "Import tab"): host:port:username:password lines, pasted or read
-// from a .txt/.csv file, with an optional type and country for the batch. The server
-// imports the valid lines in one transaction and reports every skipped line.
+// Import tab (admin spec "Import tab", issue #16): upstream proxies as host:port:username:password
+// lines, pasted or read from a .txt/.csv file, with an optional type and place for the batch.
+// Each line becomes a proxy sold on the gateway under new shop credentials; the upstream's own
+// stay encrypted on the server. The server imports the valid lines in one transaction and
+// reports every skipped line.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useId, useState, type ChangeEvent } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -17,7 +19,7 @@ import { cn } from "@/lib/cn";
 import { plural } from "@/lib/plural";
 import { useHydrated } from "@/lib/use-hydrated";
 import type { SkippedLine } from "@/features/console-proxies/api";
-import { COUNTRY_CODES, countryLabel, UNKNOWN_COUNTRY } from "@/features/console-proxies/locations";
+import { citiesOf, COUNTRY_CODES, countryLabel, statesOf, UNKNOWN_COUNTRY } from "@/features/console-proxies/locations";
 import {
   EMPTY_IMPORT,
   ImportSchema,
@@ -58,7 +60,9 @@ export function ImportTab() {
   });
   const [fileNote, setFileNote] = useState("");
   const [report, setReport] = useState<{ imported: number; skipped: SkippedLine[] } | null>(null);
-  const text = useWatch({ control, name: "text" });
+  const [text, country, state] = useWatch({ control, name: ["text", "country", "state"] });
+  const states = statesOf(country);
+  const cities = citiesOf(country, state);
   const lines = importLineCount(text);
   const blank = text.trim() === "";
   const textError = errors.text?.message;
@@ -76,12 +80,18 @@ export function ImportTab() {
     setFileNote(`Loaded ${file.name}.`);
   };
 
-  const onSubmit = async ({ text: list, type, country }: ImportOutput) => {
+  const onSubmit = async ({ text: list, type, country, state, city }: ImportOutput) => {
     if (blank) return;
     setReport(null);
     showBanner(null);
     try {
-      const result = await importList({ text: list, ...(type ? { type } : {}), ...(country ? { country } : {}) });
+      const result = await importList({
+        text: list,
+        ...(type ? { type } : {}),
+        ...(country ? { country } : {}),
+        ...(country && state ? { state } : {}),
+        ...(country && state && city ? { city } : {}),
+      });
       setReport({ imported: result.imported, skipped: result.skipped });
       reset();
       setFileNote("");
@@ -106,10 +116,17 @@ export function ImportTab() {
         <h2 id="import-heading" className="text-lg font-semibold text-slate-900">
           Import Proxies
         </h2>
+        <p className="mt-1 text-sm text-slate-600" data-testid="import-explainer">
+          Each line is an <strong className="font-medium text-slate-800">upstream proxy</strong> you bought elsewhere, as{" "}
+          <code className="font-mono text-slate-800">host:port:username:password</code> (an IPv6 host in brackets:{" "}
+          <code className="font-mono text-slate-800">[2001:db8::1]:8080:username:password</code>), up to {MAX_IMPORT_TEXT} lines. Each
+          becomes a proxy the shop sells on its own gateway under new shop credentials (a random username and password); the gateway sends
+          the customer&apos;s traffic on through the upstream. The upstream&apos;s username and password stay encrypted on the server and
+          are never shown to customers.
+        </p>
         <p className="mt-1 text-sm text-slate-600">
-          One proxy per line as <code className="font-mono text-slate-800">host:port:username:password</code> (an IPv6 host in brackets:{" "}
-          <code className="font-mono text-slate-800">[2001:db8::1]:8080:username:password</code>), up to {MAX_IMPORT_TEXT} lines. Imported
-          proxies are Available; without a choice below they are Datacenter proxies in country &quot;Unknown&quot;.
+          Imported proxies are Available. The type and place below apply to every line; without a choice they are Datacenter proxies in
+          country &quot;Unknown&quot;.
         </p>
       </div>
       <Field id="import-text" label="Proxy list" error={textError}>
@@ -119,7 +136,7 @@ export function ImportTab() {
           spellCheck={false}
           autoComplete="off"
           className="font-mono"
-          placeholder={"203.0.113.10:8080:user1:secret1\nproxy.example.com:3128:user2:secret2"}
+          placeholder={"203.0.113.10:8080:upstream-user1:secret1\nupstream.example.com:3128:upstream-user2:secret2"}
           {...register("text", { onChange: () => clearErrors("text") })}
           aria-invalid={!!textError}
           aria-describedby={`import-text-count${textError ? " import-text-error" : ""}`}
@@ -149,9 +166,29 @@ export function ImportTab() {
           </Select>
         </Field>
         <Field id="import-country" label="Country (optional)">
-          <Select id="import-country" {...register("country")}>
+          <Select
+            id="import-country"
+            {...register("country", {
+              onChange: () => {
+                setValue("state", "");
+                setValue("city", "");
+              },
+            })}
+          >
             <option value="">{UNKNOWN_COUNTRY} (default)</option>
             <Options values={COUNTRY_CODES} labels={countryLabel} />
+          </Select>
+        </Field>
+        <Field id="import-state" label="State (optional)">
+          <Select id="import-state" disabled={states.length === 0} {...register("state", { onChange: () => setValue("city", "") })}>
+            <option value="">{country ? "Any state" : "Select a country first"}</option>
+            <Options values={states} labels={(name) => name} />
+          </Select>
+        </Field>
+        <Field id="import-city" label="City (optional)">
+          <Select id="import-city" disabled={cities.length === 0} {...register("city")}>
+            <option value="">{state ? "Any city" : "Select a state first"}</option>
+            <Options values={cities} labels={(name) => name} />
           </Select>
         </Field>
       </div>

@@ -15,7 +15,7 @@ import { cn } from "@/lib/cn";
 import { plural } from "@/lib/plural";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { InventoryCriteria } from "@/features/console-proxies/api";
-import { Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
+import { ExitCell, Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
 import { countryLabel, placeLabel } from "@/features/console-proxies/locations";
 import { PROXY_STATUSES, STATUS_LABELS } from "@/features/console-proxies/schemas";
 import {
@@ -32,8 +32,11 @@ import {
   setInventorySearch,
 } from "@/features/console-proxies/stores";
 import { DeleteProxyDialog } from "@/features/console-proxies/components/delete-proxy-dialog";
-import { EditProxyDialog } from "@/features/console-proxies/components/edit-proxy-dialog";
+import { lazyComponent } from "@/lib/lazy-component";
 import { endpoint } from "@/lib/endpoint";
+
+// The edit form (react-hook-form, its schemas) loads when a proxy is first edited.
+const EditProxyDialog = lazyComponent(() => import("@/features/console-proxies/components/edit-proxy-dialog"), "EditProxyDialog");
 
 const hasCriteria = (c: InventoryCriteria) => !!(c.search || c.type || c.country || c.status);
 
@@ -44,7 +47,7 @@ export function InventoryTab() {
       <h2 className="sr-only">Inventory</h2>
       <Filters />
       <ProxyTable />
-      <EditProxyDialog proxy={dialog?.action === "edit" ? dialog.proxy : null} onClose={closeProxyDialog} />
+      {dialog?.action === "edit" ? <EditProxyDialog proxy={dialog.proxy} onClose={closeProxyDialog} /> : null}
       <DeleteProxyDialog proxy={dialog?.action === "delete" ? dialog.proxy : null} onClose={closeProxyDialog} />
     </div>
   );
@@ -63,7 +66,7 @@ function Filters() {
       <SearchField
         id="proxy-search"
         className="sm:col-span-2 lg:col-span-1"
-        placeholder="Host, username, city, state or customer e-mail"
+        placeholder="Username, upstream host, city, state or customer e-mail"
         value={text}
         onSearch={setInventorySearch}
       />
@@ -140,6 +143,7 @@ function ProxyTable() {
                 {PROXY_TYPE_LABELS[proxy.type]} · <span className="font-mono text-xs break-all text-slate-600">{proxy.username}</span>
               </p>
               <p className="text-sm text-slate-700">{placeLabel(proxy) || "—"}</p>
+              <ExitCell proxy={proxy} />
               <Owner proxy={proxy} />
               <RowActions proxy={proxy} />
             </li>
@@ -149,7 +153,7 @@ function ProxyTable() {
           columns={PROXY_COLUMNS}
           data={list.items}
           label="Proxy inventory table"
-          className="min-w-[44rem]"
+          className="min-w-[52rem]"
           frameClassName="hidden rounded-xl border border-slate-200 bg-white shadow-sm sm:block"
           busy={busy}
           rowTestId="proxy-row"
