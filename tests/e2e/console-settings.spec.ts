@@ -20,6 +20,7 @@ const KEYS = [
   "demo_mode",
   "welcome_credit_spendable_cents",
   "welcome_credits_per_address_per_day",
+  "gateway_bind_addresses",
 ];
 
 /** The stored values of the keys this spec changes, to put back afterwards. */
@@ -50,7 +51,7 @@ test("an admin renames the site: the preview follows the typing and the home pag
   const name = `Settings E2E ${Date.now().toString(36)}`;
   try {
     await openSettings(page);
-    for (const section of ["Site Configuration", "Contact Information", "Support Settings", "Security Settings"]) {
+    for (const section of ["Site Configuration", "Contact Information", "Support Settings", "Proxy gateway", "Security Settings"]) {
       await expect(page.getByRole("heading", { name: section })).toBeVisible();
     }
     await expect(page.getByLabel("Default support name")).toHaveValue(saved.get("default_support_name")?.value ?? "");
@@ -122,7 +123,7 @@ test("the spec's validation messages show in red under each field and nothing is
   await expectNoAxeViolations(page);
 });
 
-test("an admin limits the welcome credit: spendable before a first purchase, and per sign-up address a day (security review, finding 10)", async ({
+test("an admin limits the welcome credit (security review, finding 10) and sets the gateway's bind addresses (issue #16)", async ({
   page,
 }) => {
   const su = await superuserClient();
@@ -138,6 +139,17 @@ test("an admin limits the welcome credit: spendable before a first purchase, and
     ).toBeVisible();
     await expect(perAddress).toHaveAttribute("aria-invalid", "true");
 
+    // The gateway's bind addresses: what each one is for is said under the field; an entry
+    // that is not an IP address is named.
+    const bind = page.getByLabel("Bind addresses (optional)");
+    await expect(page.getByText("Generate spreads new proxies over them")).toBeVisible();
+    await expect(page.getByText("Only matters when the gateway listens beyond loopback")).toBeVisible();
+    await bind.fill("127.0.0.1\ngateway.example.com");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByText("Gateway bind addresses: gateway.example.com is not an IP address", { exact: false })).toBeVisible();
+    await expect(bind).toHaveAttribute("aria-invalid", "true");
+
+    await bind.fill("127.0.0.1,\n127.0.0.1");
     await perAddress.fill("5");
     await page.getByLabel("Welcome credit spendable before a first purchase (USD)").fill("2.50");
     await page.getByRole("button", { name: "Save Settings" }).click();
@@ -145,6 +157,8 @@ test("an admin limits the welcome credit: spendable before a first purchase, and
     const stored = await snapshot(su);
     expect(stored.get("welcome_credits_per_address_per_day")?.value).toBe("5");
     expect(stored.get("welcome_credit_spendable_cents")?.value).toBe("250");
+    expect(stored.get("gateway_bind_addresses")?.value).toBe("127.0.0.1");
+    await expect(bind).toHaveValue("127.0.0.1");
   } finally {
     await restore(su, saved);
   }

@@ -22,6 +22,12 @@ export interface ConsoleSettings {
   welcome_credit_spendable_cents: number;
   /** Welcome credits granted a day to accounts signed up from one address; 0 = no limit. */
   welcome_credits_per_address_per_day: number;
+  /** The host name or address customers connect to (every proxy's host); "" = the shop's host. Public. */
+  gateway_public_host: string;
+  /** Local addresses Generate spreads direct proxies over (comma or newline separated); "" = none. Not public. */
+  gateway_bind_addresses: string;
+  /** CIDR ranges the gateway may dial even when it listens beyond loopback (comma or newline separated). Not public. */
+  gateway_allowed_ranges: string;
 }
 
 export interface CreatedInvitation {

@@ -25,6 +25,66 @@ const text = (max: number, label: string) => v.pipe(v.string(), v.trim(), v.maxL
 
 const required = (max: number, label: string, message: string) => v.pipe(text(max, label), v.nonEmpty(message));
 
+const HOST_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** An IPv4 address, or an IPv6 address without brackets (the URL parser checks it exactly). */
+function isIpAddress(value: string): boolean {
+  if (IPV4.test(value)) return true;
+  if (!/^[0-9a-f:.]+$/.test(value) || !value.includes(":")) return false;
+  try {
+    return new URL(`http://[${value}]/`).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** "10.0.0.0/8" or "fd00::/8": an address and a prefix length that fits it. */
+function isCidr(value: string): boolean {
+  const [address = "", prefix, extra] = value.split("/");
+  if (prefix === undefined || extra !== undefined || !/^(0|[1-9]\d{0,2})$/.test(prefix) || !isIpAddress(address)) return false;
+  return Number(prefix) <= (address.includes(":") ? 128 : 32);
+}
+
+/**
+ * A list typed one per line or separated by commas or spaces, as the server stores it: IPv6
+ * brackets dropped, lower case, no duplicates.
+ */
+export function listItems(value: string): string[] {
+  const items: string[] = [];
+  for (const raw of value.split(/[\s,]+/)) {
+    const item = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, "$1");
+    if (item && !items.includes(item)) items.push(item);
+  }
+  return items;
+}
+
+/** The server's message for the entries of a list that are not addresses (or ranges); "" when all are. */
+function ipListProblem(label: string, kind: "address" | "range", value: string): string {
+  const bad = listItems(value).filter((item) => !(kind === "address" ? isIpAddress(item) : isCidr(item)));
+  if (bad.length === 0) return "";
+  const what = kind === "address" ? "an IP address" : "a CIDR range (address/prefix)";
+  const example = kind === "address" ? "203.0.113.10, 2001:db8::10" : "10.0.0.0/8, 2001:db8::/32";
+  return `${label}: ${bad.slice(0, 3).join(", ")} ${bad.length === 1 ? "is not" : "are not"} ${what}; write them like ${example}, or leave it empty`;
+}
+
+// The server's messages (pb_hooks/lib/settings/setting-rules.js).
+export const GATEWAY_PUBLIC_HOST_MESSAGE =
+  "Gateway public host must be a host name or an IP address (like proxy.example.com), or empty for the shop's own host";
+
+/** An address list's check, with the server's message naming the entries that are wrong. */
+const ipList = (label: string, kind: "address" | "range") =>
+  v.pipe(
+    text(4000, label),
+    v.check(
+      (value) => ipListProblem(label, kind, value) === "",
+      (issue) => ipListProblem(label, kind, String(issue.input)),
+    ),
+  );
+
 export const SettingsFormSchema = v.object({
   site_name: required(100, "Site name", "Site name is required"),
   site_description: required(300, "Site description", "Site description is required"),
@@ -53,6 +113,15 @@ export const SettingsFormSchema = v.object({
       "Staff notification email must be a valid email, or empty",
     ),
   ),
+  gateway_public_host: v.pipe(
+    text(253, "Gateway public host"),
+    v.check((value) => {
+      const host = value.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+      return host === "" || (host.includes(":") ? isIpAddress(host) : HOST_NAME.test(host));
+    }, GATEWAY_PUBLIC_HOST_MESSAGE),
+  ),
+  gateway_bind_addresses: ipList("Gateway bind addresses", "address"),
+  gateway_allowed_ranges: ipList("Gateway allowed ranges", "range"),
   admin_registration_enabled: v.boolean(),
   demo_mode: v.boolean(),
   /** Dollars as typed ("5", "2.50"). */
@@ -77,6 +146,10 @@ export function toFormValues(settings: ConsoleSettings): SettingsFormInput {
   const { welcome_credit_cents, welcome_credit_spendable_cents, welcome_credits_per_address_per_day, ...rest } = settings;
   return {
     ...rest,
+    // A server that predates the gateway settings answers without them.
+    gateway_public_host: rest.gateway_public_host ?? "",
+    gateway_bind_addresses: rest.gateway_bind_addresses ?? "",
+    gateway_allowed_ranges: rest.gateway_allowed_ranges ?? "",
     welcome_credit: (welcome_credit_cents / 100).toFixed(2),
     welcome_credit_spendable: (welcome_credit_spendable_cents / 100).toFixed(2),
     welcome_credits_per_address_per_day: String(welcome_credits_per_address_per_day),

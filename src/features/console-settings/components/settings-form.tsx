@@ -8,7 +8,13 @@ import { errorMessage, fieldErrors } from "@/lib/api-error";
 import type { ConsoleSettings } from "@/features/console-settings/api";
 import { InvitationsPanel } from "@/features/console-settings/components/invitations-panel";
 import { SettingsPreview } from "@/features/console-settings/components/settings-preview";
-import { ContactSection, SecuritySection, SiteSection, SupportSection } from "@/features/console-settings/components/settings-sections";
+import {
+  ContactSection,
+  GatewaySection,
+  SecuritySection,
+  SiteSection,
+  SupportSection,
+} from "@/features/console-settings/components/settings-sections";
 import {
   formField,
   SettingsFormSchema,
@@ -21,7 +27,7 @@ import { saveConsoleSettings } from "@/features/console-settings/stores";
 
 export const SAVED_MESSAGE = "Settings updated successfully";
 
-/** The four sections of System Settings, the live preview, and Save Settings. */
+/** The sections of System Settings, the live preview, and Save Settings. */
 export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
   const [banner, setBanner] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [confirmDemo, setConfirmDemo] = useState<SettingsFormOutput | null>(null);
@@ -83,6 +89,7 @@ export function SettingsForm({ settings }: { settings: ConsoleSettings }) {
             <SiteSection />
             <ContactSection />
             <SupportSection />
+            <GatewaySection />
             <SecuritySection />
           </FormProvider>
         </fieldset>

@@ -16,7 +16,10 @@ function SettingsScreen() {
   const state = useStore($consoleSettings);
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <PageHeader title="System Settings" description="Branding, contact details, support and security of the whole shop." />
+      <PageHeader
+        title="System Settings"
+        description="Branding, contact details, support, the proxy gateway and security of the whole shop."
+      />
       {state.settings ? (
         <SettingsForm settings={state.settings} />
       ) : state.status === "error" ? (
@@ -32,7 +35,7 @@ function SettingsSkeleton() {
   return (
     <div className="grid gap-6 lg:grid-cols-3" aria-busy="true" aria-label="Loading settings">
       <div className="space-y-6 lg:col-span-2">
-        {[4, 3, 1, 2].map((rows, i) => (
+        {[4, 3, 1, 3, 2].map((rows, i) => (
           <Card key={i} className="space-y-4">
             <Skeleton className="h-6 w-48" />
             {Array.from({ length: rows }, (_, j) => (

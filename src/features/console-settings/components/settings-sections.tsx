@@ -1,5 +1,5 @@
-// The four sections of the System Settings form. Each reads the form from the FormProvider above.
-import { Globe, LifeBuoy, Mail, Shield } from "lucide-react";
+// The sections of the System Settings form. Each reads the form from the FormProvider above.
+import { Globe, LifeBuoy, Mail, Network, Shield } from "lucide-react";
 import type { ReactNode } from "react";
 import { useFormContext, useWatch } from "react-hook-form";
 import { Card } from "@/components/ui/card";
@@ -128,6 +128,39 @@ export function SupportSection() {
         hint="New support tickets and contact-form messages are mailed here. Empty: the contact email above. Never shown on the public pages."
       >
         {(field) => <Input type="email" autoComplete="off" placeholder="staff@example.com" {...field} />}
+      </FormField>
+    </Section>
+  );
+}
+
+/** The proxy gateway (issue #16): the name customers connect to, the local addresses Generate uses, the ranges it may reach. */
+export function GatewaySection() {
+  const form = useSettingsForm();
+  return (
+    <Section id="proxy-gateway" title="Proxy gateway" icon={<Network className="size-5" aria-hidden="true" />}>
+      <FormField
+        form={form}
+        name="gateway_public_host"
+        label="Public host (optional)"
+        hint="The host name or IP address customers connect to: the host of every proxy, on its card and in its exports. Empty: the shop's own host name. Changing it moves every proxy to the new host at once."
+      >
+        {(field) => <Input autoComplete="off" spellCheck={false} placeholder="proxy.example.com" className="font-mono" {...field} />}
+      </FormField>
+      <FormField
+        form={form}
+        name="gateway_bind_addresses"
+        label="Bind addresses (optional)"
+        hint="Local IP addresses of the gateway machine, one per line or separated by commas. Generate spreads new proxies over them, one after another, so each leaves from its own address. Empty: the machine's default address. Never shown to customers."
+      >
+        {(field) => <Textarea rows={3} spellCheck={false} placeholder={"203.0.113.10\n203.0.113.11"} className="font-mono" {...field} />}
+      </FormField>
+      <FormField
+        form={form}
+        name="gateway_allowed_ranges"
+        label="Allowed private ranges (optional)"
+        hint="CIDR ranges the gateway may still connect to, one per line or separated by commas. Only matters when the gateway listens beyond loopback: then it refuses loopback, private, link-local, CGNAT and cloud metadata addresses, except these. On loopback (the default of npm start) every address is reachable."
+      >
+        {(field) => <Textarea rows={2} spellCheck={false} placeholder="10.20.0.0/16" className="font-mono" {...field} />}
       </FormField>
     </Section>
   );
