@@ -1,9 +1,13 @@
 // My Proxies (/dashboard/proxies, spec 2.16) end to end in Chromium against the real
 // backend, managing one proxy or a selection: the password masked until revealed, copying
 // host:port, username and password, new credentials, renewal on the ledger (and the one
-// the balance does not cover), and the auto-renew switch. Browsing is my-proxies.spec.ts.
+// the balance does not cover), the auto-renew switch, and how to connect (the gateway's
+// ports, the lines to copy, the curl command against the shop's IP-echo endpoint, also on
+// the dashboard's "Testing Your Proxies"). Browsing is my-proxies.spec.ts.
 import { expect, test } from "@playwright/test";
-import { adjustBalance, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
+import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
+import { expectNoAxeViolations } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { buyProxies, cardOf, DAY_MS, endpointOf, ms, proxyInDb, unitPrices } from "./support/my-proxies.ts";
@@ -44,6 +48,68 @@ test.describe("My Proxies", () => {
       await expect(button).toContainText("Copy", { timeout: 5_000 });
       await expect(button).not.toContainText("Copied!");
     }
+  });
+
+  test("shows the gateway's ports and, under Connect, the lines and a curl command that reach the shop's IP-echo endpoint", async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E.baseUrl });
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    const user = await createCustomer({ balanceCents: 10_000 });
+    const echo = `${E2E.baseUrl}/api/ip`;
+
+    // Without a proxy the dashboard's example is plainly a template.
+    await signInAs(page, user, "/dashboard");
+    await expect(page.getByTestId("curl-example")).toHaveText(`curl -x http://USERNAME:PASSWORD@HOST:PORT ${echo}`);
+    await expect(page.getByRole("button", { name: "Copy curl command" })).toHaveCount(0);
+
+    const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Saxony ${tag()}`, count: 1 });
+    // As the customer's own answer has it (`ports` when the server sends them; else the HTTP port).
+    const mine = (await (await userClient(user)).collection("proxies").getOne(bought!.id)) as unknown as ProxyRecord & {
+      ports?: { http?: number; socks5?: number };
+    };
+    const ports = mine.ports ?? { http: mine.port };
+    const url = (scheme: string, port: number, password: string) => `${scheme}://${mine.username}:${password}@${mine.host}:${port}`;
+    const curl = (password: string) => `curl -x ${url("http", ports.http!, password)} ${echo}`;
+
+    await page.goto("/dashboard/proxies");
+    const card = cardOf(page, mine);
+    await expect(card.getByTestId("proxy-ports")).toHaveText(
+      [`HTTP ${ports.http}`, ...(ports.socks5 ? [`SOCKS5 ${ports.socks5}`] : [])].join(" · "),
+    );
+    await expect(card.getByTestId("connect-lines")).toHaveCount(0);
+    const connect = card.getByRole("button", { name: "Connect" });
+    await connect.click();
+    await expect(connect).toHaveAttribute("aria-expanded", "true");
+    const lines = card.getByTestId("connect-lines");
+    // The password stays masked on screen until revealed; every copy holds it.
+    await expect(lines).toContainText(`${endpointOf(mine)}:${mine.username}:••••••••`);
+    await expect(lines).toContainText(curl("••••••••"));
+    await expect(page.getByText(mine.password)).toHaveCount(0);
+    const copies: [string, string][] = [
+      ["Copy host:port:user:pass", `${endpointOf(mine)}:${mine.username}:${mine.password}`],
+      ["Copy HTTP proxy URL", url("http", ports.http!, mine.password)],
+      ...(ports.socks5 ? [["Copy SOCKS5 proxy URL", url("socks5h", ports.socks5, mine.password)] as [string, string]] : []),
+      ["Copy curl command", curl(mine.password)],
+    ];
+    for (const [label, value] of copies) {
+      await card.getByRole("button", { name: label, exact: true }).click();
+      await expect.poll(clipboard).toBe(value);
+    }
+    await card.getByRole("button", { name: "Show password" }).click();
+    await expect(lines).toContainText(curl(mine.password));
+    await expectNoAxeViolations(page, "My Proxies with a card's Connect lines open");
+    // The command's target answers the caller's address.
+    const answer = await page.request.get(echo);
+    expect(answer.status()).toBe(200);
+    expect(await answer.text()).toMatch(/^[0-9a-f.:]+\n$/);
+
+    // The dashboard's example is now this proxy's command.
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("curl-example")).toHaveText(curl("••••••••"));
+    await page.getByRole("button", { name: "Copy curl command" }).click();
+    await expect.poll(clipboard).toBe(curl(mine.password));
   });
 
   test("regenerating credentials asks first, changes the password in the database and shows it", async ({ page }) => {

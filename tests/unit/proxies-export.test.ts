@@ -1,8 +1,9 @@
 // My Proxies exports: the CSV columns (quoted, neutralised; the status as the page says it,
-// the expiry as an ISO 8601 UTC time) and the two plain lists (IPv6 hosts in brackets).
+// the expiry as an ISO 8601 UTC time) and the plain lists (IPv6 hosts in brackets; the
+// http:// and socks5h:// URLs on each protocol's port, credentials percent-encoded).
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { colonList, PROXY_CSV_HEADER, proxyExport, urlList } from "@/features/proxies/export";
+import { colonList, httpList, PROXY_CSV_HEADER, proxyExport, socksList, urlList } from "@/features/proxies/export";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 
 const proxy = (over: Partial<ProxyRecord>): ProxyRecord => ({
@@ -22,6 +23,8 @@ const proxy = (over: Partial<ProxyRecord>): ProxyRecord => ({
   expires_at: "",
   auto_renew: false,
   expiry_notice_sent_at: "",
+  bandwidth_quota_bytes: 0,
+  max_connections: 0,
   created: "",
   updated: "",
   ...over,
@@ -65,6 +68,23 @@ describe("proxyExport", () => {
     expect(proxyExport("colon", rows, new Date(2026, 0, 2)).fileName).toBe("proxies-2026-01-02.txt");
     expect(proxyExport("url", rows, new Date(2026, 0, 2)).fileName).toBe("proxies-auth-2026-01-02.txt");
     expect(proxyExport("url", [], new Date(2026, 0, 2)).content).toBe("");
+  });
+
+  it("writes the http:// and socks5h:// URL lists, each on its protocol's port, leaving out proxies without it", () => {
+    const mixed = [
+      { ...proxy({ host: "gw.example", port: 3128, password: "p@ss:w" }), ports: { http: 3128, socks5: 1080 } },
+      { ...proxy({ id: "p2", host: "gw.example", port: 1080, username: "user2", type: "SOCKS5" }), ports: { socks5: 1080 } },
+      // An answer without `ports` (an older server): HTTPS on its port.
+      proxy({ id: "p3", host: "2001:db8::1", port: 8080, username: "user3", type: "HTTPS" }),
+    ];
+    expect(httpList(mixed)).toBe("http://user1:p%40ss%3Aw@gw.example:3128\nhttp://user3:Secret1@[2001:db8::1]:8080\n");
+    expect(socksList(mixed)).toBe("socks5h://user1:p%40ss%3Aw@gw.example:1080\nsocks5h://user2:Secret1@gw.example:1080\n");
+    const http = proxyExport("http", mixed, new Date(2026, 0, 2));
+    expect(http.fileName).toBe("proxies-http-2026-01-02.txt");
+    expect(http.content).toBe(httpList(mixed));
+    const socks = proxyExport("socks5", mixed, new Date(2026, 0, 2));
+    expect(socks.fileName).toBe("proxies-socks5h-2026-01-02.txt");
+    expect(socks.content).toBe(socksList(mixed));
   });
 
   it("writes an IPv6 host in brackets where a port follows it, and bare in the CSV's Host column", () => {

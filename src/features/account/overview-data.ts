@@ -5,10 +5,14 @@ import { pb, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyRecord, TransactionRecord } from "@/lib/pocketbase-types";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import { fetchBalanceCents, type BalanceSeed } from "@/stores/balance";
+import type { Connectable } from "@/lib/connection-lines";
 
-/** What the overview lists of a proxy: no credentials (they stay out of the page's HTML). */
+/** What the overview lists of a proxy: no credentials. */
 export type OverviewProxy = Pick<ProxyRecord, "id" | "host" | "port" | "type" | "country">;
-const OVERVIEW_PROXY_FIELDS = "id,host,port,type,country";
+/** The newest active proxy, for "Testing Your Proxies": all a curl command needs (`ports` from servers that send it). */
+export type TestProxy = Pick<ProxyRecord, "host" | "port" | "type" | "username" | "password"> & Pick<Connectable, "ports">;
+// Credentials are read for the list but kept only for its first proxy (testProxy).
+const OVERVIEW_PROXY_FIELDS = "id,host,port,type,country,ports,username,password";
 /** What the overview lists of a ledger row. */
 export type OverviewTransaction = Pick<TransactionRecord, "id" | "type" | "amount_cents" | "description" | "created">;
 const OVERVIEW_TRANSACTION_FIELDS = "id,type,amount_cents,description,created";
@@ -26,12 +30,14 @@ export interface OverviewData {
   totalSpentCents: number;
   /** The user's affiliate code, for the /signup?ref= link ("" when there is none). */
   affiliateCode: string;
+  /** The newest active proxy with its credentials, for the curl example; null without one. */
+  testProxy: TestProxy | null;
 }
 
 export async function loadOverview(userId: string, signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<OverviewData> {
   const opts = withSignal(signal);
   const [proxies, transactions, affiliates] = await Promise.all([
-    client.collection("proxies").getList<OverviewProxy>(1, 10, {
+    client.collection("proxies").getList<OverviewProxy & TestProxy>(1, 10, {
       ...opts,
       filter: client.filter('assigned_to_user_id = {:id} && status = "ASSIGNED"', { id: userId }),
       sort: "-created",
@@ -51,8 +57,19 @@ export async function loadOverview(userId: string, signal?: AbortSignal, client:
       fields: "code",
     }),
   ]);
+  const first = proxies.items[0];
   return {
-    activeProxies: proxies.items,
+    activeProxies: proxies.items.map(({ id, host, port, type, country }) => ({ id, host, port, type, country })),
+    testProxy: first
+      ? {
+          host: first.host,
+          port: first.port,
+          type: first.type,
+          username: first.username,
+          password: first.password,
+          ...(first.ports ? { ports: first.ports } : {}),
+        }
+      : null,
     activeProxyCount: proxies.totalItems,
     recentTransactions: transactions.items,
     affiliateCode: affiliates.items[0]?.code ?? "",

@@ -24,10 +24,12 @@ function referralLink(code: string, withOrigin: boolean): string {
 interface AccountOverviewProps extends FirstDataProps<typeof overviewFirstData> {
   /** The welcome credit verifying the e-mail brings, as the public pages word it ("$5"); null: none. */
   welcomeCredit?: string | null;
+  /** The shop's own address (APP_URL's origin), where its IP-echo endpoint answers. */
+  siteOrigin: string;
 }
 
 /** /dashboard: the overview with the user's real balance, proxies and transactions. */
-export function AccountOverview({ initialUser = null, initial = null, welcomeCredit = null }: AccountOverviewProps) {
+export function AccountOverview({ initialUser = null, initial = null, welcomeCredit = null, siteOrigin }: AccountOverviewProps) {
   return (
     <AuthGate initialUser={initialUser}>
       {(user) => (
@@ -36,6 +38,7 @@ export function AccountOverview({ initialUser = null, initial = null, welcomeCre
           initial={seedFor(initialUser, user, initial?.overview)}
           balanceSeed={seedFor(initialUser, user, initial?.balance)}
           welcomeCredit={welcomeCredit}
+          siteOrigin={siteOrigin}
         />
       )}
     </AuthGate>
@@ -58,11 +61,13 @@ function Overview({
   initial,
   balanceSeed,
   welcomeCredit,
+  siteOrigin,
 }: {
   user: UserRecord;
   initial: OverviewData | null;
   balanceSeed: BalanceSeed | null;
   welcomeCredit: string | null;
+  siteOrigin: string;
 }) {
   // The server's first data shows at once; the browser loads only what the server could not.
   const [data, setData] = useState<OverviewData | null>(initial);
@@ -196,7 +201,7 @@ function Overview({
           ) : null}
         </OverviewList>
       </div>
-      <OverviewGuides />
+      <OverviewGuides testProxy={data?.testProxy ?? null} origin={siteOrigin} />
       {data?.affiliateCode ? (
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="referral">
           <h2 id="referral" className="mb-2 text-lg font-semibold">

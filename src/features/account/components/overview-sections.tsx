@@ -1,6 +1,10 @@
 // The parts of the dashboard overview: a list section with its loading and empty text,
 // and the guide sections every customer sees.
 import type { ReactNode } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { curlCommand, IP_ECHO_PATH, masked } from "@/lib/connection-lines";
+import { endpoint } from "@/lib/endpoint";
+import type { TestProxy } from "@/features/account/overview-data";
 
 const USE_CASES = [
   "Web scraping and data collection",
@@ -69,8 +73,9 @@ export function OverviewList({
   );
 }
 
-/** Popular use cases and how to test a proxy. */
-export function OverviewGuides() {
+/** Popular use cases and how to test a proxy: with the customer's newest active proxy, or placeholders without one. */
+export function OverviewGuides({ testProxy, origin }: { testProxy: TestProxy | null; origin: string }) {
+  const command = testProxy ? curlCommand(testProxy, origin) : null;
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="use-cases">
@@ -90,16 +95,36 @@ export function OverviewGuides() {
         <h2 id="testing" className="mb-4 text-lg font-semibold">
           Testing Your Proxies
         </h2>
-        <p className="mb-2 text-sm text-slate-600">Check that a proxy works by asking an IP-echo service which address it sees:</p>
+        <p className="mb-2 text-sm text-slate-600">
+          {testProxy ? (
+            <>
+              Check that your proxy <span className="font-mono break-all">{endpoint(testProxy)}</span> works: this asks our IP-echo endpoint
+              which address it sees through it.
+            </>
+          ) : (
+            "Check that a proxy works by asking our IP-echo endpoint which address it sees. Replace the placeholders with a proxy's details from My Proxies:"
+          )}
+        </p>
         {/* Scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it too. */}
         <pre
           className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100 focus-visible:ring-2 focus-visible:ring-primary focus-visible:outline-none"
           tabIndex={0}
           role="region"
           aria-label="Example: test a proxy with curl"
+          data-testid="curl-example"
         >
-          <code>curl -x http://USERNAME:PASSWORD@HOST:PORT https://api.ipify.org</code>
+          <code>
+            {testProxy
+              ? masked(testProxy, (p) => curlCommand(p, origin))
+              : `curl -x http://USERNAME:PASSWORD@HOST:PORT ${origin}${IP_ECHO_PATH}`}
+          </code>
         </pre>
+        {command ? (
+          <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-500">
+            <CopyButton value={command} label="Copy curl command" className="border border-slate-300" />
+            <span>The copy includes the password.</span>
+          </div>
+        ) : null}
         <a href="/docs" className="mt-3 inline-block text-sm text-primary hover:underline">
           Read the documentation
         </a>

@@ -1,4 +1,4 @@
-import { Eye, EyeOff } from "lucide-react";
+import { ChevronDown, Eye, EyeOff } from "lucide-react";
 import { useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -16,8 +16,9 @@ import { expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/feature
 import { openRenewal } from "@/features/proxies/renewal-store";
 import { regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
 import { endpoint } from "@/lib/endpoint";
+import { connectionLines, PASSWORD_MASK, portsLabel } from "@/lib/connection-lines";
 
-const MASK = "••••••••";
+const MASK = PASSWORD_MASK;
 
 // Headless UI's dialog loads on the first confirmation, not with the page.
 const RegenerateDialog = lazyComponent(() => import("@/features/proxies/components/regenerate-dialog"), "RegenerateDialog");
@@ -101,6 +102,12 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
 
         <dl className="space-y-2 rounded-md bg-slate-50 p-3 text-sm">
           <CredentialRow label="Host:port" value={address} copyLabel="Copy host and port" />
+          <div>
+            <dt className="text-xs font-medium text-slate-500">Gateway ports</dt>
+            <dd className="mt-0.5 font-mono text-slate-900" data-testid="proxy-ports">
+              {portsLabel(proxy)}
+            </dd>
+          </div>
           <CredentialRow label="Username" value={proxy.username} copyLabel="Copy username" />
           <div>
             <dt className="text-xs font-medium text-slate-500">Password</dt>
@@ -128,6 +135,8 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
             </dd>
           </div>
         </dl>
+
+        <ConnectLines proxy={proxy} revealed={revealed} />
 
         <div className="flex items-center justify-between gap-3">
           <div>
@@ -206,6 +215,50 @@ function CredentialRow({ label, value, copyLabel }: { label: string; value: stri
         <code className="min-w-0 flex-1 font-mono break-all text-slate-900">{value}</code>
         <CopyButton value={value} label={copyLabel} />
       </dd>
+    </div>
+  );
+}
+
+/**
+ * "Connect": the lines to paste into a tool (host:port:user:pass, the proxy URLs, a curl
+ * command against the shop's IP-echo endpoint), behind a disclosure so the card stays
+ * compact; the password masked on screen like the card's until revealed, whole in every
+ * copy. Opened only in the browser, so the shop's address is the page's own.
+ */
+function ConnectLines({ proxy, revealed }: { proxy: ProxyRecord; revealed: boolean }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const lines = open ? connectionLines(proxy, window.location.origin) : [];
+  return (
+    <div>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={`${id}-lines`}
+        onClick={() => setOpen((o) => !o)}
+        className="inline-flex items-center gap-1 rounded-md px-1 py-0.5 text-sm font-medium text-primary hover:underline"
+      >
+        <ChevronDown className={cn("size-4 transition-transform", open && "rotate-180")} aria-hidden="true" />
+        Connect
+      </button>
+      <div id={`${id}-lines`} hidden={!open}>
+        {open ? (
+          <div className="mt-2 space-y-2 rounded-md bg-slate-50 p-3 text-sm" data-testid="connect-lines">
+            <dl className="space-y-2">
+              {lines.map((line) => (
+                <div key={line.key}>
+                  <dt className="text-xs font-medium text-slate-500">{line.label}</dt>
+                  <dd className="mt-0.5 flex items-start gap-1">
+                    <code className="min-w-0 flex-1 font-mono text-xs break-all text-slate-900">{revealed ? line.value : line.masked}</code>
+                    <CopyButton value={line.value} label={`Copy ${line.label}`} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <p className="text-xs text-slate-500">The curl command prints the address websites see through this proxy.</p>
+          </div>
+        ) : null}
+      </div>
     </div>
   );
 }
