@@ -1,8 +1,8 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
-import { KeyRound, ShieldAlert, User } from "lucide-react";
+import { KeyRound, Network, ShieldAlert, User } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { SetPasswordByEmail } from "@/features/account/components/set-password-by-email";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Input } from "@/components/ui/input";
@@ -10,6 +10,8 @@ import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
 const TABS = ["Profile", "Security", "API Access"] as const;
+/** The proxy IP allowlist's section (in Security): My Proxies links to /dashboard/settings#ip-allowlist. */
+const IP_ALLOWLIST_ID = "ip-allowlist";
 
 // The password form (react-hook-form, valibot) loads when the Security tab first opens,
 // keeping the page within the dashboard's JavaScript budget.
@@ -17,6 +19,13 @@ const ChangePasswordForm = lazyComponent(
   () => import("@/features/account/components/change-password-form"),
   "ChangePasswordForm",
   <Skeleton className="h-64 max-w-md" />,
+);
+
+// The IP allowlist form loads with the Security tab, like the password form.
+const IpAllowlistForm = lazyComponent(
+  () => import("@/features/account/components/ip-allowlist-form"),
+  "IpAllowlistForm",
+  <Skeleton className="h-48 max-w-md" />,
 );
 
 // The profile form (react-hook-form, valibot, the country list) loads when the customer
@@ -52,13 +61,19 @@ export function SettingsPage() {
 }
 
 function Settings({ user }: { user: UserRecord }) {
+  // A link to the allowlist opens the Security tab and scrolls to it (the section mounts after
+  // the session is known, so the browser's own scroll to the fragment found nothing).
+  const [toAllowlist] = useState(() => typeof window !== "undefined" && window.location.hash === `#${IP_ALLOWLIST_ID}`);
+  useEffect(() => {
+    if (toAllowlist) document.getElementById(IP_ALLOWLIST_ID)?.scrollIntoView();
+  }, [toAllowlist]);
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
         <h1 className="text-2xl font-bold text-slate-900">Account Settings</h1>
         <p className="text-sm text-slate-600">Manage your profile and security.</p>
       </div>
-      <TabGroup className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <TabGroup defaultIndex={toAllowlist ? TABS.indexOf("Security") : 0} className="rounded-xl border border-slate-200 bg-white shadow-sm">
         <TabList className="flex gap-1 border-b border-slate-200 px-4">
           {TABS.map((label) => (
             <Tab
@@ -103,6 +118,16 @@ function Settings({ user }: { user: UserRecord }) {
                 <ShieldAlert className="size-4" aria-hidden="true" /> Two-Factor Authentication
               </h2>
               <p className="mt-1">Two-factor authentication is not yet enabled for your account.</p>
+            </section>
+            <section id={IP_ALLOWLIST_ID} className="scroll-mt-24 space-y-3" aria-labelledby={`${IP_ALLOWLIST_ID}-title`}>
+              <h2 id={`${IP_ALLOWLIST_ID}-title`} className="flex items-center gap-2 text-lg font-semibold">
+                <Network className="size-5" aria-hidden="true" /> Proxy IP allowlist
+              </h2>
+              <p className="max-w-xl text-sm text-slate-600">
+                When set, your proxies answer only connections from these addresses or ranges: a connection from anywhere else is refused,
+                even with the right username and password. Leave it empty to use your proxies from any address.
+              </p>
+              <IpAllowlistForm />
             </section>
           </TabPanel>
           <TabPanel>

@@ -73,7 +73,11 @@ function Section({ title, count, total, emptyText, children }: SectionProps) {
   );
 }
 
-function DetailBody({ data }: { data: UserDetail }) {
+/** The detail as /api/admin/users/{id} answers it, with the user's proxy IP allowlist (issue #16). */
+type DetailWithAllowlist = UserDetail & { ip_allowlist?: string[] };
+
+function DetailBody({ data }: { data: DetailWithAllowlist }) {
+  const allowlist = data.ip_allowlist ?? [];
   const { user } = data;
   return (
     <div className="space-y-6">
@@ -145,6 +149,19 @@ function DetailBody({ data }: { data: UserDetail }) {
                 {statusLabel(proxy.status)}
               </Badge>
             </span>
+          </li>
+        ))}
+      </Section>
+
+      <Section
+        title="Proxy IP allowlist"
+        count={allowlist.length}
+        total={allowlist.length}
+        emptyText="None: the user's proxies answer connections from any address."
+      >
+        {allowlist.map((entry) => (
+          <li key={entry} className="px-3 py-2 font-mono text-xs break-all text-slate-900" data-testid="detail-ip-allowlist-entry">
+            {entry}
           </li>
         ))}
       </Section>

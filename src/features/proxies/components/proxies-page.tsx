@@ -18,6 +18,7 @@ import { PROXY_TYPE_OPTIONS } from "@/features/proxies/filters";
 import { countryLabel, isRenewable } from "@/features/proxies/format";
 import { proxyCount } from "@/features/proxies/renewal";
 import { ProxyCard } from "@/features/proxies/components/proxy-card";
+import { IpAllowlistNote } from "@/features/proxies/components/ip-allowlist-note";
 import {
   $countries,
   $exporting,
@@ -78,6 +79,7 @@ function MyProxies({ user }: { user: UserRecord }) {
         </Button>
       </div>
 
+      <IpAllowlistNote />
       <Filters />
       <Exports disabled={list.matching === 0} />
 
