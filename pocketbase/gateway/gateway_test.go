@@ -16,104 +16,6 @@ import (
 	"time"
 )
 
-// memSource is a Source held in memory: tests change records and the gateway follows.
-type memSource struct {
-	mu      sync.Mutex
-	records map[string]Record
-	changes []string
-	allowed []netip.Prefix
-	reports map[string]string
-	// flushes are the usage batches written; monthUsed what MonthUsage answers.
-	flushes   []UsageBatch
-	monthUsed map[string]int64
-}
-
-func newMemSource(records ...Record) *memSource {
-	s := &memSource{records: map[string]Record{}, reports: map[string]string{}}
-	for _, r := range records {
-		s.records[r.ID] = r
-	}
-	return s
-}
-
-func (s *memSource) put(r Record) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.records[r.ID] = r
-	s.changes = append(s.changes, r.ID)
-}
-
-func (s *memSource) remove(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.records, id)
-	s.changes = append(s.changes, id)
-}
-
-func (s *memSource) Load(context.Context) ([]Record, int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := []Record{}
-	for _, r := range s.records {
-		out = append(out, r)
-	}
-	return out, int64(len(s.changes)), nil
-}
-
-func (s *memSource) Changes(_ context.Context, cursor int64) ([]string, int64, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string{}, s.changes[cursor:]...), int64(len(s.changes)), false, nil
-}
-
-func (s *memSource) Fetch(_ context.Context, ids []string) ([]Record, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := []Record{}
-	for _, id := range ids {
-		if r, ok := s.records[id]; ok {
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-
-func (s *memSource) AllowedRanges(context.Context) ([]netip.Prefix, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.allowed, nil
-}
-
-func (s *memSource) ReportUpstream(_ context.Context, id string, err error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err == nil {
-		s.reports[id] = "ok"
-	} else {
-		s.reports[id] = "failed"
-	}
-	return nil
-}
-
-func (s *memSource) FlushUsage(_ context.Context, batch UsageBatch) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.flushes = append(s.flushes, batch)
-	return nil
-}
-
-func (s *memSource) MonthUsage(context.Context, time.Time) (map[string]int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.monthUsed, nil
-}
-
-func (s *memSource) report(id string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.reports[id]
-}
-
 // assigned is an ASSIGNED proxy of a type, exiting directly, valid for an hour.
 func assigned(id, typ string) Record {
 	return Record{ID: id, Username: "user-" + id, Password: "pass-" + id, Type: typ, Status: "ASSIGNED",
@@ -288,7 +190,7 @@ func waitClosed(t *testing.T, c net.Conn, limit time.Duration) time.Duration {
 
 func TestEachProtocolWithValidCredentials(t *testing.T) {
 	echo := startEcho(t, "echo")
-	src := newMemSource(assigned("dc", "DATACENTER"), assigned("h", "HTTP"), assigned("s", "SOCKS5"))
+	src := NewStaticSource(assigned("dc", "DATACENTER"), assigned("h", "HTTP"), assigned("s", "SOCKS5"))
 	g := startGateway(t, src, true)
 
 	status, body, err := viaHTTP(g.httpAddr(), "user-dc", "pass-dc", echo.addr, "/plain")
@@ -329,7 +231,7 @@ func TestRefusalsDialNothing(t *testing.T) {
 	suspended.OwnerBlocked = true
 	allowlisted := assigned("allow", "DATACENTER")
 	allowlisted.Allowlist = []netip.Prefix{netip.MustParsePrefix("203.0.113.0/24")}
-	src := newMemSource(assigned("dc", "DATACENTER"), assigned("h", "HTTP"), assigned("s", "SOCKS5"), expired, available, suspended, allowlisted)
+	src := NewStaticSource(assigned("dc", "DATACENTER"), assigned("h", "HTTP"), assigned("s", "SOCKS5"), expired, available, suspended, allowlisted)
 	g := startGateway(t, src, true)
 
 	cases := []struct{ name, user, pass string }{
@@ -373,7 +275,7 @@ func TestRefusalsDialNothing(t *testing.T) {
 func TestChangesAreFollowedAndTunnelsCut(t *testing.T) {
 	echo := startEcho(t, "echo")
 	proxy := assigned("p", "DATACENTER")
-	src := newMemSource(proxy)
+	src := NewStaticSource(proxy)
 	g := startGateway(t, src, true)
 
 	status, c, err := connectTunnel(g.httpAddr(), "user-p", "pass-p", echo.addr)
@@ -385,14 +287,14 @@ func TestChangesAreFollowedAndTunnelsCut(t *testing.T) {
 	// A renewal (new expiry only) keeps the tunnel.
 	renewed := proxy
 	renewed.ExpiresAt = proxy.ExpiresAt.Add(24 * time.Hour)
-	src.put(renewed)
+	src.Put(renewed)
 	time.Sleep(100 * time.Millisecond)
 	roundTrip(t, c, "after renewal")
 
 	// New credentials: the tunnel is cut and the old password refused.
 	regenerated := renewed
 	regenerated.Password = "new-pass"
-	src.put(regenerated)
+	src.Put(regenerated)
 	if took := waitClosed(t, c, time.Second); took > time.Second {
 		t.Fatalf("cut after %v", took)
 	}
@@ -402,7 +304,7 @@ func TestChangesAreFollowedAndTunnelsCut(t *testing.T) {
 	if status, c2, _ := connectTunnel(g.httpAddr(), "user-p", "new-pass", echo.addr); status != 200 {
 		t.Fatalf("new password: %d", status)
 	} else {
-		src.remove("p")
+		src.Remove("p")
 		waitClosed(t, c2, time.Second)
 	}
 	if status, _, _ := connectTunnel(g.httpAddr(), "user-p", "new-pass", echo.addr); status != 407 {
@@ -414,7 +316,7 @@ func TestExpiryByTheGatewaysClock(t *testing.T) {
 	echo := startEcho(t, "echo")
 	proxy := assigned("soon", "HTTP")
 	proxy.ExpiresAt = time.Now().Add(300 * time.Millisecond)
-	g := startGateway(t, newMemSource(proxy), true)
+	g := startGateway(t, NewStaticSource(proxy), true)
 	status, c, err := connectTunnel(g.httpAddr(), "user-soon", "pass-soon", echo.addr)
 	if err != nil || status != 200 {
 		t.Fatalf("CONNECT: %d %v", status, err)
@@ -427,7 +329,7 @@ func TestExpiryByTheGatewaysClock(t *testing.T) {
 
 func TestPrivateTargetsRefusedUnlessOpenOrAllowed(t *testing.T) {
 	echo := startEcho(t, "echo")
-	src := newMemSource(assigned("dc", "DATACENTER"))
+	src := NewStaticSource(assigned("dc", "DATACENTER"))
 	g := startGateway(t, src, false)
 	if status, _, _ := connectTunnel(g.httpAddr(), "user-dc", "pass-dc", echo.addr); status != 403 {
 		t.Fatalf("loopback target: %d, want 403", status)
@@ -461,7 +363,7 @@ func TestPrivateTargetsRefusedUnlessOpenOrAllowed(t *testing.T) {
 func TestUpstreamChainsHTTPAndSOCKS(t *testing.T) {
 	echo := startEcho(t, "echo")
 	// The upstream is another gateway with its own proxies (as a seller's would be).
-	upstream := startGateway(t, newMemSource(assigned("up", "DATACENTER")), true)
+	upstream := startGateway(t, NewStaticSource(assigned("up", "DATACENTER")), true)
 	viaHTTPUp := assigned("chain-http", "DATACENTER")
 	host, port, _ := net.SplitHostPort(upstream.httpAddr())
 	var p int
@@ -472,7 +374,7 @@ func TestUpstreamChainsHTTPAndSOCKS(t *testing.T) {
 	var sp int
 	fmt.Sscan(sport, &sp)
 	viaSOCKSUp.Exit = Exit{ProxyID: "chain-socks", Upstream: true, Host: host, Port: sp, Username: "user-up", Password: "pass-up", SOCKS: true}
-	g := startGateway(t, newMemSource(viaHTTPUp, viaSOCKSUp), true)
+	g := startGateway(t, NewStaticSource(viaHTTPUp, viaSOCKSUp), true)
 
 	status, c, err := connectTunnel(g.httpAddr(), "user-chain-http", "pass-chain-http", echo.addr)
 	if err != nil || status != 200 {
@@ -499,7 +401,7 @@ func TestResidentialPoolRotatesStickyAndSkipsFailures(t *testing.T) {
 	records := []Record{}
 	upstreams := []*Gateway{}
 	for i := 0; i < 3; i++ {
-		up := startGateway(t, newMemSource(assigned(fmt.Sprintf("u%d", i), "DATACENTER")), true)
+		up := startGateway(t, NewStaticSource(assigned(fmt.Sprintf("u%d", i), "DATACENTER")), true)
 		upstreams = append(upstreams, up)
 		host, port, _ := net.SplitHostPort(up.httpAddr())
 		var p int
@@ -516,7 +418,7 @@ func TestResidentialPoolRotatesStickyAndSkipsFailures(t *testing.T) {
 	resi := assigned("resi", "RESIDENTIAL")
 	resi.Exit = records[0].Exit
 	resi.Exit.ProxyID = "resi"
-	src := newMemSource(append(records, dead, other, resi)...)
+	src := NewStaticSource(append(records, dead, other, resi)...)
 	g := startGateway(t, src, true)
 
 	served := func() []int64 {
@@ -588,7 +490,7 @@ func TestSplitUsername(t *testing.T) {
 }
 
 func TestMalformedHandshakesAreAnsweredAndClosed(t *testing.T) {
-	g := startGateway(t, newMemSource(assigned("dc", "DATACENTER")), true)
+	g := startGateway(t, NewStaticSource(assigned("dc", "DATACENTER")), true)
 	for _, junk := range []string{"\x16\x03\x01garbage\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "CONNECT nohost HTTP/1.1\r\n\r\n"} {
 		c, _ := net.Dial("tcp", g.httpAddr())
 		c.Write([]byte(junk))
@@ -626,7 +528,7 @@ func TestQuotaAndConcurrencyCap(t *testing.T) {
 	quota.QuotaBytes = 1000
 	capped := assigned("c", "DATACENTER")
 	capped.MaxConnections = 1
-	src := newMemSource(quota, capped)
+	src := NewStaticSource(quota, capped)
 	src.monthUsed = map[string]int64{"q": 1000}
 	g := startGateway(t, src, true)
 
@@ -670,7 +572,7 @@ func TestQuotaAndConcurrencyCap(t *testing.T) {
 
 func TestUsageIsFlushed(t *testing.T) {
 	echo := startEcho(t, "echo")
-	src := newMemSource(assigned("m", "HTTP"))
+	src := NewStaticSource(assigned("m", "HTTP"))
 	g := startGateway(t, src, true)
 	status, c, _ := connectTunnel(g.httpAddr(), "user-m", "pass-m", echo.addr)
 	if status != 200 {

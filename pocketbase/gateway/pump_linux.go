@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"errors"
 	"io"
 	"net"
 
@@ -10,53 +11,43 @@ import (
 // pump moves src to dst until src ends (nil) or either fails. It waits for src to be
 // readable without holding anything, asks the kernel how many bytes are queued, and moves
 // exactly those with io.CopyN, which Linux does with splice (no copy through user space;
-// *net.TCPConn on both sides). So an idle tunnel holds no buffer and no splice pipe (10,000
-// idle tunnels stay small), and the meter counts as the bytes move.
+// *net.TCPConn on both sides). So an idle tunnel holds no buffer and no splice pipe (idle
+// tunnels stay small), and the meter counts as the bytes move.
 func pump(dst, src *net.TCPConn, add func(int64)) error {
 	raw, err := src.SyscallConn()
 	if err != nil {
 		return err
 	}
+	var peek [1]byte
 	for {
-		queued, waited := 0, false
-		var ioctlErr error
+		queued, eof := 0, false
+		var readErr error
 		err := raw.Read(func(fd uintptr) bool {
-			n, err := unix.IoctlGetInt(int(fd), unix.SIOCINQ)
-			if err != nil {
-				ioctlErr = err
-				return true
+			// Peek first: the end of the stream (recv answers 0) raises no new readiness
+			// event, so it must be seen here, not waited for.
+			n, _, err := unix.Recvfrom(int(fd), peek[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
+			switch {
+			case errors.Is(err, unix.EAGAIN):
+				return false // nothing yet: wait until readable, then look again
+			case err != nil:
+				readErr = err
+			case n == 0:
+				eof = true
+			default:
+				queued, readErr = unix.IoctlGetInt(int(fd), unix.SIOCINQ)
 			}
-			if n > 0 || waited {
-				queued = n
-				return true
-			}
-			waited = true
-			return false // wait until readable, then ask again
+			return true
 		})
 		if err != nil {
 			return err
 		}
-		if ioctlErr != nil {
-			return ioctlErr
+		if readErr != nil {
+			return readErr
 		}
-		if queued == 0 {
-			// Readable with nothing queued: the end of the stream (or a spurious wake-up,
-			// which this read tells apart).
-			var one [1]byte
-			n, err := src.Read(one[:])
-			if n > 0 {
-				if _, werr := dst.Write(one[:n]); werr != nil {
-					return werr
-				}
-				add(int64(n))
-				continue
-			}
-			if err == io.EOF {
-				return nil
-			}
-			return err
+		if eof {
+			return nil
 		}
-		n, err := io.CopyN(dst, src, int64(queued))
+		n, err := io.CopyN(dst, src, int64(max(queued, 1)))
 		add(n)
 		if err == io.EOF {
 			return nil
