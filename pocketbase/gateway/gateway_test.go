@@ -600,3 +600,28 @@ func TestUsageIsFlushed(t *testing.T) {
 		t.Fatalf("flushed %+v, gateway %+v", got, gw)
 	}
 }
+
+func TestTargetClosingEndsTheTunnelAtOnce(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(strings.Repeat("x", 100000)))
+			c.Close()
+		}
+	}()
+	g := startGateway(t, NewStaticSource(assigned("e", "DATACENTER")), true)
+	status, c, _ := connectTunnel(g.httpAddr(), "user-e", "pass-e", ln.Addr().String())
+	if status != 200 {
+		t.Fatalf("CONNECT: %d", status)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	got, err := io.ReadAll(c)
+	if err != nil || len(got) != 100000 {
+		t.Fatalf("read %d bytes, %v: the end of the stream did not reach the client", len(got), err)
+	}
+}
