@@ -5,14 +5,30 @@
 // never the web server's own 127.0.0.1 and never what the client claims in
 // X-Forwarded-For; behind a trusted reverse proxy, the client that proxy saw. Each caller
 // comes from its own loopback address (127.0.0.x) so the answer cannot be a constant.
-// Needs the built site (`npm run build`) for the web server.
+// Last, the whole journey: a bought proxy's curl command (src/lib/connection-lines.ts, as
+// its card and the dashboard show it) run by sh and curl through the shop's gateway prints
+// the proxy's exit address. Needs the built site (`npm run build`) for the web server.
+import { execFile } from "node:child_process";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { curlCommand, shellWord, socksUrl, type Connectable } from "@/lib/connection-lines";
 import { startWebServer, type WebServer } from "../../server/web-server.ts";
-import { usePocketBase } from "../support/use-shop.ts";
+import { freePort } from "../support/pocketbase.ts";
+import { adminSend } from "../support/admin.ts";
+import { customer, purchase, setProxyColumns } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
 import { OTHER_MACHINE, portOf, send, startReverseProxy } from "./cases/web-server-kit.ts";
 
-const shop = usePocketBase({ ledger: false });
+const WEB_PORT = await freePort();
+const shop = useShop({
+  env: {
+    // Proxies' host is the shop's host name (127.0.0.1), where the gateway listens.
+    SHOP_APP_URL: `http://127.0.0.1:${WEB_PORT}`,
+    GATEWAY_HOST: "127.0.0.1",
+    GATEWAY_HTTP_PORT: String(await freePort()),
+    GATEWAY_SOCKS_PORT: String(await freePort()),
+  },
+});
 const pbPort = () => Number(new URL(shop.tpb.url).port);
 
 describe("GET /api/ip straight to PocketBase", () => {
@@ -72,7 +88,7 @@ describe("GET /api/ip through the web server", () => {
   let proxy: http.Server;
 
   beforeAll(async () => {
-    direct = await startWebServer({ port: 0, host: "0.0.0.0", pocketbaseUrl: shop.tpb.url });
+    direct = await startWebServer({ port: WEB_PORT, host: "0.0.0.0", pocketbaseUrl: shop.tpb.url });
     behindProxy = await startWebServer({ port: 0, host: "0.0.0.0", pocketbaseUrl: shop.tpb.url, trustForwardedFor: true });
     proxy = await startReverseProxy(portOf(behindProxy.server));
   });
@@ -113,5 +129,34 @@ describe("GET /api/ip through the web server", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toBe("127.0.0.5\n");
+  });
+
+  it("a bought proxy's curl command, run through the gateway, prints the proxy's exit address", async () => {
+    const sh = (command: string) =>
+      new Promise<string>((resolve, reject) =>
+        execFile("sh", ["-c", `${command} -sS --max-time 10`], (error, stdout, stderr) =>
+          error ? reject(new Error(`${command}: ${stderr}`)) : resolve(stdout),
+        ),
+      );
+    const origin = `http://127.0.0.1:${WEB_PORT}`;
+    const buyer = await customer(shop, 10_000);
+    for (const [type, exit] of [
+      ["DATACENTER", "127.0.0.6"],
+      ["SOCKS5", "127.0.0.7"],
+    ] as const) {
+      // Made by Generate: a gateway proxy (the shop's host, the gateway's port), exit direct ...
+      const { ids } = await adminSend<{ ids: string[] }>(shop.admin, "/api/admin/proxies/generate", { type, country: "US", quantity: 1 });
+      // ... bound to a local address of its own, so the answer names the exit.
+      setProxyColumns(shop.tpb, ids, { exit: "direct", bind_address: exit });
+      const [bought] = (await purchase(buyer.pb, { type, country: "US", quantity: 1 })).proxies as unknown as Connectable[];
+      const command = curlCommand(bought!, origin);
+      expect(command).toContain(type === "SOCKS5" ? "--socks5-hostname" : "-x http://");
+      // The gateway follows the database within a second.
+      await expect.poll(() => sh(command).catch((e: Error) => e.message), { timeout: 5_000 }).toBe(`${exit}\n`);
+      if (type === "DATACENTER") {
+        const socks = socksUrl(bought!);
+        if (socks) expect(await sh(`curl -x ${shellWord(socks)} ${origin}/api/ip`)).toBe(`${exit}\n`);
+      }
+    }
   });
 });
