@@ -104,6 +104,10 @@ describe("with SHOP_DEMO_SEED=true", () => {
     for (const proxy of proxies) {
       expect(proxy).toMatchObject({ status: "ASSIGNED", assigned_to_user_id: record.id });
       expect(Date.parse((proxy["expires_at"] as string).replace(" ", "T"))).toBeGreaterThan(Date.now());
+      // Reached through the shop's gateway (issue #16): SHOP_APP_URL's host, the HTTP port
+      // (3128 when GATEWAY_HTTP_PORT is unset), both ports for these types; never the exit.
+      expect(proxy).toMatchObject({ host: "shop.test.example", port: 3128, ports: { http: 3128, socks5: 1080 } });
+      expect(proxy).not.toHaveProperty("exit");
     }
 
     const tickets = await pb.collection("support_tickets").getFullList();
@@ -113,7 +117,7 @@ describe("with SHOP_DEMO_SEED=true", () => {
   });
 
   it("has AVAILABLE residential and datacenter inventory in all five purchase countries", async () => {
-    for (const country of ["US", "CA", "UK", "DE", "FR"]) {
+    for (const country of ["US", "CA", "GB", "DE", "FR"]) {
       for (const type of ["RESIDENTIAL", "DATACENTER"]) {
         const available = await su
           .collection("proxies")
@@ -123,6 +127,28 @@ describe("with SHOP_DEMO_SEED=true", () => {
     }
     const states = await su.collection("proxies").getFullList({ filter: 'country = "FR"', fields: "state" });
     expect(new Set(states.map((s) => s["state"]))).toEqual(new Set(["Île-de-France", "Provence"]));
+  });
+
+  it("seeds gateway proxies that exit directly from this machine, in ISO countries", async () => {
+    // Every demo proxy, sold or not, is what Generate makes: exit direct, no bind address,
+    // the gateway's host and port, no upstream (the superuser sees the hidden fields).
+    const all = await su.collection("proxies").getFullList({ fields: "country,host,port,exit,bind_address,upstream_host,type" });
+    expect(all).toHaveLength(200);
+    for (const proxy of all) {
+      expect(proxy).toMatchObject({ host: "shop.test.example", port: 3128, exit: "direct", bind_address: "", upstream_host: "" });
+    }
+    expect(all.filter((p) => p["country"] === "UK")).toHaveLength(0);
+
+    // Customers see the United Kingdom as GB, by name.
+    const pb = tpb.client();
+    await pb.collection("users").authWithPassword(DEMO.customer.email, DEMO.customer.password);
+    const stock = await pb.send<{ locations: { country: string; country_name: string; state: string }[] }>("/api/v1/proxies/stock", {
+      query: { type: "DATACENTER" },
+    });
+    const countries = new Set(stock.locations.map((l) => `${l.country} ${l.country_name}`));
+    expect(countries).toContain("GB United Kingdom");
+    expect([...countries].filter((c) => c.startsWith("UK"))).toEqual([]);
+    expect(new Set(stock.locations.filter((l) => l.country === "GB").map((l) => l.state))).toEqual(new Set(["England", "Scotland"]));
   });
 });
 

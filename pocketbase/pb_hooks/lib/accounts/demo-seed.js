@@ -1,13 +1,15 @@
 // @ts-check
 // Demo data for the embedded default (SHOP_DEMO_SEED=true): an admin, a customer whose
 // history is made by the shop's own purchase and payment code, a support ticket with a
-// staff reply, and AVAILABLE inventory across the purchase locations.
+// staff reply, and AVAILABLE inventory across the purchase locations. The inventory is
+// what Generate makes (issue #16): gateway proxies that exit directly from this machine,
+// on the gateway's host and port, so the demo customer's proxies work out of the box.
 
-/** Purchase locations: country code -> state -> cities. */
+/** Purchase locations: ISO 3166-1 country code -> state -> cities (lib/locations.json's names). */
 const LOCATIONS = {
   US: { California: ["Los Angeles", "San Francisco"], "New York": ["New York City", "Buffalo"], Texas: ["Houston", "Dallas"] },
   CA: { Ontario: ["Toronto", "Ottawa"], Quebec: ["Montreal", "Quebec City"] },
-  UK: { England: ["London", "Manchester"], Scotland: ["Edinburgh", "Glasgow"] },
+  GB: { England: ["London", "Manchester"], Scotland: ["Edinburgh", "Glasgow"] },
   DE: { Bavaria: ["Munich", "Nuremberg"], Berlin: ["Berlin"] },
   FR: { "Île-de-France": ["Paris"], Provence: ["Marseille", "Nice"] },
 };
@@ -61,17 +63,6 @@ function createUser(app, user) {
 }
 
 /**
- * @param {string} type
- * @param {string} country
- * @param {number} n
- */
-function endpoint(type, country, n) {
-  return type === "RESIDENTIAL"
-    ? { host: `${country.toLowerCase()}.residential.proxyshop.net`, port: 10000 + n }
-    : { host: `dc-${country.toLowerCase()}.proxyshop.net`, port: 20000 + n };
-}
-
-/**
  * @param {CoreApp} app
  * @param {DemoAccounts} accounts
  */
@@ -93,19 +84,25 @@ function seedDemo(app, accounts) {
     isAdmin: false,
   });
 
-  // Inventory: every location, residential and datacenter, PER_CITY proxies each.
+  // Inventory: every location, residential and datacenter, PER_CITY proxies each, exiting
+  // directly from the gateway's machine (no bind address) and reached at the gateway's host
+  // and port for the type (lib/proxies/gateway-endpoint.js, as Generate writes them).
   const inventory = app.findCachedCollectionByNameOrId("proxies");
   /** @type {typeof import("../proxies/credentials.js")} */
   const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
-  let n = 0;
+  /** @type {typeof import("../proxies/gateway-endpoint.js")} */
+  const gateway = require(`${__hooks}/lib/proxies/gateway-endpoint.js`);
   for (const [country, states] of Object.entries(LOCATIONS)) {
     for (const [state, cities] of Object.entries(states)) {
       for (const city of cities) {
         for (const type of ["RESIDENTIAL", "DATACENTER"]) {
+          const { host, port } = gateway.gatewayEndpoint(type, app);
           for (let i = 0; i < PER_CITY; i++) {
-            n++;
             const record = new Record(inventory, {
-              ...endpoint(type, country, n),
+              host,
+              port,
+              exit: "direct",
+              bind_address: "",
               username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
               password_encrypted: credentials.sealPassword($security.randomString(16)),
               type,
