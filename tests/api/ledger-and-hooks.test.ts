@@ -152,17 +152,15 @@ describe("audit log", () => {
   });
 
   it("keeps proxy passwords out of the log", async () => {
-    const proxy = await shop.admin
-      .collection("proxies")
-      .create({
-        host: "audit.test",
-        port: 9000,
-        username: "audit-u",
-        password: "s3cret-pass",
-        type: "HTTP",
-        country: "US",
-        status: "AVAILABLE",
-      });
+    const proxy = await shop.admin.collection("proxies").create({
+      host: "audit.test",
+      port: 9000,
+      username: "audit-u",
+      password: "s3cret-pass",
+      type: "HTTP",
+      country: "US",
+      status: "AVAILABLE",
+    });
     await shop.admin.collection("proxies").update(proxy.id, { password: "n3w-secret" });
     const logs = await shop.su.collection("audit_logs").getFullList({ filter: `target_id = "${proxy.id}"` });
     expect(logs).toHaveLength(2);
