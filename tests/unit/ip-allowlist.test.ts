@@ -1,20 +1,17 @@
 // The customer's IP allowlist entries (pocketbase/pb_hooks/lib/accounts/ip-allowlist.js, run
 // as the hooks run it: a CommonJS script with no Node globals): IPv4 and IPv6 addresses and
 // CIDR ranges, normalised as Go's net/netip writes them (the gateway parses them with it).
-import { readFileSync } from "node:fs";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { hookModule } from "./support/hook-module.ts";
 
 type Parsed = { entry: string } | { error: string };
-const module = { exports: {} };
-runInNewContext(readFileSync(new URL("../../pocketbase/pb_hooks/lib/accounts/ip-allowlist.js", import.meta.url), "utf8"), { module });
-const allowlist = module.exports as {
+const allowlist = hookModule<{
   MAX_ENTRIES: number;
   parseEntry: (raw: string) => Parsed;
   normaliseList: (items: unknown[]) => { entries: string[] } | { error: string };
   entriesFromBody: (body: Record<string, unknown>) => { entries: string[] } | { error: string };
   storedList: (stored: string) => string[];
-};
+}>("lib/accounts/ip-allowlist.js");
 
 const entry = (raw: string) => {
   const parsed = allowlist.parseEntry(raw);

@@ -1,14 +1,12 @@
 // Reading proxy import lines (pocketbase/pb_hooks/lib/proxies/import-lines.js, run as the
 // hooks run it: a CommonJS script with no Node globals): host:port:username:password, IPv6
-// hosts in brackets.
-import { readFileSync } from "node:fs";
-import { runInNewContext } from "node:vm";
+// hosts in brackets (addresses read by lib/core/ip-address.js).
 import { describe, expect, it } from "vitest";
+import { hookModule } from "./support/hook-module.ts";
 
 type Split = { host: string; port: string; username: string; password: string; ipv6: boolean } | { reason: string };
-const module = { exports: {} };
-runInNewContext(readFileSync(new URL("../../pocketbase/pb_hooks/lib/proxies/import-lines.js", import.meta.url), "utf8"), { module });
-const lines = module.exports as { splitImportLine: (line: string) => Split; isIpv6: (text: string) => boolean };
+const lines = hookModule<{ splitImportLine: (line: string) => Split }>("lib/proxies/import-lines.js");
+const ip = hookModule<{ isIpv6: (text: string) => boolean }>("lib/core/ip-address.js");
 
 describe("splitImportLine", () => {
   it("reads host:port:username:password, the host lower-cased", () => {
@@ -49,7 +47,7 @@ describe("splitImportLine", () => {
 describe("isIpv6", () => {
   it("accepts IPv6 addresses and refuses the rest", () => {
     for (const ok of ["::1", "::", "2001:db8::1", "2001:db8:0:0:0:0:0:1", "fe80::1:2:3:4", "::ffff:192.0.2.1", "1:2:3:4:5:6:7::"]) {
-      expect(lines.isIpv6(ok), ok).toBe(true);
+      expect(ip.isIpv6(ok), ok).toBe(true);
     }
     for (const bad of [
       "",
@@ -62,7 +60,7 @@ describe("isIpv6", () => {
       "fe80::1%eth0",
       "1:2:3:4:5:6:7:8::",
     ]) {
-      expect(lines.isIpv6(bad), bad).toBe(false);
+      expect(ip.isIpv6(bad), bad).toBe(false);
     }
   });
 });

@@ -5,13 +5,13 @@
 // locks the field, 1764600100_gateway_exits.js), after checking and normalising every
 // entry here; a trigger then tells the gateway about each of the user's proxies.
 //
-// The parsing is plain JS (goja has no Node modules) and the pure functions use no
-// PocketBase globals: the unit tests load this file in Node (tests/unit/ip-allowlist.test.ts).
-// Entries are written as Go's net/netip writes them (the gateway parses them with it):
-// IPv4 dotted without leading zeros, IPv6 lower-case in RFC 5952 form (the longest run of
-// two or more zero groups as "::", an IPv4-mapped address as ::ffff:1.2.3.4), a range with
-// its host bits zeroed ("10.1.2.3/8" -> "10.0.0.0/8"); a range of one address (/32, /128)
-// is that address.
+// The pure functions use no PocketBase globals: the unit tests load this file in Node
+// (tests/unit/ip-allowlist.test.ts). Entries are written as Go's net/netip writes them
+// (lib/core/ip-address.js; the gateway parses them with it), a range with its host bits
+// zeroed ("10.1.2.3/8" -> "10.0.0.0/8"); a range of one address (/32, /128) is that address.
+
+/** @type {typeof import("../core/ip-address.js")} */
+const ip = require(`${__hooks}/lib/core/ip-address.js`);
 
 /** The most entries a list may hold (after duplicates are removed). */
 const MAX_ENTRIES = 100;
@@ -22,99 +22,9 @@ const MAX_TEXT_CHARS = 10000;
 /** An entry quoted in a message is cut to this many characters. */
 const QUOTE_CHARS = 60;
 
-const HEX_GROUP = /^[0-9a-f]{1,4}$/;
-const OCTET = /^(0|[1-9][0-9]{0,2})$/;
 const PREFIX = /^(0|[1-9][0-9]{0,2})$/;
 /** What separates entries in a `text` body: new lines, commas, semicolons, spaces. */
 const SEPARATORS = /[\s,;]+/;
-
-/**
- * The four bytes of a dotted IPv4 address (four numbers 0-255, no leading zeros), or null.
- * @param {string} text
- * @returns {number[] | null}
- */
-function parseIpv4(text) {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
-  /** @type {number[]} */
-  const bytes = [];
-  for (const part of parts) {
-    if (!OCTET.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    bytes.push(n);
-  }
-  return bytes;
-}
-
-/**
- * The sixteen bytes of an IPv6 address in text form (lower case; "::" once at most for one
- * or more zero groups; an IPv4 address allowed as the last 32 bits; no zone), or null.
- * @param {string} text
- * @returns {number[] | null}
- */
-function parseIpv6(text) {
-  if (text.length < 2 || text.length > 45) return null;
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  /** @type {number[][]} */
-  const groupsOf = [[], []];
-  for (let h = 0; h < halves.length; h++) {
-    const half = halves[h] ?? "";
-    if (!half) continue;
-    const parts = half.split(":");
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] ?? "";
-      const last = h === halves.length - 1 && i === parts.length - 1;
-      const groups = /** @type {number[]} */ (groupsOf[h]);
-      if (last && part.indexOf(".") >= 0) {
-        const v4 = parseIpv4(part);
-        if (!v4) return null;
-        groups.push(((v4[0] ?? 0) << 8) | (v4[1] ?? 0), ((v4[2] ?? 0) << 8) | (v4[3] ?? 0));
-      } else if (HEX_GROUP.test(part)) {
-        groups.push(parseInt(part, 16));
-      } else {
-        return null;
-      }
-    }
-  }
-  const head = /** @type {number[]} */ (groupsOf[0]);
-  const tail = /** @type {number[]} */ (groupsOf[1]);
-  const given = head.length + tail.length;
-  if (halves.length === 2 ? given > 7 : given !== 8) return null;
-  const groups = head.concat(new Array(8 - given).fill(0), tail);
-  /** @type {number[]} */
-  const bytes = [];
-  for (const g of groups) bytes.push(g >> 8, g & 0xff);
-  return bytes;
-}
-
-/**
- * An address's bytes written as Go's netip.Addr.String writes them.
- * @param {number[]} bytes  4 or 16
- */
-function formatAddress(bytes) {
-  if (bytes.length === 4) return bytes.join(".");
-  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
-  if (mapped) return `::ffff:${bytes.slice(12).join(".")}`;
-  /** @type {number[]} */
-  const groups = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
-  // The longest run of two or more zero groups (the first of equal runs) becomes "::".
-  let start = -1;
-  let length = 1;
-  for (let i = 0; i < 8; i++) {
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > length) {
-      start = i;
-      length = j - i;
-    }
-  }
-  const hex = (/** @type {number[]} */ list) => list.map((g) => g.toString(16)).join(":");
-  if (start < 0) return hex(groups);
-  return `${hex(groups.slice(0, start))}::${hex(groups.slice(start + length))}`;
-}
 
 /**
  * `text` cut to QUOTE_CHARS characters for a message.
@@ -140,22 +50,22 @@ function parseEntry(raw) {
   if (!text || text.length > MAX_ENTRY_CHARS) return invalid;
   const slash = text.indexOf("/");
   const addressText = slash < 0 ? text : text.slice(0, slash);
-  const bytes = addressText.indexOf(":") >= 0 ? parseIpv6(addressText) : parseIpv4(addressText);
+  const bytes = addressText.indexOf(":") >= 0 ? ip.parseIpv6(addressText) : ip.parseIpv4(addressText);
   if (!bytes) return invalid;
   const bits = bytes.length * 8;
-  if (slash < 0) return { entry: formatAddress(bytes) };
+  if (slash < 0) return { entry: ip.formatAddress(bytes) };
   const prefixText = text.slice(slash + 1);
   if (!PREFIX.test(prefixText)) return invalid;
   const prefix = Number(prefixText);
   if (prefix > bits) return invalid;
   const everyone = { error: `${quote(given)} would let every address in: to remove the restriction, clear the list instead.` };
   if (prefix === 0) return everyone;
-  if (prefix === bits) return { entry: formatAddress(bytes) };
+  if (prefix === bits) return { entry: ip.formatAddress(bytes) };
   const masked = bytes.map((b, i) => {
     const keep = Math.max(0, Math.min(8, prefix - i * 8));
     return b & ((0xff << (8 - keep)) & 0xff);
   });
-  const entry = `${formatAddress(masked)}/${prefix}`;
+  const entry = `${ip.formatAddress(masked)}/${prefix}`;
   // Every IPv4 address, written IPv4-mapped (the gateway compares IPv4 callers unmapped).
   if (entry === "::ffff:0.0.0.0/96") return everyone;
   return { entry };

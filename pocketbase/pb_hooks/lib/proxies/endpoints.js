@@ -6,8 +6,8 @@
 
 /** @type {typeof import("./credentials.js")} */
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
-/** @type {typeof import("./import-lines.js")} */
-const importLines = require(`${__hooks}/lib/proxies/import-lines.js`);
+/** @type {typeof import("../core/ip-address.js")} */
+const ip = require(`${__hooks}/lib/core/ip-address.js`);
 
 const MAX_USERNAME_LENGTH = 100;
 // No lookahead: goja runs those on a much slower regexp engine (the length is checked apart).
@@ -32,7 +32,7 @@ function normalizeHost(text) {
  */
 function hostProblem(host) {
   if (!host) return "Host is required";
-  if (host.indexOf(":") >= 0) return importLines.isIpv6(host) ? "" : HOST_RULE;
+  if (host.indexOf(":") >= 0) return ip.isIpv6(host) ? "" : HOST_RULE;
   if (host.length > 253 || !HOSTNAME.test(host)) return HOST_RULE;
   return "";
 }
@@ -67,7 +67,7 @@ function passwordProblem(password) {
  * @param {string} text
  */
 function isIp(text) {
-  return importLines.isIpv4(text) || importLines.isIpv6(text);
+  return ip.isIpv4(text) || ip.isIpv6(text);
 }
 
 /**
@@ -81,8 +81,8 @@ function isCidr(text) {
   const address = text.slice(0, slash);
   const bits = text.slice(slash + 1);
   if (!/^(0|[1-9][0-9]{0,2})$/.test(bits)) return false;
-  if (importLines.isIpv4(address)) return Number(bits) <= 32;
-  return importLines.isIpv6(address) && Number(bits) <= 128;
+  if (ip.isIpv4(address)) return Number(bits) <= 32;
+  return ip.isIpv6(address) && Number(bits) <= 128;
 }
 
 /**

@@ -8,47 +8,8 @@ const MALFORMED = "Malformed: expected host:port:username:password";
 const BARE_IPV6 = "Malformed: write an IPv6 host in brackets, [2001:db8::1]:port:username:password";
 const BAD_IPV6 = "Malformed: the host in brackets must be an IPv6 address";
 
-const HEX_GROUP = /^[0-9a-f]{1,4}$/;
-const OCTET = /^(0|[1-9][0-9]{0,2})$/;
-
-/**
- * True for a dotted IPv4 address (four numbers 0-255, no leading zeros).
- * @param {string} text
- */
-function isIpv4(text) {
-  const parts = text.split(".");
-  return parts.length === 4 && parts.every((p) => OCTET.test(p) && Number(p) <= 255);
-}
-
-/**
- * True for an IPv6 address in text form (lower case): eight hex groups, "::" once at the
- * most for one or more zero groups, an IPv4 address allowed as the last 32 bits; no zone.
- * @param {string} text
- */
-function isIpv6(text) {
-  if (text.length < 2 || text.length > 45) return false;
-  const halves = text.split("::");
-  if (halves.length > 2) return false;
-  let groups = 0;
-  for (let h = 0; h < halves.length; h++) {
-    const half = halves[h] ?? "";
-    if (!half) continue;
-    const parts = half.split(":");
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] ?? "";
-      const last = h === halves.length - 1 && i === parts.length - 1;
-      if (last && part.indexOf(".") >= 0) {
-        if (!isIpv4(part)) return false;
-        groups += 2;
-      } else if (HEX_GROUP.test(part)) {
-        groups += 1;
-      } else {
-        return false;
-      }
-    }
-  }
-  return halves.length === 2 ? groups <= 7 : groups === 8;
-}
+/** @type {typeof import("../core/ip-address.js")} */
+const ip = require(`${__hooks}/lib/core/ip-address.js`);
 
 /**
  * One trimmed, non-blank import line split into its parts, or the reason it is skipped.
@@ -67,7 +28,7 @@ function splitImportLine(line) {
       .split(":")
       .map((p) => p.trim());
     if (rest.length !== 3 || rest.some((p) => !p) || !host) return { reason: MALFORMED };
-    if (!isIpv6(host)) return { reason: BAD_IPV6 };
+    if (!ip.isIpv6(host)) return { reason: BAD_IPV6 };
     return { host, port: rest[0] ?? "", username: rest[1] ?? "", password: rest[2] ?? "", ipv6: true };
   }
   const parts = line.split(":").map((p) => p.trim());
@@ -97,4 +58,4 @@ function lineForReport(line) {
     .slice(0, 300);
 }
 
-module.exports = { splitImportLine, isIpv4, isIpv6, lineForReport, MALFORMED };
+module.exports = { splitImportLine, lineForReport, MALFORMED };
