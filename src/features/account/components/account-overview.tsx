@@ -8,6 +8,7 @@ import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/c
 import { bannerDismissed, dismissBanner, isNewAccount, takeFirstVisit } from "@/features/account/welcome";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { endpoint } from "@/lib/endpoint";
 import { formatCents, formatSignedCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import type { FirstDataProps } from "@/lib/server/first-data";
@@ -183,9 +184,7 @@ function Overview({
               <ul className="divide-y divide-slate-100">
                 {data.activeProxies.slice(0, 5).map((p) => (
                   <li key={p.id} className="flex flex-wrap items-center justify-between gap-x-3 py-2 text-sm">
-                    <span className="min-w-0 font-mono break-all text-slate-900">
-                      {p.host}:{p.port}
-                    </span>
+                    <span className="min-w-0 font-mono break-all text-slate-900">{endpoint(p)}</span>
                     <span className="text-slate-500">
                       {p.type} · {p.country}
                     </span>
