@@ -53,6 +53,8 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	DialTimeout      time.Duration
 	FlushInterval    time.Duration
+	// MaxHandshakes bounds the connections in their handshake at once (default 4096).
+	MaxHandshakes int
 	// Name names this gateway in its stats rows (default GATEWAY_NAME or the host name).
 	Name   string
 	Logger *slog.Logger
@@ -70,6 +72,9 @@ func (c *Config) defaults() {
 	}
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
+	}
+	if c.MaxHandshakes <= 0 {
+		c.MaxHandshakes = 4096
 	}
 	if c.FlushInterval <= 0 {
 		c.FlushInterval = FlushInterval
@@ -102,6 +107,9 @@ type Gateway struct {
 	flushMu   sync.Mutex
 	lastFlush time.Time
 
+	handshakes  chan struct{} // a slot per connection in its handshake
+	refusedBusy atomic.Int64  // connections closed because every slot was taken
+
 	pollMu   sync.Mutex // one poll at a time: the loop's, or a catch-up's
 	cursor   int64
 	lastPoll time.Time
@@ -112,14 +120,15 @@ func New(cfg Config, source Source) *Gateway {
 	cfg.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Gateway{
-		cfg:     cfg,
-		source:  source,
-		index:   NewIndex(),
-		guard:   NewGuard(cfg.OpenTargets),
-		tunnels: newTunnels(),
-		meter:   newMeter(),
-		ctx:     ctx,
-		cancel:  cancel,
+		cfg:        cfg,
+		source:     source,
+		index:      NewIndex(),
+		guard:      NewGuard(cfg.OpenTargets),
+		tunnels:    newTunnels(),
+		meter:      newMeter(),
+		ctx:        ctx,
+		handshakes: make(chan struct{}, cfg.MaxHandshakes),
+		cancel:     cancel,
 	}
 	g.dialer = &Dialer{
 		guard:    g.guard,
@@ -146,7 +155,7 @@ func (g *Gateway) Start() error {
 	g.lastFlush = time.Now().UTC()
 	for _, l := range []struct {
 		addr  string
-		serve func(net.Conn)
+		serve func(net.Conn, func())
 	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}} {
 		if l.addr == "" {
 			continue
@@ -207,7 +216,10 @@ func (g *Gateway) Meter() *Meter { return g.meter }
 // OpenTunnels is the number of open tunnels.
 func (g *Gateway) OpenTunnels() int { return g.tunnels.open() }
 
-func (g *Gateway) accept(ln net.Listener, serve func(net.Conn)) {
+// accept serves each connection of a listener. At most MaxHandshakes connections may be
+// in their handshake at once (a slow client holds one for up to HandshakeTimeout): past
+// that a new connection is closed at once, so a slowloris flood cannot grow memory.
+func (g *Gateway) accept(ln net.Listener, serve func(net.Conn, func())) {
 	defer g.wg.Done()
 	backoff := 5 * time.Millisecond
 	for {
@@ -222,7 +234,19 @@ func (g *Gateway) accept(ln net.Listener, serve func(net.Conn)) {
 			continue
 		}
 		backoff = 5 * time.Millisecond
-		go serve(c)
+		select {
+		case g.handshakes <- struct{}{}:
+		default:
+			c.Close()
+			g.refusedBusy.Add(1)
+			continue
+		}
+		var once sync.Once
+		done := func() { once.Do(func() { <-g.handshakes }) }
+		go func() {
+			defer done()
+			serve(c, done)
+		}()
 	}
 }
 

@@ -625,3 +625,41 @@ func TestTargetClosingEndsTheTunnelAtOnce(t *testing.T) {
 		t.Fatalf("read %d bytes, %v: the end of the stream did not reach the client", len(got), err)
 	}
 }
+
+func TestSlowHandshakesAreBounded(t *testing.T) {
+	echo := startEcho(t, "echo")
+	g := New(Config{HTTPAddr: "127.0.0.1:0", OpenTargets: true, MaxHandshakes: 2, HandshakeTimeout: 300 * time.Millisecond}, NewStaticSource(assigned("b", "HTTP")))
+	if err := g.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	addr := g.Addrs()[0].String()
+	slow := []net.Conn{}
+	for i := 0; i < 2; i++ {
+		c, _ := net.Dial("tcp", addr)
+		c.Write([]byte("CONNECT ")) // and then nothing: a slowloris
+		slow = append(slow, c)
+	}
+	time.Sleep(50 * time.Millisecond)
+	extra, _ := net.Dial("tcp", addr)
+	_ = extra.SetReadDeadline(time.Now().Add(time.Second))
+	if _, err := extra.Read(make([]byte, 1)); err == nil || isTimeoutErr(err) {
+		t.Fatalf("a connection past the handshake bound was kept: %v", err)
+	}
+	for _, c := range slow {
+		waitClosed(t, c, 2*time.Second) // the handshake deadline ends them
+	}
+	if status, c, _ := connectTunnel(addr, "user-b", "pass-b", echo.addr); status != 200 {
+		t.Fatalf("after the slow clients: %d", status)
+	} else {
+		c.Close()
+	}
+	if g.refusedBusy.Load() != 1 {
+		t.Fatalf("refused as busy: %d", g.refusedBusy.Load())
+	}
+}
+
+func isTimeoutErr(err error) bool {
+	ne, ok := err.(net.Error)
+	return ok && ne.Timeout()
+}

@@ -20,7 +20,7 @@ const maxHeaderBytes = 32 << 10
 // serveHTTP answers one client of the HTTP proxy port: a CONNECT tunnel, or one plain
 // HTTP request forwarded with `Connection: close` (a following request on the same
 // connection would carry the customer's Proxy-Authorization to the target).
-func (g *Gateway) serveHTTP(c net.Conn) {
+func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 	client := c.(*net.TCPConn)
 	_ = client.SetDeadline(time.Now().Add(g.cfg.HandshakeTimeout))
 	head := &io.LimitedReader{R: client, N: maxHeaderBytes}
@@ -64,6 +64,7 @@ func (g *Gateway) serveHTTP(c net.Conn) {
 		return
 	}
 	_ = client.SetDeadline(time.Time{})
+	handshakeDone()
 
 	if req.Method == http.MethodConnect {
 		early := make([]byte, br.Buffered()) // sent by the client before our answer

@@ -16,7 +16,7 @@ const (
 
 // serveSOCKS answers one client of the SOCKS5 port: RFC 1929 username/password (the only
 // method offered), then CONNECT; a domain name is resolved here, on the gateway.
-func (g *Gateway) serveSOCKS(c net.Conn) {
+func (g *Gateway) serveSOCKS(c net.Conn, handshakeDone func()) {
 	client := c.(*net.TCPConn)
 	_ = client.SetDeadline(time.Now().Add(g.cfg.HandshakeTimeout))
 	buf := make([]byte, 512)
@@ -77,6 +77,7 @@ func (g *Gateway) serveSOCKS(c net.Conn) {
 		return
 	}
 	_ = client.SetDeadline(time.Time{})
+	handshakeDone()
 	g.open(grant, client, target, false, func() error {
 		return socksReply(client, socksSucceeded)
 	}, func(*refusal) {
