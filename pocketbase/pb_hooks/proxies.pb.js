@@ -8,7 +8,7 @@
 // 401, customers 403), changes refused in demo mode, one audit row each (lib/audit/admin.js).
 // Errors: {status, message, data: {field: {code, message}}}.
 
-// ---- Customers: buy, renew, auto-renew, new credentials, stock and prices ----------------
+// ---- Customers: buy, renew, auto-renew, new credentials, stock, prices and usage ---------
 
 routerAdd(
   "POST",
@@ -37,6 +37,14 @@ routerAdd(
   (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).countriesRoute(e),
   $apis.requireAuth("users"),
 );
+
+routerAdd(
+  "GET",
+  "/api/v1/proxies/usage-summary",
+  (e) => require(`${__hooks}/lib/proxies/usage.js`).summaryRoute(e),
+  $apis.requireAuth("users"),
+);
+routerAdd("GET", "/api/v1/proxies/{id}/usage", (e) => require(`${__hooks}/lib/proxies/usage.js`).usageRoute(e), $apis.requireAuth("users"));
 
 // ---- Proxy Management: the inventory, edit and delete, generate, import ------------------
 

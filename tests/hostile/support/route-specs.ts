@@ -190,6 +190,8 @@ export const ROUTES: Record<string, RouteSpec> = {
       ),
       username: fc.constantFrom("", "   "),
       status: badNonEmptyChoice(["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"]),
+      bandwidth_quota_gb: badWholeNumber(0, 1_000_000),
+      max_connections: badWholeNumber(0, 100_000),
     }),
   },
   "DELETE /api/admin/proxies/{id}": { who: "admin", ids: () => ({ mine: [...fuzz.hs.stockIds], notMine: [] }) },
@@ -340,6 +342,13 @@ export const ROUTES: Record<string, RouteSpec> = {
   "GET /api/v1/proxies/stock": { who: "customer", read: true, query: () => ({ type: hostileQueryValue }) },
   "GET /api/v1/proxies/prices": { who: "customer", read: true },
   "GET /api/v1/proxies/countries": { who: "customer", read: true },
+  "GET /api/v1/proxies/usage-summary": { who: "customer", read: true },
+  "GET /api/v1/proxies/{id}/usage": {
+    who: "customer",
+    read: true,
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+    query: () => ({ from: hostileQueryValue, to: hostileQueryValue }),
+  },
   // The caller's address (pb_hooks/gateway.pb.js): public, reads nothing of the request but Accept.
   "GET /api/ip": { who: "public", read: true },
   "POST /api/admin/jobs/proxy-expiry": { who: "superuser" },

@@ -1,7 +1,8 @@
 // @ts-check
 // Proxy Management's edit and delete (the spec's update_proxy_admin, delete_proxy_admin):
 // the customer's credentials, where the proxy exits (issue #16: direct with a bind address,
-// or through an upstream whose password stays sealed) and the status rules, and one audit row per change in its own transaction
+// or through an upstream whose password stays sealed), its limits (a monthly bandwidth quota
+// and a cap on connections at once) and the status rules, and one audit row per change in its own transaction
 // (lib/audit/admin.js). Refused in demo mode.
 
 /** @type {typeof import("../audit/admin.js")} */
@@ -28,9 +29,16 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
  * @property {number} [upstream_port]
  * @property {string} [upstream_username]
  * @property {string} [upstream_password]  set only when given and not ""
+ * @property {number} [bandwidth_quota_gb] whole GB a UTC month, 0 = none
+ * @property {number} [max_connections]    at once, 0 = none
  */
 
 const EXITS = ["direct", "upstream"];
+/** The limits an admin may set (issue #16): field, largest value, message. */
+const LIMITS = /** @type {const} */ ([
+  ["bandwidth_quota_gb", 1000000, "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)"],
+  ["max_connections", 100000, "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)"],
+]);
 const GATEWAY_ENDPOINT =
   "Host and port are the gateway's and cannot be edited: customers always connect to the gateway (its public host is a System Setting). Change where the proxy exits instead: exit, bind address or upstream.";
 
@@ -102,11 +110,17 @@ function validateEdit(body) {
     const p = endpoints.passwordProblem(edit.upstream_password);
     if (p) problems.push(["upstream_password", "validation_invalid_password", `Upstream ${p.charAt(0).toLowerCase()}${p.slice(1)}`]);
   }
+  for (const [field, max, message] of LIMITS) {
+    if (body[field] === undefined) continue;
+    const value = api.wholeNumber(body[field]);
+    if (Number.isNaN(value) || value < 0 || value > max) problems.push([field, "validation_invalid_number", message]);
+    else edit[field] = value;
+  }
   if (problems.length === 0 && Object.keys(edit).length === 0 && upstreamPassword === undefined) {
     problems.push([
       "username",
       "validation_required",
-      "Nothing to change: send username, password, status, exit, bind_address or the upstream's host, port, username and password",
+      "Nothing to change: send username, password, status, exit, bind_address, the upstream's host, port, username and password, bandwidth_quota_gb or max_connections",
     ]);
   }
   proxies.throwProblems(problems);
@@ -302,6 +316,18 @@ function applyEdit(txApp, id, edit) {
       upstreamChanged = true;
     }
   }
+  const GB = require(`${__hooks}/lib/proxies/usage.js`).GB;
+  if (edit.bandwidth_quota_gb !== undefined) {
+    const from = record.getInt("bandwidth_quota_bytes");
+    if (from !== edit.bandwidth_quota_gb * GB) {
+      record.set("bandwidth_quota_bytes", edit.bandwidth_quota_gb * GB);
+      changes["bandwidth_quota_gb"] = { from: from / GB, to: edit.bandwidth_quota_gb };
+    }
+  }
+  if (edit.max_connections !== undefined && record.getInt("max_connections") !== edit.max_connections) {
+    changes["max_connections"] = { from: record.getInt("max_connections"), to: edit.max_connections };
+    record.set("max_connections", edit.max_connections);
+  }
   // The gateway's last failure was about the upstream as it was.
   if (upstreamChanged) {
     record.set("upstream_failed_at", "");
@@ -332,12 +358,15 @@ function remove(txApp, id) {
 /**
  * PATCH /api/admin/proxies/{id}  {username?, password?, status?, exit? (direct | upstream),
  * bind_address? ("" or an IP address), upstream_host?, upstream_port? 1-65535,
- * upstream_username?, upstream_password? (absent or "" keeps the stored one)} -> the proxy
+ * upstream_username?, upstream_password? (absent or "" keeps the stored one),
+ * bandwidth_quota_gb? (whole GB a UTC month, 0-1,000,000, 0 = none; stored as
+ * bandwidth_quota_bytes, GB = 2^30 bytes), max_connections? (0-100,000, 0 = none)} -> the proxy
  * as GET answers it (never the upstream password). host and port are refused (400 on
  * each): they are the gateway's. Status rules: changeStatus. Usernames are unique (400
  * "Username is already in use"). An upstream exit needs the upstream's host, port,
  * username and a password (stored or given). A change of the exit or the upstream clears
- * the gateway's last upstream failure. Audit proxies.update {changes: {field: {from, to}},
+ * the gateway's last upstream failure. Audit proxies.update {changes: {field: {from, to}}
+ * (bandwidth_quota_gb in GB),
  * password: {changed: true}, upstream_password: {changed: true}}.
  * @param {core.RequestEvent} e
  */

@@ -21,12 +21,14 @@ const PROXY_ID = /^[a-z0-9]{1,30}$/;
  * The admin list's columns: never a password. Where the proxy exits (issue #16): exit
  * ("direct" for ""), bind_address, the upstream's host, port and username, whether an
  * upstream password is stored (upstream_has_password, never the password), and the
- * gateway's last failure to reach the upstream.
+ * gateway's last failure to reach the upstream. Its limits (issue #16): bandwidth_quota_bytes a
+ * UTC month and max_connections at once (0 = none).
  */
 const LIST_COLUMNS = `p.id, p.host, p.port, p.username, p.type, p.country, p.state, p.city, p.status, p.assigned_to_user_id,
   COALESCE(u.email, '') AS owner_email, p.expires_at, p.auto_renew, p.created, p.updated,
   CASE WHEN p.exit = 'upstream' THEN 'upstream' ELSE 'direct' END AS exit, p.bind_address, p.upstream_host, p.upstream_port,
-  p.upstream_username, p.upstream_password_encrypted != '' AS upstream_has_password, p.upstream_failed_at, p.upstream_error`;
+  p.upstream_username, p.upstream_password_encrypted != '' AS upstream_has_password, p.upstream_failed_at, p.upstream_error,
+  p.bandwidth_quota_bytes, p.max_connections`;
 
 function listShape() {
   return {
@@ -40,6 +42,8 @@ function listShape() {
     upstream_has_password: false,
     upstream_failed_at: "",
     upstream_error: "",
+    bandwidth_quota_bytes: 0,
+    max_connections: 0,
   };
 }
 
@@ -154,7 +158,8 @@ function stats(app) {
 }
 
 /**
- * One proxy as the console shows it, with its plaintext password; 404 when there is none.
+ * One proxy as the console shows it, with its plaintext password and its usage (this month
+ * and the last 24 hours, lib/proxies/usage.js); 404 when there is none.
  * @param {CoreApp} app
  * @param {string} id
  */
@@ -167,7 +172,11 @@ function detail(app, id) {
     { id },
     "No proxy with this id.",
   );
-  return { ...rest, password: credentials.openPassword(password_encrypted) };
+  return {
+    ...rest,
+    password: credentials.openPassword(password_encrypted),
+    usage: require(`${__hooks}/lib/proxies/usage.js`).detailUsage(app, id),
+  };
 }
 
 /**
@@ -175,7 +184,8 @@ function detail(app, id) {
  * -> {items: [{id, host, port, username, type, country, state, city, status,
  * assigned_to_user_id, owner_email, expires_at, auto_renew, created, updated, exit,
  * bind_address, upstream_host, upstream_port, upstream_username, upstream_has_password,
- * upstream_failed_at, upstream_error}], page, perPage, totalItems, totalPages}; newest
+ * upstream_failed_at, upstream_error, bandwidth_quota_bytes, max_connections}], page,
+ * perPage, totalItems, totalPages}; newest
  * first; no passwords (never the upstream's). search matches host, username, upstream
  * host, city, state and the owner's e-mail (substring).
  * @param {core.RequestEvent} e
@@ -206,7 +216,9 @@ function locationsRoute(e) {
 
 /**
  * GET /api/admin/proxies/{id} -> a list item plus its plaintext `password`, the customer's
- * (never the upstream's; 404 when missing).
+ * (never the upstream's), and `usage`: {month: {bytes, quota_bytes, max_connections,
+ * quota_reached, renews_on}, last_24h: {bytes_up, bytes_down, bytes, connections,
+ * failed_connections}} (404 when missing).
  * @param {core.RequestEvent} e
  */
 function detailRoute(e) {

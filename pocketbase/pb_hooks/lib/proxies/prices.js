@@ -17,11 +17,18 @@ const PRICE_VERSION_KEY = "shop.unit_prices.version";
 /** The most a plan may cost per proxy, and the message saying so (catalog.json, once). */
 const PLAN_LIMIT = require(`${__hooks}/lib/catalog.json`).pricing_plan;
 
+/** A plan's limits: field, largest value, message (the console's plan form says the same). */
+const PLAN_LIMITS = /** @type {const} */ ([
+  ["bandwidth_quota_gb", 1000000, "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)"],
+  ["max_connections", 100000, "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)"],
+]);
+
 /**
  * onRecordValidate of pricing_plans: a plan always has a name, a price of at least one cent
  * and at most catalog.json's pricing_plan.max_price_cents ($10,000.00), and at least one
  * feature (the console's form rules, spec 5); `features` is a list of non-empty texts (the
- * public pages map over it). Names and features are stored trimmed.
+ * public pages map over it); bandwidth_quota_gb (0-1,000,000) and max_connections
+ * (0-100,000) are whole numbers, 0 = unlimited. Names and features are stored trimmed.
  * @param {core.RecordEvent} e
  */
 function validatePlan(e) {
@@ -59,6 +66,12 @@ function validatePlan(e) {
       "features",
       features.map((f) => String(f).trim()),
     );
+  }
+
+  // The limits a purchase copies onto the proxies it assigns (issue #16); 0 = unlimited.
+  for (const [field, max, message] of PLAN_LIMITS) {
+    const value = record.getFloat(field);
+    if (!(Number.isSafeInteger(value) && value >= 0 && value <= max)) problems.push([field, "validation_invalid_number", message]);
   }
 
   if (problems.length > 0) {
@@ -122,6 +135,29 @@ function unitPriceCents(app, type) {
 }
 
 /**
+ * The limits of the plan a purchase of `type` is priced from (the cheapest active plan of
+ * the type, as priceList picks it; the oldest on a tie): {quota_bytes (GB -> bytes, 2^30),
+ * max_connections}, or null when the type sells at its built-in price (no plan).
+ * @param {CoreApp} app
+ * @param {string} type
+ * @returns {{ quota_bytes: number, max_connections: number } | null}
+ */
+function planLimits(app, type) {
+  const rows = sql.rowsLike({ gb: 0, max_connections: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT bandwidth_quota_gb AS gb, max_connections FROM pricing_plans WHERE active = TRUE AND price_cents > 0 AND type = {:type}
+       ORDER BY price_cents, created, id LIMIT 1`,
+    )
+    .bind({ type })
+    .all(rows);
+  const plan = rows[0];
+  if (!plan) return null;
+  return { quota_bytes: plan.gb * require(`${__hooks}/lib/proxies/usage.js`).GB, max_connections: plan.max_connections };
+}
+
+/**
  * What is in stock for `type`: one row per place with its count and the country's name,
  * the unit price, and whether the type is for sale (an active plan or a built-in price;
  * a type for sale without stock has no places).
@@ -176,4 +212,4 @@ function stockRoute(e) {
   return e.json(200, stock(e.app, type));
 }
 
-module.exports = { validatePlan, planChanged, priceList, unitPriceCents, stock, pricesRoute, stockRoute };
+module.exports = { validatePlan, planChanged, priceList, unitPriceCents, planLimits, stock, pricesRoute, stockRoute };

@@ -1,6 +1,6 @@
 // @ts-check
-// Buying proxies: POST /api/v1/proxies/purchase. The price is the server's, stock and
-// balance are checked, and the proxies, the ledger row and the order change together in
+// Buying proxies: POST /api/v1/proxies/purchase. The price is the server's (its plan's
+// bandwidth quota and connection cap go onto the proxies bought), stock and balance are checked, and the proxies, the ledger row and the order change together in
 // one transaction (plain SQL for the inventory rows: no hooks or realtime needed for them),
 // so a purchase either happens whole or not at all.
 
@@ -101,6 +101,10 @@ function purchase(txApp, userId, input, idempotency) {
 
   const now = new DateTime().string();
   const expires = new DateTime().addDate(0, 0, proxies.TERM_DAYS).string();
+  // The plan's limits go onto the proxies (issue #16; renewals keep what a proxy has). Sold
+  // at the built-in price (no plan), a proxy keeps the limits an admin gave it.
+  const limits = prices.planLimits(txApp, input.type);
+  const setLimits = limits ? ", bandwidth_quota_bytes = {:quota}, max_connections = {:maxConnections}" : "";
   const list = sql.inList(
     "id",
     bought.map((p) => p.id),
@@ -110,9 +114,9 @@ function purchase(txApp, userId, input, idempotency) {
     .newQuery(
       // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
       // whole AVAILABLE range of the status index.
-      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = ''${setLimits}, updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
     )
-    .bind({ ...list.params, userId, expires, now })
+    .bind({ ...list.params, userId, expires, now, quota: limits?.quota_bytes ?? 0, maxConnections: limits?.max_connections ?? 0 })
     .execute();
   for (const proxy of bought) {
     Object.assign(proxy, {

@@ -1,0 +1,227 @@
+// @ts-check
+// What a proxy used (issue #16): the gateway's hourly proxy_usage rows read back for the
+// customer (GET /api/v1/proxies/{id}/usage, GET /api/v1/proxies/usage-summary) and for the
+// console's proxy detail. One computation of "this month" for all of them, the same the
+// gateway enforces its quota with: every byte up and down of the proxy since the UTC
+// calendar month began (whoever owned it then), against proxies.bandwidth_quota_bytes
+// (0 = no quota; a GB is 2^30 bytes, as the gateway counts it).
+
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** The longest range the usage route answers. */
+const MAX_RANGE_DAYS = 31;
+/** A GB as the gateway counts quotas (lib/proxies/inventory-edit.js and purchase.js convert with it). */
+const GB = 1073741824;
+const PROXY_ID = /^[a-z0-9]{1,30}$/;
+const NOT_YOURS = "No proxy with this id is assigned to you.";
+
+/**
+ * The first instant of `ms`'s UTC calendar month, and of the next one.
+ * @param {number} ms
+ */
+function monthOf(ms) {
+  const d = new Date(ms);
+  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), next: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+}
+
+/**
+ * An ISO 8601 text of a stored date ("2026-11-27 06:00:00.000Z" -> "2026-11-27T06:00:00.000Z").
+ * @param {string} stored
+ */
+function isoOf(stored) {
+  return stored.replace(" ", "T");
+}
+
+/**
+ * @typedef {object} MonthUsage  the proxy's UTC calendar month so far
+ * @property {number} bytes  up and down together, every owner's (what the quota counts)
+ * @property {number} quota_bytes  0 = no quota
+ * @property {number} max_connections  0 = no cap
+ * @property {boolean} quota_reached
+ * @property {string} renews_on  the date the quota starts again ("2026-12-01", UTC)
+ */
+
+/**
+ * The month figures of a proxy row.
+ * @param {{ bytes: number, quota_bytes: number, max_connections: number }} row
+ * @param {number} now
+ * @returns {MonthUsage}
+ */
+function monthFigures(row, now) {
+  return {
+    bytes: row.bytes,
+    quota_bytes: row.quota_bytes,
+    max_connections: row.max_connections,
+    quota_reached: row.quota_bytes > 0 && row.bytes >= row.quota_bytes,
+    renews_on: new Date(monthOf(now).next).toISOString().slice(0, 10),
+  };
+}
+
+/**
+ * The month so far of the proxies `where` picks (one GROUP BY over proxy_usage's
+ * (proxy_id, hour) index), keyed by proxy id.
+ * @param {CoreApp} app
+ * @param {string} where  a condition on proxies `p`
+ * @param {Record<string, unknown>} params
+ * @param {number} now
+ * @returns {Record<string, MonthUsage>}
+ */
+function monthUsage(app, where, params, now) {
+  const rows = sql.rowsLike({ id: "", bytes: 0, quota_bytes: 0, max_connections: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT p.id, COALESCE(SUM(u.bytes_up + u.bytes_down), 0) AS bytes, p.bandwidth_quota_bytes AS quota_bytes, p.max_connections
+       FROM proxies p LEFT JOIN proxy_usage u ON u.proxy_id = p.id AND u.hour >= {:month}
+       WHERE ${where} GROUP BY p.id`,
+    )
+    .bind({ ...params, month: sql.dbDate(monthOf(now).start) })
+    .all(rows);
+  /** @type {Record<string, MonthUsage>} */
+  const out = {};
+  for (const row of rows) out[row.id] = monthFigures(row, now);
+  return out;
+}
+
+/**
+ * @typedef {object} UsageRange
+ * @property {number} from  epoch ms, inclusive (rows whose hour starts at or after its hour)
+ * @property {number} to    epoch ms, exclusive
+ */
+
+/**
+ * The hourly rows of a proxy in `range` (only hours the gateway wrote: no invented zeros),
+ * their totals and the month so far. `userId`: only that owner's rows (a customer sees the
+ * traffic of their own time with the proxy); "" for every row (admins).
+ * @param {CoreApp} app
+ * @param {string} proxyId
+ * @param {UsageRange} range
+ * @param {string} userId
+ * @param {number} [now]
+ */
+function usageOf(app, proxyId, range, userId, now = Date.now()) {
+  const rows = sql.rowsLike({ hour: "", bytes_up: 0, bytes_down: 0, connections: 0, failed_connections: 0 });
+  app
+    .db()
+    .newQuery(
+      `SELECT hour, bytes_up, bytes_down, connections, failed_connections FROM proxy_usage
+       WHERE proxy_id = {:id} AND hour >= {:from} AND hour < {:to}${userId ? " AND user_id = {:user}" : ""} ORDER BY hour`,
+    )
+    .bind({
+      id: proxyId,
+      from: sql.dbDate(Math.floor(range.from / HOUR_MS) * HOUR_MS),
+      to: sql.dbDate(range.to),
+      user: userId,
+    })
+    .all(rows);
+  const totals = { bytes_up: 0, bytes_down: 0, bytes: 0, connections: 0, failed_connections: 0 };
+  const hours = rows.map((r) => {
+    totals.bytes_up += r.bytes_up;
+    totals.bytes_down += r.bytes_down;
+    totals.connections += r.connections;
+    totals.failed_connections += r.failed_connections;
+    return { ...r, hour: isoOf(r.hour), bytes: r.bytes_up + r.bytes_down };
+  });
+  totals.bytes = totals.bytes_up + totals.bytes_down;
+  const month = monthUsage(app, "p.id = {:id}", { id: proxyId }, now)[proxyId];
+  return {
+    proxy_id: proxyId,
+    from: new Date(range.from).toISOString(),
+    to: new Date(range.to).toISOString(),
+    hours,
+    totals,
+    month: month ?? monthFigures({ bytes: 0, quota_bytes: 0, max_connections: 0 }, now),
+  };
+}
+
+/**
+ * What the console's proxy detail shows: the month so far and the last 24 hours' totals.
+ * @param {CoreApp} app
+ * @param {string} proxyId
+ */
+function detailUsage(app, proxyId) {
+  const now = Date.now();
+  const usage = usageOf(app, proxyId, { from: now - DAY_MS, to: now + 1 }, "", now);
+  return { month: usage.month, last_24h: usage.totals };
+}
+
+/**
+ * A moment from the query string (ISO 8601: a date, or a date and time; UTC unless it
+ * names an offset), or NaN.
+ * @param {string} text
+ */
+function parseMoment(text) {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  if (!m) return Number.NaN;
+  return Date.parse(`${m[1]}T${m[2] ?? "00:00"}${m[3] ?? "Z"}`);
+}
+
+/**
+ * The range of `from` and `to` (ISO 8601; a date alone is its UTC midnight). Defaults: to
+ * = now, from = 24 hours before to. At most MAX_RANGE_DAYS days; 400s name the field.
+ * @param {string} fromText
+ * @param {string} toText
+ * @param {number} now
+ * @returns {UsageRange}
+ */
+function parseRange(fromText, toText, now) {
+  const example = "an ISO 8601 date and time, e.g. 2026-11-01T00:00:00Z";
+  const to = toText ? parseMoment(toText) : now;
+  if (Number.isNaN(to)) throw api.fieldError("to", `To must be ${example}.`);
+  const from = fromText ? parseMoment(fromText) : to - DAY_MS;
+  if (Number.isNaN(from)) throw api.fieldError("from", `From must be ${example}.`);
+  if (from >= to) throw api.fieldError("from", "From must be before to.");
+  if (to - from > MAX_RANGE_DAYS * DAY_MS) {
+    throw api.fieldError("to", `The range may be at most ${MAX_RANGE_DAYS} days; ask for a shorter range (several, for a longer period).`);
+  }
+  return { from, to };
+}
+
+/**
+ * GET /api/v1/proxies/{id}/usage?from=<ISO>&to=<ISO> -> {proxy_id, from, to, hours: [{hour,
+ * bytes_up, bytes_down, bytes, connections, failed_connections}], totals: {bytes_up,
+ * bytes_down, bytes, connections, failed_connections}, month: {bytes, quota_bytes,
+ * max_connections, quota_reached, renews_on}}. The proxy's owner (their own rows) or an
+ * admin (every row); 404 for anyone else, like a missing proxy. Range: default the last 24
+ * hours, at most 31 days (400 naming from or to otherwise).
+ * @param {core.RequestEvent} e
+ */
+function usageRoute(e) {
+  const user = api.customer(e);
+  const id = e.request?.pathValue("id") ?? "";
+  const isAdmin = user.getBool("is_admin");
+  const owner = new DynamicModel({ owner: "" });
+  let found = false;
+  if (PROXY_ID.test(id)) {
+    try {
+      e.app.db().newQuery("SELECT assigned_to_user_id AS owner FROM proxies WHERE id = {:id}").bind({ id }).one(owner);
+      found = true;
+    } catch (_) {
+      found = false;
+    }
+  }
+  const mine = found && owner.owner === user.id;
+  if (!found || !(mine || isAdmin)) throw new NotFoundError(isAdmin ? "No proxy with this id." : NOT_YOURS);
+  const query = e.request?.url?.query();
+  const now = Date.now();
+  const range = parseRange(String(query?.get("from") ?? "").trim(), String(query?.get("to") ?? "").trim(), now);
+  return e.json(200, usageOf(e.app, id, range, isAdmin ? "" : user.id, now));
+}
+
+/**
+ * GET /api/v1/proxies/usage-summary -> {proxy_id: {bytes, quota_bytes, max_connections,
+ * quota_reached, renews_on}}: this month so far of each of the caller's ASSIGNED proxies,
+ * in one query (My Proxies' cards read it after the list).
+ * @param {core.RequestEvent} e
+ */
+function summaryRoute(e) {
+  const user = api.customer(e);
+  return e.json(200, monthUsage(e.app, "p.assigned_to_user_id = {:user} AND p.status = 'ASSIGNED'", { user: user.id }, Date.now()));
+}
+
+module.exports = { GB, MAX_RANGE_DAYS, monthOf, monthUsage, usageOf, detailUsage, parseRange, usageRoute, summaryRoute };

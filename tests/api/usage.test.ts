@@ -1,0 +1,289 @@
+// Usage and limits where customers and admins see them (issue #16): GET
+// /api/v1/proxies/{id}/usage (the owner's hourly rows, totals and this month; admins every
+// row; 404 for anyone else; ranges checked), GET /api/v1/proxies/usage-summary (My Proxies'
+// month figures in one request), the console's proxy detail, the admin's limits on a proxy
+// (audited) and on a plan (copied onto the proxies a purchase assigns, kept by renewals), and
+// the gateway refusing a proxy whose plan's monthly quota the month's usage rows used up.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AdminProxyDetail } from "@/features/console-proxies/api";
+import type { PurchaseResult } from "@/features/buy-proxies/api";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, errorOf, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { addStock, customer, post, proxyBuyer, purchase, setProxyColumns, shopClients, type Shop } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
+import { insertUsageRows } from "../support/usage-rows.ts";
+import { proxyConsole } from "./cases/console-proxies-kit.ts";
+
+const GB = 2 ** 30;
+const HOUR = 3_600_000;
+
+interface Totals {
+  bytes_up: number;
+  bytes_down: number;
+  bytes: number;
+  connections: number;
+  failed_connections: number;
+}
+interface Month {
+  bytes: number;
+  quota_bytes: number;
+  max_connections: number;
+  quota_reached: boolean;
+  renews_on: string;
+}
+interface Usage {
+  proxy_id: string;
+  from: string;
+  to: string;
+  hours: (Totals & { hour: string })[];
+  totals: Totals;
+  month: Month;
+}
+
+const monthStart = (ms = Date.now()) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
+const nextMonth = (ms = Date.now()) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + 1, 1);
+const hourIso = (ms: number) => new Date(Math.floor(ms / HOUR) * HOUR).toISOString();
+
+describe("usage of a proxy", () => {
+  const shop = useShop();
+  const { edit, detail, audits, tag } = proxyConsole(shop);
+  const usage = (pb: Shop["admin"], id: string, query: Record<string, string> = {}) =>
+    pb.send<Usage>(`/api/v1/proxies/${id}/usage`, { query });
+
+  it("answers the owner's hourly rows of the range with totals and the month; admins every row; 404 for anyone else", async () => {
+    const { user, proxies } = await proxyBuyer(shop, { count: 1 });
+    const id = proxies[0]!.id;
+    const now = Date.now();
+    const rows = [
+      { proxy_id: id, user_id: user.id, hour: now, bytes_up: 1000, bytes_down: 5000, connections: 3, failed_connections: 1 },
+      { proxy_id: id, user_id: user.id, hour: now - 2 * HOUR, bytes_up: 100, bytes_down: 200, connections: 1 },
+      // The proxy's earlier owner: counted in the month (the quota counts every byte), not shown to this one.
+      { proxy_id: id, user_id: "earlierowner00", hour: now - 3 * HOUR, bytes_up: 40, bytes_down: 10, connections: 1 },
+      { proxy_id: id, user_id: user.id, hour: now - 30 * HOUR, bytes_up: 7, bytes_down: 3, connections: 1 },
+    ];
+    insertUsageRows(shop.tpb, rows);
+    const monthBytes = rows
+      .filter((r) => Math.floor(r.hour / HOUR) * HOUR >= monthStart(now))
+      .reduce((sum, r) => sum + r.bytes_up + r.bytes_down, 0);
+
+    const mine = await usage(user.pb, id);
+    expect(mine.hours.map((h) => h.hour)).toEqual([hourIso(now - 2 * HOUR), hourIso(now)]);
+    expect(mine.hours[1]).toEqual({
+      hour: hourIso(now),
+      bytes_up: 1000,
+      bytes_down: 5000,
+      bytes: 6000,
+      connections: 3,
+      failed_connections: 1,
+    });
+    expect(mine.totals).toEqual({ bytes_up: 1100, bytes_down: 5200, bytes: 6300, connections: 4, failed_connections: 1 });
+    expect(mine.month).toEqual({
+      bytes: monthBytes,
+      quota_bytes: 0,
+      max_connections: 0,
+      quota_reached: false,
+      renews_on: new Date(nextMonth(now)).toISOString().slice(0, 10),
+    });
+    expect(Date.parse(mine.to) - Date.parse(mine.from)).toBe(24 * HOUR);
+
+    // A range of its own: the row 30 hours ago is in it, no hour is invented.
+    const longer = await usage(user.pb, id, { from: new Date(now - 31 * HOUR).toISOString(), to: new Date(now + HOUR).toISOString() });
+    expect(longer.hours).toHaveLength(3);
+    expect(longer.totals.bytes).toBe(6310);
+
+    const asAdmin = await usage(shop.admin, id);
+    expect(asAdmin.hours).toHaveLength(3);
+    expect(asAdmin.totals.bytes).toBe(6350);
+
+    const stranger = await customer(shop);
+    const refused = await errorOf(() => usage(stranger.pb, id));
+    expect(refused.status).toBe(404);
+    expect(refused.message).toBe("No proxy with this id is assigned to you.");
+    expect((await errorOf(() => usage(user.pb, "nosuchproxy0000"))).status).toBe(404);
+    expect((await errorOf(() => shop.tpb.client().send(`/api/v1/proxies/${id}/usage`, {}))).status).toBe(401);
+  });
+
+  it("refuses a range it cannot read, upside down or longer than 31 days, saying so", async () => {
+    const { user, proxies } = await proxyBuyer(shop, { count: 1 });
+    const id = proxies[0]!.id;
+    const messageOf = async (query: Record<string, string>) => {
+      const err = await errorOf(() => usage(user.pb, id, query));
+      expect(err.status).toBe(400);
+      return err.message;
+    };
+    expect(await messageOf({ from: "yesterday" })).toBe("From must be an ISO 8601 date and time, e.g. 2026-11-01T00:00:00Z.");
+    expect(await messageOf({ to: "2026-13-45T99:00:00Z" })).toBe("To must be an ISO 8601 date and time, e.g. 2026-11-01T00:00:00Z.");
+    expect(await messageOf({ from: "2026-11-02T00:00:00Z", to: "2026-11-01T00:00:00Z" })).toBe("From must be before to.");
+    expect(await messageOf({ from: "2026-09-01", to: "2026-10-03" })).toBe(
+      "The range may be at most 31 days; ask for a shorter range (several, for a longer period).",
+    );
+    const month = await usage(user.pb, id, { from: "2026-09-01", to: "2026-10-02T00:00:00Z" });
+    expect(month).toMatchObject({ from: "2026-09-01T00:00:00.000Z", to: "2026-10-02T00:00:00.000Z", hours: [] });
+    const offset = await usage(user.pb, id, { from: "2026-09-01T02:00:00+02:00", to: "2026-09-02T00:00:00Z" });
+    expect(offset.from).toBe("2026-09-01T00:00:00.000Z");
+  });
+
+  it("sums this month of every ASSIGNED proxy of the caller in one answer, with its quota and cap", async () => {
+    const { user, proxies } = await proxyBuyer(shop, { count: 3 });
+    const [full, capped, expired] = proxies.map((p) => p.id) as [string, string, string];
+    const other = await proxyBuyer(shop, { count: 1 });
+    setProxyColumns(shop.tpb, [full], { bandwidth_quota_bytes: 2000 });
+    setProxyColumns(shop.tpb, [capped], { max_connections: 4 });
+    setProxyColumns(shop.tpb, [expired], { status: "EXPIRED" });
+    const now = Date.now();
+    insertUsageRows(shop.tpb, [
+      { proxy_id: full, user_id: user.id, hour: now, bytes_up: 500, bytes_down: 1500 },
+      { proxy_id: full, user_id: user.id, hour: now - 40 * 24 * HOUR, bytes_up: 9999 }, // an earlier month
+      { proxy_id: capped, user_id: user.id, hour: now, bytes_down: 10 },
+      { proxy_id: expired, user_id: user.id, hour: now, bytes_down: 10 },
+    ]);
+    const summary = await user.pb.send<Record<string, Omit<Month, "renews_on">>>("/api/v1/proxies/usage-summary", {});
+    expect(Object.keys(summary).sort()).toEqual([full, capped].sort());
+    expect(summary[full]).toMatchObject({ bytes: 2000, quota_bytes: 2000, max_connections: 0, quota_reached: true });
+    expect(summary[capped]).toMatchObject({ bytes: 10, quota_bytes: 0, max_connections: 4, quota_reached: false });
+    const others = await other.user.pb.send<Record<string, Month>>("/api/v1/proxies/usage-summary", {});
+    expect(Object.keys(others)).toEqual([other.proxies[0]!.id]);
+    expect(others[other.proxies[0]!.id]).toMatchObject({ bytes: 0, quota_reached: false });
+  });
+
+  it("lets an admin set a proxy's quota and cap (audited, checked) and shows its usage in the detail", async () => {
+    const { user, proxies } = await proxyBuyer(shop, { count: 1 });
+    const id = proxies[0]!.id;
+    insertUsageRows(shop.tpb, [{ proxy_id: id, user_id: user.id, hour: Date.now(), bytes_up: 300, bytes_down: 700, connections: 2 }]);
+    const answer = await edit(id, { bandwidth_quota_gb: 10, max_connections: 5 });
+    expect(answer).toMatchObject({ bandwidth_quota_bytes: 10 * GB, max_connections: 5 });
+    const rows = await audits("proxies.update", id);
+    expect(rows.at(-1)?.["details"]).toEqual({
+      changes: { bandwidth_quota_gb: { from: 0, to: 10 }, max_connections: { from: 0, to: 5 } },
+    });
+    const shown = (await detail(id)) as AdminProxyDetail & { usage: { month: Month; last_24h: Totals } };
+    expect(shown.usage.month).toMatchObject({ bytes: 1000, quota_bytes: 10 * GB, max_connections: 5, quota_reached: false });
+    expect(shown.usage.last_24h).toEqual({ bytes_up: 300, bytes_down: 700, bytes: 1000, connections: 2, failed_connections: 0 });
+    const mine = await user.pb.collection("proxies").getOne(id);
+    expect(mine).toMatchObject({ bandwidth_quota_bytes: 10 * GB, max_connections: 5 });
+
+    // An unchanged value is no change; 0 lifts a limit.
+    await edit(id, { bandwidth_quota_gb: 10 });
+    expect((await audits("proxies.update", id)).at(-1)?.["details"]).toEqual({ changes: {} });
+    await edit(id, { max_connections: 0 });
+    expect((await audits("proxies.update", id)).at(-1)?.["details"]).toEqual({ changes: { max_connections: { from: 5, to: 0 } } });
+
+    const quotaMessage = "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited).";
+    const capMessage = "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited).";
+    for (const bad of [-1, 1.5, 1_000_001, "5", null]) {
+      const err = await errorOf(() => edit(id, { bandwidth_quota_gb: bad }));
+      expect([err.status, err.message]).toEqual([400, quotaMessage]);
+    }
+    for (const bad of [-1, 100_001, 2.5, true]) {
+      const err = await errorOf(() => edit(id, { max_connections: bad }));
+      expect([err.status, err.message]).toEqual([400, capMessage]);
+    }
+    expect(await detail(id)).toMatchObject({ bandwidth_quota_bytes: 10 * GB, max_connections: 0 });
+  });
+
+  it("checks a plan's limits, copies them onto the proxies a purchase assigns, and a renewal keeps the proxy's", async () => {
+    const plans = shop.admin.collection("pricing_plans");
+    const planBody = { name: `HTTP ${tag()}`, type: "HTTP", price_cents: 250, features: ["Plain HTTP"], active: true };
+    const bad = await errorOf(() => plans.create({ ...planBody, bandwidth_quota_gb: 1.5, max_connections: 100_001 }));
+    expect(bad.status).toBe(400);
+    expect(bad.response["data"]).toMatchObject({
+      bandwidth_quota_gb: { message: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)." },
+      max_connections: { message: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)." },
+    });
+    const plan = await plans.create({ ...planBody, bandwidth_quota_gb: 2, max_connections: 3 });
+    try {
+      const country = `Q${tag().slice(-6)}`;
+      await addStock(shop, { type: "HTTP", country, count: 2 });
+      const buyer = await customer(shop, 10_000);
+      const order = await purchase(buyer.pb, { type: "HTTP", country, quantity: 2 });
+      for (const p of order.proxies) {
+        expect(await buyer.pb.collection("proxies").getOne(p.id)).toMatchObject({ bandwidth_quota_bytes: 2 * GB, max_connections: 3 });
+      }
+      // The admin changes one proxy; a renewal keeps what the proxy has, even after the plan changed.
+      const [first] = order.proxies;
+      await edit(first!.id, { max_connections: 7 });
+      await plans.update(plan.id, { bandwidth_quota_gb: 0, max_connections: 0 });
+      await post<PurchaseResult>(buyer.pb, "/api/v1/proxies/renew", { proxy_ids: [first!.id] });
+      expect(await buyer.pb.collection("proxies").getOne(first!.id)).toMatchObject({ bandwidth_quota_bytes: 2 * GB, max_connections: 7 });
+    } finally {
+      await plans.delete(plan.id);
+    }
+  });
+});
+
+// ---- The gateway holds a plan's quota ------------------------------------------------
+
+function curl(args: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    execFile("curl", ["-sS", "--max-time", "10", "-w", "\n%{http_code}", ...args], (_error, stdout) => {
+      const lines = stdout.split("\n");
+      resolve({ status: Number(lines.pop()), body: lines.join("\n") });
+    });
+  });
+}
+
+describe("a plan's monthly quota at the gateway", () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-usage-"));
+  let tpb: TestPocketBase | undefined;
+
+  afterAll(async () => {
+    await tpb?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const gatewayEnv = async () => ({
+    GATEWAY_HOST: "127.0.0.1",
+    GATEWAY_HTTP_PORT: String(await freePort()),
+    GATEWAY_SOCKS_PORT: "",
+    GATEWAY_FLUSH_SECONDS: "1",
+  });
+
+  it("refuses new connections with the quota's text once the month's usage rows reach the plan's 1 GB", async () => {
+    let env = await gatewayEnv();
+    tpb = await startTestPocketBase(env, { dataDir });
+    const shop = await shopClients(tpb);
+    const plan = await shop.admin.collection("pricing_plans").create({
+      name: "Metered HTTP",
+      type: "HTTP",
+      price_cents: 100,
+      features: ["1 GB a month"],
+      active: true,
+      bandwidth_quota_gb: 1,
+    });
+    expect(plan["bandwidth_quota_gb"]).toBe(1);
+    await addStock(shop, { type: "HTTP", country: "US", count: 1 });
+    const buyer = await customer(shop, 1_000);
+    const bought = (await purchase(buyer.pb, { type: "HTTP", country: "US", quantity: 1 })).proxies[0]!;
+    const proxyUrl = (port: string) =>
+      `http://${encodeURIComponent(bought.username)}:${encodeURIComponent(String(bought["password"]))}@127.0.0.1:${port}`;
+    const target = `${tpb.url}/api/ip`;
+    expect((await curl(["-x", proxyUrl(env.GATEWAY_HTTP_PORT), target])).status).toBe(200);
+
+    // A month's traffic of exactly the quota, in two hours of this month.
+    const start = monthStart();
+    const lastHour = Math.max(start, Date.now() - HOUR);
+    const halves = lastHour === start ? [GB] : [GB / 2, GB / 2];
+    insertUsageRows(
+      tpb,
+      halves.map((bytes, i) => ({ proxy_id: bought.id, user_id: buyer.id, hour: i === 0 ? start : lastHour, bytes_down: bytes })),
+    );
+    const month = await buyer.pb.send<Usage>(`/api/v1/proxies/${bought.id}/usage`, {});
+    expect(month.month).toMatchObject({ quota_bytes: GB, quota_reached: true });
+
+    // The gateway reads the month's usage when it starts (and every minute): a restart makes it see the rows now.
+    await tpb.stop();
+    env = await gatewayEnv();
+    tpb = await startTestPocketBase(env, { dataDir });
+    const renews = new Date(nextMonth()).toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
+    let refused = { status: 0, body: "" };
+    for (let i = 0; i < 50 && refused.status !== 429; i++) {
+      refused = await curl(["-x", proxyUrl(env.GATEWAY_HTTP_PORT), target]);
+      if (refused.status !== 429) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(refused.status).toBe(429);
+    expect(refused.body).toContain(`This proxy's monthly bandwidth quota (1 GB) is used up; it renews on ${renews} (UTC).`);
+  }, 60_000);
+});
