@@ -1,0 +1,603 @@
+// The proxy gateway under hostile input (issue #16), on its two ports inside the shop's
+// PocketBase: malformed SOCKS5 handshakes (bad versions, empty and oversized method lists,
+// truncated RFC 1929 frames, length bytes that lie, unknown address types, BIND and UDP
+// ASSOCIATE, port 0), malformed HTTP proxy requests (garbage, absolute-form https, CONNECT
+// without a port, heads over 32 KB, a thousand headers, credentials that are not base64,
+// Content-Lengths that lie), slow clients trickling a byte every few seconds (the 10 s
+// handshake deadline must close them) and random bytes from fast-check on both ports.
+//
+// Most malformed requests carry the credentials of a live proxy, so they reach the code
+// after authentication. Every one must be refused in its protocol (a 4xx; SOCKS5's failure
+// replies) or closed, never answered 200 or "succeeded", and never dial: the only target
+// the requests name is a loopback server that counts its connections, and its count must
+// equal the number of valid requests this file sent. Afterwards PocketBase is alive and
+// answers /api/health, the gateway serves a valid proxy on both ports, and its resident
+// memory grew by less than 50 MB.
+//
+// `npm test` runs the short form (under 20 s: 100 slow clients per port, 200 random
+// inputs); `npm run test:hostile` the full one (HOSTILE_PROFILE=full: thousands of
+// connections). A random-input failure prints fast-check's seed and path; replay it with
+// HOSTILE_SEED=<seed> HOSTILE_PATH=<path>.
+import fc from "fast-check";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/pocketbase.ts";
+import { addStock, customer, purchase } from "../support/shop.ts";
+import { useShop } from "../support/use-shop.ts";
+import { FULL, REPLAY_PATH, runs, SEED } from "./support/fuzz-kit.ts";
+import {
+  basic,
+  bytes,
+  dialCounter,
+  httpBody,
+  httpStatus,
+  rawExchange,
+  rssBytes,
+  slowClients,
+  socksAuth,
+  socksReply,
+  socksRequest,
+  SOCKS_GREETING,
+  type DialCounter,
+  type RawResult,
+  type SlowClient,
+} from "./support/gateway-kit.ts";
+
+const HTTP_PORT = await freePort();
+let SOCKS_PORT = await freePort();
+while (SOCKS_PORT === HTTP_PORT) SOCKS_PORT = await freePort();
+
+const shop = useShop({
+  env: {
+    GATEWAY_HOST: "127.0.0.1",
+    GATEWAY_HTTP_PORT: String(HTTP_PORT),
+    GATEWAY_SOCKS_PORT: String(SOCKS_PORT),
+    GATEWAY_FLUSH_SECONDS: "1",
+  },
+  ledger: false,
+});
+
+const PROFILE = {
+  /** Each table of malformed requests is sent this many times. */
+  repeats: FULL ? 20 : 1,
+  /** Slow clients per port (half of the SOCKS5 ones authenticated before they stall). */
+  slowPerPort: FULL ? 1500 : 100,
+  slowEveryMs: FULL ? 3000 : 2000,
+  randomRuns: runs(200, 4000),
+};
+/** The gateway's handshake deadline (gateway.Config.HandshakeTimeout) and what a busy machine may add. */
+const HANDSHAKE_DEADLINE_MS = 10_000;
+const DEADLINE_SLACK_MS = 4000;
+const RSS_GROWTH_LIMIT = 50 * 1024 * 1024;
+
+interface Creds {
+  id: string;
+  username: string;
+  password: string;
+}
+
+let target: DialCounter;
+/** Valid requests this file sent (expectServed): each one is exactly one dial of the target. */
+let served = 0;
+/** A DATACENTER proxy (both ports), an HTTPS one (HTTP port only), a SOCKS5 one (SOCKS5 port only). */
+let dc: Creds;
+let httpsOnly: Creds;
+let socksOnly: Creds;
+let pid = 0;
+let rssBefore = 0;
+let rssPeak = 0;
+let sampler: NodeJS.Timeout | undefined;
+let slow: Promise<{ http: SlowClient[]; socks: SlowClient[] }>;
+let connections = 0;
+
+async function buy(type: string): Promise<Creds> {
+  const country = `H${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
+  await addStock(shop, { type, country, count: 1 });
+  const owner = await customer(shop, 10_000);
+  const proxy = (await purchase(owner.pb, { type, country, quantity: 1 })).proxies[0]!;
+  return { id: proxy.id, username: proxy.username, password: String(proxy["password"]) };
+}
+
+const exchange = (port: number, chunks: Buffer[], end = true) => {
+  connections += 1;
+  return rawExchange(port, chunks, { end });
+};
+
+// ---- Valid requests (the controls) ------------------------------------------------------
+
+const GET = () => `GET / HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n\r\n`;
+
+/** Plain HTTP, CONNECT and SOCKS5 through the gateway with `dc`'s credentials; each must reach the target once. */
+async function expectServed(): Promise<void> {
+  const dials = target.hits();
+  const plain = await exchange(HTTP_PORT, [
+    Buffer.from(
+      `GET http://127.0.0.1:${target.port}/ HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nProxy-Authorization: ${basic(dc.username, dc.password)}\r\n\r\n`,
+    ),
+  ]);
+  const tunnel = await exchange(HTTP_PORT, [
+    Buffer.from(
+      `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nProxy-Authorization: ${basic(dc.username, dc.password)}\r\n\r\n${GET()}`,
+    ),
+  ]);
+  const socks = await exchange(SOCKS_PORT, [
+    SOCKS_GREETING,
+    socksAuth(dc.username, dc.password),
+    socksRequest(1, target.port),
+    Buffer.from(GET()),
+  ]);
+  expect(httpStatus(plain.data), plain.data.toString()).toBe(200);
+  expect(httpBody(plain.data)).toBe("from the target");
+  expect(tunnel.data.toString(), "CONNECT").toMatch(
+    /^HTTP\/1\.1 200 Connection established\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*from the target$/,
+  );
+  expect(socks.data.subarray(0, 14)).toEqual(Buffer.concat([bytes(5, 2, 1, 0), socksReply(0)]));
+  expect(socks.data.subarray(14).toString()).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*from the target$/);
+  served += 3;
+  expect(target.hits(), "dials of the target").toBe(dials + 3);
+}
+
+// ---- What a refusal may look like ---------------------------------------------------------
+
+/**
+ * Problems with a SOCKS5 answer to a request that must fail: the gateway may close at any
+ * step, but only after one of its own refusals (no acceptable method; authentication
+ * failed; a failure reply), never with a "succeeded" reply to the request.
+ */
+function socksProblems(res: RawResult): string[] {
+  const d = res.data;
+  const problems: string[] = [];
+  if (!res.closed) problems.push("left open");
+  const ok =
+    d.length === 0 ||
+    d.equals(bytes(5, 0xff)) ||
+    d.equals(bytes(5, 2)) ||
+    d.equals(bytes(5, 2, 1, 1)) ||
+    d.equals(bytes(5, 2, 1, 0)) ||
+    (d.length === 14 && d.subarray(0, 4).equals(bytes(5, 2, 1, 0)) && d.subarray(4).equals(socksReply(d[5]!)) && d[5] !== 0);
+  if (!ok) problems.push(`answered ${d.toString("hex")}`);
+  return problems;
+}
+
+/** Problems with an HTTP answer to a request that must fail: a 4xx with a text, or a close without a word. */
+function httpProblems(res: RawResult): string[] {
+  const problems: string[] = [];
+  if (!res.closed) problems.push("left open");
+  if (res.data.length === 0) return problems;
+  const status = httpStatus(res.data);
+  if (status < 400 || status > 499) problems.push(`answered ${JSON.stringify(res.data.toString("latin1").slice(0, 120))}`);
+  else if (httpBody(res.data).trim().length < 5) problems.push(`a ${status} without a readable text`);
+  return problems;
+}
+
+// ---- The suite -----------------------------------------------------------------------------
+
+beforeAll(async () => {
+  target = await dialCounter();
+  [dc, httpsOnly, socksOnly] = [await buy("DATACENTER"), await buy("HTTPS"), await buy("SOCKS5")];
+  pid = shop.tpb.process.child.pid!;
+  await expectServed(); // the first dials allocate what every later one reuses
+  rssBefore = rssBytes(pid);
+  rssPeak = rssBefore;
+  sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssBytes(pid));
+  }, 200);
+  // Slow clients start now and stall while the other tests run; the slowloris test awaits them.
+  const giveUpMs = HANDSHAKE_DEADLINE_MS + DEADLINE_SLACK_MS + (FULL ? 10_000 : 2000);
+  const every = { everyMs: PROFILE.slowEveryMs, giveUpMs };
+  const n = PROFILE.slowPerPort;
+  connections += 2 * n;
+  slow = (async () => {
+    const [http, socksGreeting, socksRequestStall] = await Promise.all([
+      // A proxy request one byte every few seconds, its head never finished.
+      slowClients(HTTP_PORT, {
+        count: n,
+        prefix: Buffer.from(
+          `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(dc.username, dc.password)}\r\nX-Slow: `,
+        ),
+        trickle: Buffer.from("abcdefghijklmnopqrstuvwxyz"),
+        ...every,
+      }),
+      // A greeting announcing 255 methods, sent one method at a time.
+      slowClients(SOCKS_PORT, { count: Math.ceil(n / 2), prefix: bytes(5, 255), trickle: bytes(0, 1, 3, 4), ...every }),
+      // Authenticated with a live proxy's credentials, then a CONNECT request a byte at a time.
+      slowClients(SOCKS_PORT, {
+        count: Math.floor(n / 2),
+        prefix: Buffer.concat([SOCKS_GREETING, socksAuth(dc.username, dc.password)]),
+        trickle: socksRequest(1, target.port),
+        ...every,
+      }),
+    ]);
+    return { http, socks: [...socksGreeting, ...socksRequestStall] };
+  })();
+}, 60_000);
+
+afterAll(async () => {
+  clearInterval(sampler);
+  await target?.close();
+});
+
+const REPEATS = Array.from({ length: PROFILE.repeats }, (_, i) => i);
+
+describe("SOCKS5 port", () => {
+  /** [name, what is sent (half-closed after it), the exact answer before the gateway closes]. */
+  const cases = (): [string, Buffer[], Buffer][] => {
+    const auth = socksAuth(dc.username, dc.password);
+    const authed = (...request: Buffer[]) => [SOCKS_GREETING, auth, ...request];
+    const okAuth = bytes(5, 2, 1, 0);
+    const withReply = (code: number) => Buffer.concat([okAuth, socksReply(code)]);
+    const p = target.port;
+    return [
+      ["version 4 (a SOCKS4 CONNECT)", [bytes(4, 1, p >> 8, p & 0xff, 127, 0, 0, 1, 0)], bytes()],
+      ["version 0", [bytes(0, 1, 2)], bytes()],
+      ["an HTTP request", [Buffer.from(GET())], bytes()],
+      ["an empty method list", [bytes(5, 0)], bytes(5, 0xff)],
+      ["only 'no authentication'", [bytes(5, 1, 0)], bytes(5, 0xff)],
+      ["255 methods, none of them username/password", [Buffer.concat([bytes(5, 255), Buffer.alloc(255, 0)])], bytes(5, 0xff)],
+      ["a method list shorter than its count", [bytes(5, 200, 2, 0)], bytes()],
+      ["a greeting of one byte", [bytes(5)], bytes()],
+      ["RFC 1929 version 0", [SOCKS_GREETING, Buffer.concat([bytes(0), auth.subarray(1)])], bytes(5, 2)],
+      ["RFC 1929 version 5", [SOCKS_GREETING, Buffer.concat([bytes(5), auth.subarray(1)])], bytes(5, 2)],
+      ["an RFC 1929 frame of one byte", [SOCKS_GREETING, bytes(1)], bytes(5, 2)],
+      ["ULEN 255 with 3 bytes of name", [SOCKS_GREETING, Buffer.concat([bytes(1, 255), Buffer.from("abc")])], bytes(5, 2)],
+      [
+        "PLEN 255 with 1 byte of password",
+        [SOCKS_GREETING, Buffer.concat([auth.subarray(0, 2 + Buffer.byteLength(dc.username)), bytes(255), Buffer.from("x")])],
+        bytes(5, 2),
+      ],
+      ["no PLEN at all", [SOCKS_GREETING, auth.subarray(0, 2 + Buffer.byteLength(dc.username))], bytes(5, 2)],
+      ["empty name and password", [SOCKS_GREETING, bytes(1, 0, 0)], bytes(5, 2, 1, 1)],
+      ["255-byte name and password of junk", [SOCKS_GREETING, socksAuth("\u0001".repeat(255), "\u00ff".repeat(85))], bytes(5, 2, 1, 1)],
+      ["the right name with a wrong password", [SOCKS_GREETING, socksAuth(dc.username, `${dc.password}x`)], bytes(5, 2, 1, 1)],
+      ["an HTTPS proxy's credentials", [SOCKS_GREETING, socksAuth(httpsOnly.username, httpsOnly.password)], bytes(5, 2, 1, 1)],
+      ["address type 0", authed(bytes(5, 1, 0, 0, 127, 0, 0, 1, p >> 8, p & 0xff)), withReply(8)],
+      ["address type 2", authed(bytes(5, 1, 0, 2, 127, 0, 0, 1, p >> 8, p & 0xff)), withReply(8)],
+      ["address type 255", authed(bytes(5, 1, 0, 255, 127, 0, 0, 1, p >> 8, p & 0xff)), withReply(8)],
+      ["BIND", authed(socksRequest(2, p)), withReply(7)],
+      ["UDP ASSOCIATE", authed(socksRequest(3, p)), withReply(7)],
+      ["command 0", authed(socksRequest(0, p)), withReply(7)],
+      ["command 255", authed(socksRequest(255, p)), withReply(7)],
+      [
+        "BIND to a host name",
+        authed(Buffer.concat([bytes(5, 2, 0, 3, 9), Buffer.from("localhost"), bytes(p >> 8, p & 0xff)])),
+        withReply(7),
+      ],
+      ["port 0", authed(socksRequest(1, 0)), withReply(1)],
+      ["port 0 of a host name", authed(Buffer.concat([bytes(5, 1, 0, 3, 9), Buffer.from("localhost"), bytes(0, 0)])), withReply(1)],
+      ["a request of version 4", authed(Buffer.concat([bytes(4), socksRequest(1, p).subarray(1)])), withReply(1)],
+      ["a host name of length 0", authed(bytes(5, 1, 0, 3, 0, p >> 8, p & 0xff)), withReply(1)],
+      ["a host name shorter than its length", authed(Buffer.concat([bytes(5, 1, 0, 3, 255), Buffer.from("localhost")])), withReply(1)],
+      ["an IPv6 address of 3 bytes", authed(bytes(5, 1, 0, 4, 0, 0, 0)), withReply(1)],
+      ["an IPv4 address without a port", authed(bytes(5, 1, 0, 1, 127, 0, 0, 1)), withReply(1)],
+      ["a request of two bytes", authed(bytes(5, 1)), withReply(1)],
+      ["no request at all", authed(), withReply(1)],
+    ];
+  };
+
+  it("refuses or closes every malformed handshake at once, answering nothing else, and dials nothing", async () => {
+    const dials = target.hits();
+    const failures: string[] = [];
+    for (const _ of REPEATS) {
+      for (const [name, chunks, expected] of cases()) {
+        const res = await exchange(SOCKS_PORT, chunks);
+        if (!res.data.equals(expected) || !res.closed || res.ms > 3000)
+          failures.push(
+            `${name}: answered ${res.data.toString("hex") || "nothing"} (expected ${expected.toString("hex") || "nothing"}), closed ${res.closed} after ${res.ms} ms`,
+          );
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(target.hits(), "dials of the target").toBe(dials);
+  });
+
+  it("does not serve HTTP-only or SOCKS5-only proxies across ports, dialling nothing", async () => {
+    const dials = target.hits();
+    const socks = await exchange(SOCKS_PORT, [
+      SOCKS_GREETING,
+      socksAuth(httpsOnly.username, httpsOnly.password),
+      socksRequest(1, target.port),
+    ]);
+    expect(socks.data).toEqual(bytes(5, 2, 1, 1));
+    const http = await exchange(HTTP_PORT, [
+      Buffer.from(
+        `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(socksOnly.username, socksOnly.password)}\r\n\r\n`,
+      ),
+    ]);
+    expect(httpStatus(http.data)).toBe(407);
+    expect(httpBody(http.data)).toContain("This proxy's type is not served on this port.");
+    expect(target.hits(), "dials of the target").toBe(dials);
+  });
+});
+
+describe("HTTP proxy port", () => {
+  /** [name, the request (half-closed after it), the status, a text the answer's body holds]. */
+  const cases = (): [string, Buffer, number, string][] => {
+    const p = target.port;
+    const auth = `Proxy-Authorization: ${basic(dc.username, dc.password)}\r\n`;
+    const req = (line: string, headers = auth, body = "") => Buffer.from(`${line}\r\n${headers}\r\n${body}`);
+    const malformed = "Malformed proxy request.";
+    const refusedAuth = "Proxy authentication required";
+    const connectPort = "CONNECT needs host:port.";
+    return [
+      ["binary garbage ending in a blank line", Buffer.concat([bytes(0, 1, 2, 0xff, 0xfe), Buffer.from("\r\n\r\n")]), 400, malformed],
+      ["a request line of one word", req("GARBAGE"), 400, malformed],
+      ["a request line without a version", req(`GET http://127.0.0.1:${p}/`), 400, malformed],
+      ["a header line without a colon", req(`GET http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}no colon here\r\n`), 400, malformed],
+      ["a NUL in a header value", req(`GET http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}X-Nul: a\u0000b\r\n`), 400, malformed],
+      ["absolute-form https", req(`GET https://127.0.0.1:${p}/ HTTP/1.1`), 400, "Use CONNECT for https URLs."],
+      ["absolute-form ftp", req(`GET ftp://127.0.0.1:${p}/ HTTP/1.1`), 400, "Use CONNECT for ftp URLs."],
+      ["origin-form (not a proxy request)", req("GET / HTTP/1.1"), 400, "send an absolute URL"],
+      ["asterisk-form", req("OPTIONS * HTTP/1.1"), 400, "send an absolute URL"],
+      ["an absolute URL with port 0", req(`GET http://127.0.0.1:0/ HTTP/1.1`), 400, "Invalid port in the URL."],
+      ["an absolute URL with port 99999", req(`GET http://127.0.0.1:99999/ HTTP/1.1`), 400, "Invalid port in the URL."],
+      ["CONNECT without a port", req("CONNECT 127.0.0.1 HTTP/1.1"), 400, connectPort],
+      ["CONNECT with an empty port", req("CONNECT 127.0.0.1: HTTP/1.1"), 400, connectPort],
+      ["CONNECT to port 0", req("CONNECT 127.0.0.1:0 HTTP/1.1"), 400, connectPort],
+      ["CONNECT to port 65536", req("CONNECT 127.0.0.1:65536 HTTP/1.1"), 400, connectPort],
+      ["CONNECT without a host", req(`CONNECT :${p} HTTP/1.1`), 400, connectPort],
+      ["CONNECT to a URL", req(`CONNECT http://127.0.0.1:${p}/ HTTP/1.1`), 400, connectPort],
+      [
+        "a 40 KB header",
+        req(`GET http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}X-Big: ${"a".repeat(40 * 1024)}\r\n`),
+        431,
+        "Request header too large.",
+      ],
+      ["a 40 KB request line", req(`GET http://127.0.0.1:${p}/${"a".repeat(40 * 1024)} HTTP/1.1`), 431, "Request header too large."],
+      [
+        "3,000 headers (over 32 KB)",
+        req(`GET http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}${"X-Many: 0123456789\r\n".repeat(3000)}`),
+        431,
+        "Request header too large.",
+      ],
+      [
+        "1,000 headers (under 32 KB) and no credentials",
+        req(`GET http://127.0.0.1:${p}/ HTTP/1.1`, "X-Many: 0\r\n".repeat(1000)),
+        407,
+        refusedAuth,
+      ],
+      [
+        "1,000 headers and CONNECT without a port",
+        req("CONNECT 127.0.0.1 HTTP/1.1", `${auth}${"X-Many: 0\r\n".repeat(1000)}`),
+        400,
+        connectPort,
+      ],
+      ["no credentials", req(`CONNECT 127.0.0.1:${p} HTTP/1.1`, ""), 407, refusedAuth],
+      [
+        "credentials that are not base64",
+        req(`CONNECT 127.0.0.1:${p} HTTP/1.1`, "Proxy-Authorization: Basic %%%not*base64%%%\r\n"),
+        407,
+        refusedAuth,
+      ],
+      [
+        "base64 without a colon",
+        req(`CONNECT 127.0.0.1:${p} HTTP/1.1`, `Proxy-Authorization: Basic ${Buffer.from(dc.username).toString("base64")}\r\n`),
+        407,
+        refusedAuth,
+      ],
+      [
+        "the right name with a wrong password",
+        req(`CONNECT 127.0.0.1:${p} HTTP/1.1`, `Proxy-Authorization: ${basic(dc.username, `${dc.password}x`)}\r\n`),
+        407,
+        refusedAuth,
+      ],
+      [
+        "Bearer instead of Basic",
+        req(
+          `CONNECT 127.0.0.1:${p} HTTP/1.1`,
+          `Proxy-Authorization: Bearer ${Buffer.from(`${dc.username}:${dc.password}`).toString("base64")}\r\n`,
+        ),
+        407,
+        refusedAuth,
+      ],
+      [
+        "credentials in Authorization, not Proxy-Authorization",
+        req(`CONNECT 127.0.0.1:${p} HTTP/1.1`, auth.replace("Proxy-", "")),
+        407,
+        refusedAuth,
+      ],
+      [
+        "a Content-Length that is not a number",
+        req(`POST http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}Content-Length: ten\r\n`, "0123456789"),
+        400,
+        malformed,
+      ],
+      ["a negative Content-Length", req(`POST http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}Content-Length: -5\r\n`, "01234"), 400, malformed],
+      [
+        "two different Content-Lengths",
+        req(`POST http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}Content-Length: 5\r\nContent-Length: 500\r\n`, "01234"),
+        400,
+        malformed,
+      ],
+      [
+        "a Content-Length of 20 digits",
+        req(`POST http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}Content-Length: 99999999999999999999\r\n`, "01234"),
+        400,
+        malformed,
+      ],
+      [
+        "an unknown Transfer-Encoding",
+        req(`POST http://127.0.0.1:${p}/ HTTP/1.1`, `${auth}Transfer-Encoding: gzip, x-unknown\r\n`, "01234"),
+        400,
+        malformed,
+      ],
+      [
+        "a 1 GB Content-Length with 5 bytes and no credentials",
+        req(`POST http://127.0.0.1:${p}/ HTTP/1.1`, "Content-Length: 1000000000\r\n", "01234"),
+        407,
+        refusedAuth,
+      ],
+      [
+        "a 1 GB Content-Length on absolute-form https",
+        req(`POST https://127.0.0.1:${p}/ HTTP/1.1`, `${auth}Content-Length: 1000000000\r\n`, "01234"),
+        400,
+        "Use CONNECT for https URLs.",
+      ],
+    ];
+  };
+
+  it("answers every malformed proxy request with its 4xx and a text at once, and dials nothing", async () => {
+    const dials = target.hits();
+    const failures: string[] = [];
+    for (const _ of REPEATS) {
+      for (const [name, request, status, text] of cases()) {
+        const res = await exchange(HTTP_PORT, [request]);
+        const got = httpStatus(res.data);
+        if (got !== status || !httpBody(res.data).includes(text) || !res.closed || res.ms > 3000)
+          failures.push(
+            `${name}: answered ${JSON.stringify(res.data.toString("latin1").slice(0, 160))} (expected ${status} ${text}), closed ${res.closed} after ${res.ms} ms`,
+          );
+        if (got === 407 && !/\r\nProxy-Authenticate: Basic realm="[^"]+"\r\n/.test(res.data.toString("latin1")))
+          failures.push(`${name}: a 407 without Proxy-Authenticate`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(target.hits(), "dials of the target").toBe(dials);
+  });
+
+  it("closes, or answers 400, when the client ends before its head is complete", async () => {
+    const dials = target.hits();
+    const cases: [string, string][] = [
+      ["", ""],
+      ["CONNECT 127.0.0.1", "400"],
+      [`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(dc.username, dc.password)}\r\n`, ""],
+      [`GET http://127.0.0.1:${target.port}/ HTTP/1.1\r\nProxy-Authorization: ${basic(dc.username, dc.password)}`, ""],
+      ["\u0005\u0001\u0002", "400"],
+    ];
+    for (const [request, answer] of cases) {
+      const res = await exchange(HTTP_PORT, [Buffer.from(request)]);
+      expect(httpProblems(res), JSON.stringify(request)).toEqual([]);
+      expect(String(httpStatus(res.data) || ""), JSON.stringify(request)).toBe(answer);
+    }
+    expect(target.hits(), "dials of the target").toBe(dials);
+  });
+});
+
+describe("random bytes (fast-check)", () => {
+  it("are refused or closed on both ports, never answered with success, never dialled", async () => {
+    const p = () => target.port;
+    const junk = fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a));
+    const anyHead = fc.stringMatching(/^[\x20-\x7e\r\n:]{0,300}$/).map((s) => Buffer.from(s));
+    const notConnect = junk.filter((b) => !(b[0] === 5 && b[1] === 1));
+    const arb = fc.oneof(
+      fc.record({ port: fc.constant("http" as const), prefix: fc.constant(Buffer.alloc(0)), body: junk }),
+      fc.record({ port: fc.constant("socks" as const), prefix: fc.constant(Buffer.alloc(0)), body: junk }),
+      // After a valid greeting: junk where the RFC 1929 frame goes.
+      fc.record({ port: fc.constant("socks" as const), prefix: fc.constant(SOCKS_GREETING), body: junk }),
+      // After a live proxy's authentication: junk where the request goes (never a CONNECT,
+      // which could name any address on the Internet).
+      fc.record({
+        port: fc.constant("socks" as const),
+        prefix: fc.constant(Buffer.concat([SOCKS_GREETING, socksAuth(dc.username, dc.password)])),
+        body: notConnect,
+      }),
+      // A live proxy's credentials on requests no proxy serves, with junk header lines.
+      fc.record({
+        port: fc.constant("http" as const),
+        prefix: fc
+          .constantFrom(
+            "CONNECT 127.0.0.1 HTTP/1.1",
+            `GET https://127.0.0.1:${p()}/ HTTP/1.1`,
+            "GET / HTTP/1.1",
+            `CONNECT 127.0.0.1:0 HTTP/1.1`,
+          )
+          .map((line) => Buffer.from(`${line}\r\nProxy-Authorization: ${basic(dc.username, dc.password)}\r\n`)),
+        body: fc.oneof(junk, anyHead).map((b) => Buffer.concat([b, Buffer.from("\r\n\r\n")])),
+      }),
+      // Printable request lines and headers without credentials.
+      fc.record({ port: fc.constant("http" as const), prefix: fc.constant(Buffer.alloc(0)), body: anyHead }),
+    );
+    let sent = 0;
+    const dials = target.hits();
+    await fc.assert(
+      fc.asyncProperty(arb, async ({ port, prefix, body }) => {
+        sent += 1;
+        const res = await exchange(port === "http" ? HTTP_PORT : SOCKS_PORT, [Buffer.concat([prefix, body])]);
+        const problems = port === "http" ? httpProblems(res) : socksProblems(res);
+        if (target.hits() !== dials) problems.push("the target was dialled");
+        if (problems.length > 0)
+          throw new Error(`${port}: ${Buffer.concat([prefix, body]).toString("hex").slice(0, 600)}\n${problems.join("\n")}`);
+      }),
+      { seed: SEED, numRuns: PROFILE.randomRuns, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}), endOnFailure: true },
+    );
+    expect(sent).toBeGreaterThanOrEqual(PROFILE.randomRuns);
+  });
+});
+
+describe("metering", () => {
+  // KNOWN GATEWAY BUG (reported to the lead with issue #16's tests): the gateway writes a
+  // plain HTTP request (its head and its body) to the target in the tunnel's greeting,
+  // outside the relay that meters, so uploads through plain forwarding never reach bytes_up
+  // (docs/data-model.md: "bytes_up (client to target)") nor the monthly quota. Marked
+  // `fails` until pocketbase/gateway meters them; then it must become a plain `it`.
+  it.fails("counts a plain HTTP upload in the proxy's bytes_up, so no traffic passes the quota unmetered", async () => {
+    const proxy = await buy("HTTPS"); // its own usage row
+    const size = 1024 * 1024;
+    let received = 0;
+    const sink = createServer((socket) => {
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received >= size) socket.end("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+      });
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+    const port = (sink.address() as { port: number }).port;
+    try {
+      const res = await rawExchange(HTTP_PORT, [
+        Buffer.from(
+          `POST http://127.0.0.1:${port}/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nProxy-Authorization: ${basic(proxy.username, proxy.password)}\r\nContent-Length: ${size}\r\n\r\n`,
+        ),
+        Buffer.alloc(size, 0x75),
+      ]);
+      expect(httpStatus(res.data)).toBe(200);
+      expect(received).toBeGreaterThan(size);
+      let row: { bytes_up: number; connections: number } | undefined;
+      for (let i = 0; i < 50 && !row; i++) {
+        const rows = await shop.su.collection("proxy_usage").getFullList({ filter: shop.su.filter("proxy_id = {:id}", { id: proxy.id }) });
+        row = rows[0] as unknown as typeof row;
+        if (!row) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(row?.connections).toBe(1);
+      expect(row?.bytes_up).toBeGreaterThanOrEqual(size);
+    } finally {
+      await new Promise((resolve) => sink.close(resolve));
+    }
+  });
+});
+
+describe("slow clients (slowloris)", () => {
+  it("are all closed by the 10 s handshake deadline, none served, while customers are served", async () => {
+    await expectServed(); // the slow clients are stalling now
+    const { http, socks } = await slow;
+    const closedAfter = [...http, ...socks].map((c) => c.closedAfterMs);
+    console.info(
+      `gateway slowloris: ${closedAfter.length} slow clients closed after ${Math.min(...closedAfter)}-${Math.max(...closedAfter)} ms`,
+    );
+    const late = closedAfter.filter((ms) => ms > HANDSHAKE_DEADLINE_MS + DEADLINE_SLACK_MS);
+    expect(late, "slow clients still open past the deadline").toEqual([]);
+    const badHttp = http.map((c) => httpProblems({ data: c.data, closed: true, ms: c.closedAfterMs })).filter((p) => p.length > 0);
+    expect(badHttp).toEqual([]);
+    const badSocks = socks.map((c) => socksProblems({ data: c.data, closed: true, ms: c.closedAfterMs })).filter((p) => p.length > 0);
+    expect(badSocks).toEqual([]);
+    expect(target.hits(), "dials of the target (every one by a valid request)").toBe(served);
+  }, 60_000);
+});
+
+describe("afterwards", () => {
+  it("PocketBase is alive and healthy, the gateway serves a valid proxy on both ports, and memory stayed bounded", async () => {
+    expect(shop.tpb.process.child.exitCode).toBeNull();
+    expect(shop.tpb.process.child.signalCode).toBeNull();
+    const health = await fetch(`${shop.tpb.url}/api/health`);
+    expect(health.status).toBe(200);
+    await expectServed();
+    expect(target.hits(), "dials of the target over the whole file (every one by a valid request)").toBe(served);
+    clearInterval(sampler);
+    const rssAfter = rssBytes(pid);
+    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    console.info(
+      `gateway hostile (${FULL ? "full" : "short"}): ${connections} connections; PocketBase RSS ${mb(rssBefore)} before, ${mb(rssPeak)} at most, ${mb(rssAfter)} after`,
+    );
+    expect(rssAfter - rssBefore).toBeLessThan(RSS_GROWTH_LIMIT);
+    expect(rssPeak - rssBefore).toBeLessThan(RSS_GROWTH_LIMIT);
+  });
+});
