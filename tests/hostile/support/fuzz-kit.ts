@@ -93,10 +93,15 @@ export async function expectRefused(req: HostileRequest, custom: boolean): Promi
   if (problems.length > 0) fail(req, res, problems);
 }
 
-export async function expectCalmRead(req: HostileRequest, custom: boolean, extra?: (res: HostileResponse) => string[]): Promise<void> {
+export async function expectCalmRead(
+  req: HostileRequest,
+  custom: boolean,
+  extra?: (res: HostileResponse) => string[],
+  plainText = false,
+): Promise<void> {
   const res = await sendAndCompare(req);
   const problems = res.status >= 500 ? [`a ${res.status}`] : [...errorBodyProblems(res, { custom })];
-  if (res.status < 300 && res.text && res.json === undefined) problems.push("a 2xx answer that is not JSON");
+  if (res.status < 300 && res.text && res.json === undefined && !plainText) problems.push("a 2xx answer that is not JSON");
   if (extra) problems.push(...extra(res));
   if (problems.length > 0) fail(req, res, problems);
 }

@@ -25,6 +25,8 @@ export interface RouteSpec {
   who: Who;
   /** GET routes: any answer but a 5xx; they must not change anything either. */
   read?: boolean;
+  /** The route answers text/plain unless asked for JSON (a 2xx need not be JSON). */
+  plainText?: boolean;
   keyed?: boolean;
   /** The route parses the body (so a body that is not a JSON object is refused). */
   readsBody?: boolean;
@@ -350,7 +352,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     query: () => ({ from: hostileQueryValue, to: hostileQueryValue }),
   },
   // The caller's address (pb_hooks/gateway.pb.js): public, reads nothing of the request but Accept.
-  "GET /api/ip": { who: "public", read: true },
+  "GET /api/ip": { who: "public", read: true, plainText: true },
   "POST /api/admin/jobs/proxy-expiry": { who: "superuser" },
   "POST /api/v1/support/tickets": {
     who: "customer",
