@@ -313,16 +313,21 @@ func (g *Gateway) follow() {
 	}
 }
 
-// catchUpAfter: a failed login polls the source at once (a proxy bought a moment ago
-// works at once), unless a poll ran this recently.
-const catchUpAfter = 25 * time.Millisecond
+// catchUpEvery bounds how often failed logins may poll the source (a stream of wrong
+// passwords must not become a stream of queries).
+const catchUpEvery = 5 * time.Millisecond
 
-// catchUp polls now unless a poll just ran; it answers whether it polled.
-func (g *Gateway) catchUp() bool {
+// catchUp makes sure a poll that began after `since` has finished (a login that failed
+// at `since` then sees every change committed before it: a proxy bought a moment ago
+// works at once); it answers whether the index may have changed meanwhile.
+func (g *Gateway) catchUp(since time.Time) bool {
 	g.pollMu.Lock()
 	defer g.pollMu.Unlock()
-	if time.Since(g.lastPoll) < catchUpAfter {
-		return false
+	if g.lastPoll.After(since) {
+		return true // a poll started after the login and has finished (we hold its lock)
+	}
+	if wait := catchUpEvery - time.Since(g.lastPoll); wait > 0 {
+		time.Sleep(wait)
 	}
 	return g.pollLocked() == nil
 }
@@ -381,8 +386,9 @@ var (
 
 // authorize finds the grant for credentials given on `port` from `client`.
 func (g *Gateway) authorize(username, password string, port Port, client netip.Addr) (*Grant, Options, *refusal) {
+	started := time.Now()
 	grant, opts, refused := g.authorizeNow(username, password, port, client)
-	if refused == refusedCredentials && g.catchUp() {
+	if refused == refusedCredentials && g.catchUp(started) {
 		return g.authorizeNow(username, password, port, client)
 	}
 	return grant, opts, refused
@@ -465,7 +471,9 @@ func (g *Gateway) dial(grant *Grant, opts Options, host string, port int) (*conn
 // open runs a tunnel for a grant between client and target until it ends or is cut.
 // oneWay: a plain HTTP request, whose client may send nothing more to the target.
 // refuse answers the client in its protocol when the grant was revoked meanwhile.
-func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func() error, refuse func(*refusal)) {
+// greet answers the client and sends what it already had for the target (a plain
+// request, bytes sent before CONNECT's answer), counting those bytes with `up`.
+func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func(up func(int64)) error, refuse func(*refusal)) {
 	t := &tunnel{proxyID: grant.ProxyID, client: client, target: target.tcp}
 	g.tunnels.add(t, grant.ExpiresAt)
 	defer g.tunnels.remove(t)
@@ -477,7 +485,7 @@ func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay b
 	}
 	usage := g.meter.of(grant.ProxyID, grant.OwnerID)
 	usage.connections.Add(1)
-	if err := greet(); err != nil {
+	if err := greet(func(n int64) { usage.up.Add(n) }); err != nil {
 		t.cut()
 		return
 	}

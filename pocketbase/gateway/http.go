@@ -27,8 +27,11 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 	br := bufio.NewReaderSize(head, 4096)
 	req, err := http.ReadRequest(br)
 	if err != nil {
+		var timeout net.Error
 		if head.N <= 0 {
 			g.refuseHTTP(client, &refusal{431, 0, "Request header too large."})
+		} else if errors.As(err, &timeout) && timeout.Timeout() {
+			g.refuseHTTP(client, &refusal{408, 0, "The proxy request did not arrive in time."})
 		} else if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			g.refuseHTTP(client, &refusal{400, 0, "Malformed proxy request."})
 		} else {
@@ -37,6 +40,10 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 		return
 	}
 	head.N = math.MaxInt64 // the head is read: a body may be as long as it is
+	if req.ProtoMajor != 1 {
+		g.refuseHTTP(client, &refusal{505, 0, "Only HTTP/1.x proxy requests are served."})
+		return
+	}
 
 	username, password, ok := proxyCredentials(req)
 	if !ok {
@@ -69,23 +76,36 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 	if req.Method == http.MethodConnect {
 		early := make([]byte, br.Buffered()) // sent by the client before our answer
 		_, _ = io.ReadFull(br, early)
-		g.open(grant, client, target, false, func() error {
+		g.open(grant, client, target, false, func(up func(int64)) error {
 			if _, err := io.WriteString(client, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 				return err
 			}
-			_, err := target.tcp.Write(early)
+			n, err := target.tcp.Write(early)
+			up(int64(n))
 			return err
 		}, func(r *refusal) { g.refuseHTTP(client, r) })
 		return
 	}
-	g.open(grant, client, target, true, func() error {
+	g.open(grant, client, target, true, func(up func(int64)) error {
 		outgoing := req.Clone(req.Context())
 		outgoing.Body = req.Body
 		outgoing.Header.Del("Proxy-Authorization")
 		outgoing.Header.Del("Proxy-Connection")
 		outgoing.Close = true
-		return outgoing.Write(target.tcp)
+		return outgoing.Write(&countingWriter{w: target.tcp, add: up})
 	}, func(r *refusal) { g.refuseHTTP(client, r) })
+}
+
+// countingWriter adds what it writes to a meter (a plain request's head and body).
+type countingWriter struct {
+	w   io.Writer
+	add func(int64)
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.add(int64(n))
+	return n, err
 }
 
 // proxyCredentials reads Basic Proxy-Authorization.

@@ -524,12 +524,9 @@ describe("random bytes (fast-check)", () => {
 });
 
 describe("metering", () => {
-  // KNOWN GATEWAY BUG (reported to the lead with issue #16's tests): the gateway writes a
-  // plain HTTP request (its head and its body) to the target in the tunnel's greeting,
-  // outside the relay that meters, so uploads through plain forwarding never reach bytes_up
-  // (docs/data-model.md: "bytes_up (client to target)") nor the monthly quota. Marked
-  // `fails` until pocketbase/gateway meters them; then it must become a plain `it`.
-  it.fails("counts a plain HTTP upload in the proxy's bytes_up, so no traffic passes the quota unmetered", async () => {
+  // A plain HTTP request (head and body) goes to the target in the tunnel's greeting,
+  // outside the relay: it must still reach bytes_up and so the monthly quota.
+  it("counts a plain HTTP upload in the proxy's bytes_up, so no traffic passes the quota unmetered", async () => {
     const proxy = await buy("HTTPS"); // its own usage row
     const size = 1024 * 1024;
     let received = 0;

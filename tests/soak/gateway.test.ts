@@ -438,11 +438,8 @@ describe(`gateway soak (${PROFILE.name}: ${G.loadSeconds} s, ${G.customers} cust
       const m = usage.get(id) ?? { up: 0, down: 0, connections: 0 };
       // Up: what reached the target through tunnels <= metered <= what the client sent into
       // them, plus the plain requests as the gateway forwarded them (what the target read of
-      // those). KNOWN GATEWAY BUG: the gateway meters no plain request up today (pinned by
-      // the it.fails test "metering" in tests/hostile/gateway.test.ts), so a proxy used only
-      // for a plain request shows 0 bytes up; the low end leaves plain requests out until
-      // that is fixed (then it becomes t.read).
-      const upLow = t.read - t.plainRead;
+      // those).
+      const upLow = t.read;
       const upHigh = c.sent + t.plainRead;
       // Down: what the client received <= metered <= what the target sent.
       const downLow = c.received;
