@@ -106,6 +106,8 @@ export interface UserDetail {
   orders: AdminOrder[];
   payments: AdminPayment[];
   totals: { transactions: number; proxies: number; tickets: number; orders: number; payments: number };
+  /** The addresses and CIDR ranges the user's proxies answer on the gateway ([] = anywhere; issue #16). */
+  ip_allowlist?: string[];
 }
 
 const withSignal = (signal?: AbortSignal) => ({ requestKey: null, ...(signal ? { signal } : {}) });

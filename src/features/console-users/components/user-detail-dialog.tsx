@@ -73,10 +73,7 @@ function Section({ title, count, total, emptyText, children }: SectionProps) {
   );
 }
 
-/** The detail as /api/admin/users/{id} answers it, with the user's proxy IP allowlist (issue #16). */
-type DetailWithAllowlist = UserDetail & { ip_allowlist?: string[] };
-
-function DetailBody({ data }: { data: DetailWithAllowlist }) {
+function DetailBody({ data }: { data: UserDetail }) {
   const allowlist = data.ip_allowlist ?? [];
   const { user } = data;
   return (
