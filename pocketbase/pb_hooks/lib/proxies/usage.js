@@ -64,7 +64,8 @@ function monthFigures(row, now) {
 
 /**
  * The month so far of the proxies `where` picks (one GROUP BY over proxy_usage's
- * (proxy_id, hour) index), keyed by proxy id.
+ * (proxy_id, hour) index), keyed by proxy id. Numbers are read as whole numbers (a
+ * fractional value written by hand would otherwise fail the scan into the typed row).
  * @param {CoreApp} app
  * @param {string} where  a condition on proxies `p`
  * @param {Record<string, unknown>} params
@@ -76,7 +77,8 @@ function monthUsage(app, where, params, now) {
   app
     .db()
     .newQuery(
-      `SELECT p.id, COALESCE(SUM(u.bytes_up + u.bytes_down), 0) AS bytes, p.bandwidth_quota_bytes AS quota_bytes, p.max_connections
+      `SELECT p.id, CAST(COALESCE(SUM(u.bytes_up + u.bytes_down), 0) AS INTEGER) AS bytes,
+         CAST(p.bandwidth_quota_bytes AS INTEGER) AS quota_bytes, CAST(p.max_connections AS INTEGER) AS max_connections
        FROM proxies p LEFT JOIN proxy_usage u ON u.proxy_id = p.id AND u.hour >= {:month}
        WHERE ${where} GROUP BY p.id`,
     )
@@ -109,7 +111,8 @@ function usageOf(app, proxyId, range, userId, now = Date.now()) {
   app
     .db()
     .newQuery(
-      `SELECT hour, bytes_up, bytes_down, connections, failed_connections FROM proxy_usage
+      `SELECT hour, CAST(bytes_up AS INTEGER) AS bytes_up, CAST(bytes_down AS INTEGER) AS bytes_down,
+         CAST(connections AS INTEGER) AS connections, CAST(failed_connections AS INTEGER) AS failed_connections FROM proxy_usage
        WHERE proxy_id = {:id} AND hour >= {:from} AND hour < {:to}${userId ? " AND user_id = {:user}" : ""} ORDER BY hour`,
     )
     .bind({
