@@ -113,7 +113,8 @@ func connectTunnel(gw, user, pass, target string) (int, net.Conn, error) {
 	}
 	auth := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
 	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n", target, target, auth)
-	res, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
 	if err != nil {
 		c.Close()
 		return 0, nil, err
@@ -122,8 +123,17 @@ func connectTunnel(gw, user, pass, target string) (int, net.Conn, error) {
 		c.Close()
 		return res.StatusCode, nil, nil
 	}
-	return 200, c, nil
+	return 200, &readerConn{Conn: c, r: br}, nil
 }
+
+// readerConn reads through the buffer that read the CONNECT answer (it may hold the
+// tunnel's first bytes already).
+type readerConn struct {
+	net.Conn
+	r io.Reader
+}
+
+func (c *readerConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 // socksConnect does a SOCKS5 handshake; answers the auth status, the reply code and the conn.
 func socksConnect(gw, user, pass, host string, port int) (byte, byte, net.Conn, error) {
@@ -640,7 +650,9 @@ func TestSlowHandshakesAreBounded(t *testing.T) {
 		c.Write([]byte("CONNECT ")) // and then nothing: a slowloris
 		slow = append(slow, c)
 	}
-	time.Sleep(50 * time.Millisecond)
+	for deadline := time.Now().Add(2 * time.Second); len(g.handshakes) < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond) // until both slow clients hold their slots
+	}
 	extra, _ := net.Dial("tcp", addr)
 	_ = extra.SetReadDeadline(time.Now().Add(time.Second))
 	if _, err := extra.Read(make([]byte, 1)); err == nil || isTimeoutErr(err) {
