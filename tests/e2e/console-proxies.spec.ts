@@ -1,7 +1,8 @@
 // Proxy Management (/console/proxies, admin spec "Proxy Management") end to end in Chromium
 // against the real backend: generate 1,000 proxies and see the stats grow, import a file of
 // upstream lines with bad lines and see them reported, each proxy on the gateway with its
-// exit, edit one (the upstream's password never shown), delete one after the confirmation,
+// exit, edit one (the upstream's password never shown; its usage and limits, issue #16),
+// delete one after the confirmation,
 // and the page's accessibility at 360 px.
 import { expect, test, type Page } from "@playwright/test";
 import type { AdminProxy, AdminProxyDetail } from "@/features/console-proxies/api";
@@ -163,10 +164,23 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   await expect(upstreamPassword).toHaveAttribute("placeholder", "Unchanged");
   expect(await page.content()).not.toContain("UpSecret1");
 
+  // Its usage (nothing yet) and limits (none yet).
+  await expect(dialog.getByTestId("proxy-usage")).toContainText("This month0 B");
+  await expect(dialog.getByTestId("proxy-usage")).toContainText("Last 24 hours0 B · 0 connections");
+  const quota = dialog.getByLabel("Bandwidth quota (GB / month, 0 = unlimited)");
+  const cap = dialog.getByLabel("Max concurrent connections (0 = unlimited)");
+  await expect(quota).toHaveValue("0");
+  await expect(cap).toHaveValue("0");
+
   await dialog.getByLabel("Upstream port").fill("0");
   await dialog.getByRole("button", { name: "Update Proxy" }).click();
   await expect(dialog.getByText("Upstream port must be a whole number from 1 to 65535")).toBeVisible();
   await dialog.getByLabel("Upstream port").fill("8443");
+  await quota.fill("1.5");
+  await dialog.getByRole("button", { name: "Update Proxy" }).click();
+  await expect(dialog.getByText("Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)")).toBeVisible();
+  await quota.fill("25");
+  await cap.fill("10");
   await dialog.getByLabel("Password", { exact: true }).fill("Rotated#2");
   await dialog.getByLabel("Status").selectOption("MAINTENANCE");
   await dialog.getByRole("button", { name: "Update Proxy" }).click();
@@ -176,7 +190,15 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   await expect(alphaRow).toContainText("Maintenance");
   const edited = await pb.send<AdminProxyDetail>(`/api/admin/proxies/${alpha.id}`, { method: "GET" });
   expect(edited).toMatchObject({ host: alpha.host, port: alpha.port, upstream_port: 8443, upstream_has_password: true });
-  expect(edited).toMatchObject({ password: "Rotated#2", status: "MAINTENANCE" });
+  expect(edited).toMatchObject({ password: "Rotated#2", status: "MAINTENANCE", bandwidth_quota_bytes: 25 * 2 ** 30, max_connections: 10 });
+  const audit = await (
+    await superuserClient()
+  )
+    .collection("audit_logs")
+    .getFirstListItem(`action = "proxies.update" && target_id = "${alpha.id}"`, { sort: "-created" });
+  expect(audit["details"]).toMatchObject({
+    changes: { bandwidth_quota_gb: { from: 0, to: 25 }, max_connections: { from: 0, to: 10 } },
+  });
 
   // Delete: asks first; Cancel keeps the proxy, Delete removes it.
   const delta = imported.find((p) => p.upstream_host === `${t}-b.e2e.test`)!;

@@ -3,13 +3,15 @@
 // host:port, username and password, new credentials, renewal on the ledger (and the one
 // the balance does not cover), the auto-renew switch, and how to connect (the gateway's
 // ports, the lines to copy, the curl command against the shop's IP-echo endpoint, also on
-// the dashboard's "Testing Your Proxies"). Browsing is my-proxies.spec.ts.
+// the dashboard's "Testing Your Proxies"), and this month's traffic against the proxy's
+// limits (issue #16). Browsing is my-proxies.spec.ts.
 import { expect, test } from "@playwright/test";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import { adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
-import { superuserClient } from "./support/pocketbase.ts";
+import { setE2eProxyColumns, superuserClient } from "./support/pocketbase.ts";
+import { insertUsageRows } from "../support/usage-rows.ts";
 import { buyProxies, cardOf, DAY_MS, endpointOf, ms, proxyInDb, unitPrices } from "./support/my-proxies.ts";
 import { tag } from "./support/unique.ts";
 
@@ -17,14 +19,38 @@ test.describe("My Proxies", () => {
   // Arranging customers, stock and purchases takes a while on a shared 2-core machine.
   test.describe.configure({ timeout: 120_000 });
 
-  test("masks the password until revealed and copies host:port, username and password", async ({ page, context }) => {
+  test("masks the password until revealed, copies host:port, username and password, and shows this month's traffic", async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E.baseUrl });
     const user = await createCustomer({ balanceCents: 10_000 });
-    const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Bavaria ${tag()}`, count: 1 });
+    const [bought, spent] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Bavaria ${tag()}`, count: 2 });
     const proxy = await proxyInDb(bought!.id);
+    // The gateway's hourly rows (issue #16): 1.2 GB this month of a 10 GB quota with a cap; the other proxy's 1 GB quota used up.
+    const GB = 2 ** 30;
+    setE2eProxyColumns([bought!.id], { bandwidth_quota_bytes: 10 * GB, max_connections: 5 });
+    setE2eProxyColumns([spent!.id], { bandwidth_quota_bytes: GB });
+    const dataDir = process.env["E2E_DATA_DIR"]!;
+    insertUsageRows({ dataDir }, [
+      { proxy_id: bought!.id, user_id: user.id, hour: Date.now(), bytes_up: Math.round(0.2 * GB), bytes_down: GB, connections: 40 },
+      { proxy_id: spent!.id, user_id: user.id, hour: Date.now(), bytes_down: GB },
+    ]);
     await signInAs(page, user, "/dashboard/proxies");
 
     const card = cardOf(page, proxy);
+    await expect(card.getByTestId("proxy-usage")).toContainText("This month: 1.2 GB of 10 GB");
+    await expect(card.getByTestId("proxy-usage")).toContainText("Up to 5 connections at once");
+    await expect(card.getByText(/Monthly quota used up/)).toHaveCount(0);
+    const renews = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toLocaleDateString("en-US", {
+      month: "short",
+      day: "numeric",
+      timeZone: "UTC",
+    });
+    const spentUsage = cardOf(page, await proxyInDb(spent!.id)).getByTestId("proxy-usage");
+    await expect(spentUsage).toContainText("This month: 1 GB of 1 GB");
+    await expect(spentUsage).toContainText(`Monthly quota used up: new connections are refused until ${renews}`);
+
     const password = card.getByTestId("proxy-password");
     await expect(password).toContainText("••••");
     await expect(password).not.toContainText(proxy.password);

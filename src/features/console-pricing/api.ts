@@ -2,21 +2,24 @@
 // audited and demo-mode-checked by audit.pb.js; the public pages follow by themselves).
 import type { PlanOutput } from "@/features/console-pricing/schemas";
 import { pb } from "@/lib/pocketbase";
-import type { PricingPlan } from "@/lib/pocketbase-types";
+import type { PricingPlan, PricingPlanRecord } from "@/lib/pocketbase-types";
+
+/** A plan as the console edits it: with the limits a purchase copies onto its proxies (0 = unlimited). */
+export type ConsolePlan = PricingPlan & Pick<PricingPlanRecord, "bandwidth_quota_gb" | "max_connections">;
 
 /** Every plan (a shop has a handful), by type then price. */
-export function listPlans(signal?: AbortSignal): Promise<PricingPlan[]> {
+export function listPlans(signal?: AbortSignal): Promise<ConsolePlan[]> {
   return pb()
     .collection("pricing_plans")
-    .getFullList<PricingPlan>({ sort: "type,price_cents,name", requestKey: null, ...(signal ? { signal } : {}) });
+    .getFullList<ConsolePlan>({ sort: "type,price_cents,name", requestKey: null, ...(signal ? { signal } : {}) });
 }
 
-export function createPlan(values: PlanOutput): Promise<PricingPlan> {
-  return pb().collection("pricing_plans").create<PricingPlan>(values, { requestKey: null });
+export function createPlan(values: PlanOutput): Promise<ConsolePlan> {
+  return pb().collection("pricing_plans").create<ConsolePlan>(values, { requestKey: null });
 }
 
-export function updatePlan(id: string, values: PlanOutput): Promise<PricingPlan> {
-  return pb().collection("pricing_plans").update<PricingPlan>(id, values, { requestKey: null });
+export function updatePlan(id: string, values: PlanOutput): Promise<ConsolePlan> {
+  return pb().collection("pricing_plans").update<ConsolePlan>(id, values, { requestKey: null });
 }
 
 export async function deletePlan(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EMPTY_PLAN, PlanSchema, dollarsToCents, featureLines } from "@/features/console-pricing/schemas";
+import { EMPTY_PLAN, LIMIT_MESSAGES, PlanSchema, dollarsToCents, featureLines } from "@/features/console-pricing/schemas";
 
 const messages = (input: unknown) => {
   const result = v.safeParse(PlanSchema, input);
@@ -22,6 +22,8 @@ describe("plan form", () => {
       type: "RESIDENTIAL",
       price_cents: 199,
       features: ["a", "b"],
+      bandwidth_quota_gb: 0,
+      max_connections: 0,
       popular: false,
       active: true,
     });
@@ -41,5 +43,24 @@ describe("plan form", () => {
       price: ["Price must be at most $10,000.00 per proxy"],
     });
     expect(messages({ ...EMPTY_PLAN, name: "X", price: "10000", features: "a" })).toEqual({});
+  });
+});
+
+describe("plan limits (issue #16)", () => {
+  it("takes whole GB and connections, blank as 0 (unlimited), with the server's messages otherwise", () => {
+    const base = { ...EMPTY_PLAN, name: "X", price: "1", features: "a" };
+    expect(v.parse(PlanSchema, { ...base, bandwidth_quota_gb: " 10 ", max_connections: "" })).toMatchObject({
+      bandwidth_quota_gb: 10,
+      max_connections: 0,
+    });
+    expect(messages({ ...base, bandwidth_quota_gb: "1.5", max_connections: "100001" })).toEqual({
+      bandwidth_quota_gb: [LIMIT_MESSAGES.bandwidthQuota],
+      max_connections: [LIMIT_MESSAGES.maxConnections],
+    });
+    expect(messages({ ...base, bandwidth_quota_gb: "1000001", max_connections: "-1" })).toEqual({
+      bandwidth_quota_gb: [LIMIT_MESSAGES.bandwidthQuota],
+      max_connections: [LIMIT_MESSAGES.maxConnections],
+    });
+    expect(messages({ ...base, bandwidth_quota_gb: "1000000", max_connections: "100000" })).toEqual({});
   });
 });

@@ -2,7 +2,7 @@
 // (pocketbase/pb_hooks/lib/proxies/prices.js validatePlan and the collection's fields), which stays the truth.
 import * as v from "valibot";
 import { MAX_PLAN_PRICE_CENTS, MAX_PLAN_PRICE_MESSAGE, PROXY_TYPES } from "@/lib/catalog";
-import type { PricingPlan } from "@/lib/site";
+import type { ConsolePlan } from "@/features/console-pricing/api";
 
 /** "12.5" dollars -> 1250 cents (rounded to the cent); NaN when not a number. */
 export function dollarsToCents(text: string): number {
@@ -24,6 +24,22 @@ export function featureLines(text: string): string[] {
     .filter((line) => line !== "");
 }
 
+// The server's messages for the limits (pb_hooks/lib/proxies/prices.js validatePlan).
+export const LIMIT_MESSAGES = {
+  bandwidthQuota: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)",
+  maxConnections: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)",
+} as const;
+
+/** A limit as typed: a whole number from 0 to `max`, blank is 0 (unlimited). */
+function limit(max: number, message: string) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((text) => text === "" || (/^\d{1,7}$/.test(text) && Number(text) <= max), message),
+    v.transform(Number),
+  );
+}
+
 export const PlanSchema = v.pipe(
   v.object({
     name: v.pipe(v.string(), v.trim(), v.minLength(1, "Name is required"), v.maxLength(100, "Name must be at most 100 characters")),
@@ -39,6 +55,8 @@ export const PlanSchema = v.pipe(
       v.transform(featureLines),
       v.check((lines) => lines.length > 0, "Features are required"),
     ),
+    bandwidth_quota_gb: limit(1_000_000, LIMIT_MESSAGES.bandwidthQuota),
+    max_connections: limit(100_000, LIMIT_MESSAGES.maxConnections),
     popular: v.boolean(),
     active: v.boolean(),
   }),
@@ -48,14 +66,25 @@ export const PlanSchema = v.pipe(
 export type PlanInput = v.InferInput<typeof PlanSchema>;
 export type PlanOutput = v.InferOutput<typeof PlanSchema>;
 
-export const EMPTY_PLAN: PlanInput = { name: "", type: "RESIDENTIAL", price: "", features: "", popular: false, active: true };
+export const EMPTY_PLAN: PlanInput = {
+  name: "",
+  type: "RESIDENTIAL",
+  price: "",
+  features: "",
+  bandwidth_quota_gb: "0",
+  max_connections: "0",
+  popular: false,
+  active: true,
+};
 
-export function planToInput(plan: PricingPlan): PlanInput {
+export function planToInput(plan: ConsolePlan): PlanInput {
   return {
     name: plan.name,
     type: plan.type,
     price: centsToDollars(plan.price_cents),
     features: plan.features.join("\n"),
+    bandwidth_quota_gb: String(plan.bandwidth_quota_gb ?? 0),
+    max_connections: String(plan.max_connections ?? 0),
     popular: plan.popular,
     active: plan.active,
   };
@@ -67,6 +96,8 @@ export const SERVER_FIELDS: Record<string, keyof PlanInput> = {
   type: "type",
   price_cents: "price",
   features: "features",
+  bandwidth_quota_gb: "bandwidth_quota_gb",
+  max_connections: "max_connections",
   popular: "popular",
   active: "active",
 };

@@ -1,15 +1,14 @@
 // Pricing Management state: every plan, kept live (another admin's change shows at once).
 import { atom, onMount } from "nanostores";
 import { followLive, type Live } from "@/lib/realtime";
-import { createPlan, deletePlan, listPlans, updatePlan } from "@/features/console-pricing/api";
+import { createPlan, deletePlan, listPlans, updatePlan, type ConsolePlan } from "@/features/console-pricing/api";
 import type { PlanOutput } from "@/features/console-pricing/schemas";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { pb } from "@/lib/pocketbase";
-import type { PricingPlan } from "@/lib/pocketbase-types";
 
 export interface PlansState {
   status: "loading" | "ready" | "error";
-  plans: PricingPlan[];
+  plans: ConsolePlan[];
   error: string;
 }
 
@@ -18,11 +17,11 @@ export const $plans = atom<PlansState>({ status: "loading", plans: [], error: ""
 const TYPE_ORDER = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
 
 /** By type (the five in their usual order), then price, then name. */
-export function byTypeAndPrice(a: PricingPlan, b: PricingPlan): number {
+export function byTypeAndPrice(a: ConsolePlan, b: ConsolePlan): number {
   return TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type) || a.price_cents - b.price_cents || a.name.localeCompare(b.name);
 }
 
-function put(plan: PricingPlan): void {
+function put(plan: ConsolePlan): void {
   const state = $plans.get();
   $plans.set({ ...state, plans: [...state.plans.filter((p) => p.id !== plan.id), plan].sort(byTypeAndPrice) });
 }
@@ -54,7 +53,7 @@ onMount($plans, () => {
     subscribe: () =>
       pb()
         .collection("pricing_plans")
-        .subscribe<PricingPlan>("*", ({ action, record }) => {
+        .subscribe<ConsolePlan>("*", ({ action, record }) => {
           if (live.stopped) return;
           if (action === "delete") drop(record.id);
           else put(record);
@@ -68,7 +67,7 @@ onMount($plans, () => {
   };
 });
 
-export async function savePlan(id: string | null, values: PlanOutput): Promise<PricingPlan> {
+export async function savePlan(id: string | null, values: PlanOutput): Promise<ConsolePlan> {
   const plan = id ? await updatePlan(id, values) : await createPlan(values);
   put(plan);
   return plan;

@@ -31,6 +31,8 @@ export interface AdminProxy extends Pick<
   | "auto_renew"
   | "created"
   | "updated"
+  | "bandwidth_quota_bytes"
+  | "max_connections"
 > {
   owner_email: string;
   /** "" is read as "direct". */
@@ -46,9 +48,32 @@ export interface AdminProxy extends Pick<
   upstream_error: string;
 }
 
-/** One proxy for the edit form, with the customer's plaintext password (never the upstream's). */
+/** Traffic totals of a period (pb_hooks/lib/proxies/usage.js). */
+export interface UsageTotals {
+  bytes_up: number;
+  bytes_down: number;
+  bytes: number;
+  connections: number;
+  failed_connections: number;
+}
+
+/** A proxy's UTC calendar month so far: every byte up and down, against its quota and cap (0 = none). */
+export interface MonthUsage {
+  bytes: number;
+  quota_bytes: number;
+  max_connections: number;
+  quota_reached: boolean;
+  /** "2026-12-01" (UTC). */
+  renews_on: string;
+}
+
+/**
+ * One proxy for the edit form, with the customer's plaintext password (never the
+ * upstream's) and its usage: this month and the last 24 hours.
+ */
 export interface AdminProxyDetail extends AdminProxy {
   password: string;
+  usage: { month: MonthUsage; last_24h: UsageTotals };
 }
 
 export interface InventoryCriteria {
@@ -125,7 +150,7 @@ export function fetchProxy(id: string, signal?: AbortSignal): Promise<AdminProxy
 }
 
 /**
- * An edit: the customer's credentials, the status and the exit. host and port are the
+ * An edit: the customer's credentials, the status, the exit and the limits. host and port are the
  * gateway's and are not sent; upstream_password is sent only to replace the stored one.
  */
 export interface ProxyEdit {
@@ -138,6 +163,10 @@ export interface ProxyEdit {
   upstream_port?: number;
   upstream_username?: string;
   upstream_password?: string;
+  /** Whole GB a UTC month; 0 = unlimited. */
+  bandwidth_quota_gb: number;
+  /** Connections at once; 0 = unlimited. */
+  max_connections: number;
 }
 
 export function updateProxy(id: string, body: ProxyEdit): Promise<AdminProxyDetail> {

@@ -27,6 +27,8 @@ const EDIT: EditInput = {
   upstream_port: "8080",
   upstream_username: "seller",
   upstream_password: "",
+  bandwidth_quota_gb: "0",
+  max_connections: "0",
 };
 
 /** The edit form's messages by field ({} when it passes). */
@@ -89,6 +91,8 @@ describe("the edit form's exit (issue #16)", () => {
       upstream_host: "upstream.example.com",
       upstream_port: 8080,
       upstream_username: "seller",
+      bandwidth_quota_gb: 0,
+      max_connections: 0,
     });
     expect(parse({ upstream_password: "Fresh#1" })).toMatchObject({ upstream_password: "Fresh#1" });
     expect(parse({ exit: "direct", bind_address: " 203.0.113.10 " })).toEqual({
@@ -97,6 +101,26 @@ describe("the edit form's exit (issue #16)", () => {
       status: "AVAILABLE",
       exit: "direct",
       bind_address: "203.0.113.10",
+      bandwidth_quota_gb: 0,
+      max_connections: 0,
     });
+  });
+});
+
+describe("the edit form's limits (issue #16)", () => {
+  it("takes whole numbers up to the server's bounds, blank as 0 (unlimited), and says so otherwise", () => {
+    const parse = (change: Partial<EditInput>) => toProxyEdit(v.parse(editSchema(true), { ...EDIT, ...change }));
+    expect(parse({ bandwidth_quota_gb: " 10 ", max_connections: "100000" })).toMatchObject({
+      bandwidth_quota_gb: 10,
+      max_connections: 100000,
+    });
+    expect(parse({ bandwidth_quota_gb: "", max_connections: "" })).toMatchObject({ bandwidth_quota_gb: 0, max_connections: 0 });
+    expect(editErrors({ bandwidth_quota_gb: "1000000" })).toEqual({});
+    for (const bad of ["-1", "1.5", "1000001", "ten"]) {
+      expect(editErrors({ bandwidth_quota_gb: bad })).toEqual({ bandwidth_quota_gb: EDIT_MESSAGES.bandwidthQuota });
+    }
+    for (const bad of ["-1", "2.5", "100001"]) {
+      expect(editErrors({ max_connections: bad })).toEqual({ max_connections: EDIT_MESSAGES.maxConnections });
+    }
   });
 });

@@ -71,8 +71,13 @@ const hostText = v.pipe(
   v.transform((host) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host)),
 );
 
+/** A GB as quotas count it (2^30 bytes, like the gateway). */
+export const GB = 2 ** 30;
+
 // The server's messages (pb_hooks/lib/proxies/inventory-edit.js, endpoints.js).
 export const EDIT_MESSAGES = {
+  bandwidthQuota: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)",
+  maxConnections: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)",
   bindAddress: "Bind address must be an IP address of the gateway's machine (IPv4 or IPv6), or empty",
   upstreamHostRequired: "Upstream host is required for an upstream exit",
   upstreamHost: "Upstream host must be a host name, an IPv4 address or an IPv6 address",
@@ -116,6 +121,15 @@ function upstreamPasswordProblem(password: string, stored: boolean): string {
   return password.includes(":") ? EDIT_MESSAGES.upstreamPasswordColons : "";
 }
 
+/** A limit as typed: a whole number from 0 to `max` (blank is 0, unlimited). */
+function limitText(max: number, message: string) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((text) => text === "" || (/^\d{1,7}$/.test(text) && Number(text) <= max), message),
+  );
+}
+
 const EditFields = v.object({
   username: v.pipe(
     v.string(),
@@ -140,6 +154,8 @@ const EditFields = v.object({
   upstream_port: v.pipe(v.string(), v.trim()),
   upstream_username: v.pipe(v.string(), v.trim()),
   upstream_password: v.string(),
+  bandwidth_quota_gb: limitText(1_000_000, EDIT_MESSAGES.bandwidthQuota),
+  max_connections: limitText(100_000, EDIT_MESSAGES.maxConnections),
 });
 
 /**
@@ -191,14 +207,19 @@ export type EditInput = v.InferInput<typeof EditFields>;
 export const EDIT_FIELDS = Object.keys(EditFields.entries) as (keyof EditInput)[];
 export type EditOutput = v.InferOutput<typeof EditFields>;
 
-/** The PATCH body for checked values: only the chosen exit's fields; a blank upstream password is left out (kept). */
+/**
+ * The PATCH body for checked values: only the chosen exit's fields; a blank upstream password
+ * is left out (kept); the limits as numbers (blank = 0, unlimited).
+ */
 export function toProxyEdit(values: EditOutput): ProxyEdit {
   const { username, password, status } = values;
-  if (values.exit === "direct") return { username, password, status, exit: "direct", bind_address: values.bind_address };
+  const limits = { bandwidth_quota_gb: Number(values.bandwidth_quota_gb), max_connections: Number(values.max_connections) };
+  if (values.exit === "direct") return { username, password, status, exit: "direct", bind_address: values.bind_address, ...limits };
   return {
     username,
     password,
     status,
+    ...limits,
     exit: "upstream",
     upstream_host: values.upstream_host,
     upstream_port: Number(values.upstream_port),

@@ -1,5 +1,6 @@
 // The plan modal's form (admin spec 5): name, type, price in dollars (saved as cents),
-// features one a line, popular (off) and active (on). After a save the success message
+// features one a line, the limits its proxies get (a monthly bandwidth quota in GB and a
+// cap on connections at once, 0 = unlimited), popular (off) and active (on). After a save the success message
 // shows and the modal closes 2 seconds later; the server's messages land on the fields.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useEffect, useRef, useState } from "react";
@@ -13,13 +14,13 @@ import { EMPTY_PLAN, PlanSchema, SERVER_FIELDS, planToInput, type PlanInput, typ
 import { savePlan } from "@/features/console-pricing/stores";
 import { PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
-import type { PricingPlan } from "@/lib/pocketbase-types";
+import type { ConsolePlan } from "@/features/console-pricing/api";
 
 /** How long the success message stays before the modal closes (spec 9). */
 export const CLOSE_AFTER_SAVE_MS = 2000;
 
 interface PlanFormProps {
-  plan: PricingPlan | null;
+  plan: ConsolePlan | null;
   onClose: () => void;
 }
 
@@ -85,6 +86,15 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
         <FormField form={form} name="features" id="plan-features" label="Features (one per line)">
           {(field) => <Textarea rows={5} {...field} />}
         </FormField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField form={form} name="bandwidth_quota_gb" id="plan-quota" label="Bandwidth quota (GB / month, 0 = unlimited)">
+            {(field) => <Input type="number" inputMode="numeric" min="0" max="1000000" step="1" {...field} />}
+          </FormField>
+          <FormField form={form} name="max_connections" id="plan-max-connections" label="Max concurrent connections (0 = unlimited)">
+            {(field) => <Input type="number" inputMode="numeric" min="0" max="100000" step="1" {...field} />}
+          </FormField>
+        </div>
+        <p className="-mt-2 text-sm text-slate-600">Each proxy bought on this plan gets these limits; renewals keep them.</p>
         <div className="flex flex-wrap gap-x-6 gap-y-2">
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" className="size-4 rounded border-slate-300 accent-primary" {...register("popular")} />

@@ -16,18 +16,18 @@ import { $plans, loadPlans, removePlan } from "@/features/console-pricing/stores
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { errorMessage } from "@/lib/api-error";
 import { formatCents } from "@/lib/money";
-import type { PricingPlan } from "@/lib/pocketbase-types";
+import type { ConsolePlan } from "@/features/console-pricing/api";
 
 export function PricingConsole() {
   return <AdminGate>{() => <Pricing />}</AdminGate>;
 }
 
-type Editing = { plan: PricingPlan | null } | null;
+type Editing = { plan: ConsolePlan | null } | null;
 
 function Pricing() {
   const state = useStore($plans);
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<PricingPlan | null>(null);
+  const [deleting, setDeleting] = useState<ConsolePlan | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [banner, setBanner] = useState<{ tone: "success" | "error"; text: string } | null>(null);
 
@@ -94,6 +94,13 @@ function Pricing() {
               <p className="mt-3 text-2xl font-bold text-slate-900">
                 {formatCents(plan.price_cents)}
                 <span className="text-sm font-normal text-slate-600"> per proxy</span>
+              </p>
+              <p className="mt-1 text-sm text-slate-600" data-testid="plan-limits">
+                {plan.bandwidth_quota_gb ? `${plan.bandwidth_quota_gb.toLocaleString("en-US")} GB a month` : "Unlimited bandwidth"}
+                {" · "}
+                {plan.max_connections
+                  ? `up to ${plan.max_connections.toLocaleString("en-US")} connections at once`
+                  : "unlimited connections"}
               </p>
               <ul className="mt-3 flex-1 list-disc space-y-1 pl-5 text-sm text-slate-700" aria-label={`${plan.name} features`}>
                 {plan.features.map((feature, i) => (

@@ -2,7 +2,9 @@
 // endpoint (Host/IP Address and Port, read-only: the server keeps them); the customer's
 // Username and Password (plain text) and Status; the Exit: direct from the gateway machine
 // (optional bind address) or through an upstream proxy whose password is write-only (blank
-// keeps the stored one). Cancel / "Update Proxy". The customer's password is read when the
+// keeps the stored one); its Limits (issue #16: a monthly bandwidth quota in GB and a cap on
+// connections at once, 0 = unlimited), under its Usage this month and in the last 24 hours.
+// Cancel / "Update Proxy". The customer's password is read when the
 // modal opens (the list never carries it). Status changes follow the server's rules,
 // explained under the select.
 import { valibotResolver } from "@hookform/resolvers/valibot";
@@ -21,6 +23,7 @@ import { fetchProxy, type AdminProxy, type AdminProxyDetail } from "@/features/c
 import {
   EDIT_FIELDS,
   EXIT_LABELS,
+  GB,
   editSchema,
   PROXY_EXITS,
   PROXY_STATUSES,
@@ -32,6 +35,8 @@ import {
 import { UpstreamFailure } from "@/features/console-proxies/components/upstream-failure";
 import { failureMessage, saveProxy } from "@/features/console-proxies/stores";
 import { endpoint } from "@/lib/endpoint";
+import { formatBytes } from "@/lib/bytes";
+import { plural } from "@/lib/plural";
 
 interface EditProxyDialogProps {
   proxy: AdminProxy | null;
@@ -128,6 +133,8 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       upstream_port: detail.upstream_port ? String(detail.upstream_port) : "",
       upstream_username: detail.upstream_username ?? "",
       upstream_password: "",
+      bandwidth_quota_gb: String((detail.bandwidth_quota_bytes ?? 0) / GB),
+      max_connections: String(detail.max_connections ?? 0),
     },
   });
   const {
@@ -156,6 +163,7 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4" aria-busy={isSubmitting}>
       <LiveAlert tone="error">{formError}</LiveAlert>
+      <ProxyUsage detail={detail} />
       <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_7rem]">
         <Field id="edit-host" label="Host/IP Address">
           <Input id="edit-host" value={detail.host} readOnly aria-describedby="edit-endpoint-hint" className="bg-slate-50 font-mono" />
@@ -230,6 +238,20 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
           </FormField>
         )}
       </fieldset>
+      <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
+        <legend className="px-1 text-sm font-semibold text-slate-900">Limits</legend>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField form={form} name="bandwidth_quota_gb" id="edit-quota" label="Bandwidth quota (GB / month, 0 = unlimited)">
+            {(field) => <Input type="number" inputMode="numeric" min={0} max={1000000} step={1} {...field} />}
+          </FormField>
+          <FormField form={form} name="max_connections" id="edit-max-connections" label="Max concurrent connections (0 = unlimited)">
+            {(field) => <Input type="number" inputMode="numeric" min={0} max={100000} step={1} {...field} />}
+          </FormField>
+        </div>
+        <p className="text-sm text-slate-600">
+          Past them the gateway refuses new connections, saying which limit. A purchase sets them from the plan; a renewal keeps them.
+        </p>
+      </fieldset>
       <div className="flex flex-wrap justify-end gap-3 pt-2">
         <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
           Cancel
@@ -239,5 +261,29 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
         </Button>
       </div>
     </form>
+  );
+}
+
+/** This month's traffic against the quota, and the last 24 hours' (the gateway's metering). */
+function ProxyUsage({ detail }: { detail: AdminProxyDetail }) {
+  const { month, last_24h: day } = detail.usage;
+  return (
+    <dl className="grid gap-3 rounded-lg bg-slate-50 p-3 text-sm sm:grid-cols-2" data-testid="proxy-usage">
+      <div>
+        <dt className="text-xs font-medium text-slate-500">This month</dt>
+        <dd className="mt-0.5 text-slate-900">
+          {formatBytes(month.bytes)}
+          {month.quota_bytes > 0 ? ` of ${formatBytes(month.quota_bytes)}` : ""}
+          {month.quota_reached ? <span className="block font-medium text-red-700">Quota used up until {month.renews_on}</span> : null}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs font-medium text-slate-500">Last 24 hours</dt>
+        <dd className="mt-0.5 text-slate-900">
+          {formatBytes(day.bytes)} · {plural(day.connections, "connection", "connections")}
+          {day.failed_connections > 0 ? `, ${day.failed_connections.toLocaleString("en-US")} failed` : ""}
+        </dd>
+      </div>
+    </dl>
   );
 }

@@ -17,6 +17,7 @@ import { openRenewal } from "@/features/proxies/renewal-store";
 import { regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
 import { endpoint } from "@/lib/endpoint";
 import { connectionLines, PASSWORD_MASK, portsLabel } from "@/lib/connection-lines";
+import { MonthUsageLine } from "@/features/proxies/components/month-usage";
 
 const MASK = PASSWORD_MASK;
 
@@ -99,6 +100,7 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
         </div>
 
         <p className="text-sm text-slate-700">{expiryText(proxy, new Date(), !hydrated) || "No expiry date"}</p>
+        {active ? <MonthUsageLine proxyId={proxy.id} /> : null}
 
         <dl className="space-y-2 rounded-md bg-slate-50 p-3 text-sm">
           <CredentialRow label="Host:port" value={address} copyLabel="Copy host and port" />
