@@ -2,8 +2,11 @@
 // /login with the page remembered), the sidebar and the mobile bar, the header's admin
 // marks, and the Overview page with real figures, accessible and fitting 360 px.
 import { expect, test } from "@playwright/test";
-import { adjustBalance, createAdmin, createCustomer, signInAs } from "./support/customers.ts";
+import { randomUUID } from "node:crypto";
+import type { AdminOverview } from "@/features/console-overview/api";
+import { adjustBalance, createAdmin, createCustomer, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
+import { superuserClient } from "./support/pocketbase.ts";
 
 const SIDEBAR = [
   ["Overview", "/console"],
@@ -41,6 +44,12 @@ test("the console shows its sidebar, the admin header and the Overview with real
   const admin = await createAdmin();
   const customer = await createCustomer();
   await adjustBalance(customer.id, 4321, "Shell test credit");
+  // Proxy traffic through the gateway this hour, as it meters it (issue #16).
+  const su = await superuserClient();
+  const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString().replace("T", " ");
+  await su
+    .collection("proxy_usage")
+    .create({ proxy_id: `e2e${randomUUID().slice(0, 8)}`, hour, bytes_up: 1024, bytes_down: 2048, connections: 3 });
   await signInAs(page, admin, "/console");
 
   const sidebar = page.getByRole("navigation", { name: "Console", exact: true });
@@ -60,7 +69,14 @@ test("the console shows its sidebar, the admin header and the Overview with real
   }
   await expect(page.getByRole("group", { name: "System Status" })).toContainText("Operational");
   expect(Number((await page.getByTestId("overview-total-users").textContent())?.replace(/,/g, ""))).toBeGreaterThanOrEqual(2);
-  await expect(page.getByText("15% increase this month")).toBeVisible();
+  // The gateway line and the traffic notice are measured (no longer the spec's fixed "15% increase this month").
+  const overview = await (await userClient(admin)).send<AdminOverview>("/api/admin/overview", {});
+  const count = new Intl.NumberFormat("en-US").format(overview.gateway_today.connections);
+  expect(overview.gateway_today.connections).toBeGreaterThanOrEqual(3);
+  await expect(page.getByTestId("overview-gateway")).toContainText(`Gateway today: ${count} connections · `);
+  await expect(page.getByTestId("overview-traffic")).toContainText(
+    /^(Traffic growing\d+% increase this month|Traffic falling\d+% decrease this month|Traffic steadyNo change this month|Traffic started)/,
+  );
   await expect(page.getByText("Maintenance planned")).toBeVisible();
   const recent = page.getByTestId("recent-transaction").first();
   await expect(recent).toContainText(customer.email);

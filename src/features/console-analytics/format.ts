@@ -28,3 +28,27 @@ export function dayToSeconds(date: string): number {
 export function percent(part: number, total: number): number {
   return total > 0 ? Math.round((part / total) * 100) : 0;
 }
+
+const UNITS = ["B", "KB", "MB", "GB", "TB", "PB"] as const;
+const oneDecimal = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+
+/** Bytes in binary units, as quotas are counted (1 GB = 1024³ bytes): 12000 -> "11.7 KB". */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? count.format(value) : oneDecimal.format(value)} ${UNITS[unit]}`;
+}
+
+/** A percentage the server rounded to one decimal: 97 -> "97%", 96.6 -> "96.6%". */
+export function formatPercent(value: number): string {
+  return `${oneDecimal.format(value)}%`;
+}
+
+/** The bucket holding the median connect time: "≤ 50 ms", or "> 5,000 ms" for the open last one. */
+export function formatMedianConnect(median: { at_most_ms: number | null; over_ms: number | null }): string {
+  return median.at_most_ms !== null ? `≤ ${count.format(median.at_most_ms)} ms` : `> ${count.format(median.over_ms ?? 0)} ms`;
+}

@@ -24,6 +24,26 @@ export interface AdminOverview {
   test_payments_cents: number;
   active_proxies: number;
   recent_transactions: RecentTransaction[];
+  /** The gateway today (UTC) so far: traffic and connections per proxy, and its connect figures. */
+  gateway_today: {
+    bytes_up: number;
+    bytes_down: number;
+    bytes: number;
+    connections: number;
+    failed_connections: number;
+    connections_ok: number;
+    connections_failed: number;
+    /** ok / (ok + failed), one decimal; null without connections. */
+    success_rate_percent: number | null;
+  };
+  /** Proxy traffic (bytes) this month so far against the same days of last month. */
+  traffic_month: {
+    current: number;
+    previous: number;
+    change_percent: number | null;
+    /** "+15% vs the same days of last month", "No change" or "New". */
+    caption: string;
+  };
 }
 
 /** The figures, read with `client`'s session (the browser's, or the admin's own on the server). */

@@ -1,6 +1,8 @@
 // @ts-check
-// The console's Overview (get_admin_overview_stats in the spec): platform figures and the
-// newest ledger rows. Shop admins only: anonymous 401, customers 403.
+// The console's Overview (get_admin_overview_stats in the spec): platform figures, the
+// newest ledger rows, and the gateway's metering: today's connections, traffic and success
+// rate, and this month's traffic against the same span of last month (the spec's fixed
+// "15% increase this month" made real). Shop admins only: anonymous 401, customers 403.
 
 /** @type {typeof import("./revenue.js")} */
 const revenue = require(`${__hooks}/lib/reports/revenue.js`);
@@ -8,13 +10,46 @@ const revenue = require(`${__hooks}/lib/reports/revenue.js`);
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /**
+ * The gateway's figures: today (UTC) so far, and this month's traffic against last month's
+ * over the same span from its first day (cut at its end: a 31st compares with all of a
+ * shorter month). Hourly rows, counted by the hours that begin in each span.
+ * @param {CoreApp} app
+ * @param {number} nowMs
+ */
+function gatewayFigures(app, nowMs) {
+  /** @type {typeof import("./analytics.js")} */
+  const analytics = require(`${__hooks}/lib/reports/analytics.js`);
+  const now = new Date(nowMs);
+  const end = sql.dbDate(nowMs + 1);
+  const today = sql.dbDate(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const monthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const prevMonthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
+  const prevEndMs = Math.min(prevMonthStartMs + (nowMs - monthStartMs), monthStartMs);
+  const traffic = analytics.trafficBetween(app, today, end);
+  const connects = analytics.connectsBetween(app, today, end);
+  const month = analytics.trafficBetween(app, sql.dbDate(monthStartMs), end);
+  const lastMonth = analytics.trafficBetween(app, sql.dbDate(prevMonthStartMs), sql.dbDate(prevEndMs));
+  return {
+    gateway_today: {
+      ...traffic,
+      connections_ok: connects.connections_ok,
+      connections_failed: connects.connections_failed,
+      success_rate_percent: connects.success_rate_percent,
+    },
+    traffic_month: analytics.growth(month.bytes, lastMonth.bytes, "the same days of last month"),
+  };
+}
+
+/**
  * The Overview figures: users, money received and kept (real, i.e. Stripe, payments minus
  * what Stripe refunded and lost disputes took back; a proxy refund gives credits back, not
  * money, so it does not lower revenue), test payments apart (no money moved), proxies in
- * customers' hands, and the 10 newest ledger rows with their user's e-mail.
+ * customers' hands, the 10 newest ledger rows with their user's e-mail, and the gateway's
+ * figures (gatewayFigures).
  * @param {CoreApp} app
+ * @param {number} [nowMs]
  */
-function overviewFigures(app) {
+function overviewFigures(app, nowMs = Date.now()) {
   const figures = new DynamicModel({ total_users: 0, total_revenue_cents: 0, test_payments_cents: 0, active_proxies: 0 });
   app
     .db()
@@ -40,13 +75,17 @@ function overviewFigures(app) {
     test_payments_cents: figures.test_payments_cents,
     active_proxies: figures.active_proxies,
     recent_transactions: recent.map((r) => ({ ...r })),
+    ...gatewayFigures(app, nowMs),
   };
 }
 
 /**
  * GET /api/admin/overview
  * -> {total_users, total_revenue_cents, test_payments_cents, active_proxies, recent_transactions:
- *    [{id, user_id, user_email, type, amount_cents, description, created}]}  (the 10 newest ledger rows)
+ *    [{id, user_id, user_email, type, amount_cents, description, created}] (the 10 newest ledger rows),
+ *    gateway_today: {bytes_up, bytes_down, bytes, connections, failed_connections (proxy_usage),
+ *      connections_ok, connections_failed, success_rate_percent (gateway_stats; null: no connections)},
+ *    traffic_month: {current, previous (bytes), change_percent, caption: "+15% vs the same days of last month" | "No change" | "New"}}
  *
  * Revenue is money kept from Stripe payments (revenue.js), test payments apart.
  * @param {core.RequestEvent} e

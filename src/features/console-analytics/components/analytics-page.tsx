@@ -1,7 +1,8 @@
-// /console/analytics (admin spec 2, "Analytics"): all-time cards with the spec's fixed
-// captions, user growth and daily revenue over the chosen period as charts (each with a
+// /console/analytics (admin spec 2, "Analytics"; issue #16): all-time cards whose captions
+// compare the period's activity with the previous period of the same length (computed by
+// the server), user growth and daily revenue over the chosen period as charts (each with a
 // text summary and a data table), proxies in customers' hands by type and top countries,
-// and the fixed Performance Metrics block.
+// and the gateway's Performance Metrics over the period.
 import { useStore } from "@nanostores/react";
 import { DollarSign, Server, TrendingUp, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
@@ -12,9 +13,10 @@ import { Select } from "@/components/ui/select";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { formatCents } from "@/lib/money";
 import { PERIODS, type AnalyticsData, type PeriodDays } from "@/features/console-analytics/api";
-import { Panel } from "@/features/console-analytics/components/analytics-panel";
 import { DailyRevenue, UserGrowth } from "@/features/console-analytics/components/day-panels";
 import { ProxyUsage, TopCountries } from "@/features/console-analytics/components/usage-panels";
+import { GrowthCaption } from "@/features/console-analytics/components/growth-caption";
+import { PerformanceMetrics } from "@/features/console-analytics/components/performance-panel";
 import { formatCount } from "@/features/console-analytics/format";
 import { $analytics, $period, reloadAnalytics, setPeriod } from "@/features/console-analytics/stores";
 
@@ -55,32 +57,42 @@ function Analytics() {
         <TopCountries data={data} />
       </div>
 
-      <PerformanceMetrics />
+      <PerformanceMetrics data={data} periodLabel={periodLabel} />
     </div>
   );
 }
 
-/** The spec's all-time cards, each with its fixed caption. */
+/** The spec's all-time cards; each caption compares the period's activity with the previous period's. */
 const CARDS = [
-  { label: "Total Users", figure: (d: AnalyticsData) => formatCount(d.total_users), caption: "+12%", icon: Users, testId: "card-users" },
+  {
+    label: "Total Users",
+    figure: (d: AnalyticsData) => formatCount(d.total_users),
+    growth: (d: AnalyticsData) => d.growth.users,
+    detail: (d: AnalyticsData) => `${formatCount(d.growth.users.current)} new in the period`,
+    icon: Users,
+    testId: "card-users",
+  },
   {
     label: "Total Revenue",
     figure: (d: AnalyticsData) => formatCents(d.total_revenue_cents),
-    caption: "+8%",
+    growth: (d: AnalyticsData) => d.growth.revenue,
+    detail: (d: AnalyticsData) => `${formatCents(d.growth.revenue.current)} kept in the period`,
     icon: DollarSign,
     testId: "card-revenue",
   },
   {
     label: "Total Proxies",
     figure: (d: AnalyticsData) => formatCount(d.total_proxies),
-    caption: "+25%",
+    growth: (d: AnalyticsData) => d.growth.proxies,
+    detail: (d: AnalyticsData) => `${formatCount(d.growth.proxies.current)} added in the period`,
     icon: Server,
     testId: "card-proxies",
   },
   {
     label: "Avg Revenue/User",
     figure: (d: AnalyticsData) => formatCents(d.avg_revenue_per_user_cents),
-    caption: "Stable",
+    growth: (d: AnalyticsData) => d.growth.avg_revenue_per_user,
+    detail: (d: AnalyticsData) => `${formatCents(d.growth.avg_revenue_per_user.current)} per account in the period`,
     icon: TrendingUp,
     testId: "card-arpu",
   },
@@ -91,16 +103,21 @@ function Cards({ data }: { data: AnalyticsData | null }) {
     <section aria-label="Totals, all time" className="space-y-2">
       <StatGrid
         loading={!data}
-        stats={CARDS.map(({ figure, caption, ...card }) => ({
+        stats={CARDS.map(({ figure, growth, detail, ...card }) => ({
           ...card,
           value: data ? figure(data) : "",
-          caption: (
+          caption: data ? (
             <>
-              <span className="font-medium text-green-700">{caption}</span> <span className="text-slate-500">All time</span>
+              <GrowthCaption growth={growth(data)} />
+              <span className="block text-slate-500">{detail(data)}</span>
             </>
-          ),
+          ) : undefined,
         }))}
       />
+      <p className="text-sm text-slate-600">
+        Totals are all time. Each caption compares the period&apos;s new accounts, money kept, proxies added and money kept per account with
+        the previous period of the same length.
+      </p>
       {data && data.test_payments_cents > 0 ? (
         <p className="text-sm text-slate-600" data-testid="analytics-test-payments">
           <span className="mr-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs font-semibold text-violet-800">Test</span>
@@ -108,25 +125,5 @@ function Cards({ data }: { data: AnalyticsData | null }) {
         </p>
       ) : null}
     </section>
-  );
-}
-
-function PerformanceMetrics() {
-  const metrics = [
-    { label: "Uptime", value: "99.9%" },
-    { label: "Average Response", value: "45ms" },
-    { label: "Success Rate", value: "98.5%" },
-  ];
-  return (
-    <Panel id="performance-title" title="Performance Metrics">
-      <dl className="grid gap-4 sm:grid-cols-3">
-        {metrics.map((m) => (
-          <div key={m.label} className="rounded-lg bg-slate-50 p-4 text-center">
-            <dd className="text-2xl font-bold text-slate-900">{m.value}</dd>
-            <dt className="text-sm text-slate-600">{m.label}</dt>
-          </div>
-        ))}
-      </dl>
-    </Panel>
   );
 }

@@ -9,9 +9,12 @@ import {
   Receipt,
   Server,
   Settings,
+  Network,
+  TrendingDown,
   TrendingUp,
   Users,
   Wrench,
+  type LucideIcon,
 } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
 import { LoadError } from "@/components/ui/alert";
@@ -28,6 +31,7 @@ import { isIncoming, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
 import type { AdminOverview } from "@/features/console-overview/api";
+import { gatewayTodayLine, trafficNotice, type TrafficTone } from "@/features/console-overview/gateway-figures";
 import { $overview, overviewSeed, reloadOverview, type OverviewState } from "@/features/console-overview/stores";
 
 const QUICK_ACTIONS = [
@@ -37,24 +41,38 @@ const QUICK_ACTIONS = [
   { href: "/console/settings", label: "System settings", text: "Site, contact, security", icon: Settings },
 ] as const;
 
-/** Fixed notices (spec 2), not live monitoring. */
-const SYSTEM_ALERTS = [
-  {
-    icon: CheckCircle2,
-    className: "bg-green-50 text-green-900",
-    title: "All systems operational",
-    text: "Proxies, payments and support are running normally.",
-  },
-  { icon: TrendingUp, className: "bg-blue-50 text-blue-900", title: "Traffic growing", text: "15% increase this month" },
-  {
-    icon: Wrench,
-    className: "bg-amber-50 text-amber-900",
-    title: "Maintenance planned",
-    text: "A short maintenance window is scheduled; customers will be told in advance.",
-  },
-] as const;
+interface Alert {
+  icon: LucideIcon;
+  className: string;
+  title: string;
+  text: string;
+  testId?: string;
+}
 
-/** /console (admin spec 2, "Admin Overview"): platform figures, recent ledger rows, static blocks. */
+/** Fixed notices (spec 2), not live monitoring; the traffic notice between them is measured. */
+const OPERATIONAL: Alert = {
+  icon: CheckCircle2,
+  className: "bg-green-50 text-green-900",
+  title: "All systems operational",
+  text: "Proxies, payments and support are running normally.",
+};
+const MAINTENANCE: Alert = {
+  icon: Wrench,
+  className: "bg-amber-50 text-amber-900",
+  title: "Maintenance planned",
+  text: "A short maintenance window is scheduled; customers will be told in advance.",
+};
+const TRAFFIC_LOOK: Record<TrafficTone, { icon: LucideIcon; className: string }> = {
+  up: { icon: TrendingUp, className: "bg-blue-50 text-blue-900" },
+  down: { icon: TrendingDown, className: "bg-orange-50 text-orange-900" },
+  flat: { icon: Activity, className: "bg-blue-50 text-blue-900" },
+  none: { icon: Activity, className: "bg-slate-50 text-slate-800" },
+};
+
+/**
+ * /console (admin spec 2, "Admin Overview"): platform figures, the gateway today (issue #16),
+ * recent ledger rows, System Alerts (this month's traffic measured, the rest fixed), static blocks.
+ */
 export function OverviewPage({ initialUser = null, initial = null }: OverviewPageProps) {
   return (
     <AdminGate initialUser={initialUser}>{(admin) => <Overview initial={seedFor(initialUser, admin, initial?.overview)} />}</AdminGate>
@@ -103,6 +121,12 @@ function Overview({ initial }: { initial: AdminOverview | null }) {
           { label: "System Status", value: "Operational", icon: Activity, fixed: true },
         ]}
       />
+      {data ? (
+        <p className="flex items-center gap-2 text-sm text-slate-700" data-testid="overview-gateway">
+          <Network className="size-4 shrink-0 text-primary" aria-hidden="true" />
+          {gatewayTodayLine(data.gateway_today)}
+        </p>
+      ) : null}
       {data && data.test_payments_cents > 0 ? (
         <p className="text-sm text-slate-600" data-testid="overview-test-payments">
           <span className="mr-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs font-semibold text-violet-800">Test</span>
@@ -112,7 +136,7 @@ function Overview({ initial }: { initial: AdminOverview | null }) {
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentTransactions state={state} />
-        <SystemAlerts />
+        <SystemAlerts data={data} />
       </div>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -203,13 +227,19 @@ function RecentTransactions({ state }: { state: OverviewState }) {
   );
 }
 
-function SystemAlerts() {
+function SystemAlerts({ data }: { data: AdminOverview | null }) {
+  const traffic = data ? trafficNotice(data.traffic_month) : null;
+  const alerts: Alert[] = [
+    OPERATIONAL,
+    ...(traffic ? [{ ...TRAFFIC_LOOK[traffic.tone], title: traffic.title, text: traffic.text, testId: "overview-traffic" }] : []),
+    MAINTENANCE,
+  ];
   return (
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">System Alerts</h2>
       <ul className="mt-3 space-y-3 text-sm">
-        {SYSTEM_ALERTS.map(({ icon: Icon, className, title, text }) => (
-          <li key={title} className={cn("flex gap-3 rounded-lg p-3", className)}>
+        {alerts.map(({ icon: Icon, className, title, text, testId }) => (
+          <li key={title} className={cn("flex gap-3 rounded-lg p-3", className)} data-testid={testId}>
             <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span>
               <span className="block font-medium">{title}</span>
@@ -220,7 +250,7 @@ function SystemAlerts() {
       </ul>
       <p className="mt-3 flex items-center gap-1 text-xs text-slate-500">
         <AlertTriangle className="size-3.5" aria-hidden="true" />
-        These notices are fixed texts, not live monitoring.
+        The traffic notice is measured by the proxy gateway; the other notices are fixed texts, not live monitoring.
       </p>
     </Card>
   );
