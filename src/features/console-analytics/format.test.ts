@@ -26,7 +26,7 @@ describe("analytics formats", () => {
   it("shows traffic in binary units, rates and the median connect bucket", () => {
     expect(formatBytes(0)).toBe("0 B");
     expect(formatBytes(1023)).toBe("1,023 B");
-    expect(formatBytes(12000)).toBe("11.7 KB");
+    expect(formatBytes(12000)).toBe("12 KB");
     expect(formatBytes(1536 * 1024 * 1024)).toBe("1.5 GB");
     expect(formatPercent(97)).toBe("97%");
     expect(formatPercent(96.6)).toBe("96.6%");

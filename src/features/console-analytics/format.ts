@@ -29,19 +29,10 @@ export function percent(part: number, total: number): number {
   return total > 0 ? Math.round((part / total) * 100) : 0;
 }
 
-const UNITS = ["B", "KB", "MB", "GB", "TB", "PB"] as const;
 const oneDecimal = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
 
-/** Bytes in binary units, as quotas are counted (1 GB = 1024³ bytes): 12000 -> "11.7 KB". */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? count.format(value) : oneDecimal.format(value)} ${UNITS[unit]}`;
-}
+/** Bytes in binary units, as quotas are counted (src/lib/bytes.ts). */
+export { formatBytes } from "@/lib/bytes";
 
 /** A percentage the server rounded to one decimal: 97 -> "97%", 96.6 -> "96.6%". */
 export function formatPercent(value: number): string {
