@@ -164,7 +164,9 @@ test.describe("Overview", () => {
     setE2eProxyColumns([id ?? ""], { status: "ASSIGNED", assigned_to_user_id: user.id });
     await page.setViewportSize({ width: 360, height: 800 });
     await signInAs(page, user, "/dashboard");
-    await expect(page.getByText(/a-very-long-proxy-host-name/)).toBeVisible();
+    // The Active Proxies list (Testing Your Proxies shows the host in its command too).
+    const active = page.getByRole("region", { name: "Active Proxies" });
+    await expect(active.getByText(/a-very-long-proxy-host-name/)).toBeVisible();
     await expectNoHorizontalScroll(page);
   });
 });
