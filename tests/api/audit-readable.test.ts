@@ -57,14 +57,14 @@ describe("the audit log names its targets", () => {
       },
     ],
     [
-      "a proxy: host:port",
+      "a proxy: its username (host:port is the gateway's, the same for every proxy of a protocol)",
       async () => {
-        const host = `audit-${tag()}.test`;
+        const username = `audit-${tag()}`;
         const proxy = await shop.su
           .collection("proxies")
-          .create({ host, port: 8080, username: host, password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
+          .create({ host: "gw.test", port: 8080, username, password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
         await shop.admin.send(`/api/admin/proxies/${proxy.id}`, { method: "PATCH", body: { status: "MAINTENANCE" } });
-        return { action: "proxies.update", search: proxy.id, label: `${host}:8080` };
+        return { action: "proxies.update", search: proxy.id, label: username };
       },
     ],
   ])("%s", async (_name, arrange) => {

@@ -13,7 +13,7 @@ const DAY_MS = 86400000;
 
 /**
  * How each kind of target reads: `label` (SQL) is what a sentence names (a user's e-mail,
- * a proxy's host:port, a plan's name, a ticket's subject, a setting's key ...), `name` (SQL)
+ * a proxy's username (unique; host:port is the gateway's, shared), a plan's name, a ticket's subject, a setting's key ...), `name` (SQL)
  * a person's name beside it, `found` the joined row's id. Each kind joins its own tables,
  * aliased by `join`, only for rows of its target_type.
  * @type {Record<string, {join: string, label: string, name?: string, found: string}>}
@@ -32,7 +32,7 @@ const TARGETS = {
   },
   proxies: {
     join: "LEFT JOIN proxies tx ON l.target_type = 'proxies' AND tx.id = l.target_id",
-    label: "tx.host || ':' || CAST(tx.port AS INTEGER)",
+    label: "tx.username",
     found: "tx.id",
   },
   settings: {
