@@ -30,7 +30,11 @@ test.describe("sign-in follows ?next=", () => {
     await expect(page).toHaveURL(/\/dashboard\/transactions\?page=1$/);
     await expect(page.getByRole("heading", { name: "Transaction History" })).toBeVisible();
 
+    // Signed out away from the app's pages: an open dashboard page would notice the lost
+    // session and navigate to its own sign-in link at the same moment as the test.
+    await page.goto("about:blank");
     await page.context().clearCookies();
+    await page.goto("/terms");
     await page.evaluate(() => localStorage.clear());
     await open(page, "/login?next=%2Fdashboard%2Fsettings");
     await signInWithCode(page, user.email);
