@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -212,9 +213,6 @@ func (g *Gateway) Close() {
 
 // Meter is the traffic counters.
 func (g *Gateway) Meter() *Meter { return g.meter }
-
-// OpenTunnels is the number of open tunnels.
-func (g *Gateway) OpenTunnels() int { return g.tunnels.open() }
 
 // accept serves each connection of a listener. At most MaxHandshakes connections may be
 // in their handshake at once (a slow client holds one for up to HandshakeTimeout): past
@@ -412,7 +410,7 @@ func (g *Gateway) authorizeNow(username, password string, port Port, client neti
 		if grant.Type != "RESIDENTIAL" {
 			return nil, opts, &refusal{407, 0, "Username options (-session, -sesstime, -country) are for RESIDENTIAL proxies only."}
 		}
-		if parsed.Country != "" && grant.Country != "" && parsed.Country != grantCountry(grant) {
+		if parsed.Country != "" && grant.Country != "" && !strings.EqualFold(parsed.Country, grant.Country) {
 			return nil, opts, &refusal{407, 0, "-country-" + parsed.Country + " is outside the location this proxy was bought for."}
 		}
 		opts = parsed
@@ -427,23 +425,6 @@ func (g *Gateway) authorizeNow(username, password string, port Port, client neti
 		return nil, opts, refusedClient
 	}
 	return grant, opts, nil
-}
-
-func grantCountry(g *Grant) string {
-	if len(g.Country) == 2 {
-		return upper(g.Country)
-	}
-	return g.Country
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 32
-		}
-	}
-	return string(b)
 }
 
 func clientAddr(c net.Conn) netip.Addr {

@@ -17,13 +17,6 @@ const (
 	PortSOCKS
 )
 
-func (p Port) String() string {
-	if p == PortSOCKS {
-		return "SOCKS5"
-	}
-	return "HTTP"
-}
-
 // Record is one proxy row as the source reads it, passwords already in plaintext.
 type Record struct {
 	ID        string    `json:"id"`
@@ -251,13 +244,6 @@ func (ix *Index) removeLocked(id string) Change {
 	}
 	delete(ix.byID, id)
 	return Change{ProxyID: id, Revoked: true}
-}
-
-// Len is the number of grants.
-func (ix *Index) Len() int {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	return len(ix.byID)
 }
 
 // Grant is the current grant of a proxy, or nil.

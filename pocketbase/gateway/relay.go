@@ -28,7 +28,6 @@ func (t *tunnel) cut() {
 type tunnels struct {
 	mu      sync.Mutex
 	byProxy map[string]map[*tunnel]struct{}
-	count   int
 }
 
 func newTunnels() *tunnels { return &tunnels{byProxy: map[string]map[*tunnel]struct{}{}} }
@@ -43,7 +42,6 @@ func (ts *tunnels) add(t *tunnel, expiresAt time.Time) {
 		ts.byProxy[t.proxyID] = set
 	}
 	set[t] = struct{}{}
-	ts.count++
 	if !expiresAt.IsZero() {
 		t.timer = time.AfterFunc(time.Until(expiresAt), t.cut)
 	}
@@ -56,10 +54,7 @@ func (ts *tunnels) remove(t *tunnel) {
 		t.timer.Stop()
 	}
 	if set := ts.byProxy[t.proxyID]; set != nil {
-		if _, ok := set[t]; ok {
-			delete(set, t)
-			ts.count--
-		}
+		delete(set, t)
 		if len(set) == 0 {
 			delete(ts.byProxy, t.proxyID)
 		}
@@ -100,12 +95,6 @@ func (ts *tunnels) openFor(proxyID string) int {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return len(ts.byProxy[proxyID])
-}
-
-func (ts *tunnels) open() int {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.count
 }
 
 // relay copies both ways between the client and the target until both directions end
