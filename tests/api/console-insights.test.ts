@@ -154,6 +154,23 @@ describe("the console insights routes (one shop)", () => {
       expect(new Set(after.actions).size).toBe(after.actions.length);
     });
 
+    it("answers the gateway's uptime of the last 7 days, null before any gateway reported", async () => {
+      type Summary = { uptime_percent: number | null };
+      expect((await adminGet<Summary>(shop.admin, "/api/admin/audit-logs/summary")).uptime_percent).toBeNull();
+      // A gateway up for the whole of the previous hour, with no report yet for this one:
+      // up 3,600 s of the (60 to 120 minutes) since it started.
+      const previousHour = new Date(Date.now() - 3_600_000);
+      previousHour.setUTCMinutes(0, 0, 0);
+      await shop.su
+        .collection("gateway_stats")
+        .create({ gateway: "audit-gw", hour: previousHour.toISOString().replace("T", " "), connections_ok: 1, up_seconds: 3600 });
+      const uptime = (await adminGet<Summary>(shop.admin, "/api/admin/audit-logs/summary")).uptime_percent;
+      const expected = (3600 / ((Date.now() - previousHour.getTime()) / 1000)) * 100;
+      expect(uptime).toBeGreaterThanOrEqual(50);
+      expect(Math.abs((uptime ?? 0) - expected)).toBeLessThan(1);
+      expect(uptime).toBeLessThanOrEqual(100);
+    });
+
     it("keeps audit rows immutable for admins and superusers", async () => {
       const target = await customer(shop);
       await credit(shop, target.id, 300);

@@ -35,6 +35,8 @@ export interface AuditSummary {
   today: number;
   this_week: number;
   active_admins: number;
+  /** The gateways' uptime over the last 7 days; null before any gateway reported. */
+  uptime_percent: number | null;
   actions: string[];
 }
 

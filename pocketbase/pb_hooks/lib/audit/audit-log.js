@@ -239,6 +239,8 @@ function summarize(app, nowMs = Date.now()) {
     today: counts.today,
     this_week: counts.this_week,
     active_admins: counts.active_admins,
+    // The gateway's uptime over the same 7 days (lib/reports/analytics.js), null without reports.
+    uptime_percent: require(`${__hooks}/lib/reports/analytics.js`).uptimeSince(app, nowMs - 7 * DAY_MS, nowMs).uptime_percent,
     actions: actions.map((row) => row.action),
   };
 }
@@ -263,7 +265,8 @@ function list(e) {
 /**
  * GET /api/admin/audit-logs/summary
  * -> {today (entries since 00:00 UTC), this_week (entries in the last 7 days),
- *    active_admins (distinct admins with an entry in the last 7 days), actions: [every action name, sorted]}
+ *    active_admins (distinct admins with an entry in the last 7 days), uptime_percent (the
+ *    gateways' uptime over the last 7 days, null without reports), actions: [every action name, sorted]}
  * @param {core.RequestEvent} e
  */
 function summary(e) {

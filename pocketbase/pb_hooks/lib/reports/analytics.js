@@ -383,4 +383,4 @@ function analytics(e) {
   return e.json(200, figures(e.app, days));
 }
 
-module.exports = { analytics, growth, percentOf, trafficBetween, connectsBetween };
+module.exports = { analytics, growth, percentOf, trafficBetween, connectsBetween, uptimeSince };

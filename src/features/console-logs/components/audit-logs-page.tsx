@@ -78,10 +78,17 @@ function SummaryCards() {
           { label: "Actions Today", value: String(summary?.today ?? 0), icon: Activity, testId: "audit-today" },
           { label: "This Week", value: String(summary?.this_week ?? 0), icon: CalendarDays, testId: "audit-week" },
           { label: "Active Admins", value: String(summary?.active_admins ?? 0), icon: Users, testId: "audit-admins" },
-          { label: "System Uptime", value: "99.9%", icon: ServerCog, fixed: true },
+          {
+            label: "System Uptime",
+            value: summary?.uptime_percent == null ? "No data" : `${summary.uptime_percent}%`,
+            icon: ServerCog,
+            testId: "audit-uptime",
+          },
         ]}
       />
-      <p className="text-xs text-slate-500">Today starts at 00:00 UTC; This Week and Active Admins cover the last 7 days.</p>
+      <p className="text-xs text-slate-500">
+        Today starts at 00:00 UTC; This Week, Active Admins and System Uptime (the proxy gateway's) cover the last 7 days.
+      </p>
     </section>
   );
 }
