@@ -2,7 +2,8 @@
 // machine: `litestream replicate` runs beside PocketBase and ships every committed
 // transaction to a replica (a directory, or an S3 bucket) within about a second;
 // `litestream restore` rebuilds data.db from the replica on a new machine.
-// pocketbase/bin/litestream is built from the pinned Go module by scripts/build-pocketbase.ts.
+// pocketbase/bin/litestream is built from the pinned Go module on demand (ensureLitestream in
+// scripts/go-build.ts: `npm start` with LITESTREAM_REPLICA set, `npm run build:test-tools`).
 //
 // PocketBase checkpoints the WAL itself (SQLite's automatic PASSIVE checkpoint at 1000
 // pages, and a TRUNCATE checkpoint while it makes a backup). That is safe with Litestream
@@ -127,7 +128,9 @@ export function defaultMetaDir(dataDir: string): string {
 /** Starts `litestream replicate` for `<dataDir>/data.db` and waits until it replicates. */
 export async function startLitestream(options: LitestreamOptions): Promise<LitestreamProcess> {
   if (!existsSync(LITESTREAM_BIN)) {
-    throw new Error(`${path.relative(ROOT, LITESTREAM_BIN)} is missing: run \`npm install\` (scripts/build-pocketbase.ts builds it).`);
+    throw new Error(
+      `${path.relative(ROOT, LITESTREAM_BIN)} is missing: run \`npm run build:test-tools\` (or ensureLitestream() in scripts/go-build.ts) to build it.`,
+    );
   }
   const dbPath = path.join(path.resolve(options.dataDir), "data.db");
   if (!existsSync(dbPath)) throw new Error(`Litestream: ${dbPath} does not exist yet (start PocketBase first).`);
