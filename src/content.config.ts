@@ -20,7 +20,8 @@ export const collections = {
   home: pageCopy(
     "home.yaml",
     z.object({
-      heroStats: z.array(z.object({ value: z.string(), label: z.string() })),
+      // fromStock: the count of countries in stock replaces value and label when there is stock.
+      heroStats: z.array(z.object({ value: z.string(), label: z.string(), fromStock: z.boolean().optional() })),
       whyChoose: z.array(feature),
       proxyProducts: z.array(feature),
     }),

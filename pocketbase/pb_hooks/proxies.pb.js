@@ -95,6 +95,11 @@ routerAdd(
 // ---- Expiry: auto-renewals, expiries, returns to stock, reminder mails, every minute ------
 
 cronAdd("proxy_expiry", "* * * * *", () => require(`${__hooks}/lib/proxies/expiry.js`).runScheduled());
+
+// ---- The countries in stock, for the public pages (lib/proxies/stock-summary.js) ----------
+
+routerAdd("GET", "/api/shop/stock-summary", (e) => require(`${__hooks}/lib/proxies/stock-summary.js`).stockSummaryRoute(e));
+cronAdd("stock_summary", "* * * * *", () => require(`${__hooks}/lib/proxies/stock-summary.js`).announceIfChanged());
 routerAdd(
   "POST",
   "/api/admin/jobs/proxy-expiry",

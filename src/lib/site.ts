@@ -1,4 +1,5 @@
-// What every public page is rendered from: the site settings and the active plans.
+// What every public page is rendered from: the site settings, the active plans and how many
+// countries are in stock.
 import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json" with { type: "json" };
 import { MAX_WELCOME_CREDIT_CENTS, type ProxyType } from "@/lib/catalog";
 import type { PricingPlanRecord } from "@/lib/pocketbase-types";
@@ -19,6 +20,8 @@ export interface SiteContent {
   settings: SiteSettings;
   /** Active plans, cheapest first. */
   plans: PricingPlan[];
+  /** Countries with a proxy in stock (GET /api/shop/stock-summary); 0 when none or unknown. */
+  stockCountries: number;
 }
 
 export const DEFAULT_SETTINGS: SiteSettings = defaultSettings;
@@ -33,7 +36,7 @@ export function welcomeCredit(settings: SiteSettings): string | null {
   return cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`;
 }
 
-export const DEFAULT_CONTENT: SiteContent = { settings: DEFAULT_SETTINGS, plans: [] };
+export const DEFAULT_CONTENT: SiteContent = { settings: DEFAULT_SETTINGS, plans: [], stockCountries: 0 };
 
 const HEX_COLOR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
 

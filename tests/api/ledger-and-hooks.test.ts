@@ -7,6 +7,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { createTestUser, errorOf, signIn } from "../support/pocketbase.ts";
+import { adminSend } from "../support/admin.ts";
 import { ledgerOf } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
@@ -230,6 +231,34 @@ describe("public_content topic", () => {
         .collection("pricing_plans")
         .create({ name: "Announced", type: "HTTP", price_cents: 5, features: ["Announced"], active: true });
       await expect.poll(() => messages, { timeout: 5000 }).toContainEqual({ collection: "pricing_plans", action: "create", id: plan.id });
+    } finally {
+      await listener.realtime.unsubscribe();
+    }
+  });
+
+  it("announces a changed count of countries in stock, which GET /api/shop/stock-summary answers to anyone", async () => {
+    const stockSummary = () => shop.tpb.client().send<{ countries: number }>("/api/shop/stock-summary", {});
+    // The minute job, started now instead of waited for (PocketBase's own cron route, superusers
+    // only; it starts the job and answers without waiting for it).
+    const runJob = () => shop.su.send("/api/crons/stock_summary", { method: "POST" });
+    const listener = shop.tpb.client();
+    const messages: unknown[] = [];
+    await listener.realtime.subscribe("public_content", (data) => messages.push(data));
+    try {
+      const before = (await stockSummary()).countries;
+      await adminSend(shop.admin, "/api/admin/proxies/generate", { type: "HTTP", country: "IS", quantity: 1 });
+      expect((await stockSummary()).countries).toBe(before + 1);
+      await runJob();
+      await expect.poll(() => messages, { timeout: 5000 }).toContainEqual({ collection: "proxies", action: "stock" });
+
+      // Unchanged: the job announces nothing (a settings change announced after it shows it ran by then).
+      messages.length = 0;
+      await adminSend(shop.admin, "/api/admin/proxies/generate", { type: "HTTP", country: "IS", quantity: 1 });
+      await runJob();
+      const siteName = await shop.su.collection("settings").getFirstListItem('key = "site_name"');
+      await shop.admin.collection("settings").update(siteName.id, { value: siteName["value"] });
+      await expect.poll(() => messages, { timeout: 5000 }).toContainEqual({ collection: "settings", action: "update", id: siteName.id });
+      expect(messages).not.toContainEqual({ collection: "proxies", action: "stock" });
     } finally {
       await listener.realtime.unsubscribe();
     }

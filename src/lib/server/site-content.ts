@@ -1,6 +1,7 @@
-// The settings and active plans every page is rendered from, held in memory.
+// The settings, active plans and stocked countries every page is rendered from, held in memory.
 // Loaded once from PocketBase, then reloaded whenever a PocketBase hook announces a
-// change on the "public_content" realtime topic (pb_hooks/public-content.pb.js), and
+// change on the "public_content" realtime topic (pb_hooks/settings.pb.js; the count of
+// stocked countries: lib/proxies/stock-summary.js), and
 // on every (re)connect so nothing is missed while the stream was down.
 import PocketBase from "pocketbase";
 import { EventSource } from "eventsource";
@@ -20,7 +21,7 @@ let snapshot: Snapshot = { content: DEFAULT_CONTENT, version: 0 };
 let started: Promise<void> | null = null;
 
 async function fetchContent(pb: PocketBase): Promise<SiteContent> {
-  const [rows, plans] = await Promise.all([
+  const [rows, plans, stock] = await Promise.all([
     pb.collection("settings").getFullList<{ key: string; value: string }>({ fields: "key,value", requestKey: null }),
     pb.collection("pricing_plans").getFullList<PricingPlan>({
       filter: "active = true",
@@ -28,8 +29,9 @@ async function fetchContent(pb: PocketBase): Promise<SiteContent> {
       fields: "id,name,type,price_cents,features,popular,active",
       requestKey: null,
     }),
+    pb.send<{ countries: number }>("/api/shop/stock-summary", { requestKey: null }),
   ]);
-  return { settings: settingsFromRows(rows), plans };
+  return { settings: settingsFromRows(rows), plans, stockCountries: stock.countries };
 }
 
 async function reload(pb: PocketBase): Promise<void> {

@@ -71,6 +71,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   },
   // The old query form answers 405 (tokens stay out of the request log); the check is a POST.
   "GET /api/shop/admin-invitations/check": { who: "public", read: true, query: () => ({ token: hostileQueryValue }) },
+  // How many countries are in stock (the home page's stat): public, reads nothing of the request.
+  "GET /api/shop/stock-summary": { who: "public", read: true },
   "POST /api/shop/admin-invitations/check": {
     who: "public",
     readsBody: true,
