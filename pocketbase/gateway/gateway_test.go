@@ -570,7 +570,7 @@ func TestQuotaAndConcurrencyCap(t *testing.T) {
 	}
 	first.Close()
 	deadline := time.Now().Add(2 * time.Second)
-	for g.tunnels.openFor("c") > 0 && time.Now().Before(deadline) {
+	for g.tunnels.slotsTaken("c") > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if status, c2, _ := connectTunnel(g.httpAddr(), "user-c", "pass-c", echo.addr); status != 200 {
@@ -674,4 +674,60 @@ func TestSlowHandshakesAreBounded(t *testing.T) {
 func isTimeoutErr(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
+}
+
+// A connection holds its slot from before its dial: connections that arrive together
+// cannot pass a cap together while their upstream is still answering.
+func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() { // an upstream that takes 200 ms to answer CONNECT, then echoes
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				if _, err := http.ReadRequest(br); err != nil {
+					return
+				}
+				time.Sleep(200 * time.Millisecond)
+				io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
+				io.Copy(c, br)
+			}()
+		}
+	}()
+	capped := assigned("slow", "DATACENTER")
+	capped.MaxConnections = 2
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	var p int
+	fmt.Sscan(port, &p)
+	capped.Exit = Exit{ProxyID: "slow", Upstream: true, Host: host, Port: p}
+	g := startGateway(t, NewStaticSource(capped), true)
+
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			status, c, _ := connectTunnel(g.httpAddr(), "user-slow", "pass-slow", "example.test:443")
+			mu.Lock()
+			statuses[status]++
+			mu.Unlock()
+			if c != nil {
+				t.Cleanup(func() { c.Close() })
+			}
+		}()
+	}
+	wg.Wait()
+	if statuses[200] != 2 || statuses[429] != 6 {
+		t.Fatalf("8 connections at once under a cap of 2: %v", statuses)
+	}
 }

@@ -56,10 +56,12 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 		return
 	}
 
-	if refused := g.limitRefusal(grant); refused != nil {
+	release, refused := g.takeConnection(grant)
+	if refused != nil {
 		g.refuseHTTP(client, refused)
 		return
 	}
+	defer release()
 	host, port, refused := httpTarget(req)
 	if refused != nil {
 		g.refuseHTTP(client, refused)

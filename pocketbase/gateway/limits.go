@@ -11,20 +11,23 @@ import (
 // much of it.
 const FlushInterval = 5 * time.Second
 
-// limitRefusal says why a grant may not open another connection now (quota or cap), or nil.
-func (g *Gateway) limitRefusal(grant *Grant) *refusal {
+// takeConnection checks a grant's limits for one more connection: past its monthly quota
+// or with all of its connection slots taken it answers why (release is nil then); else it
+// holds a slot until release is called, when the connection has ended.
+func (g *Gateway) takeConnection(grant *Grant) (release func(), refused *refusal) {
 	now := time.Now()
 	if grant.QuotaBytes > 0 {
 		used := g.quotas.usedBy(grant.ProxyID, now) + g.meter.Peek(grant.ProxyID).bytes()
 		if used >= grant.QuotaBytes {
 			renews := monthStart(now).AddDate(0, 1, 0).Format("January 2")
-			return &refusal{429, 0x02, fmt.Sprintf("This proxy's monthly bandwidth quota (%s) is used up; it renews on %s (UTC).", formatBytes(grant.QuotaBytes), renews)}
+			return nil, &refusal{429, 0x02, fmt.Sprintf("This proxy's monthly bandwidth quota (%s) is used up; it renews on %s (UTC).", formatBytes(grant.QuotaBytes), renews)}
 		}
 	}
-	if grant.MaxConnections > 0 && g.tunnels.openFor(grant.ProxyID) >= grant.MaxConnections {
-		return &refusal{429, 0x02, fmt.Sprintf("This proxy already has %d open connections, its limit; close one and try again.", grant.MaxConnections)}
+	release, ok := g.tunnels.takeSlot(grant.ProxyID, grant.MaxConnections)
+	if !ok {
+		return nil, &refusal{429, 0x02, fmt.Sprintf("This proxy already has %d open connections, its limit; close one and try again.", grant.MaxConnections)}
 	}
-	return nil
+	return release, nil
 }
 
 func formatBytes(n int64) string {

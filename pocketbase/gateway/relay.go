@@ -24,13 +24,36 @@ func (t *tunnel) cut() {
 	})
 }
 
-// tunnels are the open tunnels by proxy, so a change to a proxy can cut its own.
+// tunnels are the open tunnels by proxy, so a change to a proxy can cut its own, and the
+// connection slots each proxy's connections hold (its concurrency cap counts those).
 type tunnels struct {
 	mu      sync.Mutex
 	byProxy map[string]map[*tunnel]struct{}
+	slots   map[string]int
 }
 
-func newTunnels() *tunnels { return &tunnels{byProxy: map[string]map[*tunnel]struct{}{}} }
+func newTunnels() *tunnels {
+	return &tunnels{byProxy: map[string]map[*tunnel]struct{}{}, slots: map[string]int{}}
+}
+
+// takeSlot holds one of a proxy's connection slots for the life of a connection, from
+// before its dial, so connections that arrive together cannot pass a cap (max > 0)
+// together. ok is false when all max are taken; release gives the slot back (once).
+func (ts *tunnels) takeSlot(proxyID string, max int) (release func(), ok bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if max > 0 && ts.slots[proxyID] >= max {
+		return nil, false
+	}
+	ts.slots[proxyID]++
+	return sync.OnceFunc(func() {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		if ts.slots[proxyID]--; ts.slots[proxyID] <= 0 {
+			delete(ts.slots, proxyID)
+		}
+	}), true
+}
 
 // add registers a tunnel of a grant, cut at the grant's expiry by the gateway's clock.
 func (ts *tunnels) add(t *tunnel, expiresAt time.Time) {
@@ -90,11 +113,11 @@ func (ts *tunnels) expireAt(proxyID string, expiresAt time.Time) {
 	}
 }
 
-// openFor is the number of open tunnels of one proxy.
-func (ts *tunnels) openFor(proxyID string) int {
+// slotsTaken is the number of connections of one proxy, open or being opened.
+func (ts *tunnels) slotsTaken(proxyID string) int {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return len(ts.byProxy[proxyID])
+	return ts.slots[proxyID]
 }
 
 // relay copies both ways between the client and the target until both directions end

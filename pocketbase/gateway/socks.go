@@ -62,8 +62,13 @@ func (g *Gateway) serveSOCKS(c net.Conn, handshakeDone func()) {
 	}
 
 	host, port, code := readSOCKSRequest(client, buf)
-	if limited := g.limitRefusal(grant); code == socksSucceeded && limited != nil {
-		code = limited.socks
+	if code == socksSucceeded {
+		release, limited := g.takeConnection(grant)
+		if limited != nil {
+			code = limited.socks
+		} else {
+			defer release()
+		}
 	}
 	if code != socksSucceeded {
 		socksReply(client, code)
