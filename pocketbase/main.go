@@ -50,8 +50,8 @@ func main() {
 	app.RootCmd.ParseFlags(os.Args[1:])
 
 	hooksPattern := "" // jsvm's default: every pb_hooks/*.pb.js
-	if args := app.RootCmd.Flags().Args(); len(args) > 0 && args[0] == "collections" {
-		hooksPattern = "^$" // the schema is the migrations' alone: no hook runs
+	if args := app.RootCmd.Flags().Args(); len(args) > 0 && (args[0] == "collections" || args[0] == "admin-setup") {
+		hooksPattern = "^$" // the schema is the migrations' alone (and a token row needs no hook): no hook runs
 	}
 
 	jsvm.MustRegister(app, jsvm.Config{
@@ -68,7 +68,7 @@ func main() {
 		Dir:          migrationsDir,
 	})
 
-	app.RootCmd.AddCommand(superuserFromEnvCommand(app), collectionsCommand(app), gatewayTokenCommand(app))
+	app.RootCmd.AddCommand(superuserFromEnvCommand(app), collectionsCommand(app), gatewayTokenCommand(app), adminSetupCommand(app))
 
 	app.OnServe().Bind(&hook.Handler[*core.ServeEvent]{
 		Func: func(e *core.ServeEvent) error {

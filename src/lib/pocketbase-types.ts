@@ -277,3 +277,12 @@ export interface GatewayTokenRecord extends RecordModel {
   created: string;
   updated: string;
 }
+
+export interface AdminSetupTokenRecord extends RecordModel {
+  email: string;
+  expires_at: string;
+  used_at: string;
+  used_by: string;
+  created: string;
+  updated: string;
+}

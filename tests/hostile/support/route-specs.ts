@@ -93,6 +93,27 @@ export const ROUTES: Record<string, RouteSpec> = {
     // No token a generator draws opens a 256-bit invitation.
     poisons: () => ({ token: fc.oneof(hostileString, fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)) }),
   },
+  // The first administrator's setup (admin-setup.pb.js): whether an admin exists (a boolean),
+  // a setup link's check, the admin's creation. No token a generator draws opens a 256-bit link.
+  "GET /api/setup/status": { who: "public", read: true },
+  "POST /api/setup/check": {
+    who: "public",
+    readsBody: true,
+    body: () => fc.record({ token: fc.stringMatching(/^[A-Za-z0-9]{43}$/) }),
+    poisons: () => ({ token: fc.oneof(hostileString, fc.constantFrom<unknown>(5, null, [], {})) }),
+  },
+  "POST /api/setup/admin": {
+    who: "public",
+    readsBody: true,
+    body: () =>
+      fc.record({
+        first_name: fc.constant("Eve"),
+        last_name: fc.constant("Intruder"),
+        email: fc.uuid().map((u) => `setup-${u}@hostile.test`),
+        password: fc.constant("Intruder#2026x"),
+      }),
+    poisons: () => ({ token: fc.oneof(hostileString, fc.stringMatching(/^[A-Za-z0-9]{43}$/)) }),
+  },
   "POST /api/admin/users/{id}/balance": {
     who: "admin",
     keyed: true,

@@ -26,6 +26,9 @@ const DEFAULT_RULES = [
   // is a guessing target (256-bit tokens, but still walled).
   { label: "POST /api/shop/admin-register", audience: "", maxRequests: 10, duration: 60 },
   { label: "POST /api/shop/admin-invitations/check", audience: "", maxRequests: 30, duration: 60 },
+  // The first administrator's setup link (admin-setup.pb.js): used once, 256-bit tokens.
+  { label: "POST /api/setup/admin", audience: "", maxRequests: 10, duration: 60 },
+  { label: "POST /api/setup/check", audience: "", maxRequests: 30, duration: 60 },
   // Money routes: generous for a person or a script, a wall for a flood.
   { label: "POST /api/v1/proxies/purchase", audience: "", maxRequests: 30, duration: 10 },
   { label: "POST /api/v1/proxies/renew", audience: "", maxRequests: 30, duration: 10 },

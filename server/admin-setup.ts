@@ -1,0 +1,84 @@
+// The first administrator on a real host (issue #17): a one-time link to /console/setup,
+// valid for 30 minutes, that creates a shop admin with their own e-mail and password.
+// `pocketbase admin-setup` (pocketbase/admin_setup.go) makes the token and stores only its
+// SHA-256; the page spends it (pb_hooks/lib/accounts/admin-setup.js). One call for the
+// start banner and for `admin create <email>`:
+//
+//   const link = await setupLink({ dataDir, appUrl, ifNoAdmin: true }); // null: an admin exists
+//   if (link) console.log(setupBannerLine(link));
+//   console.log(await setupLink({ dataDir, appUrl, email })); // admin create <email>
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "./pocketbase-process.ts";
+
+export interface SetupLinkOptions {
+  /** PocketBase's data dir (migrations are applied first, as `serve` does). */
+  dataDir: string;
+  /** The shop's public URL (APP_URL): the link is `${appUrl}/console/setup?token=...`. */
+  appUrl: string;
+  /** The only e-mail the new admin may use (the page pre-fills and locks it). */
+  email?: string;
+  /** Make no link (null) when a shop administrator exists already. */
+  ifNoAdmin?: boolean;
+  /**
+   * SHOP_CREDENTIALS_KEY for the migrations of a data dir never started yet. Default: the
+   * environment's, else the key file `npm start` keeps beside the data dir
+   * (.secrets/<data dir name>.credentials-key), when there is one.
+   */
+  credentialsKey?: string;
+  /** The PocketBase binary and its hooks and migrations dirs (default: this checkout's). */
+  pocketbaseBin?: string;
+  hooksDir?: string;
+  migrationsDir?: string;
+}
+
+/** The start banner's line for a link from setupLink. */
+export function setupBannerLine(link: string): string {
+  return `No administrator yet: open ${link} within 30 minutes to create one.`;
+}
+
+function defaultCredentialsKey(dataDir: string): string | undefined {
+  const given = process.env["SHOP_CREDENTIALS_KEY"];
+  if (given) return given;
+  const data = path.resolve(dataDir);
+  const file = path.join(path.dirname(data), ".secrets", `${path.basename(data)}.credentials-key`);
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+/**
+ * A new one-time setup link, or null with `ifNoAdmin` when an administrator exists.
+ * Rejects with the command's message (an invalid or taken e-mail, a missing key ...).
+ */
+export function setupLink(options: SetupLinkOptions): Promise<string | null> {
+  const args = [
+    "admin-setup",
+    `--dir=${path.resolve(options.dataDir)}`,
+    `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`,
+    `--migrationsDir=${options.migrationsDir ?? MIGRATIONS_DIR}`,
+  ];
+  if (options.email) args.push(`--email=${options.email}`);
+  if (options.ifNoAdmin) args.push("--if-no-admin");
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const key = options.credentialsKey ?? defaultCredentialsKey(options.dataDir);
+  if (key) env["SHOP_CREDENTIALS_KEY"] = key;
+  const bin = options.pocketbaseBin ?? POCKETBASE_BIN;
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { env, timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err) {
+        reject(new Error(`Could not make a setup link: ${(stderr || err.message).trim()}`));
+        return;
+      }
+      const token = stdout.trim();
+      if (!token) {
+        resolve(null);
+        return;
+      }
+      if (!/^[A-Za-z0-9]{20,200}$/.test(token)) {
+        reject(new Error(`Could not make a setup link: unexpected output from ${path.basename(bin)} admin-setup.`));
+        return;
+      }
+      resolve(`${options.appUrl.replace(/\/+$/, "")}/console/setup?token=${token}`);
+    });
+  });
+}
