@@ -4,7 +4,9 @@ package main
 // host (issue #17). It applies the migrations, makes a one-time setup token (valid for 30
 // minutes, optionally for one e-mail address), stores only its SHA-256 in
 // admin_setup_tokens and prints the token alone on stdout. With --if-no-admin it prints
-// nothing when a shop admin (a users record with is_admin) exists already.
+// nothing when a shop admin (a users record with is_admin) exists already. With --status
+// it makes no token and changes nothing (no migration either): it prints "admin" or
+// "no-admin" (for `npm run doctor`).
 // server/admin-setup.ts runs it for the start banner and `admin create <email>`; the page
 // /console/setup?token=... spends the token (pb_hooks/lib/accounts/admin-setup.js).
 
@@ -31,8 +33,16 @@ const (
 
 func adminSetupCommand(app core.App) *cobra.Command {
 	var email string
-	var ifNoAdmin bool
+	var ifNoAdmin, status bool
 	cmd := shopCommand("admin-setup", "Prints a one-time token for /console/setup?token=... that creates a shop administrator (valid 30 minutes)", func() error {
+		if status {
+			if adminExists(app) {
+				fmt.Println("admin")
+			} else {
+				fmt.Println("no-admin")
+			}
+			return nil
+		}
 		token, err := makeAdminSetupToken(app, email, ifNoAdmin)
 		if err != nil {
 			return err
@@ -44,6 +54,7 @@ func adminSetupCommand(app core.App) *cobra.Command {
 	})
 	cmd.Flags().StringVar(&email, "email", "", "the only e-mail address the new administrator may use")
 	cmd.Flags().BoolVar(&ifNoAdmin, "if-no-admin", false, "print nothing when a shop administrator exists already")
+	cmd.Flags().BoolVar(&status, "status", false, `make no token: print "admin" or "no-admin"`)
 	return cmd
 }
 
@@ -58,14 +69,8 @@ func makeAdminSetupToken(app core.App, email string, ifNoAdmin bool) (string, er
 			return "", fmt.Errorf("%q is not a valid e-mail address", email)
 		}
 	}
-	if ifNoAdmin {
-		admins, err := app.CountRecords("users", dbx.HashExp{"is_admin": true})
-		if err != nil {
-			return "", fmt.Errorf("failed to count the administrators: %w", err)
-		}
-		if admins > 0 {
-			return "", nil
-		}
+	if ifNoAdmin && adminExists(app) {
+		return "", nil
 	}
 	if email != "" {
 		taken, err := app.CountRecords("users", dbx.NewExp("email = {:email} COLLATE NOCASE", dbx.Params{"email": email}))
@@ -101,4 +106,11 @@ func makeAdminSetupToken(app core.App, email string, ifNoAdmin bool) (string, er
 		return "", errors.New("failed to make a token")
 	}
 	return token, nil
+}
+
+// adminExists reports whether a users record with is_admin exists (false before the
+// migrations made the field).
+func adminExists(app core.App) bool {
+	admins, err := app.CountRecords("users", dbx.HashExp{"is_admin": true})
+	return err == nil && admins > 0
 }

@@ -38,47 +38,68 @@ export function setupBannerLine(link: string): string {
   return `No administrator yet: open ${link} within 30 minutes to create one.`;
 }
 
+/** Where `npm start` keeps the credentials key it made: .secrets/<data dir name>.credentials-key beside the data dir. */
+export function credentialsKeyFile(dataDir: string): string {
+  const data = path.resolve(dataDir);
+  return path.join(path.dirname(data), ".secrets", `${path.basename(data)}.credentials-key`);
+}
+
 function defaultCredentialsKey(dataDir: string): string | undefined {
   const given = process.env["SHOP_CREDENTIALS_KEY"];
   if (given) return given;
-  const data = path.resolve(dataDir);
-  const file = path.join(path.dirname(data), ".secrets", `${path.basename(data)}.credentials-key`);
+  const file = credentialsKeyFile(dataDir);
   return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+function runAdminSetup(
+  options: Pick<SetupLinkOptions, "dataDir" | "hooksDir" | "migrationsDir" | "pocketbaseBin">,
+  extra: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  const args = [
+    "admin-setup",
+    `--dir=${path.resolve(options.dataDir)}`,
+    `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`,
+    `--migrationsDir=${options.migrationsDir ?? MIGRATIONS_DIR}`,
+    ...extra,
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(options.pocketbaseBin ?? POCKETBASE_BIN, args, { env, timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error((stderr || err.message).trim()));
+      else resolve(stdout.trim());
+    });
+  });
+}
+
+/**
+ * Whether a shop administrator exists in `dataDir` (false when it holds no database yet).
+ * Changes nothing: no token, no migration.
+ */
+export async function adminExists(
+  options: Pick<SetupLinkOptions, "dataDir" | "hooksDir" | "migrationsDir" | "pocketbaseBin">,
+): Promise<boolean> {
+  if (!existsSync(path.join(options.dataDir, "data.db"))) return false;
+  return (await runAdminSetup(options, ["--status"], process.env)) === "admin";
 }
 
 /**
  * A new one-time setup link, or null with `ifNoAdmin` when an administrator exists.
  * Rejects with the command's message (an invalid or taken e-mail, a missing key ...).
  */
-export function setupLink(options: SetupLinkOptions): Promise<string | null> {
-  const args = [
-    "admin-setup",
-    `--dir=${path.resolve(options.dataDir)}`,
-    `--hooksDir=${options.hooksDir ?? HOOKS_DIR}`,
-    `--migrationsDir=${options.migrationsDir ?? MIGRATIONS_DIR}`,
-  ];
-  if (options.email) args.push(`--email=${options.email}`);
-  if (options.ifNoAdmin) args.push("--if-no-admin");
+export async function setupLink(options: SetupLinkOptions): Promise<string | null> {
+  const extra: string[] = [];
+  if (options.email) extra.push(`--email=${options.email}`);
+  if (options.ifNoAdmin) extra.push("--if-no-admin");
   const env: NodeJS.ProcessEnv = { ...process.env };
   const key = options.credentialsKey ?? defaultCredentialsKey(options.dataDir);
   if (key) env["SHOP_CREDENTIALS_KEY"] = key;
-  const bin = options.pocketbaseBin ?? POCKETBASE_BIN;
-  return new Promise((resolve, reject) => {
-    execFile(bin, args, { env, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) {
-        reject(new Error(`Could not make a setup link: ${(stderr || err.message).trim()}`));
-        return;
-      }
-      const token = stdout.trim();
-      if (!token) {
-        resolve(null);
-        return;
-      }
-      if (!/^[A-Za-z0-9]{20,200}$/.test(token)) {
-        reject(new Error(`Could not make a setup link: unexpected output from ${path.basename(bin)} admin-setup.`));
-        return;
-      }
-      resolve(`${options.appUrl.replace(/\/+$/, "")}/console/setup?token=${token}`);
-    });
-  });
+  let token: string;
+  try {
+    token = await runAdminSetup(options, extra, env);
+  } catch (err) {
+    throw new Error(`Could not make a setup link: ${(err as Error).message}`);
+  }
+  if (!token) return null;
+  if (!/^[A-Za-z0-9]{20,200}$/.test(token)) throw new Error("Could not make a setup link: unexpected output from admin-setup.");
+  return `${options.appUrl.replace(/\/+$/, "")}/console/setup?token=${token}`;
 }

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { setupLink } from "../../server/admin-setup.ts";
+import { adminExists, setupLink } from "../../server/admin-setup.ts";
 import { auditRows } from "../support/admin.ts";
 import { createTestUser, errorOf, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
 import { usePocketBase } from "../support/use-shop.ts";
@@ -36,6 +36,7 @@ describe("first administrator setup", () => {
 
   it("makes a 30-minute link whose token is stored only as its hash, and the status says no admin exists", async () => {
     expect(await status()).toEqual({ has_admin: false });
+    expect(await adminExists({ dataDir: shop.tpb.dataDir })).toBe(false);
     const url = await link({ ifNoAdmin: true });
     expect(url).toMatch(/^https:\/\/shop\.example\.test\/console\/setup\?token=[A-Za-z0-9]{43}$/);
     const token = tokenOf(url);
@@ -100,6 +101,7 @@ describe("first administrator setup", () => {
     expect(await tokenRow(token)).toMatchObject({ used_by: record.id });
 
     expect(await status()).toEqual({ has_admin: true });
+    expect(await adminExists({ dataDir: shop.tpb.dataDir })).toBe(true);
     expect(await link({ ifNoAdmin: true })).toBeNull();
     expect((await errorOf(() => create(token, { email }))).status).toBe(410);
   });

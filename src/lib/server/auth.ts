@@ -132,8 +132,8 @@ export function isSameOriginRequest(request: Request): boolean {
   return hosts.includes(originHost);
 }
 
-/** Console pages open to visitors: admin registration by invitation (checked by its route). */
-const OPEN_CONSOLE_PATHS = new Set(["/console/register"]);
+/** Console pages open to visitors: admin registration by invitation and the first admin's setup (checked by their routes). */
+const OPEN_CONSOLE_PATHS = new Set(["/console/register", "/console/setup"]);
 
 /** A path the guards protect: every signed-in route (spec 2.1). */
 export function isAppPath(pathname: string): boolean {

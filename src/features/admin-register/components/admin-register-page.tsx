@@ -14,7 +14,7 @@ import { errorMessage, fieldErrors, isAbort } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import { startAuth } from "@/stores/auth";
 import { checkInvitation, isLinkRefusal, registerAdmin, type InvitationCheck } from "@/features/admin-register/api";
-import { AdminRegisterSchema, PASSWORD_HINT, type AdminRegisterInput, type AdminRegisterOutput } from "@/features/admin-register/schemas";
+import { AdminRegisterSchema, PASSWORD_HINT, type AdminRegisterInput, type AdminRegisterOutput } from "@/lib/admin-account-schema";
 
 type LinkState = { status: "checking" } | { status: "valid"; invitation: InvitationCheck } | { status: "refused"; message: string };
 

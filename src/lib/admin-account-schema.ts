@@ -1,8 +1,10 @@
-// The admin registration form. The server (pb_hooks/lib/accounts/invitations.js validateRegister,
-// lib/accounts/accounts.js assertStrongPassword) checks the same rules with the same messages.
+// The administrator account form, shared by admin registration by invitation
+// (features/admin-register) and the first administrator's setup (features/admin-setup).
+// The server (pb_hooks/lib/accounts/admin-register.js and admin-setup.js, with
+// lib/accounts/passwords.js assertStrongPassword) checks the same rules with the same messages.
 import * as v from "valibot";
 import { textSchema } from "@/lib/text-schema";
-import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
+import passwordRules from "../../pocketbase/pb_hooks/lib/password-rules.json";
 
 const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
 
