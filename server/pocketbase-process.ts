@@ -1,11 +1,19 @@
-// Starts and stops the PocketBase binary built from pocketbase/ (scripts/build-pocketbase.ts).
+// Starts and stops the PocketBase binary built from pocketbase/ (scripts/go-build.ts).
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/**
+ * Where the shop's files are: this checkout (`npm start`, the tests), or, when
+ * SHOP_RUNTIME_DIR is set, the runtime folder a release file extracted them into
+ * (server/release/launcher.ts), laid out the same way (pocketbase/bin, pocketbase/pb_hooks,
+ * pocketbase/pb_migrations, dist/). Read here only: everything else takes paths from ROOT.
+ */
+export const ROOT = process.env["SHOP_RUNTIME_DIR"]
+  ? path.resolve(process.env["SHOP_RUNTIME_DIR"])
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const POCKETBASE_BIN = path.join(ROOT, "pocketbase", "bin", "pocketbase");
 export const HOOKS_DIR = path.join(ROOT, "pocketbase", "pb_hooks");
 export const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");

