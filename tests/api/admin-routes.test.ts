@@ -32,6 +32,7 @@ interface Targets {
   affiliateId: string;
   referralId: string;
   invitationId: string;
+  gatewayTokenId: string;
 }
 
 interface Route {
@@ -184,6 +185,20 @@ const ROUTES: Route[] = [
     url: (t) => `/api/admin/invitations/${t.invitationId}`,
     audit: "invitations.revoke",
   },
+  { method: "GET", route: "/api/admin/gateway-tokens", url: () => "/api/admin/gateway-tokens" },
+  {
+    method: "POST",
+    route: "/api/admin/gateway-tokens",
+    url: () => "/api/admin/gateway-tokens",
+    body: () => ({ name: `matrix-${randomUUID().slice(0, 8)}` }),
+    audit: "gateway_token.create",
+  },
+  {
+    method: "DELETE",
+    route: "/api/admin/gateway-tokens/{id}",
+    url: (t) => `/api/admin/gateway-tokens/${t.gatewayTokenId}`,
+    audit: "gateway_token.revoke",
+  },
 ];
 
 /** The superuser-only job runner is not a console route: superusers only. */
@@ -273,6 +288,10 @@ async function arrange(): Promise<Targets> {
     .getFirstListItem(shop.su.filter("referred_user_id = {:id}", { id: signup.record.id }));
 
   const invitation = await shop.admin.send<{ id: string }>("/api/admin/invitations", { method: "POST", body: {} });
+  const gatewayToken = await shop.admin.send<{ id: string }>("/api/admin/gateway-tokens", {
+    method: "POST",
+    body: { name: `matrix-${randomUUID().slice(0, 8)}` },
+  });
   const user = await customer(shop, 1000);
   const doomed = await customer(shop);
   return {
@@ -287,6 +306,7 @@ async function arrange(): Promise<Targets> {
     affiliateId: affiliate.id,
     referralId: referral.id,
     invitationId: invitation.id,
+    gatewayTokenId: gatewayToken.id,
   };
 }
 

@@ -1,6 +1,6 @@
 // The access matrix's rows for the gateway (issue #16): each customer reads the
-// usage of their own proxies, admins every row, the gateways' stats and tokens; only the server
-// and the gateway write (the records API refuses every write, admins included).
+// usage of their own proxies, admins every row, the gateways' stats and tokens; only the server,
+// the gateway and the console's token routes write (the records API refuses every write, admins included).
 import { ADMIN_ROWS, OWN_ROWS, SERVER_WRITES, type CollectionSpec } from "./access-spec-kit.ts";
 
 const HOUR = "2026-01-01 10:00:00.000Z";
@@ -35,10 +35,15 @@ export const gatewayStatsSpec: CollectionSpec = {
   ...SERVER_WRITES,
 };
 
+// Tokens are made by the console's admin route (POST /api/admin/gateway-tokens, shop admins
+// only; GET lists and DELETE revokes them, tests/api/gateway-tokens.test.ts), or by the CLI:
+// the records API stays closed to writes, and the rows to everybody but admins.
 export const gatewayTokensSpec: CollectionSpec = {
   name: "gateway_tokens",
-  make: async (ctx) =>
-    (await ctx.su.collection("gateway_tokens").create({ name: `gw${ctx.n()}`, token_hash: `${ctx.n()}`.padStart(64, "0") })).id,
+  make: async (ctx) => {
+    const admin = await ctx.signIn(ctx.users.admin);
+    return (await admin.send<{ id: string }>("/api/admin/gateway-tokens", { method: "POST", body: { name: `gw${ctx.n()}` } })).id;
+  },
   createBody: async (_ctx, _who, marker) => ({ name: marker, token_hash: "f".repeat(64) }),
   markerFilter: (m) => `name = "${m}"`,
   updateBody: () => ({ name: "renamed" }),

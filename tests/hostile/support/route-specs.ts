@@ -260,6 +260,15 @@ export const ROUTES: Record<string, RouteSpec> = {
     poisons: () => ({ email: badEmail.filter((v) => !(typeof v === "string" && v.trim() === "")), extra_field: hostileValue }),
   },
   "DELETE /api/admin/invitations/{id}": { who: "admin", ids: () => ({ mine: [fuzz.hs.invitationId], notMine: [] }) },
+  // Gateway tokens (pb_hooks/gateway.pb.js): shop admins only; a name of 1-100 characters, unique.
+  "GET /api/admin/gateway-tokens": { who: "admin", read: true, query: () => pageQuery() },
+  "POST /api/admin/gateway-tokens": {
+    who: "admin",
+    readsBody: true,
+    body: () => fc.record({ name: fc.uuid().map((u) => `fuzz-${u}`) }),
+    poisons: () => ({ name: badText(1, 100), extra_field: hostileValue }),
+  },
+  "DELETE /api/admin/gateway-tokens/{id}": { who: "admin" },
   "GET /api/admin/support/tickets": {
     who: "admin",
     read: true,

@@ -6,8 +6,12 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
+import { lazyComponent } from "@/lib/lazy-component";
 import { Toggle } from "@/features/console-settings/components/toggle";
 import { colorInputValue, MAX_WELCOME_DOLLARS, type SettingsFormInput, type SettingsFormOutput } from "@/features/console-settings/schemas";
+
+/** The gateway tokens load with their own chunk: most shops run the one gateway inside PocketBase. */
+const GatewayTokensPanel = lazyComponent(() => import("@/features/console-settings/components/gateway-tokens-panel"), "GatewayTokensPanel");
 
 /** The settings form (the FormProvider above). */
 const useSettingsForm = () => useFormContext<SettingsFormInput, unknown, SettingsFormOutput>();
@@ -133,9 +137,14 @@ export function SupportSection() {
   );
 }
 
-/** The proxy gateway (issue #16): the name customers connect to, the local addresses Generate uses, the ranges it may reach. */
+/**
+ * The proxy gateway (issue #16): the name customers connect to, the local addresses Generate
+ * uses, the ranges it may reach, and the tokens of gateways on other machines.
+ */
 export function GatewaySection() {
   const form = useSettingsForm();
+  // The form's defaults are the stored settings: demo mode stored on makes the console read-only.
+  const readOnly = form.formState.defaultValues?.demo_mode === true;
   return (
     <Section id="proxy-gateway" title="Proxy gateway" icon={<Network className="size-5" aria-hidden="true" />}>
       <FormField
@@ -162,6 +171,7 @@ export function GatewaySection() {
       >
         {(field) => <Textarea rows={2} spellCheck={false} placeholder="10.20.0.0/16" className="font-mono" {...field} />}
       </FormField>
+      <GatewayTokensPanel readOnly={readOnly} />
     </Section>
   );
 }

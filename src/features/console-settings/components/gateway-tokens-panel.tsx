@@ -1,0 +1,125 @@
+// "Gateway tokens" in System Settings' Proxy gateway section: the tokens gateways on other
+// machines follow the shop with (name, created, last used), a new one (shown once) and
+// revoking one, which cuts its gateway off at its next call.
+import { useStore } from "@nanostores/react";
+import { KeyRound, Plus } from "lucide-react";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ListState } from "@/components/ui/list-state";
+import { errorMessage } from "@/lib/api-error";
+import { formatDateTime } from "@/lib/dates";
+import { lazyComponent } from "@/lib/lazy-component";
+import type { GatewayTokenDialogProps, RevokeGatewayTokenDialogProps } from "@/features/console-settings/components/gateway-token-dialog";
+import {
+  $gatewayTokens,
+  reloadGatewayTokens,
+  revokeGatewayToken,
+  type GatewayToken,
+} from "@/features/console-settings/components/gateway-tokens";
+
+const GatewayTokenDialog = lazyComponent<"GatewayTokenDialog", GatewayTokenDialogProps>(
+  () => import("@/features/console-settings/components/gateway-token-dialog"),
+  "GatewayTokenDialog",
+);
+const RevokeGatewayTokenDialog = lazyComponent<"RevokeGatewayTokenDialog", RevokeGatewayTokenDialogProps>(
+  () => import("@/features/console-settings/components/gateway-token-dialog"),
+  "RevokeGatewayTokenDialog",
+);
+
+/** "Last used 2026-01-02 10:00 from 203.0.113.7", or "Never used". */
+function lastUsed(token: GatewayToken): string {
+  if (!token.last_seen_at) return "Never used";
+  return `Last used ${formatDateTime(token.last_seen_at)}${token.last_address ? ` from ${token.last_address}` : ""}`;
+}
+
+/** `readOnly`: demo mode is stored on, so the server refuses every change: nothing is offered. */
+export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
+  const state = useStore($gatewayTokens);
+  const [creating, setCreating] = useState(false);
+  const [confirming, setConfirming] = useState<GatewayToken | null>(null);
+  const [revoking, setRevoking] = useState(false);
+  const [error, setError] = useState("");
+
+  const revoke = async (token: GatewayToken) => {
+    setError("");
+    setRevoking(true);
+    try {
+      await revokeGatewayToken(token.id);
+      setConfirming(null);
+    } catch (err) {
+      setConfirming(null);
+      setError(errorMessage(err));
+    } finally {
+      setRevoking(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="gateway-tokens-title" className="space-y-3 border-t border-slate-200 pt-4">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1 basis-60">
+          <h3 id="gateway-tokens-title" className="flex items-center gap-2 text-base font-semibold text-slate-900">
+            <KeyRound className="size-4" aria-hidden="true" /> Gateway tokens
+            {state.status === "ready" ? ` (${state.totalItems})` : ""}
+          </h3>
+          <p className="mt-1 text-sm text-slate-600">
+            More gateways on other machines follow the shop with a token each: it reads the proxies&apos; credentials and writes their
+            usage, nothing else.
+          </p>
+        </div>
+        <Button variant="secondary" size="sm" disabled={readOnly} onClick={() => setCreating(true)}>
+          <Plus className="size-4" aria-hidden="true" /> New gateway token
+        </Button>
+      </div>
+      <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
+      <ListState
+        status={state.status}
+        error={state.error}
+        loaded={state.status === "ready" || state.items.length > 0}
+        empty={state.items.length === 0}
+        onRetry={reloadGatewayTokens}
+        loadingLabel="Loading gateway tokens"
+        skeletonRows={2}
+        emptyState={
+          <EmptyState title="No gateway tokens" text="The gateway inside this server needs none; make one for each gateway elsewhere." />
+        }
+        className="space-y-3"
+      >
+        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200" aria-label="Gateway tokens">
+          {state.items.map((token) => (
+            <li key={token.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+              <div className="min-w-0">
+                <p className="truncate text-sm font-medium text-slate-900">{token.name}</p>
+                <p className="text-xs text-slate-600">
+                  Created {formatDateTime(token.created)} · {lastUsed(token)}
+                </p>
+              </div>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={readOnly}
+                aria-label={`Revoke the gateway token ${token.name}`}
+                onClick={() => setConfirming(token)}
+              >
+                Revoke
+              </Button>
+            </li>
+          ))}
+        </ul>
+      </ListState>
+
+      {creating ? <GatewayTokenDialog open onClose={() => setCreating(false)} /> : null}
+
+      {confirming ? (
+        <RevokeGatewayTokenDialog
+          token={confirming}
+          pending={revoking}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void revoke(confirming)}
+        />
+      ) : null}
+    </section>
+  );
+}
