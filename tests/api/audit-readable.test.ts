@@ -67,6 +67,14 @@ describe("the audit log names its targets", () => {
         return { action: "proxies.update", search: proxy.id, label: username };
       },
     ],
+    [
+      "a gateway token: its name",
+      async () => {
+        const name = `gw-${tag()}`;
+        const { id } = await shop.admin.send<{ id: string }>("/api/admin/gateway-tokens", { method: "POST", body: { name } });
+        return { action: "gateway_token.create", search: id, label: name };
+      },
+    ],
   ])("%s", async (_name, arrange) => {
     const { action, search, label, name } = await arrange();
     const entry = await newest(action, search);

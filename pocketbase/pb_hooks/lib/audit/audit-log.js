@@ -76,6 +76,11 @@ const TARGETS = {
     label: "ti.email",
     found: "ti.id",
   },
+  gateway_tokens: {
+    join: "LEFT JOIN gateway_tokens tg ON l.target_type = 'gateway_tokens' AND tg.id = l.target_id",
+    label: "tg.name",
+    found: "tg.id",
+  },
 };
 
 /** @param {"label" | "name" | "found"} part */
