@@ -44,6 +44,15 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
 
 /** Starts the shop as its settings say, prints its banner, and stops it on Ctrl-C (SIGINT) or SIGTERM. */
 export async function runShop(options: RunShopOptions): Promise<void> {
+  // A stop asked for while the shop starts (Ctrl-C, a service manager's SIGTERM) is kept: the
+  // shop does not start, or once up it stops it all, so PocketBase is never left running on
+  // its own. Set before anything is awaited.
+  let stopAsked = false;
+  let stop: (() => void) | null = null;
+  const onSignal = () => (stop ? stop() : (stopAsked = true));
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
   if (options.envFile && existsSync(options.envFile)) process.loadEnvFile(options.envFile);
   const env = (name: string, fallback: string): string => process.env[name] || fallback;
   const shown = (p: string): string => path.relative(options.baseDir, p) || ".";
@@ -157,6 +166,10 @@ export async function runShop(options: RunShopOptions): Promise<void> {
     socksPort: env("GATEWAY_SOCKS_PORT", "1080"),
   };
 
+  if (stopAsked) {
+    await mailSink?.stop();
+    process.exit(0);
+  }
   const shop = await startShop({
     webPort,
     webHost,
@@ -217,8 +230,8 @@ export async function runShop(options: RunShopOptions): Promise<void> {
     await mailSink?.stop();
     process.exit(code);
   }
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
+  stop = () => void shutdown(0);
+  if (stopAsked) stop();
   shop.pocketbase.child.once("exit", (code) => {
     if (!stopping) {
       console.error(`PocketBase exited unexpectedly (code ${code}).`);

@@ -4,8 +4,9 @@
 // `version` and `help`, extracts its runtime folder beside the data dir on first run,
 // serves the home page, /api/health and a sign-up (the mail sink prints the verification
 // mail), and starts again from the extracted folder within the goal, removing an older
-// build's folder. The arm64 file is checked for its architecture. Run by
-// `npm run test:release`, which builds the release first (reusing dist/ and the Go builds).
+// build's folder; a SIGTERM while it starts stops PocketBase too. The arm64 file is checked
+// for its architecture. Run by `npm run test:release`, which builds the release first
+// (reusing dist/ and the Go builds).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, closeSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -87,6 +88,36 @@ async function serve(): Promise<Served> {
       return exited;
     },
   };
+}
+
+/**
+ * SIGTERM while the shop is still starting (as a service manager may send it): the shop
+ * comes up, then stops it all. Resolves with the exit code and whether PocketBase's port
+ * still answers afterwards.
+ */
+async function stopWhileStarting(): Promise<{ code: number | null; pocketbaseAlive: boolean }> {
+  const pbPort = await freePort();
+  const child = spawn(binary, ["serve", "--http", `127.0.0.1:${await freePort()}`], {
+    cwd: dir,
+    env: { ...env, PB_PORT: String(pbPort), GATEWAY_HTTP_PORT: String(await freePort()), GATEWAY_SOCKS_PORT: String(await freePort()) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => (running.delete(child), resolve(code))));
+  let output = "";
+  const onData = (c: Buffer) => {
+    const before = output;
+    output += c.toString();
+    if (!before.includes("runtime files in") && output.includes("runtime files in")) child.kill("SIGTERM");
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const code = await exited;
+  const pocketbaseAlive = await fetch(`http://127.0.0.1:${pbPort}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  return { code, pocketbaseAlive };
 }
 
 /** ELF e_machine: 62 x86-64, 183 AArch64. */
@@ -207,10 +238,12 @@ describe("the release file", () => {
       expect(body.token).toBeTruthy();
       expect(body.record?.email).toBe(email);
       // The mail sink prints the verification mail to the console.
-      await expect.poll(() => shop.output(), { timeout: 15_000 }).toMatch(new RegExp(`\\[mail\\] to ${email.replace(/\./g, "\\.")}: .*verify`, "i"));
-
+      await expect
+        .poll(() => shop.output(), { timeout: 15_000 })
+        .toMatch(new RegExp(`\\[mail\\] to ${email.replace(/\./g, "\\.")}: .*verify`, "i"));
     } finally {
       expect(await shop.stop()).toBe(0);
     }
+    expect(await stopWhileStarting()).toEqual({ code: 0, pocketbaseAlive: false });
   });
 });
