@@ -7,32 +7,19 @@
 // Litestream is not built here: only replication needs it, so `ensureLitestream()` builds it
 // on demand (`npm start` with LITESTREAM_REPLICA set, `npm run build:test-tools`).
 // A failed build says why, and fails the install.
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, POCKETBASE_BIN } from "../server/pocketbase-process.ts";
-import { buildPocketBase, pocketBaseVersion, POCKETBASE_DIR } from "./go-build.ts";
+import { buildPocketBase, pocketBaseSourceStamp, pocketBaseVersion, POCKETBASE_DIR } from "./go-build.ts";
 import { readPocketBaseSchema } from "./pocketbase-schema.ts";
 
 const dir = POCKETBASE_DIR;
 const stampFile = path.join(dir, "bin", ".build-stamp");
 const declarationsFile = path.join(dir, "types", "pocketbase.d.ts");
 
-/** The module's Go files (main package and its packages, e.g. gateway/), relative to `root`, in a stable order. */
-function goSources(root: string, sub = ""): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(path.join(root, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const rel = path.join(sub, entry.name);
-    if (entry.isDirectory() && !/^(bin|types|pb_\w+|node_modules)$/.test(entry.name)) files.push(...goSources(root, rel));
-    else if (entry.isFile() && entry.name.endsWith(".go")) files.push(rel);
-  }
-  return files;
-}
-
 async function buildPocketBaseIfChanged(): Promise<void> {
-  const inputs = ["go.mod", "go.sum", ...goSources(dir)].map((f) => readFileSync(path.join(dir, f)));
-  const stamp = createHash("sha256").update(Buffer.concat(inputs)).digest("hex");
+  const stamp = pocketBaseSourceStamp();
   if (existsSync(POCKETBASE_BIN) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
     console.log("PocketBase binary is up to date.");
     return;

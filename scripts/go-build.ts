@@ -6,7 +6,19 @@
 //   tests) and by `npm start` when LITESTREAM_REPLICA is set, never by `npm install`.
 // Both take an output file and an optional GOOS/GOARCH, so a release can cross-compile them.
 import { spawn } from "node:child_process";
-import { copyFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT } from "../server/pocketbase-process.ts";
@@ -62,6 +74,26 @@ function targetEnv(target: Target): NodeJS.ProcessEnv {
   if (target.goos) env["GOOS"] = target.goos;
   if (target.goarch) env["GOARCH"] = target.goarch;
   return env;
+}
+
+/** The module's Go files (main package and its packages, e.g. gateway/), relative to `sub`'s root, in a stable order. */
+function goSources(sub = ""): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(path.join(POCKETBASE_DIR, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const rel = path.join(sub, entry.name);
+    if (entry.isDirectory() && !/^(bin|types|pb_\w+|node_modules)$/.test(entry.name)) files.push(...goSources(rel));
+    else if (entry.isFile() && entry.name.endsWith(".go")) files.push(rel);
+  }
+  return files;
+}
+
+/**
+ * What a PocketBase build is made from: the SHA-256 of go.mod, go.sum and every Go file of
+ * the module. A build stamped with it is up to date (npm install's, the release's).
+ */
+export function pocketBaseSourceStamp(): string {
+  const inputs = ["go.mod", "go.sum", ...goSources()].map((f) => readFileSync(path.join(POCKETBASE_DIR, f)));
+  return createHash("sha256").update(Buffer.concat(inputs)).digest("hex");
 }
 
 /** The PocketBase module version pinned in pocketbase/go.mod ("dev" when it cannot be read). */

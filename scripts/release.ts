@@ -19,7 +19,18 @@
 // pocketbase/bin/pocketbase when its build stamp matches the Go sources, and
 // pocketbase/bin/litestream when it is the pinned version; the arm64 builds and the Node
 // binaries are cached in node_modules/.cache/proxy-shop-release/.
-import { execFileSync } from "node:child_process";
+//
+// Options:
+//   --arch x64|arm64          one platform only
+//   --out DIR                 write the files there instead of release/
+//   --version-suffix S        <version>-S (a test's second build)
+//   --extra-migrations DIR    add DIR's migrations to pocketbase/pb_migrations (a test's upgrade)
+//   --prebuild [--background] only the slow, cached parts for the other architecture
+//                             (PocketBase and Litestream cross-compiled, the Node binaries);
+//                             --background runs that at the lowest CPU priority and returns at
+//                             once: `npm test` starts it first, so the release test at its end
+//                             finds them built (a build waits for a prebuild still running).
+import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createHash } from "node:crypto";
 import {
@@ -27,6 +38,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -35,13 +47,15 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { LITESTREAM_MODULE } from "../server/litestream.ts";
 import { POCKETBASE_BIN, ROOT } from "../server/pocketbase-process.ts";
 import { pack, type ArchiveFile } from "../server/release/archive.ts";
 import { PRODUCT } from "../server/release/commands.ts";
 import { ensureBuilt } from "./ensure-built.ts";
-import { buildLitestream, buildPocketBase, ensureLitestream, POCKETBASE_DIR } from "./go-build.ts";
+import { buildLitestream, buildPocketBase, ensureLitestream, pocketBaseSourceStamp, POCKETBASE_DIR } from "./go-build.ts";
 
 export const RELEASE_DIR = path.join(ROOT, "release");
 const CACHE_DIR = path.join(ROOT, "node_modules", ".cache", "proxy-shop-release");
@@ -80,29 +94,14 @@ export function releaseVersion(): string {
   return [pkg.version ?? "0.0.0", commit].filter(Boolean).join("-");
 }
 
-export function releaseFile(version: string, arch: Platform["arch"]): string {
-  return path.join(RELEASE_DIR, `${PRODUCT}-${version}-linux-${arch}`);
+export function releaseFile(version: string, arch: Platform["arch"], dir = RELEASE_DIR): string {
+  return path.join(dir, `${PRODUCT}-${version}-linux-${arch}`);
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function sha256(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-/** The same inputs as scripts/build-pocketbase.ts's stamp: go.mod, go.sum and every Go file of the module. */
-function pocketBaseStamp(): string {
-  const files: string[] = [];
-  const walk = (sub: string) => {
-    for (const entry of readdirSync(path.join(POCKETBASE_DIR, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const rel = path.join(sub, entry.name);
-      if (entry.isDirectory() && !/^(bin|types|pb_\w+|node_modules)$/.test(entry.name)) walk(rel);
-      else if (entry.isFile() && entry.name.endsWith(".go")) files.push(rel);
-    }
-  };
-  walk("");
-  const inputs = ["go.mod", "go.sum", ...files].map((f) => readFileSync(path.join(POCKETBASE_DIR, f)));
-  return createHash("sha256").update(Buffer.concat(inputs)).digest("hex");
 }
 
 /** `file` built by `make` unless its stamp (file.stamp) says `stamp` already. */
@@ -204,10 +203,91 @@ async function bundleLauncher(): Promise<Buffer> {
   return Buffer.from(result.outputFiles[0]!.contents);
 }
 
-async function main(): Promise<void> {
+interface Options {
+  platforms: Platform[];
+  outDir: string;
+  version: string;
+  extraMigrations: string | null;
+}
+
+const PREBUILD_PID = path.join(CACHE_DIR, "prebuild.pid");
+const PREBUILD_LOG = path.join(CACHE_DIR, "prebuild.log");
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits while a background prebuild (--prebuild --background) is still at work, so nothing is built twice. */
+async function waitForPrebuild(): Promise<void> {
+  if (!existsSync(PREBUILD_PID)) return;
+  const pid = Number(readFileSync(PREBUILD_PID, "utf8"));
+  if (!isRunning(pid)) return;
+  console.log(
+    `Waiting for the background build of the other architecture's binaries (pid ${pid}, log ${path.relative(ROOT, PREBUILD_LOG)}) ...`,
+  );
   const started = Date.now();
-  const version = releaseVersion();
-  console.log(`Building ${PRODUCT} ${version} for ${PLATFORMS.map((p) => `linux-${p.arch}`).join(" and ")} ...`);
+  while (isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 1000));
+  console.log(`... done after ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+}
+
+/** The cached binaries of every platform but this machine's (those npm install and build:test-tools make). */
+async function prebuild(): Promise<void> {
+  const stamp = pocketBaseSourceStamp();
+  for (const platform of PLATFORMS.filter((p) => p.arch !== process.arch)) {
+    await pocketBaseFor(platform, stamp);
+    await litestreamFor(platform);
+  }
+  for (const platform of PLATFORMS) nodeBinary(platform.arch);
+}
+
+/** Starts `--prebuild` detached at the lowest CPU priority (nice 19), its output in prebuild.log. */
+function prebuildInBackground(): void {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const log = openSync(PREBUILD_LOG, "w");
+  const child = spawn("nice", ["-n", "19", process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), "--prebuild"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
+  writeFileSync(PREBUILD_PID, String(child.pid));
+  child.unref();
+  console.log(`Building the other architecture's binaries in the background (pid ${child.pid}, log ${path.relative(ROOT, PREBUILD_LOG)}).`);
+}
+
+function parseOptions(argv: string[]): Options & { prebuild: boolean; background: boolean } {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      arch: { type: "string" },
+      out: { type: "string" },
+      "version-suffix": { type: "string" },
+      "extra-migrations": { type: "string" },
+      prebuild: { type: "boolean", default: false },
+      background: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  const platforms = values.arch ? PLATFORMS.filter((p) => p.arch === values.arch) : PLATFORMS;
+  if (platforms.length === 0) throw new Error(`--arch must be one of ${PLATFORMS.map((p) => p.arch).join(", ")}.`);
+  const suffix = values["version-suffix"];
+  return {
+    platforms,
+    outDir: values.out ? path.resolve(values.out) : RELEASE_DIR,
+    version: suffix ? `${releaseVersion()}-${suffix}` : releaseVersion(),
+    extraMigrations: values["extra-migrations"] ? path.resolve(values["extra-migrations"]) : null,
+    prebuild: values.prebuild,
+    background: values.background,
+  };
+}
+
+async function main({ platforms, outDir, version, extraMigrations }: Options): Promise<void> {
+  const started = Date.now();
+  console.log(`Building ${PRODUCT} ${version} for ${platforms.map((p) => `linux-${p.arch}`).join(" and ")} ...`);
 
   ensureBuilt();
   const [app, astro, launcher] = await Promise.all([
@@ -224,16 +304,18 @@ async function main(): Promise<void> {
     ...filesUnder(path.join(ROOT, "dist", "client"), "dist/client"),
     ...filesUnder(path.join(POCKETBASE_DIR, "pb_hooks"), "pocketbase/pb_hooks"),
     ...filesUnder(path.join(POCKETBASE_DIR, "pb_migrations"), "pocketbase/pb_migrations"),
+    ...(extraMigrations ? filesUnder(extraMigrations, "pocketbase/pb_migrations") : []),
   ];
 
-  const stamp = pocketBaseStamp();
+  await waitForPrebuild();
+  const stamp = pocketBaseSourceStamp();
   const binaries = new Map<Platform["arch"], { pocketbase: string; litestream: string }>();
-  for (const platform of PLATFORMS) {
+  for (const platform of platforms) {
     binaries.set(platform.arch, { pocketbase: await pocketBaseFor(platform, stamp), litestream: await litestreamFor(platform) });
   }
 
-  mkdirSync(RELEASE_DIR, { recursive: true });
-  for (const old of readdirSync(RELEASE_DIR)) rmSync(path.join(RELEASE_DIR, old), { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  for (const old of readdirSync(outDir)) rmSync(path.join(outDir, old), { recursive: true, force: true });
   const work = path.join(CACHE_DIR, "work");
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -241,7 +323,7 @@ async function main(): Promise<void> {
 
   const sums: string[] = [];
   const report: string[] = [];
-  for (const platform of PLATFORMS) {
+  for (const platform of platforms) {
     const bins = binaries.get(platform.arch)!;
     const archive = pack([
       ...shared,
@@ -268,7 +350,7 @@ async function main(): Promise<void> {
     );
     execFileSync(process.execPath, ["--experimental-sea-config", configFile], { stdio: ["ignore", "ignore", "inherit"] });
 
-    const out = releaseFile(version, platform.arch);
+    const out = releaseFile(version, platform.arch, outDir);
     const temp = `${out}.tmp`;
     copyFileSync(nodeBinary(platform.arch), temp);
     chmodSync(temp, 0o755);
@@ -281,15 +363,21 @@ async function main(): Promise<void> {
       `  ${path.relative(ROOT, out)}  ${mb(size)} (goal ${mb(SIZE_GOAL_BYTES)}: ${size <= SIZE_GOAL_BYTES ? "ok" : "OVER"}; shop files ${mb(archive.length)} compressed)`,
     );
   }
-  writeFileSync(path.join(RELEASE_DIR, "SHA256SUMS"), `${sums.join("\n")}\n`);
+  writeFileSync(path.join(outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
   rmSync(work, { recursive: true, force: true });
   console.log(
-    `\nBuilt ${PRODUCT} ${version} in ${((Date.now() - started) / 1000).toFixed(0)} s:\n${report.join("\n")}\n  release/SHA256SUMS`,
+    `\nBuilt ${PRODUCT} ${version} in ${((Date.now() - started) / 1000).toFixed(0)} s:\n${report.join("\n")}\n  ${path.relative(ROOT, path.join(outDir, "SHA256SUMS"))}`,
   );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err: unknown) => {
+  const run = async () => {
+    const options = parseOptions(process.argv.slice(2));
+    if (options.prebuild && options.background) prebuildInBackground();
+    else if (options.prebuild) await prebuild();
+    else await main(options);
+  };
+  run().catch((err: unknown) => {
     console.error(`\nRelease failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });
