@@ -173,6 +173,7 @@ export const SENTENCES: Record<string, Sentence> = {
   "invitations.create": (p) => `${p.actor} created an admin invitation for ${text(p.details["email"]) || "anyone with the link"}`,
   "invitations.revoke": (p) => `${p.actor} revoked the admin invitation for ${text(p.details["email"]) || "anyone with the link"}`,
   "invitations.accept": (p) => `${p.actor} joined as an administrator through an invitation`,
+  "admin_setup.create": (p) => `${p.actor} joined as an administrator through a setup link`,
   "gateway_token.create": (p) => `${p.actor} created gateway token ${quoted(text(p.details["name"]))}`,
   "gateway_token.revoke": (p) => `${p.actor} revoked gateway token ${quoted(text(p.details["name"]))}`,
   "admin.sign_in": (p) => {
