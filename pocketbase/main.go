@@ -70,6 +70,9 @@ func main() {
 
 	app.RootCmd.AddCommand(superuserFromEnvCommand(app), collectionsCommand(app), gatewayTokenCommand(app), adminSetupCommand(app))
 
+	// Start check: a newer shop's database is not this build's to run (downgrade_guard.go).
+	app.OnBootstrap().Bind(downgradeGuardHook(app.RootCmd))
+
 	app.OnServe().Bind(&hook.Handler[*core.ServeEvent]{
 		Func: func(e *core.ServeEvent) error {
 			if !e.Router.HasRoute("GET", "/{path...}") {
