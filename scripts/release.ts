@@ -243,6 +243,7 @@ async function prebuild(): Promise<void> {
     await litestreamFor(platform);
   }
   for (const platform of PLATFORMS) nodeBinary(platform.arch);
+  console.log("The other architecture's binaries are built (or were up to date).");
 }
 
 /** Starts `--prebuild` detached at the lowest CPU priority (nice 19), its output in prebuild.log. */
