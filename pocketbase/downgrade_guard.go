@@ -95,14 +95,16 @@ func guardedCommand(root *cobra.Command, args []string) bool {
 
 // unknownAppliedMigrations lists, sorted, the _migrations rows of the database at dbPath
 // that are not in known. A missing database or one without _migrations (a new data dir)
-// has none. The database is opened read-only: the check changes nothing.
+// has none. The check only reads; it opens the database read-write nonetheless, so that
+// closing it, as the last connection, removes the -wal and -shm files SQLite makes (a
+// read-only connection would leave them behind in a data dir it did not change).
 func unknownAppliedMigrations(dbPath string, known map[string]bool) ([]string, error) {
 	if info, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) || (err == nil && info.Size() == 0) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	db, err := dbx.Open("sqlite", "file:"+dbPath+"?mode=ro&_pragma=busy_timeout(10000)")
+	db, err := dbx.Open("sqlite", dbPath+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		return nil, err
 	}
