@@ -11,6 +11,8 @@ import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile } from "./pocketbase-pr
 import { mailSummary, startMailSink, type MailSink } from "./mail-sink.ts";
 import type { TrustedProxies } from "./client-address.ts";
 import { isLoopbackName } from "./canonical-host.ts";
+import { setupBannerLine, setupLink } from "./admin-setup.ts";
+import { doctorReport, formatDoctor } from "./doctor.ts";
 import { startShop } from "./shop.ts";
 import { isLoopbackHost, paymentProvider, paymentsBannerLine, paymentsTestMode, startupProblems } from "./start-checks.ts";
 
@@ -201,6 +203,32 @@ export async function runShop(options: RunShopOptions): Promise<void> {
   // server sends its other loopback names there (server/canonical-host.ts), so a session
   // and a mailed link share one origin; a public APP_URL is reached through its proxy.
   const listening = isLoopbackName(new URL(appUrl).hostname) ? "" : ` (listening on ${shop.url})`;
+
+  // On a real host (a non-loopback HOST): a one-time setup link while no administrator
+  // exists, and what a real shop still lacks (the doctor's list, missing items only).
+  let production = "";
+  if (!loopbackOnly) {
+    let link: string | null = null;
+    let linkProblem = "";
+    try {
+      link = await setupLink({ dataDir, appUrl, ifNoAdmin: true, credentialsKey: credentials.key });
+    } catch (err) {
+      linkProblem = (err as Error).message;
+    }
+    const missing = (
+      await doctorReport(process.env, {
+        host: webHost,
+        dataDir,
+        appUrl,
+        credentialsKeySource: credentials.source,
+        ...(linkProblem ? {} : { adminExists: link === null }),
+      })
+    ).filter((item) => !item.ok);
+    if (missing.length > 0)
+      production += `\n  Missing for a real shop (the doctor command checks again any time):\n${formatDoctor(missing)}\n`;
+    if (linkProblem) production += `\n  ${linkProblem}\n`;
+    if (link) production += `\n  ${setupBannerLine(link)}\n`;
+  }
   console.log(`
   Proxy shop is running at ${appUrl}${listening}
   ${
@@ -220,7 +248,7 @@ export async function runShop(options: RunShopOptions): Promise<void> {
       ? `Litestream replicates data.db to ${replica.where} (about a second behind).`
       : "no continuous replica (set LITESTREAM_REPLICA to a directory or s3://bucket/path)."
   }
-`);
+${production}`);
 
   let stopping = false;
   async function shutdown(code: number): Promise<void> {

@@ -19,8 +19,11 @@ export interface CommandLine {
 /** The commands, in the order help lists them. `serve` runs when none is given. */
 export const COMMANDS: { usage: string; what: string }[] = [
   { usage: "serve [--http 127.0.0.1:4321] [--data ./shop-data]", what: "Run the shop (the default command)." },
-  { usage: "backup [--data ./shop-data]", what: "Make a backup zip of the data dir." },
-  { usage: "restore <zip|replica-url> [--data ./shop-data]", what: "Restore the data dir from a backup zip or a Litestream replica." },
+  { usage: "backup [--data ./shop-data]", what: "Write a backup zip of the data dir (made by PocketBase) to the working directory." },
+  {
+    usage: "restore <zip|replica-url> [--data ./shop-data]",
+    what: "Restore a backup zip or a Litestream replica into an empty or new data dir.",
+  },
   { usage: "admin create <email> [--data ./shop-data]", what: "Print a one-time link that creates a shop administrator." },
   { usage: "doctor [--data ./shop-data]", what: "Check the settings a real shop needs, each ok or missing." },
   { usage: "version", what: "Print the version." },
