@@ -30,10 +30,10 @@ import {
 } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { crc32, inflateRawSync } from "node:zlib";
 import { credentialsKeyFile } from "./admin-setup.ts";
 import { parseReplica, restoreFromReplica } from "./litestream.ts";
 import { CREDENTIALS_KEY_PATTERN, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
+import { readZip, writeEntries } from "./zip.ts";
 
 export const DEFAULT_SUPERUSER_EMAIL = "superuser@proxyshop.local";
 
@@ -239,7 +239,7 @@ export async function restoreDataDir(options: RestoreOptions): Promise<RestoreRe
       kind = "zip";
       const entries = readZip(readFileSync(source));
       if (!entries.some((e) => e.name === "data.db")) throw new Error(`${source} is not a shop backup: it holds no data.db.`);
-      files = writeEntries(entries, temp);
+      files = writeEntries(entries, temp, 0o600);
     } else if (/^(file|s3):\/\//.test(source)) {
       kind = "replica";
       const replica = parseReplica(source, dataDir);
@@ -272,59 +272,4 @@ export function restoreMessage(done: RestoreResult, source: string): string {
   const shown = done.files.length > 6 ? `${done.files.slice(0, 6).join(", ")} and ${done.files.length - 6} more` : done.files.join(", ");
   return `Restored ${done.files.length} file(s) (${shown}) from ${done.kind === "zip" ? "the backup" : "the Litestream replica"} ${source} into ${done.dataDir}.
 ${done.keyNote}`;
-}
-
-// --- Zip reading (PocketBase's backups), node:zlib only: the central directory, then each
-// entry, stored or deflated, CRC-checked. No zip64 (PocketBase writes it only past 4 GB).
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-}
-
-function readZip(zip: Buffer): ZipEntry[] {
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error("not a zip archive");
-  const count = zip.readUInt16LE(eocd + 10);
-  let at = zip.readUInt32LE(eocd + 16);
-  const entries: ZipEntry[] = [];
-  for (let n = 0; n < count; n++) {
-    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`zip central directory entry ${n} is damaged`);
-    const method = zip.readUInt16LE(at + 10);
-    const crc = zip.readUInt32LE(at + 16);
-    const compressedSize = zip.readUInt32LE(at + 20);
-    const size = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const localOffset = zip.readUInt32LE(at + 42);
-    const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    if (name.endsWith("/")) continue;
-    if (zip.readUInt32LE(localOffset) !== 0x04034b50) throw new Error(`zip entry ${name}: damaged local header`);
-    const start = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
-    const raw = zip.subarray(start, start + compressedSize);
-    let data: Buffer;
-    if (method === 0) data = Buffer.from(raw);
-    else if (method === 8) data = inflateRawSync(raw);
-    else throw new Error(`zip entry ${name}: unsupported compression method ${method}`);
-    if (data.length !== size || crc32(data) !== crc) throw new Error(`zip entry ${name}: size or CRC-32 mismatch`);
-    entries.push({ name, data });
-  }
-  return entries;
-}
-
-function writeEntries(entries: ZipEntry[], dir: string): string[] {
-  const root = path.resolve(dir);
-  return entries.map((entry) => {
-    const target = path.resolve(root, entry.name);
-    if (!target.startsWith(root + path.sep)) throw new Error(`zip entry ${entry.name} would land outside the data dir`);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, entry.data, { mode: 0o600 });
-    return entry.name;
-  });
 }

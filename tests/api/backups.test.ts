@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { credentialsKeyFromFile, MIGRATIONS_DIR } from "../../server/pocketbase-process.ts";
 import { startTestPocketBase, SUPERUSER, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, customer, purchase, shopClients } from "../support/shop.ts";
-import { extractZip, readZip } from "../support/zip.ts";
+import { extractZip, readZip } from "../../server/zip.ts";
 
 interface BackupsSettings {
   cron: string;

@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RELEASE_DIR, releaseFile, SIZE_GOAL_BYTES } from "../../scripts/release.ts";
 import { freePort } from "../support/pocketbase.ts";
 import { smtpEnv, startTestMailbox, waitForMail } from "../support/smtp-sink.ts";
-import { readZip } from "../support/zip.ts";
+import { readZip } from "../../server/zip.ts";
 
 /** The version of the release in release/ (the script clears it first: one build). */
 function builtVersion(): string {

@@ -12,7 +12,7 @@ import { adminSend } from "../../support/admin.ts";
 import { startTestPocketBase, type TestPocketBase } from "../../support/pocketbase.ts";
 import { customer, purchase, shopClients, type Customer, type Shop } from "../../support/shop.ts";
 import { startFakeS3, type FakeS3 } from "../../support/fake-s3.ts";
-import { extractZip } from "../../support/zip.ts";
+import { extractZip } from "../../../server/zip.ts";
 import { checkMoneyInvariants, integrityCheck } from "./invariants.ts";
 
 const FULL = process.env["SOAK_PROFILE"] === "full";

@@ -1,5 +1,5 @@
-// Reads zip archives (PocketBase's backups) with node:zlib: the central directory, then
-// each entry's data, stored or deflated. No zip64 (PocketBase writes it only past 4 GB),
+// Reads zip archives (PocketBase's backups: `restore` in server/backup-restore.ts, and the
+// backup tests) with node:zlib: the central directory, then each entry's data, stored or deflated. No zip64 (PocketBase writes it only past 4 GB),
 // no encryption. Every entry's CRC-32 is checked, so a torn archive fails loudly.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -56,16 +56,22 @@ export function readZip(zip: Buffer): ZipEntry[] {
   return entries;
 }
 
-/** Writes every entry of `zip` under `dir` (entry names may not leave it). */
-export function extractZip(zip: Buffer, dir: string): string[] {
+/**
+ * Writes `entries` (from readZip) under `dir` (entry names may not leave it), with `mode`
+ * (default 0o644 less the umask); answers their names.
+ */
+export function writeEntries(entries: readonly ZipEntry[], dir: string, mode?: number): string[] {
   const root = path.resolve(dir);
-  const names: string[] = [];
-  for (const entry of readZip(zip)) {
+  return entries.map((entry) => {
     const target = path.resolve(root, entry.name);
     if (!target.startsWith(root + path.sep)) throw new Error(`zip entry ${entry.name} would land outside ${dir}`);
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, entry.data);
-    names.push(entry.name);
-  }
-  return names;
+    writeFileSync(target, entry.data, mode === undefined ? undefined : { mode });
+    return entry.name;
+  });
+}
+
+/** Writes every entry of `zip` under `dir` (entry names may not leave it). */
+export function extractZip(zip: Buffer, dir: string): string[] {
+  return writeEntries(readZip(zip), dir);
 }
