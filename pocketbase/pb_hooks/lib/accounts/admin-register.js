@@ -59,38 +59,10 @@ function check(e) {
  */
 function register(e) {
   const { body, invitation } = openInvitation(e);
-  const user = acceptInvitation(e.app, invitation, validateRegister(body));
+  /** @type {typeof import("./admin-account.js")} */
+  const account = require(`${__hooks}/lib/accounts/admin-account.js`);
+  const user = acceptInvitation(e.app, invitation, account.adminAccountInput(body));
   return $apis.recordAuthResponse(e, user, "password", null);
-}
-
-/**
- * @typedef {{token: string, first_name: string, last_name: string, email: string, password: string}} RegisterInput
- */
-
-/**
- * Validates POST /api/shop/admin-register's fields (the link is checked separately).
- * @param {Record<string, unknown>} body
- * @returns {RegisterInput}
- */
-function validateRegister(body) {
-  /** @type {typeof import("../core/api.js")} */
-  const api = require(`${__hooks}/lib/core/api.js`);
-  const input = {
-    token: api.text(body["token"]),
-    first_name: api.text(body["first_name"]),
-    last_name: api.text(body["last_name"]),
-    email: api.text(body["email"]).toLowerCase(),
-    password: typeof body["password"] === "string" ? body["password"] : "",
-  };
-  signup.throwFieldErrors(signup.personErrors(input));
-  require(`${__hooks}/lib/accounts/passwords.js`).assertStrongPassword(input.password);
-  if (input.password.length > 72) {
-    // bcrypt reads 72 bytes at most: a longer password would silently be cut.
-    throw new BadRequestError("Password must be at most 72 characters.", {
-      password: new ValidationError("validation_max_length", "Password must be at most 72 characters."),
-    });
-  }
-  return input;
 }
 
 /**
@@ -100,7 +72,7 @@ function validateRegister(body) {
  * invitations.accept is written with the new admin as its admin.
  * @param {CoreApp} app
  * @param {core.Record} invitation  from links.usableInvitation
- * @param {RegisterInput} input
+ * @param {import("./admin-account.js").AdminAccountInput} input
  * @returns {core.Record} the new admin
  */
 function acceptInvitation(app, invitation, input) {
@@ -116,7 +88,9 @@ function acceptInvitation(app, invitation, input) {
   }
   if (links.accountExists(app, input.email)) throw duplicate();
 
-  const user = new Record(app.findCachedCollectionByNameOrId("users"));
+  /** @type {typeof import("./admin-account.js")} */
+  const account = require(`${__hooks}/lib/accounts/admin-account.js`);
+  let user = /** @type {core.Record | null} */ (null);
   try {
     app.runInTransaction((txApp) => {
       const now = links.dbDate();
@@ -131,27 +105,20 @@ function acceptInvitation(app, invitation, input) {
       if (claimed.rowsAffected() !== 1) {
         throw links.linkError(links.stateOf(txApp.findRecordById("admin_invitations", invitation.id), now));
       }
-      user.set("email", input.email);
-      user.set("first_name", input.first_name);
-      user.set("last_name", input.last_name);
-      user.set("verified", true);
-      user.set("is_admin", true);
-      user.set("onboarding_completed", true);
-      user.set("onboarding_completed_at", now);
-      user.setPassword(input.password);
-      txApp.save(user);
+      const admin = account.createAdminUser(txApp, input, now);
+      user = admin;
       txApp
         .db()
         .newQuery("UPDATE admin_invitations SET used_by = {:user} WHERE id = {:id}")
-        .bind({ user: user.id, id: invitation.id })
+        .bind({ user: admin.id, id: invitation.id })
         .execute();
       audit.writeAuditLog(txApp, {
-        adminId: user.id,
+        adminId: admin.id,
         action: "invitations.accept",
         targetType: "admin_invitations",
         targetId: invitation.id,
         details: {
-          user_id: user.id,
+          user_id: admin.id,
           email: input.email,
           invited_by: invitation.getString("created_by"),
           invitation_email: invited || null,
@@ -162,7 +129,7 @@ function acceptInvitation(app, invitation, input) {
     if (/not_unique|must be unique/i.test(String(err))) throw duplicate();
     throw err;
   }
-  return user;
+  return /** @type {core.Record} */ (user);
 }
 
 module.exports = { checkByGet, check, register };

@@ -110,25 +110,14 @@ function create(e) {
   const signup = require(`${__hooks}/lib/accounts/signup.js`);
   /** @type {typeof import("./invitation-links.js")} */
   const links = require(`${__hooks}/lib/accounts/invitation-links.js`);
+  /** @type {typeof import("./admin-account.js")} */
+  const account = require(`${__hooks}/lib/accounts/admin-account.js`);
   /** @type {typeof import("../audit/audit.js")} */
   const audit = require(`${__hooks}/lib/audit/audit.js`);
 
   const body = api.jsonBody(e);
   const token = usableToken(e.app, api.text(body["token"]));
-  const input = {
-    first_name: api.text(body["first_name"]),
-    last_name: api.text(body["last_name"]),
-    email: api.text(body["email"]).toLowerCase(),
-    password: typeof body["password"] === "string" ? body["password"] : "",
-  };
-  signup.throwFieldErrors(signup.personErrors(input));
-  require(`${__hooks}/lib/accounts/passwords.js`).assertStrongPassword(input.password);
-  if (input.password.length > 72) {
-    // bcrypt reads 72 bytes at most: a longer password would silently be cut.
-    throw new BadRequestError("Password must be at most 72 characters.", {
-      password: new ValidationError("validation_max_length", "Password must be at most 72 characters."),
-    });
-  }
+  const input = account.adminAccountInput(body);
   const locked = token.getString("email");
   if (locked && locked !== input.email) {
     throw new BadRequestError(MESSAGES.emailMismatch, {
@@ -138,7 +127,7 @@ function create(e) {
   const duplicate = () => signup.emailTaken("An account with this email already exists. Sign in with it instead.");
   if (links.accountExists(e.app, input.email)) throw duplicate();
 
-  const user = new Record(e.app.findCachedCollectionByNameOrId("users"));
+  let user = /** @type {core.Record | null} */ (null);
   try {
     e.app.runInTransaction((txApp) => {
       const now = dbDate();
@@ -153,25 +142,18 @@ function create(e) {
       if (claimed.rowsAffected() !== 1) {
         throw tokenError(/** @type {"used" | "expired"} */ (stateOf(txApp.findRecordById("admin_setup_tokens", token.id), now)));
       }
-      user.set("email", input.email);
-      user.set("first_name", input.first_name);
-      user.set("last_name", input.last_name);
-      user.set("verified", true);
-      user.set("is_admin", true);
-      user.set("onboarding_completed", true);
-      user.set("onboarding_completed_at", now);
-      user.setPassword(input.password);
-      txApp.save(user);
+      const admin = account.createAdminUser(txApp, input, now);
+      user = admin;
       txApp
         .db()
         .newQuery("UPDATE admin_setup_tokens SET used_by = {:user} WHERE id = {:id}")
-        .bind({ user: user.id, id: token.id })
+        .bind({ user: admin.id, id: token.id })
         .execute();
       audit.writeAuditLog(txApp, {
-        adminId: user.id,
+        adminId: admin.id,
         action: "admin_setup.create",
         targetType: "users",
-        targetId: user.id,
+        targetId: admin.id,
         details: { email: input.email, setup_token_id: token.id, link_email: locked || null },
       });
     });
@@ -179,7 +161,7 @@ function create(e) {
     if (/not_unique|must be unique/i.test(String(err))) throw duplicate();
     throw err;
   }
-  return $apis.recordAuthResponse(e, user, "password", null);
+  return $apis.recordAuthResponse(e, /** @type {core.Record} */ (user), "password", null);
 }
 
 module.exports = { MESSAGES, adminExists, status, check, create };

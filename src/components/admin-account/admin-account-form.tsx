@@ -1,5 +1,7 @@
-// The first administrator's form (lazy: loads once the setup link checks out): the
-// admin-register form's schema, fields and messages; the server checks the same rules.
+// The administrator account form of /console/register (invitation) and /console/setup (the
+// first administrator): names, the e-mail (locked when the link is for one address), password
+// and its confirmation. Lazy (admin-link-page.tsx loads it once the link checks out); the
+// schema is lib/admin-account-schema.ts and the server checks the same rules.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { ClientResponseError } from "pocketbase";
 import { useState } from "react";
@@ -10,9 +12,9 @@ import { Field, fieldAria } from "@/components/ui/field";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
-import { errorMessage, fieldErrors } from "@/lib/api-error";
+import type { AdminAccountFields } from "@/components/admin-account/api";
 import { AdminRegisterSchema, PASSWORD_HINT, type AdminRegisterInput, type AdminRegisterOutput } from "@/lib/admin-account-schema";
-import { createFirstAdmin, isSetupLinkRefusal } from "@/features/admin-setup/api";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
 
 const SERVER_FIELDS: Record<string, keyof AdminRegisterInput> = {
   first_name: "firstName",
@@ -21,15 +23,20 @@ const SERVER_FIELDS: Record<string, keyof AdminRegisterInput> = {
   password: "password",
 };
 
-export function SetupForm({
-  token,
-  email,
-  onLinkRefused,
-}: {
-  token: string;
+export interface AdminAccountFormProps {
+  /** The link's address (the field is then read-only), or null for any. */
   email: string | null;
+  /** The note under a locked e-mail field. */
+  lockedNote: string;
+  submitLabel: string;
+  /** Creates the account and signs in; the form then opens the console. */
+  submit: (fields: AdminAccountFields) => Promise<void>;
+  /** True when the server refused the link itself rather than a field. */
+  isLinkRefusal: (err: unknown) => boolean;
   onLinkRefused: (message: string) => void;
-}) {
+}
+
+export function AdminAccountForm({ email, lockedNote, submitLabel, submit, isLinkRefusal, onLinkRefused }: AdminAccountFormProps) {
   const [banner, setBanner] = useState("");
   const form = useForm<AdminRegisterInput, unknown, AdminRegisterOutput>({
     resolver: valibotResolver(AdminRegisterSchema),
@@ -45,10 +52,10 @@ export function SetupForm({
   const onSubmit = handleSubmit(async (data) => {
     setBanner("");
     try {
-      await createFirstAdmin({ token, first_name: data.firstName, last_name: data.lastName, email: data.email, password: data.password });
+      await submit({ first_name: data.firstName, last_name: data.lastName, email: data.email, password: data.password });
       window.location.replace("/console");
     } catch (err) {
-      if (isSetupLinkRefusal(err)) {
+      if (isLinkRefusal(err)) {
         onLinkRefused(errorMessage(err));
         return;
       }
@@ -90,7 +97,7 @@ export function SetupForm({
         />
         {locked ? (
           <p id="email-locked" className="text-xs text-slate-600">
-            This setup link is for this address.
+            {lockedNote}
           </p>
         ) : null}
       </Field>
@@ -110,7 +117,7 @@ export function SetupForm({
         {(field) => <PasswordInput autoComplete="new-password" {...field} />}
       </FormField>
       <Button type="submit" size="lg" className="w-full" pending={isSubmitting || isSubmitSuccessful} pendingText="Creating Account...">
-        Create Administrator
+        {submitLabel}
       </Button>
     </form>
   );

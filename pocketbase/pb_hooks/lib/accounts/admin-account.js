@@ -1,0 +1,63 @@
+// @ts-check
+// A new administrator's account, the part admin registration by invitation
+// (admin-register.js) and the first administrator's setup link (admin-setup.js) share: the
+// form's fields checked with the shop's rules, and the verified, onboarded admin user saved
+// in the caller's transaction. Each route checks its own link, claims it and writes its own
+// audit row.
+
+/**
+ * @typedef {{first_name: string, last_name: string, email: string, password: string}} AdminAccountInput
+ */
+
+/**
+ * The account fields of a request body ({first_name, last_name, email, password}), checked:
+ * 400 with field errors for names or an e-mail that do not pass, a weak password, or one
+ * longer than bcrypt reads. The e-mail is lower-cased.
+ * @param {Record<string, unknown>} body
+ * @returns {AdminAccountInput}
+ */
+function adminAccountInput(body) {
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  /** @type {typeof import("./signup.js")} */
+  const signup = require(`${__hooks}/lib/accounts/signup.js`);
+  const input = {
+    first_name: api.text(body["first_name"]),
+    last_name: api.text(body["last_name"]),
+    email: api.text(body["email"]).toLowerCase(),
+    password: typeof body["password"] === "string" ? body["password"] : "",
+  };
+  signup.throwFieldErrors(signup.personErrors(input));
+  require(`${__hooks}/lib/accounts/passwords.js`).assertStrongPassword(input.password);
+  if (input.password.length > 72) {
+    // bcrypt reads 72 bytes at most: a longer password would silently be cut.
+    throw new BadRequestError("Password must be at most 72 characters.", {
+      password: new ValidationError("validation_max_length", "Password must be at most 72 characters."),
+    });
+  }
+  return input;
+}
+
+/**
+ * Saves a verified, onboarded admin user with `input`'s names, e-mail and password. Call
+ * inside the transaction that claims the link; a taken e-mail fails the save (not_unique).
+ * @param {CoreApp} txApp
+ * @param {AdminAccountInput} input  from adminAccountInput
+ * @param {string} now  dbDate(), the moment the link was claimed
+ * @returns {core.Record} the new admin
+ */
+function createAdminUser(txApp, input, now) {
+  const user = new Record(txApp.findCachedCollectionByNameOrId("users"));
+  user.set("email", input.email);
+  user.set("first_name", input.first_name);
+  user.set("last_name", input.last_name);
+  user.set("verified", true);
+  user.set("is_admin", true);
+  user.set("onboarding_completed", true);
+  user.set("onboarding_completed_at", now);
+  user.setPassword(input.password);
+  txApp.save(user);
+  return user;
+}
+
+module.exports = { adminAccountInput, createAdminUser };
