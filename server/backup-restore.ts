@@ -28,11 +28,11 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { credentialsKeyFile } from "./admin-setup.ts";
 import { parseReplica, restoreFromReplica } from "./litestream.ts";
 import { CREDENTIALS_KEY_PATTERN, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
+import { freePort } from "./free-port.ts";
 import { readZip, writeEntries } from "./zip.ts";
 
 export const DEFAULT_SUPERUSER_EMAIL = "superuser@proxyshop.local";
@@ -85,18 +85,6 @@ function credentialsKey(dataDir: string, env: NodeJS.ProcessEnv): string | undef
   if (!existsSync(file)) return undefined;
   const key = readFileSync(file, "utf8").trim();
   return CREDENTIALS_KEY_PATTERN.test(key) ? key : undefined;
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function api<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
@@ -166,7 +154,7 @@ export async function backupDataDir(options: BackupOptions): Promise<BackupResul
     }
     own = await startPocketBase({
       dataDir,
-      port: await freeLoopbackPort(),
+      port: await freePort(),
       superuserEmail: user.email,
       superuserPassword: user.password,
       // No gateway listeners, no demo data: this PocketBase only makes the backup.

@@ -1,24 +1,14 @@
 // A real PocketBase on a fresh temporary data dir, for API tests.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import PocketBase, { ClientResponseError } from "pocketbase";
+import { freePort } from "../../server/free-port.ts";
 import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
 
-export const SUPERUSER = { email: "superuser@test.local", password: "Superuser#Test2026" };
+export { freePort };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const SUPERUSER = { email: "superuser@test.local", password: "Superuser#Test2026" };
 
 export interface TestPocketBase {
   url: string;

@@ -1,0 +1,15 @@
+// A free TCP port on loopback, for a process started on it next (a PocketBase for a backup,
+// the tests' servers). The port is free when answered; another process could take it first.
+import { createServer } from "node:net";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
