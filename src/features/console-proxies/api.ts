@@ -1,6 +1,7 @@
 // The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/proxies.pb.js).
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyRecord, ProxyStatus } from "@/lib/pocketbase-types";
+import type { MonthUsage } from "@/lib/month-usage";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import type { ProxyType } from "@/lib/catalog";
 
@@ -55,16 +56,6 @@ export interface UsageTotals {
   bytes: number;
   connections: number;
   failed_connections: number;
-}
-
-/** A proxy's UTC calendar month so far: every byte up and down, against its quota and cap (0 = none). */
-export interface MonthUsage {
-  bytes: number;
-  quota_bytes: number;
-  max_connections: number;
-  quota_reached: boolean;
-  /** "2026-12-01" (UTC). */
-  renews_on: string;
 }
 
 /**

@@ -3,21 +3,9 @@
 // first render does not wait for it. Read again whenever the list loads again (Refresh, a
 // new page or filter). A failed read shows no figures: the cards work without them.
 import { atom, onMount } from "nanostores";
+import type { MonthUsage } from "@/lib/month-usage";
 import { pb, withSignal } from "@/lib/pocketbase";
 import { $proxyList } from "@/features/proxies/stores";
-
-/** A proxy's UTC calendar month so far (pb_hooks/lib/proxies/usage.js). */
-export interface MonthUsage {
-  /** Up and down together. */
-  bytes: number;
-  /** 0 = no quota. */
-  quota_bytes: number;
-  /** 0 = no cap. */
-  max_connections: number;
-  quota_reached: boolean;
-  /** "2026-12-01": when the quota starts again (UTC). */
-  renews_on: string;
-}
 
 export const $monthUsage = atom<Readonly<Record<string, MonthUsage>>>({});
 
