@@ -2,24 +2,13 @@
 // already applied to the data dir (a newer shop ran on it) refuses to start, before serving
 // or migrating anything, naming the migration (pocketbase/downgrade_guard.go).
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "../../server/pocketbase-process.ts";
+import { fileDigests } from "../support/files.ts";
 import { createTestUser, freePort, startTestPocketBase, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
-
-/** Every file of the data dir with the SHA-256 of its content. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    files[path.relative(dir, file)] = createHash("sha256").update(readFileSync(file)).digest("hex");
-  }
-  return files;
-}
 
 describe("a downgrade onto a newer database", () => {
   const scratch = mkdtempSync(path.join(os.tmpdir(), "proxyshop-downgrade-"));
@@ -38,7 +27,7 @@ describe("a downgrade onto a newer database", () => {
     let tpb = await startTestPocketBase({}, { dataDir });
     const customer = await createTestUser(await tpb.superuser(), { email: "kept@downgrade.test" });
     await tpb.stop();
-    const before = snapshot(dataDir);
+    const before = fileDigests(dataDir);
     expect(Object.keys(before)).toContain("data.db");
 
     const message =
@@ -83,7 +72,7 @@ describe("a downgrade onto a newer database", () => {
     expect([setup.status, setup.stdout, setup.stderr.trim()]).toEqual([1, "", message]);
 
     // Nothing in the data dir changed: no migration ran, no file was even opened for writing.
-    expect(snapshot(dataDir)).toEqual(before);
+    expect(fileDigests(dataDir)).toEqual(before);
 
     // The newer build still starts on it, and the customer is there.
     tpb = await startTestPocketBase({}, { dataDir });

@@ -26,18 +26,12 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RELEASE_DIR, releaseFile, SIZE_GOAL_BYTES } from "../../scripts/release.ts";
+import { releaseFile, SIZE_GOAL_BYTES } from "../../scripts/release.ts";
+import { builtVersion, startServe, stopAll } from "./support.ts";
 import { freePort } from "../support/pocketbase.ts";
 import { smtpEnv, startTestMailbox, waitForMail } from "../support/smtp-sink.ts";
 import { readZip } from "../../server/zip.ts";
 
-/** The version of the release in release/ (the script clears it first: one build). */
-function builtVersion(): string {
-  const names = existsSync(RELEASE_DIR) ? readdirSync(RELEASE_DIR) : [];
-  const versions = names.flatMap((n) => /^proxy-shop-(.+)-linux-x64$/.exec(n)?.[1] ?? []);
-  if (versions.length !== 1) throw new Error(`release/ holds no single x64 file (${names.join(", ")}): run \`npm run release\` first.`);
-  return versions[0]!;
-}
 const version = builtVersion();
 const x64 = releaseFile(version, "x64");
 const arm64 = releaseFile(version, "arm64");
@@ -47,7 +41,6 @@ const START_GOAL_MS = 5_000;
 let dir = "";
 let binary = "";
 let env: NodeJS.ProcessEnv = {};
-const running = new Set<ChildProcess>();
 
 function run(args: string[], more: NodeJS.ProcessEnv = {}): { code: number | null; output: string } {
   const result = spawnSync(binary, args, { cwd: dir, env: { ...env, ...more }, encoding: "utf8", timeout: 60_000 });
@@ -77,29 +70,20 @@ async function serve(options: ServeOptions = {}): Promise<Served> {
   const port = options.port ?? (await freePort());
   const host = options.host ?? "127.0.0.1";
   const origin = host === "127.0.0.1" ? `http://localhost:${port}` : `http://${host}:${port}`;
-  const portEnv = {
-    PB_PORT: String(await freePort()),
-    GATEWAY_HTTP_PORT: String(await freePort()),
-    GATEWAY_SOCKS_PORT: String(await freePort()),
-  };
   const started = Date.now();
-  const child = spawn(binary, ["serve", "--http", `${host}:${port}`, ...(options.data ? ["--data", options.data] : [])], {
+  const { child, output, exited } = await startServe(binary, {
     cwd: dir,
-    env: { ...env, ...options.env, ...portEnv },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...env, ...options.env },
+    http: `${host}:${port}`,
+    args: options.data ? ["--data", options.data] : [],
   });
-  running.add(child);
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => (running.delete(child), resolve(code))));
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The release file exited (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`The release file did not serve within 90 s:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`The release file exited (${child.exitCode}):\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`The release file did not serve within 90 s:\n${output()}`);
     // The canonical host is localhost (APP_URL's default): ask for it by that name.
     // Serving: the banner printed (its signal handlers set), the home page answering.
-    if (output.includes("Proxy shop is running at")) {
+    if (output().includes("Proxy shop is running at")) {
       const res = await fetch(`${origin}/`, { redirect: "manual" }).catch(() => null);
       if (res?.status === 200 && (await res.text()).includes("reliable data access")) break;
     }
@@ -109,7 +93,7 @@ async function serve(options: ServeOptions = {}): Promise<Served> {
   return {
     child,
     url: origin,
-    output: () => output,
+    output,
     startMs,
     async stop() {
       child.kill("SIGTERM");
@@ -124,24 +108,20 @@ async function serve(options: ServeOptions = {}): Promise<Served> {
  * still answers afterwards.
  */
 async function stopWhileStarting(): Promise<{ code: number | null; pocketbaseAlive: boolean }> {
-  const pbPort = await freePort();
-  const child = spawn(binary, ["serve", "--http", `127.0.0.1:${await freePort()}`], {
+  let sent = false;
+  const started = await startServe(binary, {
     cwd: dir,
-    env: { ...env, PB_PORT: String(pbPort), GATEWAY_HTTP_PORT: String(await freePort()), GATEWAY_SOCKS_PORT: String(await freePort()) },
-    stdio: ["ignore", "pipe", "pipe"],
+    env,
+    http: `127.0.0.1:${await freePort()}`,
+    onOutput: (output, child) => {
+      if (!sent && output.includes("runtime files in")) {
+        sent = true;
+        child.kill("SIGTERM");
+      }
+    },
   });
-  running.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => (running.delete(child), resolve(code))));
-  let output = "";
-  const onData = (c: Buffer) => {
-    const before = output;
-    output += c.toString();
-    if (!before.includes("runtime files in") && output.includes("runtime files in")) child.kill("SIGTERM");
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const code = await exited;
-  const pocketbaseAlive = await fetch(`http://127.0.0.1:${pbPort}/api/health`).then(
+  const code = await started.exited;
+  const pocketbaseAlive = await fetch(`http://127.0.0.1:${started.pocketbasePort}/api/health`).then(
     () => true,
     () => false,
   );
@@ -188,9 +168,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  // SIGTERM: the shop stops PocketBase too.
-  for (const child of running) child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, running.size > 0 ? 3000 : 0));
+  await stopAll();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,16 +7,17 @@
 // refuses to start with the downgrade message (pocketbase/downgrade_guard.go) and changes
 // nothing. Run by `npm run test:release`, after release.test.ts's setup (same environment:
 // no node nor go on PATH).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RELEASE_DIR, releaseFile } from "../../scripts/release.ts";
+import { releaseFile } from "../../scripts/release.ts";
+import { fileDigests } from "../support/files.ts";
 import { freePort } from "../support/pocketbase.ts";
+import { builtVersion, startServe, stopAll, type ReleaseRun } from "./support.ts";
 
 const CHECKOUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SUFFIX = "upgrade-test";
@@ -25,25 +26,6 @@ const DOWNGRADE_MESSAGE =
   `This data was last run by a newer version of the shop (migration ${MIGRATION} is unknown to this one). ` +
   "Run that version or newer, or restore a backup made by this version.";
 
-/** The version of the release in release/ (release.ts clears it first: one build). */
-function builtVersion(): string {
-  const names = existsSync(RELEASE_DIR) ? readdirSync(RELEASE_DIR) : [];
-  const versions = names.flatMap((n) => /^proxy-shop-(.+)-linux-x64$/.exec(n)?.[1] ?? []);
-  if (versions.length !== 1) throw new Error(`release/ holds no single x64 file (${names.join(", ")}): run \`npm run release\` first.`);
-  return versions[0]!;
-}
-
-/** Every file under `dir` with the SHA-256 of its content. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    files[path.relative(dir, file)] = createHash("sha256").update(readFileSync(file)).digest("hex");
-  }
-  return files;
-}
-
 let scratch = "";
 let dir = "";
 let binary = "";
@@ -51,31 +33,9 @@ let env: NodeJS.ProcessEnv = {};
 let first = "";
 let second = "";
 let version = "";
-const running = new Set<ChildProcess>();
-
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function start(port: number): Promise<Run> {
-  const ports = {
-    PB_PORT: String(await freePort()),
-    GATEWAY_HTTP_PORT: String(await freePort()),
-    GATEWAY_SOCKS_PORT: String(await freePort()),
-  };
-  const child = spawn(binary, ["serve", "--http", `127.0.0.1:${port}`, "--data", "data"], {
-    cwd: dir,
-    env: { ...env, ...ports },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  running.add(child);
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => (running.delete(child), resolve(code))));
-  return { child, output: () => output, exited };
+/** The file in place serving on the data dir "data", on `port`. */
+function start(port: number): Promise<ReleaseRun> {
+  return startServe(binary, { cwd: dir, env, http: `127.0.0.1:${port}`, args: ["--data", "data"] });
 }
 
 /** The release file serving on a free port: its URL and how to stop it (exit code). */
@@ -155,8 +115,7 @@ migrate(
 }, 300_000);
 
 afterAll(async () => {
-  for (const child of running) child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, running.size > 0 ? 3000 : 0));
+  await stopAll();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -211,7 +170,7 @@ describe("replacing the release file", () => {
     expect(readFileSync(keyFile, "utf8")).toBe(key);
 
     // The first build again: refused, with the migration named, and the data unchanged.
-    const data = snapshot(path.join(dir, "data"));
+    const data = fileDigests(path.join(dir, "data"));
     install(first);
     const downgrade = await start(await freePort());
     const timer = setTimeout(() => downgrade.child.kill("SIGKILL"), 60_000);
@@ -220,7 +179,7 @@ describe("replacing the release file", () => {
     expect(code, downgrade.output()).toBe(1);
     expect(downgrade.output()).toContain(DOWNGRADE_MESSAGE);
     expect(downgrade.output()).not.toContain("Proxy shop is running at");
-    expect(snapshot(path.join(dir, "data"))).toEqual(data);
+    expect(fileDigests(path.join(dir, "data"))).toEqual(data);
     expect(readFileSync(keyFile, "utf8")).toBe(key);
   });
 });
