@@ -87,6 +87,10 @@ func main() {
 	// is set: started with the web server, stopped with the app.
 	app.OnServe().BindFunc(func(e *core.ServeEvent) error {
 		registerGatewayAPI(e)
+		registerDeveloperAPI(e, hooksDir)
+		if err := startWebhooks(e); err != nil {
+			return err
+		}
 		gw, err := startEmbeddedGateway(e.App)
 		if err != nil {
 			return err
