@@ -11,7 +11,9 @@ export function isAbort(err: unknown): boolean {
 export function errorMessage(err: unknown): string {
   if (err instanceof ClientResponseError && !err.isAbort) {
     if (err.status === 0) return OFFLINE_MESSAGE;
-    const message = typeof err.response?.["message"] === "string" ? err.response["message"] : "";
+    // The developer API answers problem details (detail, and message for the SDK); other routes PocketBase's shape.
+    const detail: unknown = err.response?.["detail"] ?? err.response?.["message"];
+    const message = typeof detail === "string" ? detail : "";
     if (message) return message;
   }
   return UNEXPECTED_ERROR;
@@ -28,11 +30,14 @@ export function readFailed<State extends { status: "idle" | "loading" | "ready" 
   return { ...state, status: state.status === "ready" ? "ready" : "error", error: errorMessage(err) };
 }
 
-/** Per-field messages PocketBase returned (`data.<field>.message`), keyed by field name. */
+/**
+ * Per-field messages, keyed by field name: `errors.<field>.message` of the developer API's
+ * problem details, or PocketBase's `data.<field>.message`.
+ */
 export function fieldErrors(err: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!(err instanceof ClientResponseError)) return out;
-  const data: unknown = err.response?.["data"];
+  const data: unknown = err.response?.["errors"] ?? err.response?.["data"];
   if (data && typeof data === "object") {
     for (const [field, value] of Object.entries(data as Record<string, unknown>)) {
       const message = (value as { message?: unknown } | null)?.message;

@@ -209,6 +209,7 @@ export interface ProxyOrderRecord extends RecordModel {
   idempotency_key: string;
   created: string;
   updated: string;
+  api_key_id: string;
 }
 
 /** An affiliate's share of a referred customer's paid credit purchase. */
@@ -283,6 +284,51 @@ export interface AdminSetupTokenRecord extends RecordModel {
   expires_at: string;
   used_at: string;
   used_by: string;
+  created: string;
+  updated: string;
+}
+
+export interface ApiKeyRecord extends RecordModel {
+  user: string;
+  name: string;
+  prefix: string;
+  scopes: unknown;
+  expires_at: string;
+  ip_allowlist: unknown;
+  spend_cap_cents: number;
+  last_used_at: string;
+  last_used_ip: string;
+  revoked_at: string;
+  created: string;
+  updated: string;
+}
+
+export interface WebhookEndpointRecord extends RecordModel {
+  user: string;
+  url: string;
+  description: string;
+  events: unknown;
+  balance_low_cents: number;
+  enabled: boolean;
+  disabled_reason: string;
+  created: string;
+  updated: string;
+}
+
+export interface WebhookDeliveryRecord extends RecordModel {
+  endpoint: string;
+  user: string;
+  event: string;
+  message_id: string;
+  payload: string;
+  status: "pending" | "delivering" | "succeeded" | "failed";
+  attempts: number;
+  next_attempt_at: string;
+  last_attempt_at: string;
+  last_status_code: number;
+  last_response_ms: number;
+  last_error: string;
+  delivered_at: string;
   created: string;
   updated: string;
 }

@@ -3,7 +3,7 @@
 import type { RecordModel } from "pocketbase";
 import type PocketBase from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorOf } from "../support/pocketbase.ts";
+import { errorOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { codeFrom, waitForMail } from "../support/smtp-sink.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 import { accountPasswordCases } from "./cases/account-passwords.ts";
@@ -54,7 +54,7 @@ describe("POST /api/shop/signup", () => {
       signup({ first_name: "Ada", last_name: "Lovelace", email: email("bad"), country: "France", ...override }),
     );
     expect(err.status).toBe(400);
-    expect(err.response["data"][field]["message"]).toBe(message);
+    expect(fieldErrorsOf(err)[field]["message"]).toBe(message);
   });
 
   it("answers a duplicate e-mail with a clear message", async () => {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { adminSend } from "../support/admin.ts";
-import { createTestUser, errorOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { ledgerOf } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
@@ -28,7 +28,7 @@ describe("balance adjustment limit", () => {
       expect(err.status).toBe(400);
       expect(err.message).toBe("Amount must be at most $1,000,000.00 per adjustment.");
       expect(err.message).not.toMatch(/amount_cents|\d{6,}/);
-      expect(err.response["data"]["amount_cents"]).toMatchObject({
+      expect(fieldErrorsOf(err)["amount_cents"]).toMatchObject({
         code: "validation_max_amount",
         message: expect.stringMatching(/^Amount must be at most \$1,000,000\.00 per adjustment\.?$/),
       });
@@ -53,7 +53,7 @@ describe("pricing plan price limit", () => {
     const err = await errorOf(() => shop.admin.collection("pricing_plans").create({ ...valid, name, price_cents: 9_999_999_900 }));
     expect(err.status).toBe(400);
     expect(err.message).toBe("Price must be at most $10,000.00 per proxy.");
-    expect(err.response["data"]["price_cents"]).toMatchObject({
+    expect(fieldErrorsOf(err)["price_cents"]).toMatchObject({
       message: expect.stringMatching(/^Price must be at most \$10,000\.00 per proxy\.?$/),
     });
     expect(await plansNamed(name)).toHaveLength(0);
@@ -78,7 +78,7 @@ describe("generate quantity", () => {
   it("answers 'at least 1' for a negative quantity", async () => {
     const err = await errorOf(() => adminSend(shop.admin, "/api/admin/proxies/generate", { type: "HTTP", country: "US", quantity: -2 }));
     expect(err.status).toBe(400);
-    expect(err.response["data"]["quantity"]).toMatchObject({ message: expect.stringMatching(/^Quantity must be at least 1\.?$/) });
+    expect(fieldErrorsOf(err)["quantity"]).toMatchObject({ message: expect.stringMatching(/^Quantity must be at least 1\.?$/) });
   });
 });
 

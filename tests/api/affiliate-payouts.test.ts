@@ -8,7 +8,7 @@ import type { AffiliatePage, ReferralPage } from "@/features/console-affiliates/
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { adminGet, auditRows } from "../support/admin.ts";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { setColumns } from "../support/proxy-columns.ts";
 import { customer, payWithStripe, referredCustomer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -121,7 +121,7 @@ describe("the payout method", () => {
     // Refusals name the field and change nothing.
     const long = await errorOf(() => setPayoutMethod(owner.pb, "x".repeat(501)));
     expect(long.status).toBe(400);
-    expect(long.response["data"]).toMatchObject({ payout_method: { message: "Payout method must be at most 500 characters." } });
+    expect(fieldErrorsOf(long)).toMatchObject({ payout_method: { message: "Payout method must be at most 500 characters." } });
     expect(long.message).toBe("Payout method must be at most 500 characters.");
     const control = await errorOf(() => setPayoutMethod(owner.pb, "bell\u0007"));
     expect(control.status).toBe(400);

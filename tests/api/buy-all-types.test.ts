@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Stock } from "@/features/buy-proxies/locations";
 import { adminSend } from "../support/admin.ts";
-import { errorOf } from "../support/pocketbase.ts";
+import { errorOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, customer, purchase } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { proxyConsole } from "./cases/console-proxies-kit.ts";
@@ -59,7 +59,7 @@ describe("every type with an active plan is for sale", () => {
     const err = await errorOf(() => purchase(buyer.pb, { type: "HTTP", country: "KE", quantity: 1 }));
     expect(err.status).toBe(400);
     expect(err.message).toBe("HTTP proxies are not for sale right now.");
-    expect((err.response["data"] as Record<string, { code: string }>)["type"]?.code).toBe("not_for_sale");
+    expect((fieldErrorsOf(err) as Record<string, { code: string }>)["type"]?.code).toBe("not_for_sale");
     expect(await buyer.pb.collection("proxies").getFullList()).toHaveLength(0);
 
     // A plan for the type puts it on sale at once.
@@ -160,7 +160,7 @@ describe("locations are ISO 3166-1 countries", () => {
     const err = await errorOf(() => generate(body));
     expect(err.status).toBe(400);
     expect(err.message).toBe(sentence(message));
-    expect((err.response["data"] as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
+    expect((fieldErrorsOf(err) as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
     expect(await proxyCount()).toBe(before.proxies);
     expect(await auditCount()).toBe(before.audits);
   });

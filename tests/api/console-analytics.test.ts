@@ -4,7 +4,7 @@
 import type { AnalyticsData } from "@/features/console-analytics/api";
 import { describe, expect, it } from "vitest";
 import { adminGet } from "../support/admin.ts";
-import { errorOf } from "../support/pocketbase.ts";
+import { errorOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, checkout, customer, purchase } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
@@ -104,7 +104,7 @@ describe("GET /api/admin/analytics (a fresh shop with known rows)", () => {
     for (const days of ["0", "14", "abc", "7.0", "-7", "365"]) {
       const err = await errorOf(() => adminGet(shop.admin, "/api/admin/analytics", { days }));
       expect(err.status, days).toBe(400);
-      expect(err.response["data"]).toEqual({ days: { code: "validation_invalid_period", message: "Days must be 7, 30 or 90." } });
+      expect(fieldErrorsOf(err)).toEqual({ days: { code: "validation_invalid_period", message: "Days must be 7, 30 or 90." } });
     }
   });
 });

@@ -8,7 +8,7 @@ import type { AuditPage } from "@/features/console-logs/api";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { adminGet, auditRows } from "../support/admin.ts";
-import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { credit, customer, payWithStripe, referredCustomer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { affiliatePayoutCases, pay } from "./cases/affiliate-payouts.ts";
@@ -123,7 +123,7 @@ describe("the console insights routes (one shop)", () => {
       expect(credits.totalItems).toBe(0);
       const err = await errorOf(() => adminGet(shop.admin, "/api/admin/audit-logs", { search: "x".repeat(201) }));
       expect(err.status).toBe(400);
-      expect(err.response["data"]).toMatchObject({ search: { message: "Search text must be at most 200 characters." } });
+      expect(fieldErrorsOf(err)).toMatchObject({ search: { message: "Search text must be at most 200 characters." } });
     });
 
     it("summarises today, the last 7 days, active admins and the action names", async () => {

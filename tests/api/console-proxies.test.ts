@@ -3,7 +3,7 @@
 // generate and import with their reports, one audit row per change, and demo mode.
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminGet, adminSend, setDemoMode } from "../support/admin.ts";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, purchase, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { proxyConsole } from "./cases/console-proxies-kit.ts";
@@ -243,7 +243,7 @@ describe("POST /api/admin/proxies/generate", () => {
     const err = await errorOf(() => adminSend(shop.admin, "/api/admin/proxies/generate", body));
     expect(err.status).toBe(400);
     expect(err.message).toBe(sentence(message));
-    expect((err.response["data"] as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
+    expect((fieldErrorsOf(err) as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
     expect(await proxyCount()).toBe(before.proxies);
     expect(await auditCount()).toBe(before.audits);
   });

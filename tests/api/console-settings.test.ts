@@ -8,7 +8,7 @@ import type { RecordModel } from "pocketbase";
 import type { ConsoleSettings, InvitationPage } from "@/features/console-settings/api";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminGet, adminSend, auditRows as auditRowsOf, setSetting as setSettingOf } from "../support/admin.ts";
-import { errorOf, startTestPocketBase, statusOf } from "../support/pocketbase.ts";
+import { errorOf, startTestPocketBase, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { adminInvitationCases, invitationCalls } from "./cases/admin-invitations.ts";
@@ -153,13 +153,13 @@ describe("GET/PUT /api/admin/settings", () => {
     for (const [change, field, message] of cases) {
       const err = await errorOf(() => putSettings(shop.admin, { ...valid, ...change }));
       expect(err.status, field).toBe(400);
-      expect(err.response["data"][field], JSON.stringify(change)).toMatchObject({ message: `${message}.` });
+      expect(fieldErrorsOf(err)[field], JSON.stringify(change)).toMatchObject({ message: `${message}.` });
       expect(err.response["message"]).toBe(`${message}.`);
     }
     // Several bad fields at once: each gets its message.
     const err = await errorOf(() => putSettings(shop.admin, { ...valid, site_name: "", contact_email: "x", contact_phone: "" }));
     expect(err.response["message"]).toBe("Please check the highlighted fields.");
-    expect(Object.keys(err.response["data"]).sort()).toEqual(["contact_email", "contact_phone", "site_name"]);
+    expect(Object.keys(fieldErrorsOf(err)).sort()).toEqual(["contact_email", "contact_phone", "site_name"]);
     // A missing required key is refused like an empty one.
     const { site_description: _d, ...withoutDescription } = valid;
     expect((await errorOf(() => putSettings(shop.admin, withoutDescription))).response["data"]["site_description"]).toMatchObject({

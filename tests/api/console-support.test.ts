@@ -5,7 +5,7 @@ import type { RecordModel } from "pocketbase";
 import type { AdminTicket, TicketPage } from "@/features/console-support/api";
 import { describe, expect, it } from "vitest";
 import { adminGet, withDemoMode } from "../support/admin.ts";
-import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { contactInboxCases, pricingPlanCases } from "./cases/console-plans-contact.ts";
@@ -84,7 +84,7 @@ describe("GET /api/admin/support/tickets", () => {
 
     const bad = await errorOf(() => adminGet(shop.admin, "/api/admin/support/tickets", { status: "archived" }));
     expect(bad.status).toBe(400);
-    expect(bad.response["data"]).toMatchObject({ status: { message: "Status must be open, pending or closed." } });
+    expect(fieldErrorsOf(bad)).toMatchObject({ status: { message: "Status must be open, pending or closed." } });
 
     const one = await adminGet<AdminTicket>(shop.admin, `/api/admin/support/tickets/${first.ticket.id}`);
     expect(one).toMatchObject({ id: first.ticket.id, user_email: ada.email, status: "open" });

@@ -8,7 +8,7 @@ import type { AdminUser, UserDetail, UserPage } from "@/features/console-users/a
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { adminGet, adminSend, withDemoMode } from "../support/admin.ts";
-import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, ledgerOf, post } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { adjust, auditRowsOfTarget, buyer, refund } from "./cases/console-users-kit.ts";
@@ -167,7 +167,7 @@ describe("GET /api/admin/users", () => {
     expect(list.perPage).toBe(5);
     const err = await errorOf(() => adminGet(shop.admin, "/api/admin/users", { role: "owners" }));
     expect(err.status).toBe(400);
-    expect(err.response["data"]["role"]["message"]).toBe("Role must be all, admins or users.");
+    expect(fieldErrorsOf(err)["role"]["message"]).toBe("Role must be all, admins or users.");
   });
 });
 
@@ -244,7 +244,7 @@ describe("POST /api/admin/users/{id}/admin", () => {
     for (const body of [{}, { is_admin: "true" }, { is_admin: 1 }]) {
       const err = await errorOf(() => adminSend(shop.admin, `/api/admin/users/${target.id}/admin`, body));
       expect(err.status).toBe(400);
-      expect(err.response["data"]["is_admin"]["message"]).toBe("Admin status (is_admin) must be true or false.");
+      expect(fieldErrorsOf(err)["is_admin"]["message"]).toBe("Admin status (is_admin) must be true or false.");
     }
     expect((await errorOf(() => adminSend(shop.admin, "/api/admin/users/nosuchuser0000/admin", { is_admin: true }))).status).toBe(404);
     expect(await auditRowsOfTarget(shop, adminId())).toHaveLength(0);

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, DAY, iso, ledgerOf, post, proxyBuyer, runExpiryJob as runExpiryJobOf, setProxyColumns } from "../support/shop.ts";
 import { linkFrom, waitForMail } from "../support/smtp-sink.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -151,7 +151,7 @@ describe("accounts and money", () => {
       user.pb.send("/api/v1/support/tickets", { method: "POST", body: { subject: "Hey", message: "short", priority: "asap" } }),
     );
     expect(err.status).toBe(400);
-    expect(err.response["data"]).toMatchObject({
+    expect(fieldErrorsOf(err)).toMatchObject({
       subject: { message: "Subject must be at least 5 characters." },
       message: { message: "Message must be at least 10 characters." },
       priority: { message: "Priority must be low, medium, high or urgent." },

@@ -13,7 +13,15 @@ import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR } from "../../server/pocketbase-process.ts";
 import { adminGet, adminSend } from "../support/admin.ts";
-import { createTestUser, errorOf, freePort, signIn, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import {
+  createTestUser,
+  errorOf,
+  freePort,
+  signIn,
+  startTestPocketBase,
+  type TestPocketBase,
+  fieldErrorsOf,
+} from "../support/pocketbase.ts";
 import { customer, iso, post, purchase, setProxyColumns, DAY, type Customer } from "../support/shop.ts";
 import { smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -97,7 +105,7 @@ describe("import of upstream proxies", () => {
     // Importing the same upstream again: skipped, and nothing valid is left.
     const again = await errorOf(() => importText({ text: `${t}-up.test:8001:upuser1:${pw[0]}`, type: "HTTPS" }));
     expect(again.status).toBe(400);
-    expect(again.response["data"]["skipped"]).toEqual([
+    expect(fieldErrorsOf(again)["skipped"]).toEqual([
       { line: 1, text: `${t}-up.test:8001`, reason: "Already imported (same upstream host, port and username)" },
     ]);
 
@@ -260,7 +268,7 @@ describe("the gateway settings", () => {
     const err = await errorOf(() => putSettings({ [key]: value }));
     expect(err.status).toBe(400);
     expect(err.message).toBe(sentence(message));
-    expect((err.response["data"] as Record<string, { message: string }>)[key]?.message).toBe(sentence(message));
+    expect((fieldErrorsOf(err) as Record<string, { message: string }>)[key]?.message).toBe(sentence(message));
   });
 });
 
@@ -363,7 +371,7 @@ describe("PATCH /api/admin/proxies/{id}: exits and credentials", () => {
       const err = await errorOf(() => edit(id, body));
       expect(err.status, JSON.stringify(body)).toBe(400);
       expect(err.message, JSON.stringify(body)).toBe(sentence(message));
-      expect((err.response["data"] as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
+      expect((fieldErrorsOf(err) as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
     }
     expect([await stored(upstream!.id), await stored(direct)]).toEqual(before);
     // The unique index holds for records-API writes too.
@@ -379,7 +387,7 @@ describe("PATCH /api/admin/proxies/{id}: exits and credentials", () => {
       }),
     );
     expect(clash.status).toBe(400);
-    expect(clash.response["data"]["username"]).toMatchObject({ code: "validation_not_unique" });
+    expect(fieldErrorsOf(clash)["username"]).toMatchObject({ code: "validation_not_unique" });
   });
 });
 

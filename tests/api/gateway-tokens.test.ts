@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminGet, adminSend, auditRows, withDemoMode } from "../support/admin.ts";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
@@ -113,7 +113,7 @@ describe("gateway tokens in the console", () => {
     expect(err.status).toBe(400);
     expect(err.response["message"]).toBe(message);
     const field = Object.keys(body).find((k) => k !== "name") ?? "name";
-    expect(err.response["data"]?.[field]?.message).toBe(message);
+    expect(fieldErrorsOf(err)?.[field]?.message).toBe(message);
     expect(await tokenCount()).toBe(count);
   });
 
@@ -126,7 +126,7 @@ describe("gateway tokens in the console", () => {
     for (const same of [name, name.toLowerCase(), ` ${name.toUpperCase()} `]) {
       const err = await errorOf(() => make(same));
       expect(err.status).toBe(400);
-      expect(err.response["data"]?.["name"]?.message).toBe(
+      expect(fieldErrorsOf(err)?.["name"]?.message).toBe(
         "A gateway token with this name already exists: choose another name, or revoke the old token first.",
       );
     }

@@ -7,7 +7,7 @@ import path from "node:path";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { adminGet, withDemoMode } from "../support/admin.ts";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { setColumns } from "../support/proxy-columns.ts";
 import { customer, proxyBuyer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -26,7 +26,7 @@ async function refusal(run: () => Promise<unknown>): Promise<{ status: number; m
   return {
     status: err.status,
     message: String(err.response["message"]),
-    entries: (err.response["data"] as Record<string, { message?: string }> | undefined)?.["entries"]?.message,
+    entries: (fieldErrorsOf(err) as Record<string, { message?: string }> | undefined)?.["entries"]?.message,
   };
 }
 

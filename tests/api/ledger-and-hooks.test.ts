@@ -6,7 +6,7 @@ import { EventSource } from "eventsource";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { createTestUser, errorOf, signIn } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, fieldErrorsOf } from "../support/pocketbase.ts";
 import { adminSend } from "../support/admin.ts";
 import { ledgerOf } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -98,7 +98,7 @@ describe("ledger", () => {
       const err = await errorOf(() => changeBalance(shop.admin, user.id, type, 100_000_001));
       expect(err.status).toBe(400);
       expect(err.message).toBe("Amount must be at most $1,000,000.00 per adjustment.");
-      expect(err.response["data"]["amount_cents"]["code"]).toBe("validation_max_amount");
+      expect(fieldErrorsOf(err)["amount_cents"]["code"]).toBe("validation_max_amount");
     }
     expect((await errorOf(() => changeBalance(shop.admin, user.id, "CREDIT", Number.MAX_SAFE_INTEGER))).status).toBe(400);
     expect((await ledgerOf(shop, user.id)).rows).toHaveLength(0);
@@ -213,7 +213,7 @@ describe("pricing plans", () => {
     // A plan needs at least one feature (admin spec 5: "Features are required").
     const bare = await errorOf(() => shop.admin.collection("pricing_plans").create(base));
     expect(bare.status).toBe(400);
-    expect(bare.response["data"]["features"]["message"]).toMatch(/^Features are required/);
+    expect(fieldErrorsOf(bare)["features"]["message"]).toMatch(/^Features are required/);
   });
 });
 

@@ -8,7 +8,7 @@ import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import type { ConsoleSettings } from "@/features/console-settings/api";
 import { adminSend, setSetting } from "../support/admin.ts";
-import { errorOf } from "../support/pocketbase.ts";
+import { errorOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, customer, post, purchase } from "../support/shop.ts";
 import { waitForMail, type CapturedMail } from "../support/smtp-sink.ts";
 import { deliverStripe, paidSession, stripeEvent } from "../support/stripe-mock.ts";
@@ -116,7 +116,7 @@ describe("mails of the test payment provider, purchases, refunds and support", (
     const bad = await errorOf(() =>
       adminSend(shop.admin, "/api/admin/settings", { ...settings, staff_notification_email: "not-an-address" }, "PUT"),
     );
-    expect(bad.response["data"]).toMatchObject({
+    expect(fieldErrorsOf(bad)).toMatchObject({
       staff_notification_email: { message: "Staff notification email must be a valid email, or empty." },
     });
     await adminSend(shop.admin, "/api/admin/settings", { ...settings, staff_notification_email: "Staff@Shop.test" }, "PUT");

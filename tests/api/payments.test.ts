@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { CheckoutResult } from "@/features/credits/api";
 import type { PaymentRecord } from "@/lib/pocketbase-types";
 import { describe, expect, it } from "vitest";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { checkout, customer, ledgerOf, post, referredCustomer } from "../support/shop.ts";
 import { deliverStripe, paidSession, stripeEvent, stripeSignature } from "../support/stripe-mock.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -65,7 +65,7 @@ describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
     expect(res.payment).toMatchObject({ amount_cents: 1000, credits_cents: 1000 });
     const err = await errorOf(() => checkout(buyer.pb, "package-1000"));
     expect(err.status).toBe(400);
-    expect(err.response["data"]["package_id"]["code"]).toBe("validation_invalid_package");
+    expect(fieldErrorsOf(err)["package_id"]["code"]).toBe("validation_invalid_package");
     expect((await ledgerOf(shop, buyer.id)).balance).toBe(1000);
   });
 

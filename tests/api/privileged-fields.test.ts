@@ -2,7 +2,7 @@
 // hook), and the stored row shows it.
 import { describe, expect, it } from "vitest";
 import { useCast } from "../support/cast.ts";
-import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { setProxyColumns } from "../support/shop.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 import { supportFieldCases } from "./cases/support-fields.ts";
@@ -39,7 +39,7 @@ describe("users", () => {
     const before = await pocketbase.su.collection("users").getOne(cast.alice.id);
     const err = await errorOf(() => cast.asAlice.collection("users").update(cast.alice.id, { first_name: "Alina", country: "Atlantis" }));
     expect(err.status).toBe(400);
-    expect((err.response["data"] as Record<string, { message: string }>)["country"]?.message).toBe("Please select your country.");
+    expect((fieldErrorsOf(err) as Record<string, { message: string }>)["country"]?.message).toBe("Please select your country.");
     expect(await pocketbase.su.collection("users").getOne(cast.alice.id)).toEqual(before);
   });
 

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { PurchaseResult } from "@/features/buy-proxies/api";
 import { MAX_PURCHASE_QUANTITY } from "@/lib/catalog";
 import { describe, expect, it } from "vitest";
-import { errorOf, statusOf } from "../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, customer, DAY, ledgerOf, purchase } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { ownedProxyCases } from "./cases/owned-proxies.ts";
@@ -92,7 +92,7 @@ describe("POST /api/v1/proxies/purchase", () => {
     const buyer = await customer(shop, 1000);
     const err = await errorOf(() => purchase(buyer.pb, body));
     expect(err.status).toBe(400);
-    expect(err.response["data"][field]["message"]).toBe(message);
+    expect(fieldErrorsOf(err)[field]["message"]).toBe(message);
     expect((await ledgerOf(shop, buyer.id)).balance).toBe(1000);
     expect(await shop.su.collection("proxy_orders").getFullList({ filter: `user_id = "${buyer.id}"` })).toHaveLength(0);
   });
@@ -120,7 +120,7 @@ describe("POST /api/v1/proxies/purchase", () => {
     expect(err.message).toBe(
       "Insufficient balance: 3 Residential proxies cost $13.50 and your balance is $10.00. Add $3.50 in credits and try again.",
     );
-    expect(err.response["data"]["quantity"]["code"]).toBe("insufficient_balance");
+    expect(fieldErrorsOf(err)["quantity"]["code"]).toBe("insufficient_balance");
     expect((await shop.su.collection("proxies").getList(1, 1, { filter: 'country = "BE" && status = "AVAILABLE"' })).totalItems).toBe(3);
     expect((await ledgerOf(shop, buyer.id)).rows).toHaveLength(1);
   });

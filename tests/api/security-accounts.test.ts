@@ -9,7 +9,7 @@ import path from "node:path";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { clientFrom, errorOf, statusOf } from "../support/pocketbase.ts";
+import { clientFrom, errorOf, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, credit, customer, ledgerOf, post, purchase } from "../support/shop.ts";
 import { codeFrom, linkFrom, waitForMail } from "../support/smtp-sink.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -215,7 +215,7 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
     expect(await currentSettings()).toMatchObject({ welcome_credit_spendable_cents: 10000, welcome_credits_per_address_per_day: 3 });
     const bad = await errorOf(() => changeSettings({ welcome_credits_per_address_per_day: -1, welcome_credit_spendable_cents: 1.5 }));
     expect(bad.status).toBe(400);
-    expect(bad.response["data"]).toMatchObject({
+    expect(fieldErrorsOf(bad)).toMatchObject({
       welcome_credits_per_address_per_day: { code: "validation_invalid_value" },
       welcome_credit_spendable_cents: { code: "validation_invalid_value" },
     });

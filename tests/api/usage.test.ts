@@ -11,7 +11,7 @@ import path from "node:path";
 import type { AdminProxyDetail } from "@/features/console-proxies/api";
 import type { PurchaseResult } from "@/features/buy-proxies/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, errorOf, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { freePort, errorOf, startTestPocketBase, type TestPocketBase, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, customer, post, proxyBuyer, purchase, setProxyColumns, shopClients, type Shop } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
@@ -190,7 +190,7 @@ describe("usage of a proxy", () => {
     const planBody = { name: `HTTP ${tag()}`, type: "HTTP", price_cents: 250, features: ["Plain HTTP"], active: true };
     const bad = await errorOf(() => plans.create({ ...planBody, bandwidth_quota_gb: 1.5, max_connections: 100_001 }));
     expect(bad.status).toBe(400);
-    expect(bad.response["data"]).toMatchObject({
+    expect(fieldErrorsOf(bad)).toMatchObject({
       bandwidth_quota_gb: { message: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)." },
       max_connections: { message: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)." },
     });

@@ -7,7 +7,7 @@
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { adminSend } from "../support/admin.ts";
-import { createTestUser, errorOf, signIn, statusOf } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
 import { customer, ledgerOf, proxyBuyer, post } from "../support/shop.ts";
 import { codeFrom, waitForMail } from "../support/smtp-sink.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -50,7 +50,7 @@ describe("make admin", () => {
       const err = await errorOf(() => adminSend(shop.admin, `/api/admin/users/${target.id}/admin`, body));
       expect(err.status).toBe(400);
       expect(err.message).toBe("Type the user's e-mail address to confirm.");
-      expect(err.response["data"]["confirm_email"]["message"]).toBe("Type the user's e-mail address to confirm.");
+      expect(fieldErrorsOf(err)["confirm_email"]["message"]).toBe("Type the user's e-mail address to confirm.");
     }
     expect((await userRow(target.id))["is_admin"]).toBe(false);
     const granted = await adminSend(shop.admin, `/api/admin/users/${target.id}/admin`, {
@@ -115,10 +115,10 @@ describe("change e-mail", () => {
     const other = await customer(shop);
     const taken = await errorOf(() => adminSend(shop.admin, `/api/admin/users/${target.id}/email`, { email: other.email.toUpperCase() }));
     expect(taken.status).toBe(400);
-    expect(taken.response["data"]["email"]["message"]).toBe("Another account already uses this e-mail address.");
+    expect(fieldErrorsOf(taken)["email"]["message"]).toBe("Another account already uses this e-mail address.");
     const invalid = await errorOf(() => adminSend(shop.admin, `/api/admin/users/${target.id}/email`, { email: "not-an-address" }));
     expect(invalid.status).toBe(400);
-    expect(invalid.response["data"]["email"]["message"]).toBe("Enter a valid e-mail address.");
+    expect(fieldErrorsOf(invalid)["email"]["message"]).toBe("Enter a valid e-mail address.");
 
     const started = Date.now();
     const next = `moved-${target.email}`;

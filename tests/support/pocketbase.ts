@@ -158,6 +158,16 @@ export async function errorOf(run: () => Promise<unknown>): Promise<ClientRespon
   throw new Error("expected the request to fail");
 }
 
+/**
+ * The per-field errors of a failed request: `errors` of the developer API's problem details
+ * (/api/v1), else PocketBase's `data` (other routes).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function fieldErrorsOf(err: ClientResponseError): Record<string, any> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (err.response["errors"] ?? err.response["data"] ?? {}) as Record<string, any>;
+}
+
 /** The HTTP status of `run`: 200 when it succeeds (whatever 2xx), else the error's status. */
 export async function statusOf(run: () => Promise<unknown>): Promise<number> {
   try {

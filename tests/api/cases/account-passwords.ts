@@ -1,7 +1,7 @@
 // Accounts' e-mailed codes, password links and password strength, run in accounts.test.ts's
 // shop (with its SMTP sink).
 import { describe, expect, it } from "vitest";
-import { errorOf } from "../../support/pocketbase.ts";
+import { errorOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { codeFrom, linkFrom, waitForMail } from "../../support/smtp-sink.ts";
 import type { TestMailbox } from "../../support/smtp-sink.ts";
 import type { PocketBaseFixture } from "../../support/use-shop.ts";
@@ -69,7 +69,7 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
           .update(created.id, { oldPassword: "Wrong#Pass0", password: "Second#Pass2", passwordConfirm: "Second#Pass2" }),
       );
       expect(wrong.status).toBe(400);
-      expect(wrong.response["data"]["oldPassword"]).toBeTruthy();
+      expect(fieldErrorsOf(wrong)["oldPassword"]).toBeTruthy();
 
       await client
         .collection("users")
@@ -101,7 +101,7 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
       expect(err.status).toBe(400);
       // PocketBase ends every message with a full stop.
       expect(err.response["message"]).toBe(`${message}.`);
-      expect(err.response["data"]["password"]).toEqual({ code: "weak_password", message: `${message}.` });
+      expect(fieldErrorsOf(err)["password"]).toEqual({ code: "weak_password", message: `${message}.` });
 
       // Nothing changed: the old password still signs in, the new one does not, and the session lives on.
       expect(await shop.su.collection("users").getOne(created.id)).toEqual(before);
@@ -123,7 +123,7 @@ export function accountPasswordCases(shop: PocketBaseFixture & { mailbox: TestMa
 
       const err = await errorOf(() => client.collection("users").confirmPasswordReset(token, "password1", "password1"));
       expect(err.status).toBe(400);
-      expect(err.response["data"]["password"]).toEqual({ code: "weak_password", message: "Password must contain an uppercase letter." });
+      expect(fieldErrorsOf(err)["password"]).toEqual({ code: "weak_password", message: "Password must contain an uppercase letter." });
       expect((await errorOf(() => shop.tpb.client().collection("users").authWithPassword(address, "password1"))).status).toBe(400);
       const stored = await shop.su.collection("users").getFirstListItem(shop.su.filter("email = {:address}", { address }));
       expect(stored).toMatchObject({ password_set: false, verified: false });

@@ -6,7 +6,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { beforeEach, describe, expect, it } from "vitest";
 import { adminGet, adminSend, auditRows as auditRowsOf, setSetting as setSettingOf } from "../../support/admin.ts";
-import { errorOf, statusOf } from "../../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import type { Customer, Shop } from "../../support/shop.ts";
 import type { ShopFixture } from "../../support/use-shop.ts";
 
@@ -111,7 +111,7 @@ export function adminInvitationCases(shop: ShopFixture, buyer: () => Customer): 
       });
       const taken = await errorOf(() => invite(shop.admin, { email: buyer().email.toUpperCase() }));
       expect(taken.status).toBe(400);
-      expect(taken.response["data"]["email"]["message"]).toMatch(/already exists/);
+      expect(fieldErrorsOf(taken)["email"]["message"]).toMatch(/already exists/);
       expect((await errorOf(() => invite(shop.admin, { role: "owner" }))).status).toBe(400);
     });
 
@@ -142,13 +142,13 @@ export function adminInvitationCases(shop: ShopFixture, buyer: () => Customer): 
 
       const wrongEmail = await errorOf(() => register(tokenOf(made), { email: "someone.else@api.test" }));
       expect(wrongEmail.status).toBe(400);
-      expect(wrongEmail.response["data"]["email"]["message"]).toBe("This invitation is for another email address.");
+      expect(fieldErrorsOf(wrongEmail)["email"]["message"]).toBe("This invitation is for another email address.");
 
       const weak = await errorOf(() => register(tokenOf(made), { email: "chosen.one@api.test", password: "weakpass" }));
       expect(weak.status).toBe(400);
-      expect(weak.response["data"]["password"]).toMatchObject({ code: "weak_password" });
+      expect(fieldErrorsOf(weak)["password"]).toMatchObject({ code: "weak_password" });
       const shortName = await errorOf(() => register(tokenOf(made), { email: "chosen.one@api.test", first_name: "N" }));
-      expect(shortName.response["data"]["first_name"]["message"]).toBe("First name must be at least 2 characters.");
+      expect(fieldErrorsOf(shortName)["first_name"]["message"]).toBe("First name must be at least 2 characters.");
       expect(await shop.su.collection("users").getList(1, 1, { filter: 'email = "chosen.one@api.test"' })).toMatchObject({ totalItems: 0 });
 
       const auth = await register(tokenOf(made), { email: "Chosen.One@api.test" });
@@ -211,7 +211,7 @@ export function adminInvitationCases(shop: ShopFixture, buyer: () => Customer): 
       const made = await invite(shop.admin);
       const taken = await errorOf(() => register(tokenOf(made), { email: buyer().email }));
       expect(taken.status).toBe(400);
-      expect(taken.response["data"]["email"]["message"]).toBe("An account with this email already exists.");
+      expect(fieldErrorsOf(taken)["email"]["message"]).toBe("An account with this email already exists.");
 
       // Expired: a superuser may edit invitations in the dashboard (rules are null).
       await shop.su.collection("admin_invitations").update(made.id, { expires_at: new Date(Date.now() - 60_000).toISOString() });

@@ -2,7 +2,7 @@
 // what the server enforces and the one audit row per admin change.
 import { describe, expect, it } from "vitest";
 import { withDemoMode } from "../../support/admin.ts";
-import { errorOf, statusOf } from "../../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { customer } from "../../support/shop.ts";
 import type { ShopFixture } from "../../support/use-shop.ts";
 import type { ConsoleSupportKit } from "./console-support-kit.ts";
@@ -21,7 +21,7 @@ export function pricingPlanCases(shop: ShopFixture, { adminId, tag, auditRows }:
       const name = `Rule ${tag()}`;
       const err = await errorOf(() => shop.admin.collection("pricing_plans").create({ ...valid, name, ...change }));
       expect(err.status).toBe(400);
-      expect(err.response["data"]).toMatchObject({
+      expect(fieldErrorsOf(err)).toMatchObject({
         [field]: { message: expect.stringMatching(new RegExp(`^${message.replace(".", "\\.")}\\.?$`)) },
       });
       expect(await shop.su.collection("pricing_plans").getFullList({ filter: shop.su.filter("name = {:name}", { name }) })).toHaveLength(0);
@@ -31,7 +31,7 @@ export function pricingPlanCases(shop: ShopFixture, { adminId, tag, auditRows }:
       const plan = await shop.admin.collection("pricing_plans").create({ ...valid, name: `Keep ${tag()}` });
       const err = await errorOf(() => shop.admin.collection("pricing_plans").update(plan.id, { name: "", price_cents: 0, features: [] }));
       expect(err.status).toBe(400);
-      expect(Object.keys(err.response["data"] as object).sort()).toEqual(["features", "name", "price_cents"]);
+      expect(Object.keys(fieldErrorsOf(err) as object).sort()).toEqual(["features", "name", "price_cents"]);
       expect(await shop.su.collection("pricing_plans").getOne(plan.id)).toMatchObject({ name: plan["name"], price_cents: 250 });
       expect((await auditRows(plan.id)).map((r) => r["action"])).toEqual(["pricing_plans.create"]);
     });

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { AdminProxy } from "@/features/console-proxies/api";
 import { describe, expect, it } from "vitest";
 import { adminSend } from "../../support/admin.ts";
-import { errorOf, statusOf } from "../../support/pocketbase.ts";
+import { errorOf, statusOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { customer, purchase, type Customer } from "../../support/shop.ts";
 import type { ShopFixture } from "../../support/use-shop.ts";
 import { proxyConsole } from "./console-proxies-kit.ts";
@@ -93,7 +93,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       const err = await errorOf(() => importText({ text: `${t}.test:1:u\n${existing!.upstream_host}:8000:taken:pw\nnot a proxy` }));
       expect(err.status).toBe(400);
       expect(err.message).toBe("No valid proxies found in import data");
-      expect((err.response["data"] as { skipped: { line: number; reason: string }[] }).skipped.map((s) => s.line)).toEqual([1, 2, 3]);
+      expect((fieldErrorsOf(err) as { skipped: { line: number; reason: string }[] }).skipped.map((s) => s.line)).toEqual([1, 2, 3]);
 
       const tooMany = Array.from({ length: 10_001 }, (_, i) => `${t}-many.test:${1 + (i % 60000)}:u${i}:p${i}`).join("\n");
       const big = await errorOf(() => importText({ text: tooMany }));
@@ -194,7 +194,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         const err = await errorOf(() => edit(a!.id, body));
         expect(err.status, JSON.stringify(body)).toBe(400);
         expect(err.message).toBe(sentence(message));
-        expect((err.response["data"] as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
+        expect((fieldErrorsOf(err) as Record<string, { message: string }>)[field]?.message).toBe(sentence(message));
       }
       expect(await detail(a!.id)).toMatchObject({
         host: a!.host,

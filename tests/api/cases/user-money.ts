@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { UserDetail } from "@/features/console-users/api";
-import { errorOf } from "../../support/pocketbase.ts";
+import { errorOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { adminGet } from "../../support/admin.ts";
 import { customer, ledgerOf, post, setProxyColumns } from "../../support/shop.ts";
 import type { ShopFixture } from "../../support/use-shop.ts";
@@ -44,7 +44,7 @@ export function userMoneyCases(shop: ShopFixture): void {
       ] as const) {
         const err = await errorOf(() => adjust(shop.admin, other[0], other[1], key));
         expect(err.status).toBe(422);
-        expect(err.response["data"]["idempotency_key"]["code"]).toBe("idempotency_key_reused");
+        expect(fieldErrorsOf(err)["idempotency_key"]["code"]).toBe("idempotency_key_reused");
       }
       const { balance, rows } = await ledgerOf(shop, target.id);
       expect(balance).toBe(2600);
@@ -82,7 +82,7 @@ export function userMoneyCases(shop: ShopFixture): void {
       ] as const) {
         const err = await errorOf(() => adjust(shop.admin, target.id, body));
         expect(err.status).toBe(400);
-        expect(err.response["data"][field]["message"]).toBe(message);
+        expect(fieldErrorsOf(err)[field]["message"]).toBe(message);
       }
       const short = await errorOf(() =>
         adjust(shop.admin, target.id, { transaction_type: "DEBIT", amount_cents: 601, description: "too much" }),
@@ -217,7 +217,7 @@ export function userMoneyCases(shop: ShopFixture): void {
       ] as const) {
         const err = await errorOf(() => refund(shop.admin, order.id, body));
         expect(err.status).toBe(400);
-        expect(err.response["data"][field]["message"]).toBe(message);
+        expect(fieldErrorsOf(err)[field]["message"]).toBe(message);
       }
       const missingKey = await errorOf(() =>
         shop.admin.send(`/api/admin/orders/${order.id}/refund`, { method: "POST", body: { reason: "Broken" } }),

@@ -9,7 +9,7 @@ import PocketBase, { ClientResponseError } from "pocketbase";
 import { expect } from "vitest";
 import { restoreFromReplica, startLitestream, type Replica } from "../../../server/litestream.ts";
 import { adminSend } from "../../support/admin.ts";
-import { startTestPocketBase, type TestPocketBase } from "../../support/pocketbase.ts";
+import { startTestPocketBase, type TestPocketBase, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { customer, purchase, shopClients, type Customer, type Shop } from "../../support/shop.ts";
 import { startFakeS3, type FakeS3 } from "../../support/fake-s3.ts";
 import { extractZip } from "../../../server/zip.ts";
@@ -71,7 +71,7 @@ interface Ack {
 /** The shop's own "no" to a purchase: the balance or the stock does not cover it. */
 function isRefusal(err: unknown): boolean {
   if (!(err instanceof ClientResponseError)) return false;
-  const fields = Object.values((err.response["data"] ?? {}) as Record<string, { code?: string }>);
+  const fields = Object.values((fieldErrorsOf(err) ?? {}) as Record<string, { code?: string }>);
   return fields.some((f) => f.code === "insufficient_balance" || f.code === "insufficient_stock");
 }
 

@@ -9,7 +9,7 @@ import { Input } from "@/components/ui/input";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
-const TABS = ["Profile", "Security", "API Access"] as const;
+const TABS = ["Profile", "Security", "API Access", "Webhooks", "Activity"] as const;
 /** The proxy IP allowlist's section (in Security): My Proxies links to /dashboard/settings#ip-allowlist. */
 const IP_ALLOWLIST_ID = "ip-allowlist";
 
@@ -34,6 +34,23 @@ const ProfileForm = lazyComponent(
   () => import("@/features/account/components/profile-form"),
   "ProfileForm",
   <Skeleton className="h-72 max-w-md" />,
+);
+
+// The developer API's panels (issue #18) load when their tab first opens.
+const ApiKeysPanel = lazyComponent(
+  () => import("@/features/account/components/api-keys-panel"),
+  "ApiKeysPanel",
+  <Skeleton className="h-64" />,
+);
+const WebhooksPanel = lazyComponent(
+  () => import("@/features/account/components/webhooks-panel"),
+  "WebhooksPanel",
+  <Skeleton className="h-64" />,
+);
+const ActivityPanel = lazyComponent(
+  () => import("@/features/account/components/activity-panel"),
+  "ActivityPanel",
+  <Skeleton className="h-64" />,
 );
 
 /** The customer's names and country, and Edit Profile, which opens the form in their place. */
@@ -131,10 +148,13 @@ function Settings({ user }: { user: UserRecord }) {
             </section>
           </TabPanel>
           <TabPanel>
-            <div className="py-10 text-center">
-              <h2 className="text-lg font-semibold text-slate-900">API Access Coming Soon</h2>
-              <p className="mt-2 text-sm text-slate-600">Programmatic access to your proxies and balance is on its way.</p>
-            </div>
+            <ApiKeysPanel />
+          </TabPanel>
+          <TabPanel>
+            <WebhooksPanel />
+          </TabPanel>
+          <TabPanel>
+            <ActivityPanel />
           </TabPanel>
         </TabPanels>
       </TabGroup>

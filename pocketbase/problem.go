@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/pocketbase/pocketbase/core"
+	"github.com/pocketbase/pocketbase/tools/hook"
+	"github.com/pocketbase/pocketbase/tools/router"
+)
+
+// Every failure of the developer API (/api/v1) answers RFC 9457 problem details, whether a
+// hook threw it, a middleware refused the request or something broke: one shape for
+// clients to read. `message` repeats `detail` for the PocketBase SDK (its
+// ClientResponseError reads `message`); `errors` carries the per-field messages PocketBase
+// keeps in `data`.
+
+// problemMiddlewarePriority: outside PocketBase's panic recovery (-1030), so a panic comes
+// back as an error here too, and inside its activity logger (-1040).
+const problemMiddlewarePriority = -1035
+
+// problemTypeBase is where the reference documents each problem code (a URI reference).
+const problemTypeBase = "/docs/api#problem-"
+
+// problem is an error of the developer API with a stable code, e.g. insufficient_scope.
+type problem struct {
+	status int
+	code   string
+	detail string
+}
+
+func (p *problem) Error() string { return p.detail }
+
+func newProblem(status int, code, detail string) *problem {
+	return &problem{status: status, code: code, detail: detail}
+}
+
+func isDeveloperAPI(path string) bool {
+	return strings.HasPrefix(path, "/api/v1/")
+}
+
+func problemDetails() *hook.Handler[*core.RequestEvent] {
+	return &hook.Handler[*core.RequestEvent]{
+		Id:       "shopProblemDetails",
+		Priority: problemMiddlewarePriority,
+		Func: func(e *core.RequestEvent) error {
+			if !isDeveloperAPI(e.Request.URL.Path) {
+				return e.Next()
+			}
+			err := e.Next()
+			if err == nil || e.Written() {
+				return err
+			}
+			return writeProblem(e, err)
+		},
+	}
+}
+
+func writeProblem(e *core.RequestEvent, err error) error {
+	body := map[string]any{}
+	var p *problem
+	var apiErr *router.ApiError
+	switch {
+	case errors.As(err, &p):
+		body["status"] = p.status
+		body["detail"] = p.detail
+		body["code"] = p.code
+		body["type"] = problemTypeBase + strings.ReplaceAll(p.code, "_", "-")
+	case errors.As(err, &apiErr):
+		body["status"] = apiErr.Status
+		body["detail"] = apiErr.Message
+		body["type"] = "about:blank"
+		if len(apiErr.Data) > 0 {
+			body["errors"] = apiErr.Data
+		}
+	default:
+		// A bug, not a refusal: PocketBase would call it a 400; it is ours to own.
+		e.App.Logger().Error("developer API: unexpected error", "path", e.Request.URL.Path, "error", err.Error())
+		body["status"] = http.StatusInternalServerError
+		body["detail"] = "Something went wrong on our side. Nothing was changed that you cannot retry: try again with the same Idempotency-Key, or contact support if it keeps happening."
+		body["type"] = "about:blank"
+	}
+	status := body["status"].(int)
+	body["title"] = http.StatusText(status)
+	if body["title"] == "" {
+		body["title"] = "Error"
+	}
+	if status >= 500 && apiErr != nil {
+		e.App.Logger().Error("developer API: server error", "path", e.Request.URL.Path, "error", err.Error())
+	}
+	body["message"] = body["detail"]
+	e.Response.Header().Set("Content-Type", "application/problem+json")
+	return e.JSON(status, body)
+}

@@ -1,0 +1,4 @@
+// Settings → API keys (issue #18): being built in this session; replaced by its feature's panel.
+export function ApiKeysPanel() {
+  return <h2 className="text-lg font-semibold text-slate-900">API keys</h2>;
+}

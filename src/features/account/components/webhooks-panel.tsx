@@ -1,0 +1,4 @@
+// Settings → Webhooks (issue #18): being built in this session; replaced by its feature's panel.
+export function WebhooksPanel() {
+  return <h2 className="text-lg font-semibold text-slate-900">Webhooks</h2>;
+}

@@ -1,0 +1,74 @@
+// Your account: balance and limits, and the addresses your proxies accept connections from.
+import * as v from "valibot";
+import { API_KEY_SCOPES, route } from "./define";
+import { Cents, Count, Id, Timestamp } from "./schemas";
+
+const TAG = "Account";
+
+export const getAccount = route({
+  id: "getAccount",
+  method: "GET",
+  path: "/account",
+  tag: TAG,
+  summary: "Your balance, e-mail and limits",
+  description: "Called with an API key, `api_key` describes that key and what it has spent this month.",
+  scope: "read",
+  response: v.pipe(
+    v.object({
+      id: Id,
+      email: v.pipe(v.string(), v.email()),
+      verified: v.boolean(),
+      balance_cents: Cents,
+      limits: v.object({
+        max_purchase_quantity: v.pipe(Count, v.description("Proxies in one purchase.")),
+        api_requests_per_minute: v.pipe(Count, v.description("Requests a minute for each API key.")),
+        ip_allowlist_max_entries: Count,
+      }),
+      api_key: v.nullable(
+        v.object({
+          id: Id,
+          name: v.string(),
+          scopes: v.array(v.picklist(API_KEY_SCOPES)),
+          spend_cap_cents: v.pipe(v.nullable(Cents), v.description("Monthly (UTC) cap on what the key may spend; null = none.")),
+          spent_this_month_cents: Cents,
+          expires_at: v.nullable(Timestamp),
+        }),
+      ),
+    }),
+    v.title("Account"),
+  ),
+  errors: [],
+});
+
+const Allowlist = v.pipe(
+  v.object({ entries: v.array(v.pipe(v.string(), v.description("An IPv4/IPv6 address or CIDR range."))) }),
+  v.title("IpAllowlist"),
+  v.description("Where your proxies accept connections from; empty = anywhere."),
+);
+
+export const getIpAllowlist = route({
+  id: "getIpAllowlist",
+  method: "GET",
+  path: "/account/ip-allowlist",
+  tag: TAG,
+  summary: "The addresses your proxies accept",
+  scope: "read",
+  response: Allowlist,
+  errors: [],
+});
+
+export const replaceIpAllowlist = route({
+  id: "replaceIpAllowlist",
+  method: "PUT",
+  path: "/account/ip-allowlist",
+  tag: TAG,
+  summary: "Replace the addresses your proxies accept",
+  description: "At most 100 addresses or CIDR ranges; an empty list lets connections in from anywhere. Takes effect within a second.",
+  scope: "rotate",
+  idempotent: true,
+  body: v.object({ entries: v.array(v.string()) }),
+  response: Allowlist,
+  errors: [400, 403, 422],
+});
+
+export const accountRoutes = [getAccount, getIpAllowlist, replaceIpAllowlist];

@@ -1,0 +1,4 @@
+// Activity: the customer's own log (issue #18), its routes.
+import type { ApiRoute } from "./define";
+
+export const activityRoutes: ApiRoute[] = [];

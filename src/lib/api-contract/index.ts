@@ -1,0 +1,35 @@
+// The developer API (/api/v1): every route in one list. The OpenAPI document, the API key
+// middleware's scope table and the islands' types all come from here.
+import { accountRoutes } from "./account";
+import { activityRoutes } from "./activity";
+import { catalogRoutes } from "./catalog";
+import { route, type ApiRoute } from "./define";
+import { keyRoutes } from "./keys";
+import { moneyRoutes } from "./money";
+import { proxyRoutes } from "./proxies";
+import { webhookRoutes } from "./webhooks";
+import * as v from "valibot";
+
+export const getOpenApiDocument = route({
+  id: "getOpenApiDocument",
+  method: "GET",
+  path: "/openapi.json",
+  tag: "Meta",
+  summary: "This document",
+  scope: "public",
+  response: v.pipe(v.record(v.string(), v.unknown()), v.description("The OpenAPI 3.1 document of /api/v1.")),
+  errors: [],
+});
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  ...accountRoutes,
+  ...proxyRoutes,
+  ...catalogRoutes,
+  ...moneyRoutes,
+  ...keyRoutes,
+  ...webhookRoutes,
+  ...activityRoutes,
+  getOpenApiDocument,
+];
+
+export * from "./define";

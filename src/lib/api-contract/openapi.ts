@@ -1,0 +1,164 @@
+// Writes the OpenAPI 3.1 document of the developer API from the route definitions
+// (index.ts). Run by `npm run openapi`; the shop serves the result at /api/v1/openapi.json.
+import { toJsonSchema } from "@valibot/to-json-schema";
+import * as v from "valibot";
+import { API_ROUTES } from "./index";
+import type { ApiRoute, ErrorStatus } from "./define";
+import { ApiKey } from "./keys";
+import { Order, OrderResult, Problem, Proxy } from "./schemas";
+
+type Json = Record<string, unknown>;
+
+/** Schemas named once under components.schemas and referred to everywhere else. */
+const NAMED = { Proxy, Order, OrderResult, ApiKey, Problem };
+
+const ERROR_TEXT: Record<ErrorStatus | 401 | 429, string> = {
+  400: "The request is malformed or a field is invalid (see errors).",
+  401: "No valid session or API key, or the key was revoked or has expired.",
+  403: "Not allowed: outside the key's scopes or IP allowlist, over its spend cap, or the account may not do this.",
+  404: "No such thing of yours.",
+  409: "It conflicts with the current state (for example: not enough stock).",
+  410: "Gone.",
+  422: "The Idempotency-Key was already used for a different request.",
+  429: "Too many requests for this API key: wait for Retry-After seconds.",
+};
+
+/** What each group of routes is for, in the reference's headings. */
+const TAGS: Record<string, string> = {
+  Account: "Your balance, limits and the addresses your proxies accept.",
+  Proxies: "The proxies you own: list, buy, renew, rotate, and their traffic.",
+  Catalog: "What is in stock and what it costs.",
+  Money: "Your ledger and your orders.",
+  "API keys": "Keys for this API; made and revoked from a signed-in session only.",
+  Webhooks: "Signed notices to your endpoints when something happens.",
+  Activity: "Your account's own log: sign-ins, keys, purchases and more.",
+  Meta: "About this API.",
+};
+
+function schemaOf(schema: v.GenericSchema): Json {
+  const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: NAMED, errorMode: "ignore" }) as Json;
+  delete json["$schema"];
+  delete json["$defs"];
+  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+}
+
+const problemResponse = (status: ErrorStatus | 401 | 429): Json => ({
+  description: ERROR_TEXT[status],
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  ...(status === 429
+    ? {
+        headers: {
+          "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
+          "RateLimit-Limit": { description: "Requests a minute for this key.", schema: { type: "integer" } },
+          "RateLimit-Remaining": { description: "Left in this minute.", schema: { type: "integer" } },
+        },
+      }
+    : {}),
+});
+
+function parameters(r: ApiRoute): Json[] {
+  const out: Json[] = [];
+  for (const [name, description] of Object.entries(r.params ?? {})) {
+    out.push({ name, in: "path", required: true, description, schema: { type: "string" } });
+  }
+  if (r.query) {
+    const query = schemaOf(r.query) as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      const { description, ...rest } = schema;
+      out.push({
+        name,
+        in: "query",
+        required: query.required?.includes(name) ?? false,
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  if (r.idempotent) {
+    out.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: true,
+      description:
+        "A new random value (a UUID) for each change; the same value when retrying it. A retry answers what the first request got.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
+  }
+  return out;
+}
+
+function security(r: ApiRoute): Json[] {
+  if (r.scope === "public") return [];
+  if (r.scope === "session") return [{ session: [] }];
+  return [{ apiKey: [r.scope] }, { session: [] }];
+}
+
+function operation(r: ApiRoute): Json {
+  const status = String(r.status ?? 200);
+  const responses: Json = {
+    [status]: { description: "OK", content: { [r.mediaType ?? "application/json"]: { schema: schemaOf(r.response) } } },
+  };
+  const errors = new Set<ErrorStatus | 401 | 429>(r.errors);
+  errors.add(429);
+  if (r.scope !== "public") errors.add(401);
+  if (r.scope !== "public" && r.scope !== "session") errors.add(403);
+  if (r.query || r.body || r.idempotent) errors.add(400);
+  for (const code of [...errors].sort()) responses[String(code)] = problemResponse(code);
+  responses["5XX"] = {
+    description: "Something failed on the shop's side; retrying with the same Idempotency-Key is safe.",
+    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  };
+  return {
+    operationId: r.id,
+    tags: [r.tag],
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    "x-scope": r.scope,
+    security: security(r),
+    ...(parameters(r).length ? { parameters: parameters(r) } : {}),
+    ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(r.body) } } } } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document; `serverUrl` is the shop's address (the served copy sets it). */
+export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of API_ROUTES) {
+    const path = `/api/v1${r.path}`;
+    paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: operation(r) };
+  }
+  const schemas: Json = {};
+  for (const [name, schema] of Object.entries(NAMED)) {
+    const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: NAMED, errorMode: "ignore" }) as Json;
+    const defs = json["$defs"] as Record<string, Json>;
+    schemas[name] = JSON.parse(JSON.stringify(defs[name]).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+  }
+  const tags = [...new Set(API_ROUTES.map((r) => r.tag))].map((name) => ({ name, description: TAGS[name] ?? name }));
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Proxy shop API",
+      version: "1",
+      description:
+        "Buy, list, rotate and watch your proxies from code. Authenticate with `Authorization: Bearer <API key>` (Settings → API Access). Every failure answers RFC 9457 problem details; every change takes an Idempotency-Key.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+    },
+    servers: [{ url: serverUrl, description: "This shop" }],
+    tags,
+    security: [{ apiKey: ["read"] }, { session: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "psk_live_…",
+          description: "An API key from Settings → API Access. Each operation names the scope it needs (read, purchase, rotate, webhooks).",
+        },
+        session: { type: "http", scheme: "bearer", description: "A session token from signing in (what the dashboard uses)." },
+      },
+    },
+  };
+}
