@@ -95,7 +95,8 @@ func (g *Guard) Allows(addr netip.Addr) bool {
 	if g.open {
 		return true
 	}
-	addr = addr.Unmap()
+	// Without its zone: a prefix never contains a zoned address, so fe80::1%eth0 would pass.
+	addr = addr.Unmap().WithZone("")
 	for _, p := range *g.allowed.Load() {
 		if p.Contains(addr) {
 			return true
