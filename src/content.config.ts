@@ -29,12 +29,20 @@ export const collections = {
   docs: pageCopy(
     "docs.yaml",
     z.object({
-      /** Code samples write it as $API_BASE. */
-      apiBase: z.string().url(),
-      /** welcomeNote follows the step's text while a welcome credit is granted ($WELCOME: its amount). */
-      quickStart: z.array(codeSample.extend({ id: z.string(), welcomeNote: z.string().optional() })),
+      /**
+       * Code samples write the shop's address as $API_BASE. welcomeNote follows the step's text
+       * while a welcome credit is granted ($WELCOME: its amount). With `operation` (an
+       * operationId of the OpenAPI document), the sample is that operation's curl example.
+       */
+      quickStart: z.array(
+        codeSample.extend({
+          id: z.string(),
+          welcomeNote: z.string().optional(),
+          operation: z.string().optional(),
+          code: z.string().default(""),
+        }),
+      ),
       topicGroups: z.array(z.object({ title: z.string(), links: z.array(link) })),
-      apiExamples: z.array(codeSample.extend({ id: z.string() })),
       proxyTypeNotes: z.array(titled),
       securityNotes: z.array(z.string()),
       sdks: z.array(codeSample),

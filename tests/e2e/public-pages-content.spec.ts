@@ -89,7 +89,7 @@ test("pricing page: four-question FAQ and a call to action", async ({ page }) =>
   await expectLink(page, "Contact Sales", "/contact");
 });
 
-test("docs page: quick start, topic groups, API examples, SDKs and support", async ({ page }) => {
+test("docs page: quick start, topic groups, the API in short, SDKs and support", async ({ page }) => {
   const settings = await currentSettings(await superuserClient());
   await page.goto("/docs");
   const main = page.locator("main");
@@ -100,18 +100,20 @@ test("docs page: quick start, topic groups, API examples, SDKs and support", asy
   for (const group of ["Getting Started", "API Reference", "Proxy Types", "Security"]) {
     await expect(main.getByRole("navigation", { name: group })).toBeVisible();
   }
-  for (const call of [
-    "POST /auth/signup",
-    "GET /auth/token",
-    "POST /proxies/purchase",
-    "GET /proxies",
-    "GET /account/balance",
-    "POST /proxies/{proxy_id}/rotate",
-    "GET /transactions",
-  ]) {
-    await expect(main.getByText(call, { exact: true })).toBeVisible();
+  // The quick start calls the real API at the shop's own address; the purchase step is the
+  // reference's own example (the OpenAPI document's).
+  for (const call of ["POST /api/shop/signup", "GET /api/v1/account", "POST /api/v1/proxies/purchase"]) {
+    await expect(main.getByText(call, { exact: true }).first()).toBeVisible();
   }
-  await expect(main.getByText(/limit=50&offset=0/)).toBeVisible();
+  await expect(main.getByText(/All API requests go to http:\/\/127\.0\.0\.1:\d+\/api\/v1\./)).toBeVisible();
+  await expect(page.locator("#purchase-proxies")).toContainText('-H "Idempotency-Key: $(uuidgen)"');
+  await expect(page.locator("#purchase-proxies")).toContainText(`curl -X POST "${new URL(page.url()).origin}/api/v1/proxies/purchase"`);
+  await expect(main).not.toContainText("api.example.com");
+  // The API section lists the document's operations, each linking to its block in the reference.
+  const api = page.locator("#api");
+  await expect(api.getByRole("link", { name: "GET /api/v1/proxies", exact: true })).toHaveAttribute("href", "/docs/api#op-listproxies");
+  await expect(api.getByRole("link", { name: "Read the API reference" })).toHaveAttribute("href", "/docs/api");
+  await expect(api.getByRole("link", { name: "Download the OpenAPI document" })).toHaveAttribute("href", "/api/v1/openapi.json");
   for (const sdk of ["Python", "Node.js", "Go"]) {
     await expect(main.getByRole("heading", { name: sdk, exact: true })).toBeVisible();
   }
