@@ -107,6 +107,7 @@ func (api *developerAPI) authenticate(e *core.RequestEvent) error {
 	if !isDeveloperAPI(e.Request.URL.Path) {
 		return e.Next()
 	}
+	e.Set("api_key_rate_limit", api.perMinute) // GET /api/v1/account tells it
 	token, ok := bearerAPIKey(e.Request)
 	if !ok {
 		return e.Next()

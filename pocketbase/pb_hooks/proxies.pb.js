@@ -25,8 +25,8 @@ routerAdd(
 );
 routerAdd(
   "POST",
-  "/api/v1/proxies/{id}/regenerate-credentials",
-  (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).regenerateRoute(e),
+  "/api/v1/proxies/{id}/rotate",
+  (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).rotateRoute(e),
   $apis.requireAuth("users"),
 );
 routerAdd("GET", "/api/v1/proxies/stock", (e) => require(`${__hooks}/lib/proxies/prices.js`).stockRoute(e), $apis.requireAuth("users"));

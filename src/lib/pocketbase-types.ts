@@ -303,6 +303,15 @@ export interface ApiKeyRecord extends RecordModel {
   updated: string;
 }
 
+export interface ApiIdempotencyRecord extends RecordModel {
+  user: string;
+  idempotency_key: string;
+  request_hash: string;
+  status: number;
+  created: string;
+  updated: string;
+}
+
 export interface WebhookEndpointRecord extends RecordModel {
   user: string;
   url: string;

@@ -18,9 +18,9 @@ const runExpiryJob = () => runExpiryJobOf(shop);
 const owner = (count: number, cents = 10_000) => proxyBuyer(shop, { count, cents });
 
 /** The records API refuses these fields (finding 6): the test writes them in data.db. */
-const setProxy = async (proxy: RecordModel, fields: Record<string, string | number | boolean>) =>
+const setProxy = async (proxy: { id: string }, fields: Record<string, string | number | boolean>) =>
   setProxyColumns(shop.tpb, [proxy.id], fields);
-const proxyNow = (proxy: RecordModel) => shop.su.collection("proxies").getOne(proxy.id);
+const proxyNow = (proxy: { id: string }) => shop.su.collection("proxies").getOne(proxy.id);
 
 describe("the expiry job", () => {
   it("expires proxies past their date; they leave the customer's active proxies", async () => {

@@ -143,7 +143,7 @@ describe("import of upstream proxies", () => {
       await buyer.pb.collection("proxies").getFullList(),
       await buyer.pb.collection("proxies").getOne(ids[0]!),
     ];
-    answers.push(await post(buyer.pb, `/api/v1/proxies/${ids[0]}/regenerate-credentials`, {}));
+    answers.push(await post(buyer.pb, `/api/v1/proxies/${ids[0]}/rotate`, {}));
     answers.push(await buyer.pb.send(`/api/v1/proxies/${ids[1]}`, { method: "PATCH", body: { auto_renew: true } }));
     for (const p of [...order.proxies, answers[2], answers[3], answers[4]] as Record<string, unknown>[]) {
       expect(p).toMatchObject({ host: APP_HOST, port: HTTP_PORT, ports: { http: HTTP_PORT } });
@@ -192,7 +192,7 @@ describe("regenerate, release and refund", () => {
     const one = await purchase(buyer.pb, { type: "HTTPS", country: "FR", quantity: 1 });
     const two = await purchase(buyer.pb, { type: "HTTPS", country: "FR", quantity: 2 });
     const [regenerated, released] = two.proxies.map((p) => p.id);
-    await post(buyer.pb, `/api/v1/proxies/${regenerated}/regenerate-credentials`, {});
+    await post(buyer.pb, `/api/v1/proxies/${regenerated}/rotate`, {});
     await edit(released!, { status: "AVAILABLE" });
     await post(shop.admin, `/api/admin/orders/${one.order.id}/refund`, { reason: "Testing the upstream" }, randomUUID());
 

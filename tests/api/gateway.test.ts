@@ -187,11 +187,7 @@ describe("the proxy gateway", () => {
     expect(await echoes(socket!, "ping")).toBe("ping");
     const changed = Date.now();
     const closed = msUntilClosed(socket!, changed);
-    const fresh = await post<{ password: string; username: string }>(
-      proxy.owner.pb,
-      `/api/v1/proxies/${proxy.id}/regenerate-credentials`,
-      {},
-    );
+    const fresh = await post<{ password: string; username: string }>(proxy.owner.pb, `/api/v1/proxies/${proxy.id}/rotate`, {});
     expect(await closed).toBeLessThan(1000);
     expect(await msUntilRefused(proxy, changed)).toBeLessThan(1000);
     expect((await viaConnect({ username: fresh.username, password: fresh.password })).status).toBe(200);
@@ -329,7 +325,7 @@ describe("a gateway alone, following the shop over its API", () => {
     expect((await viaConnect(proxy)).status).toBe(200);
     expect((await viaConnect(proxy, port)).status).toBe(200);
     const changed = Date.now();
-    await post(proxy.owner.pb, `/api/v1/proxies/${proxy.id}/regenerate-credentials`, {});
+    await post(proxy.owner.pb, `/api/v1/proxies/${proxy.id}/rotate`, {});
     expect(await msUntilRefused(proxy, changed)).toBeLessThan(1000);
     expect(await msUntilRefused(proxy, changed, port)).toBeLessThan(1000);
   });

@@ -107,7 +107,7 @@ describe("proxy passwords at rest", () => {
     const events: Record<string, unknown>[] = [];
     await buyer.pb.collection("proxies").subscribe(proxy.id, (e) => events.push(e.record));
     try {
-      const fresh = await buyer.pb.send<Record<string, unknown>>(`/api/v1/proxies/${proxy.id}/regenerate-credentials`, { method: "POST" });
+      const fresh = await buyer.pb.send<Record<string, unknown>>(`/api/v1/proxies/${proxy.id}/rotate`, { method: "POST" });
       expect(fresh["password"]).toMatch(/^[A-Za-z0-9]{20}$/);
       expect(fresh["password_encrypted"]).toBeUndefined();
       await expect.poll(() => events.length, { timeout: 5000 }).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 // start's refusals) are in security-startup.test.ts.
 import { randomUUID } from "node:crypto";
 import type { AdminProxyDetail } from "@/features/console-proxies/api";
-import type { ProxyRecord } from "@/lib/pocketbase-types";
+import type { PurchaseResult } from "@/features/buy-proxies/api";
 import type PocketBase from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminSend, setDemoMode as setDemoModeOf } from "../support/admin.ts";
@@ -21,7 +21,7 @@ describe("finding 6: a proxy's owner, status and term are never written through 
   const shop = useShop();
 
   /** A proxy a new customer bought (ASSIGNED, theirs, 30 days, auto-renew off). */
-  async function ownedProxy(): Promise<{ proxy: ProxyRecord; owner: string }> {
+  async function ownedProxy(): Promise<{ proxy: PurchaseResult["proxies"][number]; owner: string }> {
     const { user, proxies } = await proxyBuyer(shop, { count: 1, cents: 5000, prefix: "F" });
     return { proxy: proxies[0]!, owner: user.id };
   }
@@ -208,7 +208,7 @@ describe("finding 5: in demo mode the demo accounts cannot be changed and cannot
       ["POST", "/api/v1/proxies/purchase", { type: "RESIDENTIAL", country: "US", quantity: 1 }],
       ["POST", "/api/v1/proxies/renew", { proxy_ids: [proxy.id] }],
       ["PATCH", `/api/v1/proxies/${proxy.id}`, { auto_renew: !proxy["auto_renew"] }],
-      ["POST", `/api/v1/proxies/${proxy.id}/regenerate-credentials`, {}],
+      ["POST", `/api/v1/proxies/${proxy.id}/rotate`, {}],
       ["POST", "/api/v1/credits/checkout", { package_id: "package-10" }],
     ];
     for (const [method, url, body] of calls) {

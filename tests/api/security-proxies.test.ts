@@ -78,7 +78,7 @@ describe("finding 1: an Idempotency-Key replay never shows another buyer's proxy
     const key = randomUUID();
     const body = { type: "RESIDENTIAL", country, quantity: 2 };
     const bought = await purchase(buyer.pb, body, key);
-    const regenerated = await buyer.pb.send<RecordModel>(`/api/v1/proxies/${bought.proxies[0]!.id}/regenerate-credentials`, {
+    const regenerated = await buyer.pb.send<RecordModel>(`/api/v1/proxies/${bought.proxies[0]!.id}/rotate`, {
       method: "POST",
     });
 

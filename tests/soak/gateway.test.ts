@@ -276,7 +276,7 @@ describe(`gateway soak (${PROFILE.name}: ${G.loadSeconds} s, ${G.customers} cust
         if (roll < G.revokeMix[0]) {
           const old = victim.cred;
           old.revokeSentAt = Date.now();
-          const res = await call(tpb.url, "POST", `/api/v1/proxies/${victim.id}/regenerate-credentials`, { token: victim.owner.token });
+          const res = await call(tpb.url, "POST", `/api/v1/proxies/${victim.id}/rotate`, { token: victim.owner.token });
           if (res.status !== 200) {
             problems.push(`regenerate ${victim.id} answered ${res.status}: ${JSON.stringify(res.body)}`);
             delete old.revokeSentAt;

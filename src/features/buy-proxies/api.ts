@@ -3,7 +3,8 @@ import type { Stock } from "@/features/buy-proxies/locations";
 import type { ProxyPurchaseOutput } from "@/features/buy-proxies/schemas";
 import type { ProxyType } from "@/lib/catalog";
 import { pb, withSignal } from "@/lib/pocketbase";
-import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { purchaseProxies as purchaseRoute } from "@/lib/api-contract/proxies";
 
 /** GET /api/v1/proxies/prices: the unit price of every type for sale (a type not for sale is missing). */
 export async function loadPrices(signal?: AbortSignal): Promise<Partial<Record<ProxyType, number>>> {
@@ -19,11 +20,7 @@ export async function loadStock(type: ProxyType, signal?: AbortSignal): Promise<
   });
 }
 
-export interface PurchaseResult {
-  order: ProxyOrderRecord;
-  proxies: ProxyRecord[];
-  balance_cents: number;
-}
+export type PurchaseResult = ResponseOf<typeof purchaseRoute>;
 
 /** POST /api/v1/proxies/purchase; `key` is the attempt's Idempotency-Key (reused on retries). */
 export async function purchaseProxies(input: ProxyPurchaseOutput, key: string): Promise<PurchaseResult> {

@@ -1,7 +1,10 @@
 // The My Proxies calls: the records API for reading (rules scope rows to the user) and
 // the /api/v1/proxies routes for every change.
 import { pb, readAllForExport, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
-import type { ProxyOrderRecord, ProxyRecord } from "@/lib/pocketbase-types";
+import type { ProxyRecord } from "@/lib/pocketbase-types";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { renewProxies as renewRoute, rotateProxy, updateProxy } from "@/lib/api-contract/proxies";
+import { newIdempotencyKey } from "@/lib/idempotency";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import { hasCriteria, NO_CRITERIA, PROXIES_PER_PAGE, PROXY_SORT, proxyFilter, type ProxyCriteria } from "@/features/proxies/filters";
 import type { PriceList } from "@/features/proxies/renewal";
@@ -65,11 +68,9 @@ export function fetchPrices(signal?: AbortSignal): Promise<PriceList> {
   return pb().send<PriceList>("/api/v1/proxies/prices", withSignal(signal));
 }
 
-export interface RenewalResult {
-  order: ProxyOrderRecord;
-  proxies: ProxyRecord[];
-  balance_cents: number;
-}
+export type RenewalResult = ResponseOf<typeof renewRoute>;
+/** A proxy as the developer API answers it (the contract's Proxy). */
+export type ApiProxy = ResponseOf<typeof rotateProxy>;
 
 /** POST /api/v1/proxies/renew; `key` is the attempt's Idempotency-Key (same for its retries). */
 export function renewProxies(ids: readonly string[], key: string): Promise<RenewalResult> {
@@ -82,18 +83,20 @@ export function renewProxies(ids: readonly string[], key: string): Promise<Renew
 }
 
 /** PATCH /api/v1/proxies/{id} {auto_renew}. */
-export function updateAutoRenew(id: string, enabled: boolean): Promise<ProxyRecord> {
-  return pb().send<ProxyRecord>(`/api/v1/proxies/${encodeURIComponent(id)}`, {
+export function updateAutoRenew(id: string, enabled: boolean): Promise<ResponseOf<typeof updateProxy>> {
+  return pb().send<ResponseOf<typeof updateProxy>>(`/api/v1/proxies/${encodeURIComponent(id)}`, {
     method: "PATCH",
     body: { auto_renew: enabled },
+    headers: { "Idempotency-Key": newIdempotencyKey() },
     requestKey: null,
   });
 }
 
-/** POST /api/v1/proxies/{id}/regenerate-credentials: the proxy with its new password. */
-export function regenerateCredentials(id: string): Promise<ProxyRecord> {
-  return pb().send<ProxyRecord>(`/api/v1/proxies/${encodeURIComponent(id)}/regenerate-credentials`, {
+/** POST /api/v1/proxies/{id}/rotate: the proxy with its new password. */
+export function regenerateCredentials(id: string): Promise<ApiProxy> {
+  return pb().send<ApiProxy>(`/api/v1/proxies/${encodeURIComponent(id)}/rotate`, {
     method: "POST",
+    headers: { "Idempotency-Key": newIdempotencyKey() },
     requestKey: null,
   });
 }

@@ -15,6 +15,7 @@ import {
   fetchProxyPage,
   regenerateCredentials,
   updateAutoRenew,
+  type ApiProxy,
   type ProxyPage,
 } from "@/features/proxies/api";
 import type { ProxyExportFormat } from "@/features/proxies/export-formats";
@@ -108,13 +109,18 @@ export function refreshProxies(): void {
 }
 
 /** Puts changed proxies (an answer of the API) into the page and the selection. */
-export function replaceProxies(records: readonly ProxyRecord[]): void {
-  const byId = new Map(records.map((r) => [r.id, r]));
+export function replaceProxies(changed: readonly ApiProxy[]): void {
+  const byId = new Map(changed.map((r) => [r.id, r]));
+  /** The record shown, with what the developer API answered for it. */
+  const merged = (p: ProxyRecord): ProxyRecord => {
+    const fresh = byId.get(p.id);
+    return fresh ? { ...p, ...fresh, expires_at: fresh.expires_at ?? "" } : p;
+  };
   const list = $proxyList.get();
-  $proxyList.set({ ...list, items: list.items.map((p) => byId.get(p.id) ?? p) });
+  $proxyList.set({ ...list, items: list.items.map(merged) });
   const selected = $selected.get();
-  if (records.some((r) => selected.has(r.id))) {
-    $selected.set(new Map([...selected].map(([id, p]) => [id, byId.get(id) ?? p])));
+  if (changed.some((r) => selected.has(r.id))) {
+    $selected.set(new Map([...selected].map(([id, p]) => [id, merged(p)])));
   }
 }
 
@@ -152,7 +158,7 @@ export async function setAutoRenew(proxy: ProxyRecord, enabled: boolean): Promis
 export async function regenerate(proxy: ProxyRecord): Promise<ProxyRecord> {
   const updated = await regenerateCredentials(proxy.id);
   replaceProxies([updated]);
-  return updated;
+  return { ...proxy, ...updated, expires_at: updated.expires_at ?? "" };
 }
 
 // ---- exports

@@ -65,7 +65,7 @@ export const replaceIpAllowlist = route({
   summary: "Replace the addresses your proxies accept",
   description: "At most 100 addresses or CIDR ranges; an empty list lets connections in from anywhere. Takes effect within a second.",
   scope: "rotate",
-  idempotent: true,
+  idempotency: "optional",
   body: v.object({ entries: v.array(v.string()) }),
   response: Allowlist,
   errors: [400, 403, 422],

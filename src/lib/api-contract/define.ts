@@ -37,8 +37,11 @@ export interface ApiRoute {
   /** The 2xx answer. */
   response: v.GenericSchema;
   status?: 200 | 201;
-  /** Takes an Idempotency-Key header (required). */
-  idempotent?: boolean;
+  /**
+   * The Idempotency-Key header: "required" on routes that move money; "optional" on other
+   * changes (sent, a retry with it answers the first answer and changes nothing again).
+   */
+  idempotency?: "required" | "optional";
   errors: readonly ErrorStatus[];
   /** What the answer's media type is, when it is not JSON. */
   mediaType?: string;

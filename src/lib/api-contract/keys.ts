@@ -53,7 +53,7 @@ export const createApiKey = route({
   summary: "Create an API key",
   description: "The answer holds the key itself, shown this once: the shop keeps only its hash.",
   scope: "session",
-  idempotent: true,
+  idempotency: "optional",
   status: 201,
   body: NewApiKey,
   response: v.pipe(
@@ -71,7 +71,7 @@ export const revokeApiKey = route({
   summary: "Revoke an API key",
   description: "Takes effect on the key's next request.",
   scope: "session",
-  idempotent: true,
+  idempotency: "optional",
   params: { id: "The key's id." },
   response: ApiKey,
   errors: [403, 404, 422],

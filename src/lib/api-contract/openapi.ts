@@ -74,13 +74,13 @@ function parameters(r: ApiRoute): Json[] {
       });
     }
   }
-  if (r.idempotent) {
+  if (r.idempotency) {
     out.push({
       name: "Idempotency-Key",
       in: "header",
-      required: true,
+      required: r.idempotency === "required",
       description:
-        "A new random value (a UUID) for each change; the same value when retrying it. A retry answers what the first request got.",
+        "A new random value (a UUID) for each change; the same value when retrying it. A retry answers what the first request got and changes nothing again; the key used for a different request is refused (422).",
       schema: { type: "string", minLength: 1, maxLength: 255 },
     });
   }
@@ -102,7 +102,7 @@ function operation(r: ApiRoute): Json {
   errors.add(429);
   if (r.scope !== "public") errors.add(401);
   if (r.scope !== "public" && r.scope !== "session") errors.add(403);
-  if (r.query || r.body || r.idempotent) errors.add(400);
+  if (r.query || r.body || r.idempotency) errors.add(400);
   for (const code of [...errors].sort()) responses[String(code)] = problemResponse(code);
   responses["5XX"] = {
     description: "Something failed on the shop's side; retrying with the same Idempotency-Key is safe.",

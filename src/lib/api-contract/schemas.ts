@@ -53,6 +53,7 @@ export const Order = v.pipe(
     quantity: Count,
     total_cents: Cents,
     items: v.array(OrderItem),
+    transaction_id: v.pipe(v.string(), v.description("The ledger row that charged it (GET /transactions).")),
     status: v.picklist(["completed", "refunded"]),
     refunded_at: v.nullable(Timestamp),
     created: Timestamp,

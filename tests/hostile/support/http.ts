@@ -81,16 +81,19 @@ export function isHttpLayerRefusal(res: HostileResponse): boolean {
   );
 }
 
-/** Problems of a 4xx body: JSON {status, message, data}, a readable message, no internals. */
+/**
+ * Problems of a 4xx body: JSON {status, message, data}, or the developer API's problem
+ * details (application/problem+json, with message and errors), a readable message, no internals.
+ */
 export function errorBodyProblems(res: HostileResponse, options: { custom: boolean }): string[] {
   if (res.status < 400 || isHttpLayerRefusal(res)) return [];
   const problems: string[] = [];
-  const body = res.json as { status?: unknown; message?: unknown; data?: unknown } | undefined;
+  const body = res.json as { status?: unknown; message?: unknown; data?: unknown; errors?: unknown } | undefined;
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     problems.push(`the ${res.status} body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`);
     return problems;
   }
-  if (!/application\/json/.test(res.contentType)) problems.push(`the ${res.status} answer is ${res.contentType || "untyped"}, not JSON`);
+  if (!/application\/(problem\+)?json/.test(res.contentType)) problems.push(`the ${res.status} answer is ${res.contentType || "untyped"}, not JSON`);
   const message = body.message;
   if (typeof message !== "string" || message.trim().length < 5) problems.push(`no readable message: ${JSON.stringify(message)}`);
   else {
@@ -99,8 +102,8 @@ export function errorBodyProblems(res: HostileResponse, options: { custom: boole
     if (options.custom && message === GENERIC_MESSAGE) problems.push("only PocketBase's generic fallback message (an unhandled error?)");
   }
   if (body.status !== res.status) problems.push(`body status ${JSON.stringify(body.status)} is not the HTTP status ${res.status}`);
-  if (INTERNALS.test(JSON.stringify(body.data ?? {})))
-    problems.push(`the error data shows internals: ${JSON.stringify(body.data).slice(0, 300)}`);
+  const data = body.errors ?? body.data;
+  if (INTERNALS.test(JSON.stringify(data ?? {}))) problems.push(`the error data shows internals: ${JSON.stringify(data).slice(0, 300)}`);
   return problems;
 }
 

@@ -369,7 +369,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: () => fc.record({ auto_renew: fc.boolean() }),
     poisons: () => ({ auto_renew: notBooleanOrNull }),
   },
-  "POST /api/v1/proxies/{id}/regenerate-credentials": {
+  "POST /api/v1/proxies/{id}/rotate": {
     who: "customer",
     ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
   },
@@ -382,6 +382,61 @@ export const ROUTES: Record<string, RouteSpec> = {
     read: true,
     ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
     query: () => ({ from: hostileQueryValue, to: hostileQueryValue }),
+  },
+  // The developer API's reads and keys (issue #18, pb_hooks/api.pb.js).
+  "GET /api/v1/openapi.json": { who: "public", read: true },
+  "GET /api/v1/account": { who: "customer", read: true },
+  "GET /api/v1/proxies": {
+    who: "customer",
+    read: true,
+    query: () => ({
+      type: hostileQueryValue,
+      country: hostileQueryValue,
+      status: hostileQueryValue,
+      search: hostileQueryValue,
+      cursor: hostileQueryValue,
+      limit: hostileQueryValue,
+    }),
+  },
+  "GET /api/v1/proxies/{id}": {
+    who: "customer",
+    read: true,
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+  },
+  "GET /api/v1/transactions": {
+    who: "customer",
+    read: true,
+    query: () => ({
+      type: hostileQueryValue,
+      from: hostileQueryValue,
+      to: hostileQueryValue,
+      cursor: hostileQueryValue,
+      limit: hostileQueryValue,
+    }),
+  },
+  "GET /api/v1/orders": {
+    who: "customer",
+    read: true,
+    query: () => ({ kind: hostileQueryValue, cursor: hostileQueryValue, limit: hostileQueryValue }),
+  },
+  "GET /api/v1/locations": { who: "customer", read: true, query: () => ({ type: hostileQueryValue }) },
+  "GET /api/v1/pricing": { who: "customer", read: true },
+  "GET /api/v1/api-keys": { who: "customer", read: true },
+  "POST /api/v1/api-keys": {
+    who: "customer",
+    readsBody: true,
+    body: () => fc.record({ name: someText, scopes: fc.constant(["read"]) }),
+    poisons: () => ({
+      name: badText(1, 100),
+      scopes: fc.oneof(fc.constant([]), fc.constant(["admin"]), hostileValue),
+      expires_at: fc.oneof(fc.constant("2001-01-01"), fc.constant("soon")),
+      ip_allowlist: fc.oneof(fc.constant(["10.0.0.300"]), fc.constant("not a list")),
+      spend_cap_cents: badWholeNumber(1, 100_000_000),
+    }),
+  },
+  "DELETE /api/v1/api-keys/{id}": {
+    who: "customer",
+    ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),
   },
   // The caller's address (pb_hooks/gateway.pb.js): public, reads nothing of the request but Accept.
   "GET /api/ip": { who: "public", read: true, plainText: true },

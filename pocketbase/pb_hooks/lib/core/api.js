@@ -131,4 +131,34 @@ function text(value) {
   return typeof value === "string" ? value.trim() : "";
 }
 
-module.exports = { jsonBody, idempotencyKey, fieldError, customer, verifiedCustomer, actingCustomer, wholeNumber, text, chars, isEmail };
+/**
+ * @typedef {object} RequestApiKey  the API key a request came with (pocketbase/apikeys.go)
+ * @property {string} id
+ * @property {string} name
+ * @property {string[]} scopes
+ * @property {number} spend_cap_cents  0 = no cap
+ */
+
+/**
+ * The API key the request was made with, or null for a session (or no sign-in).
+ * @param {core.RequestEvent} e
+ * @returns {RequestApiKey | null}
+ */
+function requestApiKey(e) {
+  const key = /** @type {RequestApiKey | null | undefined} */ (e.get("api_key"));
+  return key && typeof key.id === "string" ? key : null;
+}
+
+module.exports = {
+  requestApiKey,
+  jsonBody,
+  idempotencyKey,
+  fieldError,
+  customer,
+  verifiedCustomer,
+  actingCustomer,
+  wholeNumber,
+  text,
+  chars,
+  isEmail,
+};

@@ -39,6 +39,15 @@ const STORES = {
     noun: "purchase",
   },
   payments: { scope: "customer", collection: "payments", owner: "user_id", key: "idempotency_key", hash: "request_hash", noun: "purchase" },
+  // The developer API's other changes (lib/api/changes.js), in the same key space.
+  api_changes: {
+    scope: "customer",
+    collection: "api_idempotency",
+    owner: "user",
+    key: "idempotency_key",
+    hash: "request_hash",
+    noun: "change",
+  },
   refunds: {
     scope: "refunds",
     collection: "proxy_orders",

@@ -11,6 +11,8 @@ const sql = require(`${__hooks}/lib/core/sql.js`);
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 /** @type {typeof import("./proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+/** @type {typeof import("../api/changes.js")} */
+const changes = require(`${__hooks}/lib/api/changes.js`);
 
 /**
  * The user's proxy `id`, or a 404.
@@ -49,7 +51,7 @@ function regenerateCredentials(app, userId, id) {
   app.save(proxy);
   proxy.withCustomData(true);
   proxy.set("password", password);
-  return require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(proxy);
+  return require(`${__hooks}/lib/api/views.js`).proxyRecordView(require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(proxy));
 }
 
 /**
@@ -69,7 +71,9 @@ function setAutoRenew(app, userId, id, enabled) {
     proxy.set("auto_renew", enabled);
     app.save(proxy);
   }
-  return require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(credentials.withPassword(proxy));
+  return require(`${__hooks}/lib/api/views.js`).proxyRecordView(
+    require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(credentials.withPassword(proxy)),
+  );
 }
 
 /**
@@ -89,24 +93,40 @@ function ownCountries(app, userId) {
 }
 
 /**
- * PATCH /api/v1/proxies/{id}  {auto_renew: boolean} -> the proxy. Not a demo account in demo mode.
+ * PATCH /api/v1/proxies/{id}  {auto_renew: boolean}  Idempotency-Key -> the proxy. Not a demo
+ * account in demo mode.
  * @param {core.RequestEvent} e
  */
 function autoRenewRoute(e) {
   const user = api.actingCustomer(e);
   const body = api.jsonBody(e);
-  if (typeof body["auto_renew"] !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
-  return e.json(200, setAutoRenew(e.app, user.id, e.request?.pathValue("id") ?? "", body["auto_renew"]));
+  const enabled = body["auto_renew"];
+  if (typeof enabled !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
+  const id = e.request?.pathValue("id") ?? "";
+  return changes.answerChange(e, { userId: user.id, route: "PATCH /api/v1/proxies/{id}", input: { id, auto_renew: enabled } }, (txApp) =>
+    setAutoRenew(txApp, user.id, id, enabled),
+  );
 }
 
 /**
- * POST /api/v1/proxies/{id}/regenerate-credentials -> the proxy with its new password. Not a
- * demo account in demo mode.
+ * POST /api/v1/proxies/{id}/rotate  Idempotency-Key -> the proxy with its new password (the
+ * old one stops working within a second). Not a demo account in demo mode.
  * @param {core.RequestEvent} e
  */
-function regenerateRoute(e) {
+function rotateRoute(e) {
   const user = api.actingCustomer(e);
-  return e.json(200, regenerateCredentials(e.app, user.id, e.request?.pathValue("id") ?? ""));
+  const id = e.request?.pathValue("id") ?? "";
+  return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/proxies/{id}/rotate", input: { id } }, (txApp) => {
+    const proxy = regenerateCredentials(txApp, user.id, id);
+    require(`${__hooks}/lib/api/api-keys.js`).recordActivity(
+      txApp,
+      e,
+      user.id,
+      "credentials_rotated",
+      `Rotated the credentials of proxy ${proxy.host}:${proxy.port} (${proxy.username})`,
+    );
+    return proxy;
+  });
 }
 
 /**
@@ -118,4 +138,4 @@ function countriesRoute(e) {
   return e.json(200, ownCountries(e.app, user.id));
 }
 
-module.exports = { regenerateCredentials, setAutoRenew, ownCountries, autoRenewRoute, regenerateRoute, countriesRoute };
+module.exports = { regenerateCredentials, setAutoRenew, ownCountries, autoRenewRoute, rotateRoute, countriesRoute };

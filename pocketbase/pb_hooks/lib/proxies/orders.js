@@ -14,7 +14,8 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 /**
  * @typedef {import("./proxies.js").ProxyRow} ProxyRow
- * @typedef {{ key: string, hash: string }} Idempotency
+ * @typedef {{ key: string, hash: string, apiKey?: import("../core/api.js").RequestApiKey | null }} Idempotency
+ *   apiKey: the API key the order is made with (its spend cap applies; the order names it)
  */
 
 /**
@@ -38,9 +39,9 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
  */
 
 /**
- * @typedef {object} OrderView  what the purchase and renewal routes answer
- * @property {OrderRow & { collectionName: string }} order
- * @property {(ProxyRow & { collectionName: string })[]} proxies
+ * @typedef {object} OrderView  what the purchase and renewal routes answer (the contract's OrderResult)
+ * @property {ReturnType<typeof import("../api/views.js").orderView>} order
+ * @property {import("../api/views.js").ProxyView[]} proxies
  * @property {number} balance_cents  the balance right after the order
  */
 
@@ -59,8 +60,9 @@ function answerOnce(e, route, validate, work) {
   const user = api.actingCustomer(e, { verified: true });
   const key = api.idempotencyKey(e);
   const input = validate(api.jsonBody(e));
+  const apiKey = api.requestApiKey(e);
   const { earlier, result } = idempotency.once(e.app, { userId: user.id, key, route, input, collection: "proxy_orders" }, (txApp, keyed) =>
-    work(txApp, user.id, input, keyed),
+    work(txApp, user.id, input, { ...keyed, apiKey }),
   );
   e.response.header().set("Idempotent-Replayed", String(!!earlier));
   return e.json(200, earlier ? savedOrderView(e.app, earlier) : result);
@@ -73,10 +75,12 @@ function answerOnce(e, route, validate, work) {
  * a welcome credit (until a first Stripe payment, finding 10).
  * @param {CoreApp} txApp
  * @param {string} userId
- * @param {{ orderId: string, cents: number, description: string, what: string, field: string }} charge
- *   `what` names the cost in the refusal ("5 Residential proxies cost"); `field` carries it
+ * @param {{ orderId: string, cents: number, description: string, what: string, field: string, apiKey?: import("../core/api.js").RequestApiKey | null }} charge
+ *   `what` names the cost in the refusal ("5 Residential proxies cost"); `field` carries it;
+ *   `apiKey`: the key it is made with, held to its monthly spend cap
  */
 function chargeOrder(txApp, userId, charge) {
+  require(`${__hooks}/lib/api/api-keys.js`).assertUnderSpendCap(txApp, charge.apiKey, charge.cents);
   const { transaction, balanceCents } = ledger.applyLedgerEntry(
     txApp,
     {
@@ -112,10 +116,15 @@ function saveOrder(txApp, fields, bought, balanceCents, idempotency) {
   txApp
     .db()
     .newQuery(
-      `INSERT INTO proxy_orders (id, user_id, kind, proxy_type, country, state, city, quantity, total_cents, items, transaction_id, status, refunded_at, idempotency_key, request_hash, created, updated)
-       VALUES ({:id}, {:user_id}, {:kind}, {:proxy_type}, {:country}, {:state}, {:city}, {:quantity}, {:total_cents}, {:items}, {:transaction_id}, {:status}, '', {:idempotency_key}, {:request_hash}, {:created}, {:updated})`,
+      `INSERT INTO proxy_orders (id, user_id, kind, proxy_type, country, state, city, quantity, total_cents, items, transaction_id, status, refunded_at, idempotency_key, request_hash, api_key_id, created, updated)
+       VALUES ({:id}, {:user_id}, {:kind}, {:proxy_type}, {:country}, {:state}, {:city}, {:quantity}, {:total_cents}, {:items}, {:transaction_id}, {:status}, '', {:idempotency_key}, {:request_hash}, {:api_key_id}, {:created}, {:updated})`,
     )
-    .bind({ ...order, items: JSON.stringify(order.items), request_hash: idempotency?.hash ?? "" })
+    .bind({
+      ...order,
+      items: JSON.stringify(order.items),
+      request_hash: idempotency?.hash ?? "",
+      api_key_id: idempotency?.apiKey?.id ?? "",
+    })
     .execute();
   return orderView(order, bought, balanceCents);
 }
@@ -127,11 +136,9 @@ function saveOrder(txApp, fields, bought, balanceCents, idempotency) {
  * @returns {OrderView}
  */
 function orderView(order, rows, balanceCents) {
-  return {
-    order: { ...order, collectionName: "proxy_orders" },
-    proxies: rows.map((p) => ({ ...p, collectionName: "proxies" })),
-    balance_cents: balanceCents,
-  };
+  /** @type {typeof import("../api/views.js")} */
+  const views = require(`${__hooks}/lib/api/views.js`);
+  return { order: views.orderView(order), proxies: rows.map(views.proxyView), balance_cents: balanceCents };
 }
 
 /**

@@ -63,7 +63,7 @@ function placeLabel(where) {
  * @param {CoreApp} txApp
  * @param {string} userId
  * @param {PurchaseInput} input
- * @param {{ key: string, hash: string } | null} idempotency
+ * @param {import("./orders.js").Idempotency | null} idempotency
  */
 function purchase(txApp, userId, input, idempotency) {
   const unit = prices.unitPriceCents(txApp, input.type);
@@ -97,6 +97,7 @@ function purchase(txApp, userId, input, idempotency) {
     description: `Purchased ${what} in ${placeLabel(input)} for ${proxies.TERM_DAYS} days`,
     what: `${what} cost`,
     field: "quantity",
+    apiKey: idempotency?.apiKey,
   });
 
   const now = new DateTime().string();

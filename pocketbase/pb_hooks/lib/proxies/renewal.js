@@ -64,7 +64,7 @@ function renewableProxies(txApp, userId, ids) {
  * @param {CoreApp} txApp
  * @param {string} userId
  * @param {string[]} ids  distinct, sorted
- * @param {{ how?: "automatic", idempotency?: { key: string, hash: string } }} [options]
+ * @param {{ how?: "automatic", idempotency?: import("./orders.js").Idempotency }} [options]
  */
 function renew(txApp, userId, ids, options = {}) {
   const renewed = renewableProxies(txApp, userId, ids);
@@ -86,6 +86,7 @@ function renew(txApp, userId, ids, options = {}) {
     description: `${options.how === "automatic" ? "Automatic renewal of" : "Renewed"} ${what} for ${proxies.TERM_DAYS} days`,
     what: `renewing ${what} costs`,
     field: "proxy_ids",
+    apiKey: options.idempotency?.apiKey,
   });
 
   const now = new DateTime();

@@ -1,0 +1,255 @@
+// @ts-check
+// API keys (issue #18): a customer makes, lists and revokes their keys for the developer API
+// from a signed-in session (the Go middleware, pocketbase/apikeys.go, refuses these routes to
+// keys: a key cannot make keys). A key is psk_live_ + 32 random characters, shown once and
+// stored as its SHA-256 hash (hex, as apikeys.go looks it up); its first characters are kept
+// to tell keys apart. What a key spent this month is the sum of the orders made with it.
+
+/** @type {typeof import("../core/api.js")} */
+const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("./views.js")} */
+const views = require(`${__hooks}/lib/api/views.js`);
+/** @type {typeof import("./changes.js")} */
+const changes = require(`${__hooks}/lib/api/changes.js`);
+
+const KEY_PREFIX = "psk_live_";
+const SHOWN_CHARS = KEY_PREFIX.length + 4;
+const SCOPES = ["read", "purchase", "rotate", "webhooks"];
+const MAX_KEYS = 50;
+const MAX_CAP_CENTS = 100_000_000;
+
+/** The first instant of this UTC month, as stored. */
+function monthStart() {
+  const now = new Date();
+  return new DateTime(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString()).string();
+}
+
+/**
+ * What orders made with `keyId` cost this UTC month, refunded ones included (a cap limits
+ * what a key may spend, not what it keeps).
+ * @param {CoreApp} app
+ * @param {string} keyId
+ */
+function spentThisMonth(app, keyId) {
+  const row = new DynamicModel({ spent: 0 });
+  app
+    .db()
+    .newQuery("SELECT COALESCE(SUM(total_cents), 0) AS spent FROM proxy_orders WHERE api_key_id = {:key} AND created >= {:since}")
+    .bind({ key: keyId, since: monthStart() })
+    .one(row);
+  return row.spent;
+}
+
+/**
+ * Refuses an order of `cents` made with a key whose monthly cap it would pass; inside the
+ * order's transaction, so concurrent purchases with one key never pass the cap together.
+ * @param {CoreApp} txApp
+ * @param {import("../core/api.js").RequestApiKey | null | undefined} key
+ * @param {number} cents
+ */
+function assertUnderSpendCap(txApp, key, cents) {
+  if (!key || !(key.spend_cap_cents > 0)) return;
+  const spent = spentThisMonth(txApp, key.id);
+  if (spent + cents > key.spend_cap_cents) {
+    const ledger = require(`${__hooks}/lib/money/ledger.js`);
+    const left = Math.max(0, key.spend_cap_cents - spent);
+    const message = `This would pass the API key's monthly spend cap: it costs ${ledger.formatUsd(cents)}, and the key "${key.name}" has ${ledger.formatUsd(left)} of its ${ledger.formatUsd(key.spend_cap_cents)} left this month. Nothing was charged.`;
+    throw new ForbiddenError(message, { spend_cap: new ValidationError("spend_cap_reached", message) });
+  }
+}
+
+/**
+ * @param {CoreApp} app
+ * @param {core.Record} record
+ */
+function keyView(app, record) {
+  const cap = record.getInt("spend_cap_cents");
+  return {
+    id: record.id,
+    name: record.getString("name"),
+    prefix: record.getString("prefix"),
+    scopes: /** @type {string[]} */ (jsonList(record.get("scopes"))),
+    expires_at: views.iso(record.getString("expires_at")),
+    ip_allowlist: /** @type {string[]} */ (jsonList(record.get("ip_allowlist"))),
+    spend_cap_cents: cap > 0 ? cap : null,
+    spent_this_month_cents: spentThisMonth(app, record.id),
+    last_used_at: views.iso(record.getString("last_used_at")),
+    last_used_ip: record.getString("last_used_ip"),
+    revoked_at: views.iso(record.getString("revoked_at")),
+    created: /** @type {string} */ (views.iso(record.getString("created"))),
+  };
+}
+
+/**
+ * A json field's list (the record hands back raw JSON bytes or a value).
+ * @param {unknown} value
+ * @returns {unknown[]}
+ */
+function jsonList(value) {
+  /** @type {unknown} */
+  let parsed = value;
+  if (value && typeof value !== "string" && !Array.isArray(value)) parsed = String(value);
+  if (typeof parsed === "string") {
+    try {
+      parsed = JSON.parse(parsed || "[]");
+    } catch (_) {
+      parsed = [];
+    }
+  }
+  return Array.isArray(parsed) ? parsed : [];
+}
+
+/**
+ * Checks a new key's fields; every broken rule under its field in one 400.
+ * @param {Record<string, unknown>} body
+ */
+function validateNewKey(body) {
+  /** @type {Record<string, ValidationError>} */
+  const errors = {};
+  const name = api.text(body["name"]);
+  if (!name) errors["name"] = new ValidationError("validation_required", "Name is required");
+  else if (api.chars(name) > 100) errors["name"] = new ValidationError("validation_max_length", "Name must be at most 100 characters");
+
+  const scopesIn = body["scopes"];
+  /** @type {string[]} */
+  const scopes = [];
+  if (!Array.isArray(scopesIn) || scopesIn.length === 0) {
+    errors["scopes"] = new ValidationError("validation_required", "Choose at least one scope");
+  } else {
+    for (const s of scopesIn) {
+      if (typeof s !== "string" || SCOPES.indexOf(s) < 0) {
+        errors["scopes"] = new ValidationError("validation_invalid_value", `Scopes are ${SCOPES.join(", ")}`);
+        break;
+      }
+      if (scopes.indexOf(s) < 0) scopes.push(s);
+    }
+  }
+
+  let expires = "";
+  const expiresIn = body["expires_at"];
+  if (expiresIn !== undefined && expiresIn !== null && expiresIn !== "") {
+    const ms = typeof expiresIn === "string" ? Date.parse(expiresIn.length === 10 ? `${expiresIn}T00:00:00Z` : expiresIn) : NaN;
+    if (Number.isNaN(ms)) errors["expires_at"] = new ValidationError("validation_invalid_date", "Expiry must be a date, e.g. 2027-01-31");
+    else if (ms <= Date.now()) errors["expires_at"] = new ValidationError("validation_past_date", "Expiry must be in the future");
+    else expires = new DateTime(new Date(ms).toISOString()).string();
+  }
+
+  /** @type {string[]} */
+  let allowlist = [];
+  const listIn = body["ip_allowlist"];
+  if (listIn !== undefined && listIn !== null) {
+    const parsed = Array.isArray(listIn)
+      ? require(`${__hooks}/lib/accounts/ip-allowlist.js`).normaliseList(listIn)
+      : { error: "The IP allowlist must be a list of addresses or CIDR ranges." };
+    if ("error" in parsed) errors["ip_allowlist"] = new ValidationError("validation_invalid_value", parsed.error);
+    else allowlist = parsed.entries;
+  }
+
+  let cap = 0;
+  const capIn = body["spend_cap_cents"];
+  if (capIn !== undefined && capIn !== null) {
+    cap = api.wholeNumber(capIn);
+    if (!(cap >= 1 && cap <= MAX_CAP_CENTS)) {
+      errors["spend_cap_cents"] = new ValidationError(
+        "validation_invalid_number",
+        "The spend cap must be a whole number of cents from 1 to 100,000,000 (or none)",
+      );
+    }
+  }
+  const fields = Object.keys(errors);
+  if (fields.length) throw new BadRequestError(errors[/** @type {string} */ (fields[0])]?.message() ?? "Invalid key", errors);
+  return { name, scopes, expires, allowlist, cap };
+}
+
+/**
+ * GET /api/v1/api-keys -> {items: [ApiKey]}: active keys first, newest first.
+ * @param {core.RequestEvent} e
+ */
+function listRoute(e) {
+  const user = api.customer(e);
+  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", MAX_KEYS * 4, 0, { user: user.id });
+  const items = records.map((r) => keyView(e.app, /** @type {core.Record} */ (r)));
+  items.sort((a, b) => Number(!!a.revoked_at) - Number(!!b.revoked_at));
+  return e.json(200, { items });
+}
+
+/**
+ * POST /api/v1/api-keys {name, scopes, expires_at?, ip_allowlist?, spend_cap_cents?}
+ * Idempotency-Key -> 201 {api_key, key}: the key itself only in this answer (and its
+ * replays, which keep it sealed). At most MAX_KEYS active keys. Not a demo account.
+ * @param {core.RequestEvent} e
+ */
+function createRoute(e) {
+  const user = api.actingCustomer(e);
+  const body = api.jsonBody(e);
+  const input = validateNewKey(body);
+  return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/api-keys", input, status: 201 }, (txApp) => {
+    const active = new DynamicModel({ n: 0 });
+    txApp.db().newQuery("SELECT COUNT(*) AS n FROM api_keys WHERE user = {:user} AND revoked_at = ''").bind({ user: user.id }).one(active);
+    if (active.n >= MAX_KEYS) {
+      throw new BadRequestError(`You have ${MAX_KEYS} active API keys, the most an account may have: revoke one you no longer use first.`);
+    }
+    const key = KEY_PREFIX + $security.randomString(32);
+    const record = new Record(txApp.findCollectionByNameOrId("api_keys"));
+    record.load({
+      user: user.id,
+      name: input.name,
+      prefix: key.slice(0, SHOWN_CHARS),
+      key_hash: $security.sha256(key),
+      scopes: input.scopes,
+      expires_at: input.expires,
+      ip_allowlist: input.allowlist,
+      spend_cap_cents: input.cap,
+    });
+    txApp.save(record);
+    recordActivity(txApp, e, user.id, "api_key_created", `Created API key “${input.name}” (${input.scopes.join(", ")})`);
+    return { api_key: keyView(txApp, record), key };
+  });
+}
+
+/**
+ * DELETE /api/v1/api-keys/{id}  Idempotency-Key -> the key, revoked (at once: its next
+ * request is refused). Revoking a revoked key answers it as it is.
+ * @param {core.RequestEvent} e
+ */
+function revokeRoute(e) {
+  const user = api.actingCustomer(e);
+  const id = e.request?.pathValue("id") ?? "";
+  return changes.answerChange(e, { userId: user.id, route: "DELETE /api/v1/api-keys/{id}", input: { id } }, (txApp) => {
+    /** @type {core.Record | null} */
+    let record = null;
+    try {
+      record = txApp.findRecordById("api_keys", id);
+    } catch (_) {
+      record = null;
+    }
+    if (!record || record.getString("user") !== user.id) throw new NotFoundError("No API key with this id is yours.");
+    if (!record.getString("revoked_at")) {
+      record.set("revoked_at", new DateTime().string());
+      txApp.save(record);
+      recordActivity(txApp, e, user.id, "api_key_revoked", `Revoked API key “${record.getString("name")}”`);
+    }
+    return keyView(txApp, record);
+  });
+}
+
+/**
+ * The activity log's record (lib/activity/activity.js) when it exists.
+ * @param {CoreApp} app
+ * @param {core.RequestEvent} e
+ * @param {string} userId
+ * @param {string} kind
+ * @param {string} summary
+ */
+function recordActivity(app, e, userId, kind, summary) {
+  /** @type {any} */
+  let activity = null;
+  try {
+    activity = require(`${__hooks}/lib/activity/activity.js`);
+  } catch (_) {
+    activity = null;
+  }
+  if (activity?.record) activity.record(app, e, userId, kind, summary);
+}
+
+module.exports = { KEY_PREFIX, SCOPES, spentThisMonth, assertUnderSpendCap, keyView, listRoute, createRoute, revokeRoute, recordActivity };

@@ -1,0 +1,112 @@
+// The developer API's contract in tests: every answer a test gets through `apiClient` is
+// checked against the OpenAPI document (pocketbase/pb_hooks/lib/api/openapi.json): its
+// status must be documented for the operation, and its body must match that answer's
+// schema, with no field the document does not name. A route that answers outside its
+// schema fails the test that called it.
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_FILE = new URL("../../pocketbase/pb_hooks/lib/api/openapi.json", import.meta.url);
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+}
+
+const doc = JSON.parse(readFileSync(OPENAPI_FILE, "utf8")) as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Json };
+};
+
+/** Closes every object schema that does not say otherwise: an undocumented field is a failure. */
+function strict(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(strict);
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema as Json))
+    out[k] = k === "properties" ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strict(s)])) : strict(v);
+  if (out["type"] === "object" && out["properties"] && out["additionalProperties"] === undefined) out["additionalProperties"] = false;
+  return out;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+ajv.addSchema({ $id: "openapi", components: { schemas: strict(doc.components.schemas) } });
+
+const templates = Object.keys(doc.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+}));
+
+/** The operation's path template of a concrete path ("/api/v1/proxies/abc" -> "/api/v1/proxies/{id}"). */
+export function templateOf(path: string): string | undefined {
+  const bare = path.split("?")[0] ?? path;
+  const exact = templates.find((t) => t.template === bare);
+  return (exact ?? templates.find((t) => t.pattern.test(bare)))?.template;
+}
+
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/** Problems of one answer against the document: [] when it conforms. */
+export function contractProblems(method: string, path: string, status: number, contentType: string, body: unknown): string[] {
+  const template = templateOf(path);
+  if (!template) return [`${method} ${path}: no such path in the document`];
+  const operation = doc.paths[template]?.[method.toLowerCase()];
+  if (!operation) return [`${method} ${template}: no such operation in the document`];
+  const response = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
+  if (!response) return [`${method} ${template} answered ${status}, which the document does not list`];
+  const media = contentType.split(";")[0]?.trim() ?? "";
+  const content = response.content?.[media];
+  if (!content) return [`${method} ${template} ${status}: media type "${media}" is not documented`];
+  const id = `${method} ${template} ${status} ${media}`;
+  let validate = validators.get(id);
+  if (!validate) {
+    validate = ajv.compile(
+      JSON.parse(JSON.stringify(strict(content.schema)).replaceAll('"#/components/schemas/', '"openapi#/components/schemas/')) as Json,
+    );
+    validators.set(id, validate);
+  }
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map(
+        (e: ErrorObject) => `${id}: ${e.instancePath || "(body)"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
+      );
+}
+
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface ApiClient {
+  <T = Json>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiAnswer<T>>;
+}
+
+/**
+ * A client of the developer API at `baseUrl` with `auth` (an API key or a session token;
+ * null: none) whose every answer must conform to the document (it throws otherwise).
+ * `key`: the Idempotency-Key (default: a new one on writes).
+ */
+export function apiClient(baseUrl: string, auth: string | null): ApiClient {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (auth) headers["Authorization"] = `Bearer ${auth}`;
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    if (method !== "GET" && options.key !== null) headers["Idempotency-Key"] = options.key ?? crypto.randomUUID();
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    const text = await res.text();
+    const body = text ? (JSON.parse(text) as unknown) : null;
+    const problems = contractProblems(method, path, res.status, res.headers.get("content-type") ?? "", body);
+    if (problems.length) throw new Error(`Answer outside the contract:\n${problems.join("\n")}\n${text.slice(0, 500)}`);
+    return { status: res.status, body: body as never, headers: res.headers };
+  };
+}
