@@ -93,7 +93,8 @@ export function errorBodyProblems(res: HostileResponse, options: { custom: boole
     problems.push(`the ${res.status} body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`);
     return problems;
   }
-  if (!/application\/(problem\+)?json/.test(res.contentType)) problems.push(`the ${res.status} answer is ${res.contentType || "untyped"}, not JSON`);
+  if (!/application\/(problem\+)?json/.test(res.contentType))
+    problems.push(`the ${res.status} answer is ${res.contentType || "untyped"}, not JSON`);
   const message = body.message;
   if (typeof message !== "string" || message.trim().length < 5) problems.push(`no readable message: ${JSON.stringify(message)}`);
   else {
