@@ -341,3 +341,15 @@ export interface WebhookDeliveryRecord extends RecordModel {
   created: string;
   updated: string;
 }
+
+export interface AccountActivityRecord extends RecordModel {
+  user: string;
+  kind: string;
+  summary: string;
+  ip: string;
+  user_agent: string;
+  api_key_id: string;
+  api_key_name: string;
+  data: unknown;
+  created: string;
+}

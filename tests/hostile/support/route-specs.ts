@@ -136,6 +136,18 @@ export const ROUTES: Record<string, RouteSpec> = {
   // The customer's IP allowlist (issue #16): plausible entries are addresses and ranges; a
   // poison is never a list of them (a bad or non-text entry, a /0 range, 101 entries).
   "GET /api/v1/account/ip-allowlist": { who: "customer", read: true },
+  // The customer's own activity log (issue #18): filters and cursor paging, 400s for bad values.
+  "GET /api/v1/activity": {
+    who: "customer",
+    read: true,
+    query: () => ({
+      kind: hostileQueryValue,
+      from: hostileQueryValue,
+      to: hostileQueryValue,
+      cursor: hostileQueryValue,
+      limit: hostileQueryValue,
+    }),
+  },
   "PUT /api/v1/account/ip-allowlist": {
     who: "customer",
     readsBody: true,

@@ -156,6 +156,17 @@ function answer(user) {
 }
 
 /**
+ * The activity log's sentence for a saved list.
+ * @param {string[]} entries
+ */
+function allowlistSummary(entries) {
+  if (entries.length === 0) return "Cleared the proxy IP allowlist";
+  const shown = entries.slice(0, 3).join(", ");
+  const more = entries.length > 3 ? ` and ${entries.length - 3} more` : "";
+  return `Set the proxy IP allowlist to ${shown}${more}`;
+}
+
+/**
  * GET /api/v1/account/ip-allowlist -> {entries: string[]}: the signed-in user's allowlist
  * ([] = their proxies answer connections from anywhere).
  * @param {core.RequestEvent} e
@@ -172,8 +183,10 @@ function show(e) {
  * data.entries naming the first bad entry ("'10.0.0.300' is not an IP address or CIDR
  * range"; a /0 range is refused: clear the list instead). Demo accounts are refused in demo
  * mode (403). Writing a changed list makes a gateway_changes row for each of the user's
- * proxies (the 1764600100 trigger); an unchanged list writes nothing. No audit row: the
- * customer's own setting (admins see it in the console's user detail).
+ * proxies (the 1764600100 trigger) and an ip_allowlist_changed row in the customer's
+ * activity log (lib/activity/activity.js), in one transaction; an unchanged list writes
+ * nothing. No audit row: the customer's own setting (admins see it in the console's user
+ * detail).
  * @param {core.RequestEvent} e
  */
 function replace(e) {
@@ -185,7 +198,12 @@ function replace(e) {
   const before = storedList(record.getString("ip_allowlist"));
   if (JSON.stringify(before) !== JSON.stringify(parsed.entries)) {
     record.set("ip_allowlist", parsed.entries);
-    e.app.save(record);
+    e.app.runInTransaction((txApp) => {
+      txApp.save(record);
+      require(`${__hooks}/lib/activity/activity.js`).record(txApp, e, user.id, "ip_allowlist_changed", allowlistSummary(parsed.entries), {
+        entries: parsed.entries.length,
+      });
+    });
   }
   return e.json(200, { entries: parsed.entries });
 }

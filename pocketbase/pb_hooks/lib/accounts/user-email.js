@@ -70,6 +70,14 @@ function changeEmail(e) {
     record.setEmail(email);
     record.setVerified(false);
     txApp.save(record);
+    require(`${__hooks}/lib/activity/activity.js`).record(
+      txApp,
+      null,
+      userId,
+      "email_changed",
+      `E-mail address changed from ${oldEmail} to ${email} by the shop`,
+      { from: oldEmail, to: email },
+    );
     return {
       result: record,
       audit: {
