@@ -3,7 +3,14 @@
 // status must be documented for the operation, and its body must match that answer's
 // schema, with no field the document does not name. A route that answers outside its
 // schema fails the test that called it.
+//
+// With API_VIA_PRISM=1 (npm run test:prism) every call also goes through Stoplight Prism's
+// validation proxy (`prism proxy <document> <shop> --errors`), which refuses a request or
+// an answer outside the document on its own reading of it.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../../server/free-port.ts";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 
 type Json = Record<string, unknown>;
@@ -73,6 +80,43 @@ export function contractProblems(method: string, path: string, status: number, c
       );
 }
 
+const prisms = new Map<string, Promise<string>>();
+
+/** The address to call for `baseUrl`: itself, or a Prism validation proxy in front of it (API_VIA_PRISM). */
+function viaPrism(baseUrl: string): Promise<string> {
+  if (!process.env["API_VIA_PRISM"]) return Promise.resolve(baseUrl);
+  let started = prisms.get(baseUrl);
+  if (!started) {
+    started = startPrism(baseUrl);
+    prisms.set(baseUrl, started);
+  }
+  return started;
+}
+
+async function startPrism(upstream: string): Promise<string> {
+  const port = await freePort();
+  const bin = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
+  const child = spawn(bin, ["proxy", fileURLToPath(OPENAPI_FILE), upstream, "--errors", "-h", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  process.once("exit", () => child.kill());
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Prism is listening")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`Prism exited with ${code}:\n${output}`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
 export interface ApiAnswer<T = unknown> {
   status: number;
   body: T;
@@ -90,7 +134,9 @@ export interface ApiClient {
 /**
  * A client of the developer API at `baseUrl` with `auth` (an API key or a session token;
  * null: none) whose every answer must conform to the document (it throws otherwise).
- * `key`: the Idempotency-Key (default: a new one on writes).
+ * `key`: the Idempotency-Key (default: a new one on writes). `invalid`: the request is
+ * outside the document on purpose (a refusal under test), so it skips Prism, which would
+ * refuse it itself; its answer is still checked against the document.
  */
 export function apiClient(baseUrl: string, auth: string | null): ApiClient {
   return async (method, path, options = {}) => {
@@ -98,7 +144,7 @@ export function apiClient(baseUrl: string, auth: string | null): ApiClient {
     if (auth) headers["Authorization"] = `Bearer ${auth}`;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (method !== "GET" && options.key !== null) headers["Idempotency-Key"] = options.key ?? crypto.randomUUID();
-    const res = await fetch(`${baseUrl}${path}`, {
+    const res = await fetch(`${options.invalid ? baseUrl : await viaPrism(baseUrl)}${path}`, {
       method,
       headers,
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
@@ -106,6 +152,8 @@ export function apiClient(baseUrl: string, auth: string | null): ApiClient {
     const text = await res.text();
     const body = text ? (JSON.parse(text) as unknown) : null;
     const problems = contractProblems(method, path, res.status, res.headers.get("content-type") ?? "", body);
+    const violations = res.headers.get("sl-violations");
+    if (violations) problems.push(`Prism: ${violations}`);
     if (problems.length) throw new Error(`Answer outside the contract:\n${problems.join("\n")}\n${text.slice(0, 500)}`);
     return { status: res.status, body: body as never, headers: res.headers };
   };
