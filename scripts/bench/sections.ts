@@ -21,6 +21,7 @@ export const SECTIONS: readonly SectionEntry[] = [
   { name: "purchase", stable: false, load: async () => (await import("../bench-purchase.ts")).purchaseBench },
   { name: "admin", stable: false, load: async () => (await import("../bench-admin.ts")).adminBench },
   { name: "chat", stable: false, load: async () => (await import("../bench-chat.ts")).chatBench },
+  { name: "api", stable: false, load: async () => (await import("../bench-api.ts")).apiBench },
   { name: "gateway", stable: false, load: async () => (await import("../bench-gateway.ts")).gatewayBench },
   { name: "size", stable: true, load: async () => (await import("../bench-size.ts")).sizeBench },
   {
