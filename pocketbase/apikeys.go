@@ -144,7 +144,9 @@ func (api *developerAPI) authenticate(e *core.RequestEvent) error {
 func (api *developerAPI) findKey(app core.App, token string) (*apiKeyRow, error) {
 	key := &apiKeyRow{}
 	err := app.ConcurrentDB().
-		NewQuery("SELECT id, user, name, scopes, expires_at, ip_allowlist, spend_cap_cents, revoked_at FROM api_keys WHERE key_hash = {:hash}").
+		NewQuery(`SELECT id, user, name, COALESCE(scopes, '[]') AS scopes, COALESCE(expires_at, '') AS expires_at,
+			COALESCE(ip_allowlist, '[]') AS ip_allowlist, COALESCE(spend_cap_cents, 0) AS spend_cap_cents, COALESCE(revoked_at, '') AS revoked_at
+			FROM api_keys WHERE key_hash = {:hash}`).
 		Bind(dbx.Params{"hash": hashToken(token)}).One(key)
 	if err != nil {
 		return nil, newProblem(http.StatusUnauthorized, "invalid_api_key",

@@ -151,7 +151,7 @@ describe("more of the admin's actions are audited", () => {
       target_id: "",
       target_label: "",
     });
-    expect(entry.details).toMatchObject({ method: "password", ip: expect.stringMatching(/\d/), user_agent: expect.any(String) });
+    expect(entry.details).toMatchObject({ method: "password", ip: expect.stringMatching(/\d/), user_agent: expect.stringMatching(/./) });
   });
 
   it("a signed-in customer refused on an admin route, once per route in ten minutes; anonymous callers are not logged", async () => {

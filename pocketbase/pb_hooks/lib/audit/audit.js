@@ -110,7 +110,15 @@ const REFUSALS_PER_HOUR = 20;
  * @param {core.RequestEvent} e
  */
 function origin(e) {
-  return { ip: e.realIP(), user_agent: String(e.request?.header.get("User-Agent") ?? "").slice(0, 300) };
+  // requestInfo(): in the record auth hooks e.request's header cannot be read from the JS VM.
+  /** @type {string} */
+  let agent = "";
+  try {
+    agent = String(e.requestInfo().headers["user_agent"] ?? "");
+  } catch (_) {
+    agent = "";
+  }
+  return { ip: e.realIP(), user_agent: agent.slice(0, 300) };
 }
 
 /**
