@@ -153,7 +153,7 @@ test.describe("settings", () => {
     await page.reload();
     await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
     await page.getByRole("tab", { name: "API Access" }).click();
-    await expect(page.getByText("API Access Coming Soon")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "API Access" })).toBeVisible();
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await open(page, "/login");

@@ -1,4 +1,159 @@
-// Settings → API keys (issue #18): being built in this session; replaced by its feature's panel.
+// Settings → API Access (issue #18): what API keys are for, the base URL and a first request,
+// the customer's keys (name, prefix, scopes, dates, last use, spend against its cap, status),
+// "Create API key" (the key shown once) and revoking one. The server decides everything
+// (/api/v1/api-keys); the dialogs load when first opened.
+import { useStore } from "@nanostores/react";
+import { KeyRound, Plus } from "lucide-react";
+import { useState } from "react";
+import { LiveAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ListState } from "@/components/ui/list-state";
+import { formatDate } from "@/lib/dates";
+import { lazyComponent } from "@/lib/lazy-component";
+import { $apiKeys, reloadApiKeys } from "@/features/account/components/api-keys/api";
+import {
+  $revoking,
+  expires,
+  KEY_COLUMNS,
+  KeyPrefix,
+  KeyScopes,
+  KeyStatus,
+  lastUsed,
+  RevokeButton,
+  spend,
+} from "@/features/account/components/api-keys/key-cells";
+import type { CreateApiKeyDialogProps, RevokeApiKeyDialogProps } from "@/features/account/components/api-keys/key-dialogs";
+
+const CreateApiKeyDialog = lazyComponent<"CreateApiKeyDialog", CreateApiKeyDialogProps>(
+  () => import("@/features/account/components/api-keys/key-dialogs"),
+  "CreateApiKeyDialog",
+);
+const RevokeApiKeyDialog = lazyComponent<"RevokeApiKeyDialog", RevokeApiKeyDialogProps>(
+  () => import("@/features/account/components/api-keys/key-dialogs"),
+  "RevokeApiKeyDialog",
+);
+
+/** Where the API answers: this shop's own address (the web server passes /api to PocketBase). */
+function baseUrl(): string {
+  return `${typeof window === "undefined" ? "" : window.location.origin}/api/v1`;
+}
+
 export function ApiKeysPanel() {
-  return <h2 className="text-lg font-semibold text-slate-900">API keys</h2>;
+  const state = useStore($apiKeys);
+  const revoking = useStore($revoking);
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState("");
+  const base = baseUrl();
+  const example = `curl ${base}/account \\\n  -H "Authorization: Bearer psk_live_YOUR_KEY"`;
+
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="api-access-title" className="space-y-3">
+        <h2 id="api-access-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <KeyRound className="size-5" aria-hidden="true" /> API Access
+        </h2>
+        <p className="max-w-2xl text-sm text-slate-600">
+          API keys let your own programs check your balance, buy, list and rotate proxies and watch their usage, without your password. Each
+          key has only the scopes you give it, and you can limit where it works from and what it may spend. See the{" "}
+          <a href="/docs#api-reference" className="font-medium text-primary underline">
+            API reference
+          </a>{" "}
+          for every route.
+        </p>
+        <dl className="space-y-2 text-sm">
+          <div className="flex flex-wrap items-center gap-x-2">
+            <dt className="font-medium text-slate-700">Base URL</dt>
+            <dd className="flex min-w-0 items-center gap-1">
+              <code className="font-mono text-xs break-all text-slate-900" data-testid="api-base-url">
+                {base}
+              </code>
+              <CopyButton value={base} label="Copy the base URL" />
+            </dd>
+          </div>
+          <div className="space-y-1">
+            <dt className="font-medium text-slate-700">Example request</dt>
+            <dd className="flex min-w-0 items-start gap-2">
+              <pre className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100">
+                {example}
+              </pre>
+              <CopyButton value={example} label="Copy the example request" className="shrink-0" />
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="api-keys-title" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h3 id="api-keys-title" className="text-base font-semibold text-slate-900">
+            Your API keys
+          </h3>
+          <Button
+            size="sm"
+            onClick={() => {
+              setError("");
+              setCreating(true);
+            }}
+          >
+            <Plus className="size-4" aria-hidden="true" /> Create API key
+          </Button>
+        </div>
+        <LiveAlert tone="error">{error}</LiveAlert>
+        <ListState
+          status={state.status}
+          error={state.error}
+          loaded={state.status === "ready" || state.items.length > 0}
+          empty={state.items.length === 0}
+          onRetry={reloadApiKeys}
+          loadingLabel="Loading your API keys"
+          skeletonRows={2}
+          emptyState={<EmptyState icon={KeyRound} title="No API keys yet" text="Create one to use the API from your own programs." />}
+          className="space-y-3"
+        >
+          {/* Small screens: one card per key. */}
+          <ul aria-label="API keys" className="space-y-2 md:hidden">
+            {state.items.map((apiKey) => (
+              <li
+                key={apiKey.id}
+                className="space-y-2 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+                data-testid="api-key-card"
+              >
+                <div className="flex items-start justify-between gap-2">
+                  <p className="min-w-0 font-medium break-words text-slate-900">{apiKey.name}</p>
+                  <KeyStatus apiKey={apiKey} />
+                </div>
+                <KeyPrefix apiKey={apiKey} />
+                <KeyScopes apiKey={apiKey} />
+                <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+                  <dt className="text-slate-500">Created</dt>
+                  <dd className="text-slate-900">{formatDate(apiKey.created)}</dd>
+                  <dt className="text-slate-500">Expires</dt>
+                  <dd className="text-slate-900">{expires(apiKey)}</dd>
+                  <dt className="text-slate-500">Last used</dt>
+                  <dd className="break-words text-slate-900">{lastUsed(apiKey)}</dd>
+                  <dt className="text-slate-500">Spend this month</dt>
+                  <dd className="text-slate-900">{spend(apiKey)}</dd>
+                </dl>
+                <RevokeButton apiKey={apiKey} />
+              </li>
+            ))}
+          </ul>
+          <DataTable
+            columns={KEY_COLUMNS}
+            data={state.items}
+            label="API keys table"
+            className="min-w-[56rem]"
+            frameClassName="hidden rounded-xl border border-slate-200 bg-white shadow-sm md:block"
+            busy={state.status === "loading"}
+            rowTestId="api-key-row"
+          />
+        </ListState>
+      </section>
+
+      {creating ? <CreateApiKeyDialog onClose={() => setCreating(false)} /> : null}
+      {revoking ? <RevokeApiKeyDialog apiKey={revoking} onClose={() => $revoking.set(null)} onError={setError} /> : null}
+    </div>
+  );
 }

@@ -1,0 +1,81 @@
+// What a key's row shows, shared by the table (wide screens) and the cards (small ones).
+import { atom } from "nanostores";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import type { ColumnDef } from "@/components/ui/data-table";
+import { formatDate, formatDateTime } from "@/lib/dates";
+import { formatCents } from "@/lib/money";
+import { keyStatus, type ApiKey } from "@/features/account/components/api-keys/api";
+
+const STATUS_TONES = { Active: "success", Revoked: "danger", Expired: "warning" } as const;
+
+export function KeyStatus({ apiKey }: { apiKey: ApiKey }) {
+  const status = keyStatus(apiKey);
+  return (
+    <Badge tone={STATUS_TONES[status]} data-testid="api-key-status">
+      {status}
+    </Badge>
+  );
+}
+
+export function KeyPrefix({ apiKey }: { apiKey: ApiKey }) {
+  return <code className="font-mono text-xs whitespace-nowrap text-slate-700">{apiKey.prefix}…</code>;
+}
+
+export function KeyScopes({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <span className="flex flex-wrap gap-1">
+      {apiKey.scopes.map((scope) => (
+        <Badge key={scope} tone="info">
+          {scope}
+        </Badge>
+      ))}
+    </span>
+  );
+}
+
+/** "Jan 02, 2026 10:00 from 203.0.113.7", or "Never". */
+export function lastUsed(apiKey: ApiKey): string {
+  if (!apiKey.last_used_at) return "Never";
+  return `${formatDateTime(apiKey.last_used_at)}${apiKey.last_used_ip ? ` from ${apiKey.last_used_ip}` : ""}`;
+}
+
+/** "$12.00 of $50.00", or "No cap". */
+export function spend(apiKey: ApiKey): string {
+  return apiKey.spend_cap_cents === null
+    ? "No cap"
+    : `${formatCents(apiKey.spent_this_month_cents)} of ${formatCents(apiKey.spend_cap_cents)}`;
+}
+
+export const expires = (apiKey: ApiKey): string => (apiKey.expires_at ? formatDate(apiKey.expires_at) : "Never");
+
+/** The key whose revocation is being confirmed (the panel shows the dialog). */
+export const $revoking = atom<ApiKey | null>(null);
+
+/** Revoke (asks first), on a key that still works. */
+export function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
+  if (keyStatus(apiKey) !== "Active") return null;
+  return (
+    <Button variant="secondary" size="sm" aria-label={`Revoke API key ${apiKey.name}`} onClick={() => $revoking.set(apiKey)}>
+      Revoke
+    </Button>
+  );
+}
+
+/** The table's columns. */
+export const KEY_COLUMNS: ColumnDef<ApiKey, unknown>[] = [
+  { id: "name", header: "Name", cell: ({ row }) => <span className="font-medium break-words text-slate-900">{row.original.name}</span> },
+  { id: "prefix", header: "Key", cell: ({ row }) => <KeyPrefix apiKey={row.original} /> },
+  { id: "scopes", header: "Scopes", cell: ({ row }) => <KeyScopes apiKey={row.original} /> },
+  { id: "created", header: "Created", cell: ({ row }) => formatDate(row.original.created), meta: { cellClassName: "whitespace-nowrap" } },
+  { id: "expires", header: "Expires", cell: ({ row }) => expires(row.original), meta: { cellClassName: "whitespace-nowrap" } },
+  { id: "last_used", header: "Last used", cell: ({ row }) => lastUsed(row.original) },
+  { id: "spend", header: "Spend this month", cell: ({ row }) => spend(row.original) },
+  { id: "status", header: "Status", cell: ({ row }) => <KeyStatus apiKey={row.original} /> },
+  {
+    id: "actions",
+    header: () => <span className="sr-only">Actions</span>,
+    cell: ({ row }) => <RevokeButton apiKey={row.original} />,
+    meta: { className: "text-right" },
+  },
+];

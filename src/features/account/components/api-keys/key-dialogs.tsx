@@ -1,0 +1,235 @@
+// The API keys' dialogs (loaded when first opened): "Create API key" (name, scopes, expiry,
+// IP allowlist, spend cap; then the key, shown this once) and the confirmation of a
+// revocation.
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { KeyRound } from "lucide-react";
+import { useRef, useState, type FormEvent } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { Alert, LiveAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { newIdempotencyKey } from "@/lib/idempotency";
+import { createKey, revokeKey, SCOPES, type ApiKey, type CreatedApiKey } from "@/features/account/components/api-keys/api";
+import {
+  EMPTY_KEY,
+  localDate,
+  NewApiKeySchema,
+  SERVER_FIELDS,
+  type NewApiKeyInput,
+  type NewApiKeyOutput,
+} from "@/features/account/components/api-keys/schema";
+
+/** The exact warning beside a new key (issue #18). */
+export const SHOWN_ONCE = "Copy this key now. You will not be able to see it again.";
+
+export interface CreateApiKeyDialogProps {
+  onClose: () => void;
+}
+
+export function CreateApiKeyDialog({ onClose }: CreateApiKeyDialogProps) {
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      className="max-w-lg"
+      title={created ? `API key “${created.api_key.name}”` : "Create API key"}
+      description={created ? undefined : "A key lets your programs use the API as you, within the scopes and limits you set here."}
+    >
+      {created ? <CreatedKey created={created} onDone={onClose} /> : <NewKeyForm onCreated={setCreated} onCancel={onClose} />}
+    </Dialog>
+  );
+}
+
+function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKey) => void; onCancel: () => void }) {
+  const form = useForm<NewApiKeyInput, unknown, NewApiKeyOutput>({
+    resolver: valibotResolver(NewApiKeySchema),
+    defaultValues: EMPTY_KEY,
+  });
+  const {
+    register,
+    handleSubmit,
+    setError: setFieldError,
+    formState: { errors, isSubmitting },
+  } = form;
+  const scopes = useWatch({ control: form.control, name: "scopes" });
+  const purchase = Array.isArray(scopes) ? scopes.includes("purchase") : scopes === "purchase";
+  const [error, setError] = useState("");
+  // One Idempotency-Key per attempt: a retry of the same key (after a failure) sends the same
+  // one, so a double click or a network retry makes one key; any change makes a new attempt.
+  const attempt = useRef<{ signature: string; key: string } | null>(null);
+
+  const submit = async (body: NewApiKeyOutput) => {
+    const signature = JSON.stringify(body);
+    if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() };
+    try {
+      onCreated(await createKey(body, attempt.current.key));
+    } catch (err) {
+      const fields = fieldErrors(err);
+      let shown = false;
+      for (const [field, name] of Object.entries(SERVER_FIELDS)) {
+        const message = fields[field];
+        if (message) {
+          setFieldError(name, { message });
+          shown = true;
+        }
+      }
+      if (!shown) setError(errorMessage(err));
+    }
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    // The dialog is rendered in a portal, but React sends its submit up the component tree.
+    event.stopPropagation();
+    setError("");
+    void handleSubmit(submit)(event);
+  };
+
+  const scopeError = errors.scopes?.message ?? errors.scopes?.root?.message;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField form={form} name="name" id="api-key-name" label="Name" hint="What uses it, to tell your keys apart: 1-100 characters.">
+        {(field) => <Input {...field} autoComplete="off" maxLength={100} placeholder="Inventory sync" />}
+      </FormField>
+      <fieldset className="space-y-2" aria-describedby={scopeError ? "api-key-scopes-error" : undefined}>
+        <legend className="text-sm font-medium text-slate-700">Scopes</legend>
+        {SCOPES.map(({ scope, label, text }) => (
+          <label key={scope} className="flex items-start gap-2 text-sm">
+            <input type="checkbox" value={scope} className="mt-1" aria-describedby={`api-key-scope-${scope}`} {...register("scopes")} />
+            <span>
+              <span className="font-medium text-slate-900">{label}</span>
+              <span id={`api-key-scope-${scope}`} className="block text-slate-600">
+                {text}
+              </span>
+            </span>
+          </label>
+        ))}
+        {scopeError ? (
+          <p id="api-key-scopes-error" className="text-sm text-red-600">
+            {scopeError}
+          </p>
+        ) : null}
+      </fieldset>
+      <FormField
+        form={form}
+        name="expires"
+        id="api-key-expires"
+        label="Expires (optional)"
+        hint="The key stops working at the end of this day. Leave it empty for a key that never expires."
+      >
+        {(field) => <Input {...field} type="date" min={localDate()} className="w-auto" />}
+      </FormField>
+      <FormField
+        form={form}
+        name="ip_allowlist"
+        id="api-key-ip-allowlist"
+        label="IP allowlist (optional)"
+        hint="One per line: addresses (203.0.113.7, 2001:db8::1) or CIDR ranges (203.0.113.0/24) the key works from. Leave it empty to allow any address."
+      >
+        {(field) => (
+          <Textarea
+            {...field}
+            rows={3}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            className="font-mono"
+            placeholder={"203.0.113.7\n198.51.100.0/24"}
+          />
+        )}
+      </FormField>
+      {purchase ? (
+        <FormField
+          form={form}
+          name="spend_cap"
+          id="api-key-spend-cap"
+          label="Monthly spend cap in USD (optional)"
+          hint="What purchases and renewals with this key may spend each calendar month (UTC). Leave it empty for no cap."
+        >
+          {(field) => <Input {...field} inputMode="decimal" autoComplete="off" placeholder="50.00" className="w-40" />}
+        </FormField>
+      ) : null}
+      <LiveAlert tone="error">{error}</LiveAlert>
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" pending={isSubmitting} pendingText="Creating...">
+          <KeyRound className="size-4" aria-hidden="true" /> Create API key
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function CreatedKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  return (
+    <div className="space-y-4">
+      <Alert tone="warning">{SHOWN_ONCE}</Alert>
+      <div className="space-y-1">
+        <label htmlFor="api-key-value" className="block text-sm font-medium text-slate-700">
+          Your new API key
+        </label>
+        <div className="flex min-w-0 items-center gap-2">
+          <Input
+            id="api-key-value"
+            readOnly
+            value={created.key}
+            className="min-w-0 flex-1 font-mono text-xs"
+            onFocus={(e) => e.target.select()}
+          />
+          <CopyButton value={created.key} label="Copy the API key" className="shrink-0" />
+        </div>
+      </div>
+      <div className="flex justify-end">
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </div>
+  );
+}
+
+export interface RevokeApiKeyDialogProps {
+  apiKey: ApiKey;
+  onClose: () => void;
+  /** The server's refusal, shown in the panel. */
+  onError: (message: string) => void;
+}
+
+export function RevokeApiKeyDialog({ apiKey, onClose, onError }: RevokeApiKeyDialogProps) {
+  const [pending, setPending] = useState(false);
+  // One Idempotency-Key for this confirmation: a second click repeats the same revocation.
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  const revoke = async () => {
+    setPending(true);
+    try {
+      await revokeKey(apiKey.id, idempotencyKey);
+    } catch (err) {
+      onError(errorMessage(err));
+    } finally {
+      setPending(false);
+      onClose();
+    }
+  };
+  return (
+    <Dialog
+      open
+      onClose={() => (pending ? undefined : onClose())}
+      title={`Revoke API key “${apiKey.name}”?`}
+      description="Programs using it stop working at once. This cannot be undone: they need a new key to use the API again."
+    >
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" disabled={pending} onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant="danger" pending={pending} pendingText="Revoking..." onClick={() => void revoke()}>
+          Revoke key
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
