@@ -2,11 +2,15 @@
 // middleware's scope table and the islands' types all come from here.
 import { accountRoutes } from "./account";
 import { activityRoutes } from "./activity";
+import { affiliateRoutes } from "./affiliate";
 import { catalogRoutes } from "./catalog";
+import { creditRoutes } from "./credits";
 import { route, type ApiRoute } from "./define";
 import { keyRoutes } from "./keys";
 import { moneyRoutes } from "./money";
 import { proxyRoutes } from "./proxies";
+import { stripeRoutes } from "./stripe";
+import { supportRoutes } from "./support";
 import { webhookRoutes } from "./webhooks";
 import * as v from "valibot";
 
@@ -29,6 +33,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...keyRoutes,
   ...webhookRoutes,
   ...activityRoutes,
+  ...affiliateRoutes,
+  ...creditRoutes,
+  ...supportRoutes,
+  ...stripeRoutes,
   getOpenApiDocument,
 ];
 

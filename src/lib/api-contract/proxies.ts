@@ -1,7 +1,7 @@
 // The proxies you own: list, read, usage, buy, renew, new credentials, auto-renewal.
 import * as v from "valibot";
 import { route } from "./define";
-import { Count, OrderResult, PROXY_STATUSES, Proxy, ProxyType, Timestamp, page, pageQuery } from "./schemas";
+import { Cents, Count, OrderResult, PROXY_STATUSES, Proxy, ProxyType, Timestamp, page, pageQuery } from "./schemas";
 
 const TAG = "Proxies";
 
@@ -144,4 +144,96 @@ export const updateProxy = route({
   errors: [400, 403, 404, 422],
 });
 
-export const proxyRoutes = [listProxies, getProxy, getProxyUsage, purchaseProxies, renewProxies, rotateProxy, updateProxy];
+// ---- What Buy Proxies and My Proxies read: stock and prices of a type, countries, this month ----
+
+const PriceOf = v.optional(v.pipe(Cents, v.minValue(1)));
+
+export const getProxyPrices = route({
+  id: "getProxyPrices",
+  method: "GET",
+  path: "/proxies/prices",
+  tag: "Catalog",
+  summary: "Unit price of each type for sale",
+  description: "One proxy for one term, in US cents, keyed by type; a type that is not for sale is missing.",
+  scope: "read",
+  response: v.pipe(
+    v.object({
+      RESIDENTIAL: PriceOf,
+      DATACENTER: PriceOf,
+      SOCKS5: PriceOf,
+      HTTP: PriceOf,
+      HTTPS: PriceOf,
+    }),
+    v.title("PriceList"),
+  ),
+  errors: [],
+});
+
+export const getProxyStock = route({
+  id: "getProxyStock",
+  method: "GET",
+  path: "/proxies/stock",
+  tag: "Catalog",
+  summary: "Stock and price of one type",
+  description:
+    "The places with proxies of the type available now (each with how many), its unit price, and whether it is for sale. A type for sale without stock has no places.",
+  scope: "read",
+  query: v.object({ type: ProxyType }),
+  response: v.pipe(
+    v.object({
+      type: ProxyType,
+      for_sale: v.boolean(),
+      unit_price_cents: v.pipe(Cents, v.description("For one proxy and one term; 0 when not for sale.")),
+      locations: v.array(
+        v.object({
+          country: v.pipe(v.string(), v.description("ISO 3166-1 alpha-2.")),
+          country_name: v.string(),
+          state: v.string(),
+          city: v.string(),
+          available: Count,
+        }),
+      ),
+    }),
+    v.title("ProxyStock"),
+  ),
+  errors: [400],
+});
+
+export const listProxyCountries = route({
+  id: "listProxyCountries",
+  method: "GET",
+  path: "/proxies/countries",
+  tag: TAG,
+  summary: "The countries of your proxies",
+  description:
+    "The countries of the proxies listed to you (ISO 3166-1 alpha-2), sorted: the values GET /proxies's country filter can take.",
+  scope: "read",
+  response: v.pipe(v.array(v.string()), v.title("ProxyCountries")),
+  errors: [],
+});
+
+export const getProxyUsageSummary = route({
+  id: "getProxyUsageSummary",
+  method: "GET",
+  path: "/proxies/usage-summary",
+  tag: TAG,
+  summary: "This month's traffic of all your proxies",
+  description: "This UTC month so far of each proxy assigned to you, keyed by proxy id, in one call.",
+  scope: "read",
+  response: v.pipe(v.record(v.string(), MonthUsage), v.title("ProxyUsageSummary")),
+  errors: [],
+});
+
+export const proxyRoutes = [
+  listProxies,
+  getProxy,
+  getProxyUsage,
+  purchaseProxies,
+  renewProxies,
+  rotateProxy,
+  updateProxy,
+  getProxyPrices,
+  getProxyStock,
+  listProxyCountries,
+  getProxyUsageSummary,
+];

@@ -1,0 +1,72 @@
+// The affiliate programme: your referral code, what it earned, and how you want it paid
+// (pb_hooks/lib/affiliate/affiliate.js).
+import * as v from "valibot";
+import { route } from "./define";
+import { Cents, Count, Id } from "./schemas";
+
+const TAG = "Affiliate";
+
+/** The longest payout method (catalog.json affiliate.payout_method_max). */
+export const MAX_PAYOUT_METHOD = 500;
+
+export const AffiliateSummary = v.pipe(
+  v.object({
+    code: v.pipe(v.string(), v.description("Your referral code: customers who sign up with it are your referrals.")),
+    total_referrals: v.pipe(Count, v.description("Referred customers who verified their e-mail address.")),
+    payout_method: v.pipe(v.string(), v.description('How you want commissions paid (free text); "" when not set.')),
+    total_earnings_cents: Cents,
+    pending_earnings_cents: v.pipe(Cents, v.description("Earned, not paid out yet.")),
+    paid_earnings_cents: Cents,
+    this_month_earnings_cents: v.pipe(Cents, v.description("Earned this UTC month, net of reversals.")),
+    program: v.object({
+      commission_percent: Count,
+      cookie_days: Count,
+      minimum_payout_cents: Cents,
+      payout_schedule: v.string(),
+    }),
+    recent_referrals: v.pipe(
+      v.array(
+        v.object({
+          id: Id,
+          created: v.pipe(v.string(), v.description('When they signed up, UTC as the shop stores it ("2026-11-27 12:40:27.007Z").')),
+          name: v.pipe(v.string(), v.description('First name and last initial ("Jane D.").')),
+          email: v.pipe(v.string(), v.description('Masked ("j***@example.com").')),
+          commission_cents: Cents,
+          status: v.picklist(["pending", "paid"]),
+        }),
+      ),
+      v.description("The five newest referrals that count (verified)."),
+    ),
+  }),
+  v.title("AffiliateSummary"),
+);
+
+export const getAffiliate = route({
+  id: "getAffiliate",
+  method: "GET",
+  path: "/affiliate",
+  tag: TAG,
+  summary: "Your affiliate figures",
+  description: "Your code, referrals, earnings, payout method and the programme's terms.",
+  scope: "read",
+  response: AffiliateSummary,
+  errors: [],
+});
+
+export const setAffiliatePayoutMethod = route({
+  id: "setAffiliatePayoutMethod",
+  method: "PUT",
+  path: "/affiliate/payout-method",
+  tag: TAG,
+  summary: "Set how your commissions are paid",
+  description:
+    "Free text (a PayPal address, bank details) that shop staff read when they pay you; trimmed, line breaks kept, other control characters refused. An account setting: a signed-in session only, never an API key.",
+  scope: "session",
+  body: v.object({
+    payout_method: v.pipe(v.string(), v.maxLength(MAX_PAYOUT_METHOD), v.description('"" clears it.')),
+  }),
+  response: AffiliateSummary,
+  errors: [400, 403],
+});
+
+export const affiliateRoutes = [getAffiliate, setAffiliatePayoutMethod];

@@ -1,0 +1,71 @@
+// Support: opening a ticket with its first message (pb_hooks/lib/support/tickets.js). The
+// chat that follows (replies, attachments) goes through the ticket's records.
+import * as v from "valibot";
+import { route } from "./define";
+import { Id } from "./schemas";
+
+const TAG = "Support";
+
+export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const;
+
+const StoredDate = v.pipe(v.string(), v.description('UTC as the shop stores it ("2026-11-27 12:40:27.007Z").'));
+
+export const SupportTicket = v.pipe(
+  v.object({
+    id: Id,
+    collectionId: v.string(),
+    collectionName: v.literal("support_tickets"),
+    user_id: Id,
+    subject: v.string(),
+    priority: v.picklist(TICKET_PRIORITIES),
+    status: v.picklist(["open", "pending", "closed"]),
+    awaiting_reply: v.pipe(v.boolean(), v.description("True while the last word is yours (staff have not answered yet).")),
+    last_message_at: StoredDate,
+    created: StoredDate,
+    updated: StoredDate,
+  }),
+  v.title("SupportTicket"),
+  v.description("A ticket as the shop stores it (the records API's support_tickets row)."),
+);
+
+export const ChatMessage = v.pipe(
+  v.object({
+    id: Id,
+    collectionId: v.string(),
+    collectionName: v.literal("chat_messages"),
+    ticket_id: Id,
+    sender_id: Id,
+    message: v.string(),
+    is_admin_message: v.boolean(),
+    attachments: v.pipe(v.array(v.string()), v.description("File names (protected files); none on a new ticket.")),
+    created: StoredDate,
+    updated: StoredDate,
+  }),
+  v.title("ChatMessage"),
+  v.description("A message of a ticket as the shop stores it (the records API's chat_messages row)."),
+);
+
+export const createSupportTicket = route({
+  id: "createSupportTicket",
+  method: "POST",
+  path: "/support/tickets",
+  tag: TAG,
+  summary: "Open a support ticket",
+  description:
+    "A new open ticket and its first message in one step (a JSON body; attachments are added to later messages). Staff are told by e-mail. A signed-in session only, never an API key.",
+  scope: "session",
+  body: v.object({
+    subject: v.pipe(v.string(), v.minLength(5), v.maxLength(200), v.examples(["Proxy does not connect"])),
+    message: v.pipe(
+      v.string(),
+      v.minLength(10),
+      v.maxLength(5000),
+      v.examples(["My proxy in Germany refuses connections since this morning."]),
+    ),
+    priority: v.optional(v.pipe(v.picklist(TICKET_PRIORITIES), v.description("Default medium."))),
+  }),
+  response: v.pipe(v.object({ ticket: SupportTicket, message: ChatMessage }), v.title("NewSupportTicket")),
+  errors: [400, 403],
+});
+
+export const supportRoutes = [createSupportTicket];
