@@ -5,7 +5,7 @@
 // and, where its scope allows, an API key; a key without the scope is refused
 // (insufficient_scope), and account settings refuse keys altogether (session_required).
 // Also: every /api/v1 route the hooks declare is an operation of the document and the
-// reverse.
+// reverse, and PUT /account/ip-allowlist's Idempotency-Key.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { OPENAPI_FILE, apiClient, type ApiClient } from "../support/api-contract.ts";
@@ -245,5 +245,35 @@ describe("a new support ticket", () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual(["message", "subject"]);
     expect((await tickets()).map((t) => t.id)).toEqual([opened.body.ticket["id"]]);
+  });
+});
+
+describe("PUT /api/v1/account/ip-allowlist with an Idempotency-Key", () => {
+  it("answers a retry with the first answer and changes nothing again; the key with another list is a 422", async () => {
+    const user = await customer(shop);
+    const api = await keyOf(user, ["rotate"]);
+    const stored = async () => (await shop.su.collection("users").getOne(user.id))["ip_allowlist"];
+    const activity = async () =>
+      (await shop.su.collection("account_activity").getFullList({ filter: shop.su.filter("user = {:id}", { id: user.id }) })).length;
+    const key = crypto.randomUUID();
+
+    const first = await api<{ entries: string[] }>("PUT", "/api/v1/account/ip-allowlist", { body: { entries: ["203.0.113.7"] }, key });
+    expect(first.body).toEqual({ entries: ["203.0.113.7"] });
+    expect(first.headers.get("Idempotent-Replayed")).toBe("false");
+    await api("PUT", "/api/v1/account/ip-allowlist", { body: { entries: ["198.51.100.0/24"] } });
+    expect(await stored()).toEqual(["198.51.100.0/24"]);
+    const logged = await activity();
+
+    const replay = await api<{ entries: string[] }>("PUT", "/api/v1/account/ip-allowlist", { body: { entries: ["203.0.113.7"] }, key });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ entries: ["203.0.113.7"] });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await stored()).toEqual(["198.51.100.0/24"]);
+    expect(await activity()).toBe(logged);
+
+    const reused = await api<Problem>("PUT", "/api/v1/account/ip-allowlist", { body: { entries: ["192.0.2.1"] }, key });
+    expect(reused.status).toBe(422);
+    expect(reused.body.errors?.["idempotency_key"]?.code).toBe("idempotency_key_reused");
+    expect(await stored()).toEqual(["198.51.100.0/24"]);
   });
 });

@@ -185,8 +185,10 @@ function show(e) {
  * mode (403). Writing a changed list makes a gateway_changes row for each of the user's
  * proxies (the 1764600100 trigger) and an ip_allowlist_changed row in the customer's
  * activity log (lib/activity/activity.js), in one transaction; an unchanged list writes
- * nothing. No audit row: the customer's own setting (admins see it in the console's user
- * detail).
+ * nothing. An optional Idempotency-Key (lib/api/changes.js answerChange, keyed on the
+ * normalised entries): a retry with it answers the first answer and changes nothing again;
+ * the key sent with another list is a 422. No audit row: the customer's own setting (admins
+ * see it in the console's user detail).
  * @param {core.RequestEvent} e
  */
 function replace(e) {
@@ -194,18 +196,21 @@ function replace(e) {
   const user = api.actingCustomer(e);
   const parsed = entriesFromBody(api.jsonBody(e));
   if ("error" in parsed) throw api.fieldError("entries", parsed.error);
-  const record = e.app.findRecordById("users", user.id);
-  const before = storedList(record.getString("ip_allowlist"));
-  if (JSON.stringify(before) !== JSON.stringify(parsed.entries)) {
-    record.set("ip_allowlist", parsed.entries);
-    e.app.runInTransaction((txApp) => {
+  const entries = parsed.entries;
+  /** @type {typeof import("../api/changes.js")} */
+  const changes = require(`${__hooks}/lib/api/changes.js`);
+  return changes.answerChange(e, { userId: user.id, route: "PUT /api/v1/account/ip-allowlist", input: { entries } }, (txApp) => {
+    const record = txApp.findRecordById("users", user.id);
+    const before = storedList(record.getString("ip_allowlist"));
+    if (JSON.stringify(before) !== JSON.stringify(entries)) {
+      record.set("ip_allowlist", entries);
       txApp.save(record);
-      require(`${__hooks}/lib/activity/activity.js`).record(txApp, e, user.id, "ip_allowlist_changed", allowlistSummary(parsed.entries), {
-        entries: parsed.entries.length,
+      require(`${__hooks}/lib/activity/activity.js`).record(txApp, e, user.id, "ip_allowlist_changed", allowlistSummary(entries), {
+        entries: entries.length,
       });
-    });
-  }
-  return e.json(200, { entries: parsed.entries });
+    }
+    return { entries };
+  });
 }
 
 module.exports = { MAX_ENTRIES, parseEntry, normaliseList, entriesFromBody, storedList, show, replace };
