@@ -127,7 +127,7 @@ export interface ApiClient {
   <T = Json>(
     method: string,
     path: string,
-    options?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string>; invalid?: boolean },
   ): Promise<ApiAnswer<T>>;
 }
 
