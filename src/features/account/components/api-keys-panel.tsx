@@ -58,7 +58,7 @@ export function ApiKeysPanel() {
         <p className="max-w-2xl text-sm text-slate-600">
           API keys let your own programs check your balance, buy, list and rotate proxies and watch their usage, without your password. Each
           key has only the scopes you give it, and you can limit where it works from and what it may spend. See the{" "}
-          <a href="/docs#api-reference" className="font-medium text-primary underline">
+          <a href="/docs/api" className="font-medium text-primary underline">
             API reference
           </a>{" "}
           for every route.
