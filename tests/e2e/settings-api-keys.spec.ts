@@ -27,7 +27,7 @@ test("a customer creates an API key, sees it once, uses it and revokes it", asyn
   await openApiAccess(page);
   await expect(page.getByText("No API keys yet")).toBeVisible();
   await expect(page.getByTestId("api-base-url")).toHaveText(`${E2E.baseUrl}/api/v1`);
-  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs#api-reference");
+  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
 
   await page.getByRole("button", { name: "Create API key" }).click();
   const dialog = page.getByRole("dialog", { name: "Create API key" });
