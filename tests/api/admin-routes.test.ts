@@ -201,8 +201,8 @@ const ROUTES: Route[] = [
   },
 ];
 
-/** The superuser-only job runner is not a console route: superusers only. */
-const SUPERUSER_ROUTES = new Set(["POST /api/admin/jobs/proxy-expiry"]);
+/** The superuser-only job runners are not console routes: superusers only. */
+const SUPERUSER_ROUTES = new Set(["POST /api/admin/jobs/proxy-expiry", "POST /api/admin/jobs/webhook-events"]);
 
 /** Every `routerAdd("METHOD", "/api/admin/...")` in pb_hooks. */
 const declaredAdminRoutes = () => declaredRoutes().filter((r) => r.split(" ")[1]!.startsWith("/api/admin/"));

@@ -453,6 +453,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   // The caller's address (pb_hooks/gateway.pb.js): public, reads nothing of the request but Accept.
   "GET /api/ip": { who: "public", read: true, plainText: true },
   "POST /api/admin/jobs/proxy-expiry": { who: "superuser" },
+  "POST /api/admin/jobs/webhook-events": { who: "superuser" },
   "POST /api/v1/support/tickets": {
     who: "customer",
     readsBody: true,

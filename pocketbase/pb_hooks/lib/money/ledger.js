@@ -2,6 +2,8 @@
 // The ledger: the only code that changes a balance. Each entry writes exactly one
 // `transactions` row and the new `balances.balance_cents` in one database transaction,
 // so a balance always equals the sum of its user's ledger rows.
+// A debit that crosses a customer's balance.low webhook threshold queues that event in the
+// same transaction.
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
@@ -175,6 +177,9 @@ function applyLedgerEntry(app, entry, refuse, options = {}) {
       )
       .bind(row)
       .execute();
+    // A debit that takes the balance under a customer's webhook threshold queues balance.low
+    // with it (lib/webhooks/balance-low.js: one indexed query when they have no endpoint).
+    if (entry.amountCents < 0) require(`${__hooks}/lib/webhooks/balance-low.js`).afterDebit(txApp, entry.userId, before, after);
     const transaction = { ...row, collectionName: "transactions" };
     result = { transaction, balanceCents: after };
   });

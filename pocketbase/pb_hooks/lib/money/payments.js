@@ -149,7 +149,7 @@ function completePayment(app, paymentId, paid) {
 
     const userId = payment.getString("user_id");
     const packageId = payment.getString("package_id");
-    ledger.applyLedgerEntry(txApp, {
+    let { balanceCents } = ledger.applyLedgerEntry(txApp, {
       userId,
       type: "CREDIT",
       amountCents: payment.getInt("credits_cents"),
@@ -159,15 +159,17 @@ function completePayment(app, paymentId, paid) {
     });
     const bonus = payment.getInt("bonus_cents");
     if (bonus > 0) {
-      ledger.applyLedgerEntry(txApp, {
+      balanceCents = ledger.applyLedgerEntry(txApp, {
         userId,
         type: "CREDIT",
         amountCents: bonus,
         description: `Bonus credits with ${packageId}`,
         reference: `payment-bonus:${payment.id}`,
-      });
+      }).balanceCents;
     }
     require(`${__hooks}/lib/affiliate/affiliate.js`).recordCommission(txApp, payment);
+    // The customer's payment.succeeded webhooks, committed with the credit (once per payment).
+    require(`${__hooks}/lib/webhooks/events.js`).paymentSucceeded(txApp, payment, balanceCents);
   });
   return outcome;
 }

@@ -3,9 +3,11 @@
 // POST /api/admin/jobs/proxy-expiry):
 // 1. proxies due with auto-renew on are renewed (lib/proxies/auto-renewal.js); the rest
 //    expire and the customer gets a mail naming them and why;
-// 2. every other proxy past its expiry becomes EXPIRED (and leaves "active" everywhere);
+// 2. every other proxy past its expiry becomes EXPIRED (and leaves "active" everywhere),
+//    queuing the owner's proxy.expired webhooks;
 // 3. proxies expired for over GRACE_DAYS go back to stock with a new password;
-// 4. customers get one reminder mail listing their proxies that expire within REMINDER_DAYS;
+// 4. customers get one reminder mail listing their proxies that expire within REMINDER_DAYS
+//    (3), and with it (once per term, the same marker) their proxy.expiring webhooks;
 // 5. abandoned checkouts are marked failed.
 // Each step is safe to run again: a crash between steps loses nothing.
 
@@ -91,15 +93,17 @@ function remind(app, now) {
       rows.map((r) => `${proxyLine(r)}${r.auto_renew ? " - auto-renews" : ""}`),
     );
     if (!sent) continue; // tried again next run
-    const list = sql.inList(
-      "id",
-      rows.map((r) => r.id),
-    );
-    app
-      .db()
-      .newQuery(`UPDATE proxies SET expiry_notice_sent_at = {:now} WHERE ${list.sql}`)
-      .bind({ ...list.params, now: now.string() })
-      .execute();
+    const ids = rows.map((r) => r.id);
+    const list = sql.inList("id", ids);
+    // The marker and the proxy.expiring webhooks in one transaction: once per term, both.
+    app.runInTransaction((txApp) => {
+      txApp
+        .db()
+        .newQuery(`UPDATE proxies SET expiry_notice_sent_at = {:now} WHERE ${list.sql}`)
+        .bind({ ...list.params, now: now.string() })
+        .execute();
+      require(`${__hooks}/lib/webhooks/events.js`).proxiesExpiring(txApp, userId, ids);
+    });
     reminded += rows.length;
   }
   return reminded;
@@ -115,14 +119,21 @@ function runExpiryJob(app) {
 
   const { renewed, failed } = autoRenewal.autoRenew(app, nowText);
 
-  const expired = app
-    .db()
-    .newQuery(
-      "UPDATE proxies SET status = 'EXPIRED', updated = {:now} WHERE status = 'ASSIGNED' AND expires_at != '' AND expires_at <= {:now}",
-    )
-    .bind({ now: nowText })
-    .execute()
-    .rowsAffected();
+  // Step 2, with the proxy.expired webhooks of the proxies it expires, in one transaction.
+  let expired = 0;
+  app.runInTransaction((txApp) => {
+    const due = "status = 'ASSIGNED' AND expires_at != '' AND expires_at <= {:now}";
+    const rows = sql.rowsLike({ id: "", user_id: "" });
+    txApp.db().newQuery(`SELECT id, assigned_to_user_id AS user_id FROM proxies WHERE ${due}`).bind({ now: nowText }).all(rows);
+    if (rows.length === 0) return;
+    expired = txApp
+      .db()
+      .newQuery(`UPDATE proxies SET status = 'EXPIRED', updated = {:now} WHERE ${due}`)
+      .bind({ now: nowText })
+      .execute()
+      .rowsAffected();
+    require(`${__hooks}/lib/webhooks/events.js`).proxiesExpired(txApp, rows);
+  });
 
   for (const failure of failed) {
     const count = failure.failures.length;

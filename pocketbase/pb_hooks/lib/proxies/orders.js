@@ -48,7 +48,8 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 /**
  * A money route behind the customer's Idempotency-Key: a verified customer not in demo
  * mode, `work` once in one transaction, and a retry with the same key and body answered
- * the same order again (header Idempotent-Replayed: true).
+ * the same order again (header Idempotent-Replayed: true). The order's activity rows are
+ * written in its transaction (recordOrderActivity).
  * @param {core.RequestEvent} e
  * @param {string} route  e.g. "POST /api/v1/proxies/purchase"
  * @param {(body: Record<string, unknown>) => unknown} validate  the checked input
@@ -61,11 +62,47 @@ function answerOnce(e, route, validate, work) {
   const key = api.idempotencyKey(e);
   const input = validate(api.jsonBody(e));
   const apiKey = api.requestApiKey(e);
-  const { earlier, result } = idempotency.once(e.app, { userId: user.id, key, route, input, collection: "proxy_orders" }, (txApp, keyed) =>
-    work(txApp, user.id, input, { ...keyed, apiKey }),
+  const { earlier, result } = idempotency.once(
+    e.app,
+    { userId: user.id, key, route, input, collection: "proxy_orders" },
+    (txApp, keyed) => {
+      const view = work(txApp, user.id, input, { ...keyed, apiKey });
+      recordOrderActivity(txApp, e, user.id, view, apiKey);
+      return view;
+    },
   );
   e.response.header().set("Idempotent-Replayed", String(!!earlier));
   return e.json(200, earlier ? savedOrderView(e.app, earlier) : result);
+}
+
+/**
+ * The customer's activity log (Settings → Activity) for an order, inside its transaction:
+ * "purchase" or "renewal", and "api_key_spent" when it was made with an API key.
+ * @param {CoreApp} txApp
+ * @param {core.RequestEvent | null} e  the request; null for the expiry job's automatic renewals
+ * @param {string} userId
+ * @param {OrderView} view
+ * @param {import("../core/api.js").RequestApiKey | null | undefined} apiKey
+ */
+function recordOrderActivity(txApp, e, userId, view, apiKey) {
+  /** @type {typeof import("../api/api-keys.js")} */
+  const apiKeys = require(`${__hooks}/lib/api/api-keys.js`);
+  const order = view.order;
+  const request = /** @type {core.RequestEvent} */ (/** @type {unknown} */ (e));
+  const cost = ledger.formatUsd(order.total_cents);
+  const number = proxies.orderNumber(order.id);
+  if (order.kind === "purchase") {
+    const place = [order.country, order.state, order.city].filter(Boolean).join(" / ");
+    const what = proxies.proxiesLabel(order.quantity, order.proxy_type);
+    apiKeys.recordActivity(txApp, request, userId, "purchase", `Bought ${what} in ${place} for ${cost} (order ${number})`);
+  } else {
+    const what = proxies.proxiesLabel(order.quantity, order.proxy_type);
+    const how = e ? "Renewed" : "Automatic renewal of";
+    apiKeys.recordActivity(txApp, request, userId, "renewal", `${how} ${what} for ${proxies.TERM_DAYS} days for ${cost} (order ${number})`);
+  }
+  if (apiKey) {
+    apiKeys.recordActivity(txApp, request, userId, "api_key_spent", `Spent ${cost} with API key “${apiKey.name}” (order ${number})`);
+  }
 }
 
 /**
@@ -195,4 +232,4 @@ function savedOrderView(app, orderId) {
   return orderView(row, rows, balance.balance_after_cents);
 }
 
-module.exports = { answerOnce, chargeOrder, saveOrder, savedOrderView };
+module.exports = { answerOnce, recordOrderActivity, chargeOrder, saveOrder, savedOrderView };

@@ -58,8 +58,8 @@ function placeLabel(where) {
 /**
  * Buys `input.quantity` proxies for the user, inside the caller's transaction: prices on
  * the server, checks stock and balance, assigns the proxies for a term, writes one
- * PROXY_PURCHASE ledger row and the order (with its Idempotency-Key). Throws (changing
- * nothing) when stock or balance is short.
+ * PROXY_PURCHASE ledger row and the order (with its Idempotency-Key), and queues the
+ * purchase.completed webhooks. Throws (changing nothing) when stock or balance is short.
  * @param {CoreApp} txApp
  * @param {string} userId
  * @param {PurchaseInput} input
@@ -115,7 +115,7 @@ function purchase(txApp, userId, input, idempotency) {
     .newQuery(
       // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
       // whole AVAILABLE range of the status index.
-      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = ''${setLimits}, updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', quota_notice_month = '', quota_notice_level = 0${setLimits}, updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
     )
     .bind({ ...list.params, userId, expires, now, quota: limits?.quota_bytes ?? 0, maxConnections: limits?.max_connections ?? 0 })
     .execute();
@@ -130,7 +130,7 @@ function purchase(txApp, userId, input, idempotency) {
     });
   }
 
-  return orders.saveOrder(
+  const view = orders.saveOrder(
     txApp,
     {
       id: orderId,
@@ -150,6 +150,9 @@ function purchase(txApp, userId, input, idempotency) {
     balanceCents,
     idempotency,
   );
+  // The customer's purchase.completed webhooks, committed with the purchase (never on a replay).
+  require(`${__hooks}/lib/webhooks/events.js`).purchaseCompleted(txApp, userId, view);
+  return view;
 }
 
 /**

@@ -104,7 +104,7 @@ function renew(txApp, userId, ids, options = {}) {
   }
 
   const types = Object.keys(unit);
-  return orders.saveOrder(
+  const view = orders.saveOrder(
     txApp,
     {
       id: orderId,
@@ -124,6 +124,9 @@ function renew(txApp, userId, ids, options = {}) {
     balanceCents,
     options.idempotency,
   );
+  // The route's renewals are logged by orders.answerOnce (with the request); the job's here.
+  if (options.how === "automatic") orders.recordOrderActivity(txApp, null, userId, view, null);
+  return view;
 }
 
 /**

@@ -200,4 +200,16 @@ function deliveryView(record) {
   };
 }
 
-module.exports = { EVENTS, isEvent, newSecret, sealSecret, newMessageId, payloadOf, enqueue, resend, deliveryView };
+module.exports = {
+  EVENTS,
+  isEvent,
+  newSecret,
+  sealSecret,
+  newMessageId,
+  payloadOf,
+  subscribedEndpoints,
+  insertDelivery,
+  enqueue,
+  resend,
+  deliveryView,
+};
