@@ -162,7 +162,7 @@ export const PROBLEM_CODES: readonly Omit<ProblemView, "anchor">[] = [
   {
     code: "spend_cap_reached",
     status: 403,
-    meaning: "The purchase would take the key past its monthly spend cap. Nothing was charged.",
+    meaning: "The purchase would take the key past its monthly spend cap (the reason is in errors.spend_cap.code). Nothing was charged.",
   },
   { code: "account_suspended", status: 403, meaning: "The key's account is suspended. Contact support." },
 ];
