@@ -1,4 +1,203 @@
-// Webhooks: endpoints, deliveries, secrets (issue #18), their routes.
-import type { ApiRoute } from "./define";
+// Webhooks: a customer's endpoints, their signing secrets (shown once) and deliveries
+// (pb_hooks/lib/webhooks/routes.js). Deliveries are signed per Standard Webhooks and retried
+// for 24 hours by the shop's dispatcher.
+import * as v from "valibot";
+import { route } from "./define";
+import { Count, Id, Timestamp, page, pageQuery } from "./schemas";
 
-export const webhookRoutes: ApiRoute[] = [];
+const TAG = "Webhooks";
+
+/** The events an endpoint can subscribe to (pb_hooks/lib/webhooks/queue.js EVENTS). */
+export const WEBHOOK_EVENTS = [
+  "purchase.completed",
+  "proxy.expiring",
+  "proxy.expired",
+  "proxy.quota_reached",
+  "balance.low",
+  "payment.succeeded",
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"] as const;
+
+/** At most this many endpoints per account. */
+export const MAX_WEBHOOKS = 10;
+export const MAX_WEBHOOK_URL = 2000;
+export const MAX_WEBHOOK_DESCRIPTION = 200;
+
+export const WebhookEventName = v.picklist(WEBHOOK_EVENTS);
+
+const BalanceLow = v.pipe(
+  v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000_000))),
+  v.description("balance.low is sent when your balance falls under this many US cents; null = no threshold."),
+);
+
+export const Webhook = v.pipe(
+  v.object({
+    id: Id,
+    url: v.string(),
+    description: v.string(),
+    events: v.array(WebhookEventName),
+    enabled: v.boolean(),
+    balance_low_cents: BalanceLow,
+    disabled_reason: v.pipe(v.string(), v.description('Why the shop turned the endpoint off; "" when it did not.')),
+    created: Timestamp,
+    updated: Timestamp,
+  }),
+  v.title("Webhook"),
+  v.description("An endpoint of yours that receives signed events (never its secret)."),
+);
+
+const Url = v.pipe(
+  v.string(),
+  v.maxLength(MAX_WEBHOOK_URL),
+  v.description("https:// (plain http and loopback hosts only on a shop running on one machine); no private addresses."),
+);
+const Events = v.pipe(v.array(WebhookEventName), v.minLength(1), v.description("The events to send; at least one."));
+const Description = v.pipe(v.string(), v.maxLength(MAX_WEBHOOK_DESCRIPTION));
+
+const Secret = v.pipe(
+  v.string(),
+  v.startsWith("whsec_"),
+  v.description("The signing secret (Standard Webhooks), shown this once: verify each delivery's webhook-signature with it."),
+);
+
+export const WebhookWithSecret = v.pipe(v.object({ webhook: Webhook, secret: Secret }), v.title("WebhookWithSecret"));
+
+export const Delivery = v.pipe(
+  v.object({
+    id: Id,
+    event: v.string(),
+    status: v.picklist(DELIVERY_STATUSES),
+    attempts: Count,
+    last_status_code: v.pipe(Count, v.description("The receiver's HTTP status of the last attempt; 0 when none came.")),
+    last_response_ms: v.pipe(Count, v.description("How long the last attempt took, in milliseconds.")),
+    last_error: v.string(),
+    created: Timestamp,
+    delivered_at: v.nullable(Timestamp),
+    next_attempt_at: v.pipe(v.nullable(Timestamp), v.description("When the next attempt is due; null when none is planned.")),
+  }),
+  v.title("WebhookDelivery"),
+);
+
+const params = { id: "The endpoint's id." };
+
+export const listWebhooks = route({
+  id: "listWebhooks",
+  method: "GET",
+  path: "/webhooks",
+  tag: TAG,
+  summary: "Your webhook endpoints",
+  description: "Newest first.",
+  scope: "webhooks",
+  response: v.pipe(v.object({ items: v.array(Webhook) }), v.title("WebhookList")),
+  errors: [],
+});
+
+export const createWebhook = route({
+  id: "createWebhook",
+  method: "POST",
+  path: "/webhooks",
+  tag: TAG,
+  summary: "Add a webhook endpoint",
+  description: `The answer holds the endpoint's signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints an account.`,
+  scope: "webhooks",
+  idempotency: "optional",
+  status: 201,
+  body: v.object({
+    url: Url,
+    events: Events,
+    description: v.optional(Description),
+    balance_low_cents: v.optional(BalanceLow),
+  }),
+  response: WebhookWithSecret,
+  errors: [400, 422],
+});
+
+export const updateWebhook = route({
+  id: "updateWebhook",
+  method: "PATCH",
+  path: "/webhooks/{id}",
+  tag: TAG,
+  summary: "Change a webhook endpoint",
+  description: "Only the fields sent change. Turning an endpoint on again clears why it was turned off.",
+  scope: "webhooks",
+  idempotency: "optional",
+  params,
+  body: v.object({
+    url: v.optional(Url),
+    events: v.optional(Events),
+    description: v.optional(Description),
+    enabled: v.optional(v.boolean()),
+    balance_low_cents: v.optional(BalanceLow),
+  }),
+  response: Webhook,
+  errors: [400, 404, 422],
+});
+
+export const deleteWebhook = route({
+  id: "deleteWebhook",
+  method: "DELETE",
+  path: "/webhooks/{id}",
+  tag: TAG,
+  summary: "Remove a webhook endpoint",
+  description: "Its deliveries go with it; nothing more is sent to it.",
+  scope: "webhooks",
+  idempotency: "optional",
+  params,
+  response: Webhook,
+  errors: [404, 422],
+});
+
+export const rotateWebhookSecret = route({
+  id: "rotateWebhookSecret",
+  method: "POST",
+  path: "/webhooks/{id}/rotate-secret",
+  tag: TAG,
+  summary: "New signing secret for an endpoint",
+  description: "The answer holds the new secret, shown this once; the old one stops signing at once.",
+  scope: "webhooks",
+  idempotency: "optional",
+  params,
+  response: WebhookWithSecret,
+  errors: [404, 422],
+});
+
+export const listWebhookDeliveries = route({
+  id: "listWebhookDeliveries",
+  method: "GET",
+  path: "/webhooks/{id}/deliveries",
+  tag: TAG,
+  summary: "Deliveries to an endpoint",
+  description: "Newest first, with each one's status, attempts, last HTTP status and response time.",
+  scope: "webhooks",
+  params,
+  query: v.object({ status: v.optional(v.picklist(DELIVERY_STATUSES)), ...pageQuery }),
+  response: page(Delivery, "WebhookDeliveryPage"),
+  errors: [400, 404],
+});
+
+export const resendWebhookDelivery = route({
+  id: "resendWebhookDelivery",
+  method: "POST",
+  path: "/webhooks/{id}/deliveries/{delivery}/resend",
+  tag: TAG,
+  summary: "Send a delivery again",
+  description:
+    "A new delivery with the same payload and webhook-id (so a receiver that de-duplicates on it stays idempotent), due at once. A turned-off endpoint is a 409.",
+  scope: "webhooks",
+  idempotency: "optional",
+  params: { ...params, delivery: "The delivery's id." },
+  response: Delivery,
+  errors: [404, 409, 422],
+});
+
+export const webhookRoutes = [
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
+];

@@ -48,6 +48,25 @@ const pageQuery = () => ({ page: hostileQueryValue, perPage: hostileQueryValue }
 const wholeCents = fc.integer({ min: 1, max: 5_000 });
 export const someText = fc.string({ minLength: 12, maxLength: 60 }).map((s) => `Hostile ${s}`);
 
+/** Webhook endpoint field values refused on create and change alike (null clears only description and balance_low_cents). */
+function webhookPoisons(): Record<string, fc.Arbitrary<unknown>> {
+  return {
+    url: fc.oneof(
+      fc.constantFrom<unknown>("", "   ", "not a url", "ftp://hooks.example.com/", "https://user:pw@hooks.example.com/", 5, null, [], {}),
+      fc.integer({ min: 2001, max: 5000 }).map((n) => `https://hooks.example.com/${"x".repeat(n)}`),
+    ),
+    events: fc.oneof(
+      fc.constantFrom<unknown>([], ["proxy.exploded"], "balance.low", null, 5, {}),
+      fc.array(hostileString, { minLength: 1, maxLength: 3 }),
+    ),
+    description: fc.oneof(
+      fc.constantFrom<unknown>(5, true, [], {}),
+      fc.integer({ min: 201, max: 3000 }).map((n) => "x".repeat(n)),
+    ),
+    balance_low_cents: badWholeNumber(1, 100_000_000).filter((v) => v !== null),
+  };
+}
+
 export const ROUTES: Record<string, RouteSpec> = {
   "POST /api/shop/signup": {
     who: "public",
@@ -447,6 +466,39 @@ export const ROUTES: Record<string, RouteSpec> = {
     }),
   },
   "DELETE /api/v1/api-keys/{id}": {
+    who: "customer",
+    ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),
+  },
+  // Customer webhooks (issue #18, pb_hooks/webhooks.pb.js): a poison is refused in any mode
+  // (loopback http endpoints are fine in the embedded default, so none is a poison here).
+  "GET /api/v1/webhooks": { who: "customer", read: true },
+  "POST /api/v1/webhooks": {
+    who: "customer",
+    readsBody: true,
+    body: () =>
+      fc.record({
+        url: fc.constantFrom("https://hooks.example.com/fuzz"),
+        events: fc.subarray(["purchase.completed", "balance.low", "payment.succeeded"], { minLength: 1 }),
+        description: someText,
+      }),
+    poisons: () => webhookPoisons(),
+  },
+  "PATCH /api/v1/webhooks/{id}": {
+    who: "customer",
+    readsBody: true,
+    ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),
+    body: () => fc.record({ enabled: fc.boolean() }),
+    poisons: () => ({ ...webhookPoisons(), enabled: notBooleanOrNull }),
+  },
+  "DELETE /api/v1/webhooks/{id}": { who: "customer", ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }) },
+  "POST /api/v1/webhooks/{id}/rotate-secret": { who: "customer", ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }) },
+  "GET /api/v1/webhooks/{id}/deliveries": {
+    who: "customer",
+    read: true,
+    ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),
+    query: () => ({ status: hostileQueryValue, cursor: hostileQueryValue, limit: hostileQueryValue }),
+  },
+  "POST /api/v1/webhooks/{id}/deliveries/{delivery}/resend": {
     who: "customer",
     ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),
   },
