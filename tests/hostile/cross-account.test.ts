@@ -5,11 +5,14 @@
 // Everything is refused or empty, and no answer or event B receives holds anything of A's
 // (A's e-mail, ids, proxy credentials, ticket texts). Controls prove each channel works:
 // A reads the same rows, and B's realtime subscriptions do deliver B's own changes.
+// The developer API (issue #18, support/cross-account-api.ts): B's API key against A's keys,
+// webhooks, proxies and lists, and forgeries of A's key.
 import { randomUUID } from "node:crypto";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { changedTables } from "./support/db-snapshot.ts";
 import { call, expectNothingOfA, idsOfA, OWNED, OWNER_PATH, useCrossAccountShop, x } from "./support/cross-account-kit.ts";
+import { apiCrossAccountCases } from "./support/cross-account-api.ts";
 import { liveCrossAccountCases } from "./support/cross-account-live.ts";
 
 useCrossAccountShop();
@@ -177,7 +180,7 @@ describe("customer B on customer A's rows", () => {
     const proxyOfA = x.A.proxies[0]!;
     const attempts: [string, string, unknown, number[]][] = [
       ["PATCH", `/api/v1/proxies/${proxyOfA}`, { auto_renew: true }, [404]],
-      ["POST", `/api/v1/proxies/${proxyOfA}/regenerate-credentials`, undefined, [404]],
+      ["POST", `/api/v1/proxies/${proxyOfA}/rotate`, undefined, [404]],
       ["POST", "/api/v1/proxies/renew", { proxy_ids: [proxyOfA] }, [404, 400, 409]],
       ["POST", "/api/v1/proxies/renew", { proxy_ids: [...x.hs.B.proxies, proxyOfA] }, [404, 400, 409]],
       [
@@ -248,3 +251,4 @@ describe("customer B on customer A's rows", () => {
 });
 
 liveCrossAccountCases();
+apiCrossAccountCases();

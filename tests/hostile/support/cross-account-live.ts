@@ -77,7 +77,7 @@ export function liveCrossAccountCases(): void {
         await addStock(x.hs, { type: "DATACENTER", country, count: 1 });
         await purchase(x.A.user.pb, { type: "DATACENTER", country, quantity: 1 });
         await x.A.user.pb.send(`/api/v1/proxies/${x.A.proxies[0]}`, { method: "PATCH", body: { auto_renew: true } });
-        await x.A.user.pb.send(`/api/v1/proxies/${x.A.proxies[0]}/regenerate-credentials`, { method: "POST" });
+        await x.A.user.pb.send(`/api/v1/proxies/${x.A.proxies[0]}/rotate`, { method: "POST" });
         await x.A.user.pb
           .collection("chat_messages")
           .create({ ticket_id: x.A.support_tickets[0], sender_id: x.A.user.id, message: "A writes again" });
