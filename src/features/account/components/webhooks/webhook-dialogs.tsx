@@ -1,0 +1,276 @@
+// The webhooks' dialogs (loaded when first opened): "Add endpoint" (URL, events, description,
+// low-balance threshold; then the signing secret, shown this once), the confirmations of
+// rotating the secret (then the new one, shown once) and of removing an endpoint.
+import { valibotResolver } from "@hookform/resolvers/valibot";
+import { Webhook as WebhookIcon } from "lucide-react";
+import { useRef, useState, type FormEvent } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { Alert, LiveAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { newIdempotencyKey } from "@/lib/idempotency";
+import {
+  addWebhook,
+  EVENTS,
+  removeWebhook,
+  rotateSecret,
+  type Webhook,
+  type WebhookWithSecret,
+} from "@/features/account/components/webhooks/api";
+import {
+  EMPTY_WEBHOOK,
+  NewWebhookSchema,
+  SERVER_FIELDS,
+  type NewWebhookInput,
+  type NewWebhookOutput,
+} from "@/features/account/components/webhooks/schema";
+
+/** The exact warning beside a new signing secret (issue #18). */
+export const SECRET_SHOWN_ONCE = "Copy this signing secret now. You will not be able to see it again.";
+
+/** The secret just made, with Copy and the warning. */
+function SecretShown({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <div className="space-y-4">
+      <Alert tone="warning">{SECRET_SHOWN_ONCE}</Alert>
+      <div className="space-y-1">
+        <label htmlFor="webhook-secret" className="block text-sm font-medium text-slate-700">
+          Signing secret
+        </label>
+        <div className="flex min-w-0 items-center gap-2">
+          <Input
+            id="webhook-secret"
+            readOnly
+            value={secret}
+            className="min-w-0 flex-1 font-mono text-xs"
+            onFocus={(e) => e.target.select()}
+          />
+          <CopyButton value={secret} label="Copy the signing secret" className="shrink-0" />
+        </div>
+      </div>
+      <div className="flex justify-end">
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </div>
+  );
+}
+
+export interface AddWebhookDialogProps {
+  onClose: () => void;
+}
+
+export function AddWebhookDialog({ onClose }: AddWebhookDialogProps) {
+  const [created, setCreated] = useState<WebhookWithSecret | null>(null);
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      className="max-w-lg"
+      title={created ? "Endpoint added" : "Add endpoint"}
+      description={created ? undefined : "We send the events you choose to this URL, signed with a secret only you and the shop know."}
+    >
+      {created ? <SecretShown secret={created.secret} onDone={onClose} /> : <NewWebhookForm onCreated={setCreated} onCancel={onClose} />}
+    </Dialog>
+  );
+}
+
+function NewWebhookForm({ onCreated, onCancel }: { onCreated: (created: WebhookWithSecret) => void; onCancel: () => void }) {
+  const form = useForm<NewWebhookInput, unknown, NewWebhookOutput>({
+    resolver: valibotResolver(NewWebhookSchema),
+    defaultValues: EMPTY_WEBHOOK,
+  });
+  const {
+    register,
+    handleSubmit,
+    setError: setFieldError,
+    formState: { errors, isSubmitting },
+  } = form;
+  const events = useWatch({ control: form.control, name: "events" });
+  const balanceLow = Array.isArray(events) ? events.includes("balance.low") : events === "balance.low";
+  const [error, setError] = useState("");
+  // One Idempotency-Key per attempt: a retry of the same endpoint sends the same one, so a
+  // double click or a network retry adds one endpoint; any change makes a new attempt.
+  const attempt = useRef<{ signature: string; key: string } | null>(null);
+
+  const submit = async (body: NewWebhookOutput) => {
+    const signature = JSON.stringify(body);
+    if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() };
+    try {
+      onCreated(await addWebhook(body, attempt.current.key));
+    } catch (err) {
+      const fields = fieldErrors(err);
+      let shown = false;
+      for (const [field, name] of Object.entries(SERVER_FIELDS)) {
+        const message = fields[field];
+        if (message) {
+          setFieldError(name, { message });
+          shown = true;
+        }
+      }
+      if (!shown) setError(errorMessage(err));
+    }
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    // The dialog is rendered in a portal, but React sends its submit up the component tree.
+    event.stopPropagation();
+    setError("");
+    void handleSubmit(submit)(event);
+  };
+
+  const eventError = errors.events?.message ?? errors.events?.root?.message;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField form={form} name="url" id="webhook-url" label="Endpoint URL" hint="Where we send events: an https:// address of yours.">
+        {(field) => <Input {...field} type="url" inputMode="url" autoComplete="off" placeholder="https://example.com/webhooks" />}
+      </FormField>
+      <fieldset className="space-y-2" aria-describedby={eventError ? "webhook-events-error" : undefined}>
+        <legend className="text-sm font-medium text-slate-700">Events</legend>
+        {EVENTS.map(({ event, text }) => (
+          <label key={event} className="flex items-start gap-2 text-sm">
+            <input type="checkbox" value={event} className="mt-1" aria-describedby={`webhook-event-${event}`} {...register("events")} />
+            <span>
+              <code className="font-mono text-xs font-medium text-slate-900">{event}</code>
+              <span id={`webhook-event-${event}`} className="block text-slate-600">
+                {text}
+              </span>
+            </span>
+          </label>
+        ))}
+        {eventError ? (
+          <p id="webhook-events-error" className="text-sm text-red-600">
+            {eventError}
+          </p>
+        ) : null}
+      </fieldset>
+      {balanceLow ? (
+        <FormField
+          form={form}
+          name="threshold"
+          id="webhook-threshold"
+          label="Low-balance threshold in USD"
+          hint="balance.low is sent when your balance falls under this amount."
+        >
+          {(field) => <Input {...field} inputMode="decimal" autoComplete="off" placeholder="10.00" className="w-40" />}
+        </FormField>
+      ) : null}
+      <FormField
+        form={form}
+        name="description"
+        id="webhook-description"
+        label="Description (optional)"
+        hint="What receives it, to tell your endpoints apart."
+      >
+        {(field) => <Input {...field} autoComplete="off" maxLength={200} placeholder="Order sync" />}
+      </FormField>
+      <LiveAlert tone="error">{error}</LiveAlert>
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" pending={isSubmitting} pendingText="Adding...">
+          <WebhookIcon className="size-4" aria-hidden="true" /> Add endpoint
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export interface RotateSecretDialogProps {
+  webhook: Webhook;
+  onClose: () => void;
+}
+
+export function RotateSecretDialog({ webhook, onClose }: RotateSecretDialogProps) {
+  const [pending, setPending] = useState(false);
+  const [secret, setSecret] = useState("");
+  const [error, setError] = useState("");
+  // One Idempotency-Key for this confirmation: a second click repeats the same rotation.
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  const rotate = async () => {
+    setPending(true);
+    setError("");
+    try {
+      setSecret((await rotateSecret(webhook.id, idempotencyKey)).secret);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Dialog
+      open
+      onClose={() => (pending ? undefined : onClose())}
+      className="max-w-lg"
+      title={secret ? "New signing secret" : "Rotate the signing secret?"}
+      description={
+        secret ? undefined : "A new secret signs every delivery from now on; the old one stops at once, so update your receiver right away."
+      }
+    >
+      {secret ? (
+        <SecretShown secret={secret} onDone={onClose} />
+      ) : (
+        <div className="space-y-4">
+          <p className="text-sm break-all text-slate-700">{webhook.url}</p>
+          <LiveAlert tone="error">{error}</LiveAlert>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" disabled={pending} onClick={onClose}>
+              Cancel
+            </Button>
+            <Button pending={pending} pendingText="Rotating..." onClick={() => void rotate()}>
+              Rotate secret
+            </Button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+export interface DeleteWebhookDialogProps {
+  webhook: Webhook;
+  onClose: () => void;
+  /** The server's refusal, shown in the panel. */
+  onError: (message: string) => void;
+}
+
+export function DeleteWebhookDialog({ webhook, onClose, onError }: DeleteWebhookDialogProps) {
+  const [pending, setPending] = useState(false);
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  const remove = async () => {
+    setPending(true);
+    try {
+      await removeWebhook(webhook.id, idempotencyKey);
+    } catch (err) {
+      onError(errorMessage(err));
+    } finally {
+      setPending(false);
+      onClose();
+    }
+  };
+  return (
+    <Dialog
+      open
+      onClose={() => (pending ? undefined : onClose())}
+      title="Delete this endpoint?"
+      description="Nothing more is sent to it, and its delivery history is deleted with it. This cannot be undone."
+    >
+      <div className="space-y-4">
+        <p className="text-sm break-all text-slate-700">{webhook.url}</p>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" disabled={pending} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" pending={pending} pendingText="Deleting..." onClick={() => void remove()}>
+            Delete endpoint
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
