@@ -57,6 +57,17 @@ beforeAll(async () => {
     unknown
   >;
   ok(await buy(b.token, { type: "DATACENTER", country: "GB", quantity: 1 }));
+  // A purchase through an API key with a monthly spend cap (issue #18): the order carries the key.
+  const keyAnswer = await call(shop.url, "POST", "/api/v1/api-keys", {
+    token: a.token,
+    body: { name: "capped", scopes: ["purchase"], spend_cap_cents: 1000 },
+  });
+  expect(keyAnswer.status).toBe(201);
+  const made = keyAnswer.body as { key: string; api_key: { id: string } };
+  const keyed = ok(await buy(`Bearer ${made.key}`, { type: "DATACENTER", country: "US", state: "Texas", quantity: 1 }))["order"] as Record<
+    string,
+    unknown
+  >;
   const items = order1["items"] as { id: string }[];
   ok(await call(shop.url, "POST", "/api/v1/proxies/renew", { token: a.token, body: { proxy_ids: [items[0]?.id] }, headers: key() }));
   ok(
@@ -114,6 +125,8 @@ beforeAll(async () => {
     order2: String(order2["id"]),
     proxy1: items[1]?.id ?? "",
     payment: String((payment["payment"] as { id: string }).id),
+    key: made.api_key.id,
+    keyedOrder: String(keyed["id"]),
     rita,
   });
   await shop.kill9();
@@ -139,8 +152,10 @@ describe("checkMoneyInvariants and integrityCheck", () => {
     const report = await checkMoneyInvariants(base);
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ ok: true, users: 4 });
-    // Starting credits (2), 3 purchases, a renewal, a refund, a debit, the welcome credit, a payment, its bonus and its partial refund.
-    expect(report.ledgerRows).toBe(12);
+    // Starting credits (2), 4 purchases (one with an API key), a renewal, a refund, a debit, the welcome credit, a payment, its bonus and its partial refund.
+    expect(report.ledgerRows).toBe(13);
+    const keyed = await queryRows<{ api_key_id: string }>(base, `SELECT api_key_id FROM proxy_orders WHERE id = '${ids["keyedOrder"]}'`);
+    expect(keyed[0]?.api_key_id).toBe(ids["key"]);
     const rows = await queryRows<{ n: number }>(base, "SELECT COUNT(*) AS n FROM commissions");
     expect(rows[0]?.n).toBe(1);
   });

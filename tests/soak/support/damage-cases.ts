@@ -5,6 +5,16 @@ export type DamageCase = [name: string, sql: () => string, expected: RegExp];
 export function damageCases(ids: Record<string, string>): DamageCase[] {
   return [
     [
+      "an API key's orders past its monthly spend cap",
+      () => `UPDATE api_keys SET spend_cap_cents = 1 WHERE id = '${ids["key"]}'`,
+      /API key \w+ \(capped\) spent \d+ in 1 orders in \d{4}-\d{2}, past its monthly spend cap of 1/,
+    ],
+    [
+      "an order made with another customer's API key",
+      () => `UPDATE proxy_orders SET api_key_id = '${ids["key"]}' WHERE user_id = '${ids["b"]}'`,
+      /order \w+ of \w+ was made with API key \w+ of \w+/,
+    ],
+    [
       "a balance changed without a ledger row",
       () => `UPDATE balances SET balance_cents = balance_cents + 1 WHERE user_id = '${ids["a"]}'`,
       /balance of \w+ is \d+ but its ledger rows sum to/,

@@ -6,8 +6,8 @@ import { call, NoAnswer, type Answer } from "./soak-client.ts";
 
 /** Statuses that are a definite, expected refusal for each kind (anything else is a problem). */
 const REFUSALS: Record<Kind, number[]> = {
-  purchase: [400, 409], // insufficient balance, not enough stock
-  renewal: [400, 404], // insufficient balance, proxy no longer theirs (refunded meanwhile)
+  purchase: [400, 403, 409], // insufficient balance, an API key's spend cap (load.ts checks who), not enough stock
+  renewal: [400, 403, 404], // insufficient balance, an API key's spend cap, proxy no longer theirs (refunded meanwhile)
   checkout: [],
   webhook: [],
   credit: [],

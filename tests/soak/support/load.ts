@@ -33,6 +33,8 @@ export const PLACES: readonly Place[] = [
 export interface Actor {
   id: string;
   token: string;
+  /** An API-key buyer's key (issue #18): purchases and renewals go through it ("Bearer psk_live_…"). */
+  apiKey?: { id: string; token: string; capCents: number };
 }
 
 export interface LoadOptions {
@@ -64,9 +66,26 @@ function orderAck(answer: Answer, userId: string): OrderAck {
 }
 
 export async function purchase(options: LoadOptions, actor: Actor, body: Record<string, unknown>, key = nextKey(options, actor)) {
-  const res = await send(options, { key, kind: "purchase", userId: actor.id, body }, "/api/v1/proxies/purchase", actor.token);
+  const res = await send(options, { key, kind: "purchase", userId: actor.id, body }, "/api/v1/proxies/purchase", buyerToken(actor));
   if (res.answer) recordOrder(options.book, res.entry, res.answer, actor.id);
+  else checkRefusal(options.book, res.entry, actor);
   return res;
+}
+
+/** How a customer buys and renews: with their API key when they have one, else their session. */
+function buyerToken(actor: Actor): string {
+  return actor.apiKey?.token ?? actor.token;
+}
+
+/**
+ * A 403 is a key's spend cap (problem code spend_cap_reached, naming the cap), and only a key
+ * buyer gets it; the other refusals are the ones load-send.ts expects.
+ */
+function checkRefusal(book: Book, entry: Request, actor: Actor): void {
+  if (entry.state !== "refused" || entry.status !== 403) return;
+  if (!actor.apiKey || !/monthly spend cap/.test(entry.message ?? "")) {
+    book.problems.push(`${entry.kind} ${entry.key} of ${actor.id} answered 403: ${entry.message}`);
+  }
 }
 
 function recordOrder(book: Book, entry: Request, answer: Answer, userId: string) {
@@ -90,9 +109,9 @@ function recordOrder(book: Book, entry: Request, answer: Answer, userId: string)
   book.orders.set(ack.id, ack);
 }
 
-/** One customer: buys, renews and buys credits until stopped, one request at a time. */
-async function customerLoop(options: LoadOptions, actor: Actor, index: number): Promise<void> {
-  const rng = Prng.derive(options.seed, `customer-${index}`);
+/** One customer: buys, renews and buys credits until stopped, one request at a time (in each lane). */
+async function customerLoop(options: LoadOptions, actor: Actor, index: number, lane = 0): Promise<void> {
+  const rng = Prng.derive(options.seed, lane === 0 ? `customer-${index}` : `customer-${index}-lane-${lane}`);
   const book = options.book;
   while (!options.stopped()) {
     const roll = rng.next();
@@ -119,9 +138,10 @@ async function customerLoop(options: LoadOptions, actor: Actor, index: number): 
         options,
         { key: nextKey(options, actor), kind: "renewal", userId: actor.id, body: { proxy_ids: ids } },
         "/api/v1/proxies/renew",
-        actor.token,
+        buyerToken(actor),
       );
       if (res.answer) recordOrder(book, res.entry, res.answer, actor.id);
+      else checkRefusal(book, res.entry, actor);
     } else if (roll < 0.72) {
       await buyCredits(options, actor, rng);
     } else {
@@ -207,10 +227,14 @@ export async function adjust(options: LoadOptions, userId: string, type: "CREDIT
   return res;
 }
 
-/** Runs every customer and `adminLanes` admin loops until `options.stopped()`; resolves when all have finished. */
-export async function runLoad(options: LoadOptions, adminLanes = 2): Promise<void> {
+/**
+ * Runs every customer and `adminLanes` admin loops until `options.stopped()`; resolves when
+ * all have finished. An API-key buyer runs `keyLanes` loops at once on the same key, so its
+ * purchases race each other for the last of its spend cap.
+ */
+export async function runLoad(options: LoadOptions, adminLanes = 2, keyLanes = 2): Promise<void> {
   await Promise.all([
-    ...options.customers.map((c, i) => customerLoop(options, c, i)),
+    ...options.customers.flatMap((c, i) => Array.from({ length: c.apiKey ? keyLanes : 1 }, (_, lane) => customerLoop(options, c, i, lane))),
     ...Array.from({ length: adminLanes }, (_, lane) => adminLoop(options, lane)),
   ]);
 }

@@ -227,6 +227,23 @@ def check(con):
     if total_balance != books:
         problem(f"all balances total {total_balance} but the records say {books}: payments {paid_in} + welcome {welcome} + admin credits {admin_credited} + refunds {refunded} - orders {ordered} - admin debits {admin_debited}")
 
+    # API keys' monthly spend caps (issue #18): the orders made with a key (proxy_orders.api_key_id)
+    # are its owner's, and in no UTC month do they cost more than the key's cap (refunded ones
+    # count: a cap limits what a key may spend, not what it keeps). Databases from before the
+    # api_keys migration have nothing to check.
+    order_columns = {r["name"] for r in q("PRAGMA table_info(proxy_orders)")}
+    if "api_key_id" in order_columns and q("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'api_keys'"):
+        keys = {r["id"]: r for r in q("SELECT id, user, name, COALESCE(spend_cap_cents, 0) AS cap FROM api_keys")}
+        for r in q("SELECT id, user_id, api_key_id FROM proxy_orders WHERE COALESCE(api_key_id, '') != ''"):
+            k = keys.get(r["api_key_id"])
+            if k and k["user"] != r["user_id"]:
+                problem(f"order {r['id']} of {r['user_id']} was made with API key {r['api_key_id']} of {k['user']}")
+        spent_by_key = q("SELECT api_key_id AS key, substr(created, 1, 7) AS month, SUM(total_cents) AS spent, COUNT(*) AS n FROM proxy_orders WHERE COALESCE(api_key_id, '') != '' GROUP BY api_key_id, month")
+        for r in spent_by_key:
+            k = keys.get(r["key"])
+            if k and k["cap"] > 0 and r["spent"] > k["cap"]:
+                problem(f"API key {r['key']} ({k['name']}) spent {r['spent']} in {r['n']} orders in {r['month']}, past its monthly spend cap of {k['cap']}")
+
     out = {"problems": problems, "users": len(users), "ledgerRows": len(ledger), "totalBalanceCents": total_balance}
 
     return out

@@ -11,6 +11,8 @@ export const PROFILE = {
   bankSeeds: seedOverride !== undefined ? [seedOverride] : full ? [101, 202, 303, 404, 505] : [101],
   bankSeconds: full ? 60 : 15,
   customers: full ? 50 : 20,
+  /** Customers of the bank test who buy and renew through an API key with a monthly spend cap (issue #18). */
+  keyBuyers: full ? 6 : 3,
   crashSeed: seedOverride ?? 9001,
   crashCycles: full ? 25 : 3,
   /** A cycle takes seconds on a quiet machine, but a busy one can take ten times that. */

@@ -1,6 +1,8 @@
 // A shop for the soak suite: a PocketBase on its own data dir and port that can be killed
 // with SIGKILL and started again on the same data dir, an admin, N verified customers with
-// scarce starting balances (admin credits, recorded in the Book) and scarce stock.
+// scarce starting balances (admin credits, recorded in the Book) and scarce stock; the first
+// few customers can be API-key buyers, each with a key (scopes read and purchase) whose
+// monthly spend cap is below what they will try to spend.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,6 +42,9 @@ export async function startSoakShop(provider: "test" | "stripe"): Promise<SoakSh
   let stripe: StripeMock | undefined;
   const env: Record<string, string> = {
     SHOP_RATE_LIMIT_SCALE: "1000",
+    // API-key buyers (issue #18) send their whole load with one key each: the per-key limit
+    // has its own tests in tests/hostile/api-keys.test.ts.
+    API_KEY_RATE_LIMIT: "1000000",
     SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
     PAYMENTS_TEST_MODE: "true",
   };
@@ -105,6 +110,17 @@ export interface Population {
   book: Book;
 }
 
+/** A key buyer's key: scopes read and purchase, a monthly spend cap. */
+async function apiKeyOf(shop: SoakShop, customer: Actor, capCents: number): Promise<NonNullable<Actor["apiKey"]>> {
+  const res = await call(shop.url, "POST", "/api/v1/api-keys", {
+    token: customer.token,
+    body: { name: "soak buyer", scopes: ["read", "purchase"], spend_cap_cents: capCents },
+  });
+  if (res.status !== 201) throw new Error(`making an API key failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const made = res.body as { key: string; api_key: { id: string } };
+  return { id: made.api_key.id, token: `Bearer ${made.key}`, capCents };
+}
+
 /**
  * `customers` customers, each credited `startCents` by the admin (through the console route,
  * recorded in the book), and `stockPerPlace` AVAILABLE proxies at each of PLACES (through the
@@ -112,7 +128,15 @@ export interface Population {
  */
 export async function populate(
   shop: SoakShop,
-  options: { seed: number; customers: number; startCents: number; stockPerPlace: number },
+  options: {
+    seed: number;
+    customers: number;
+    startCents: number;
+    stockPerPlace: number;
+    /** The first `keyBuyers` customers buy and renew through an API key capped at `keyCapCents` a month. */
+    keyBuyers?: number;
+    keyCapCents?: number;
+  },
 ): Promise<Population> {
   const su = await shop.superuser();
   const tag = `${options.seed}-${Date.now().toString(36)}`;
@@ -122,6 +146,7 @@ export async function populate(
     const batch = Array.from({ length: Math.min(10, options.customers - i) }, (_, j) => actor(su, `soak-${tag}-${i + j}@soak.test`, false));
     customers.push(...(await Promise.all(batch)));
   }
+  for (const buyer of customers.slice(0, options.keyBuyers ?? 0)) buyer.apiKey = await apiKeyOf(shop, buyer, options.keyCapCents ?? 900);
   const book = newBook();
   const loadOptions = loadOptionsFor(shop, { admin, customers, book }, options.seed, () => false);
   await Promise.all(customers.map((c) => adjust(loadOptions, c.id, "CREDIT", options.startCents)));
