@@ -36,6 +36,22 @@ func newProblem(status int, code, detail string) *problem {
 	return &problem{status: status, code: code, detail: detail}
 }
 
+// documentedHookProblems are the hooks' refusals the API reference documents as problems of
+// their own (a per-field error code that names the whole refusal).
+var documentedHookProblems = map[string]bool{"spend_cap_reached": true}
+
+// fieldCode is the code of one of an ApiError's per-field errors ("" when it has none).
+func fieldCode(field any) string {
+	switch f := field.(type) {
+	case map[string]any:
+		code, _ := f["code"].(string)
+		return code
+	case interface{ Code() string }:
+		return f.Code()
+	}
+	return ""
+}
+
 func isDeveloperAPI(path string) bool {
 	return strings.HasPrefix(path, "/api/v1/")
 }
@@ -73,6 +89,13 @@ func writeProblem(e *core.RequestEvent, err error) error {
 		body["type"] = "about:blank"
 		if len(apiErr.Data) > 0 {
 			body["errors"] = apiErr.Data
+		}
+		// A refusal the reference documents by its code (a hook's field error carries it).
+		for _, field := range apiErr.Data {
+			if code := fieldCode(field); documentedHookProblems[code] {
+				body["code"] = code
+				body["type"] = problemTypeBase + strings.ReplaceAll(code, "_", "-")
+			}
 		}
 	default:
 		// A bug, not a refusal: PocketBase would call it a 400; it is ours to own.

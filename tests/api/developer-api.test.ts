@@ -126,6 +126,7 @@ describe("API keys", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 403, 403, 403]);
     const refusal = answers.find((a) => a.status === 403)!.body as unknown as Problem;
     expect(refusal.errors?.["spend_cap"]?.code).toBe("spend_cap_reached");
+    expect(refusal).toMatchObject({ code: "spend_cap_reached", type: "/docs/api#problem-spend-cap-reached" });
     expect(refusal.detail).toContain("spend cap");
     expect((await ledgerOf(shop, user.id)).balance).toBe(100_000 - unit * 2);
     const account = await api<{ api_key: { spent_this_month_cents: number } }>("GET", "/api/v1/account");

@@ -4,6 +4,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { API_ROUTES } from "./index";
 import type { ApiRoute, ErrorStatus } from "./define";
+import { eventBody, WEBHOOK_EVENTS } from "./events";
 import { ApiKey } from "./keys";
 import { Order, OrderResult, Problem, Proxy } from "./schemas";
 
@@ -32,6 +33,10 @@ const TAGS: Record<string, string> = {
   "API keys": "Keys for this API; made and revoked from a signed-in session only.",
   Webhooks: "Signed notices to your endpoints when something happens.",
   Activity: "Your account's own log: sign-ins, keys, purchases and more.",
+  Affiliate: "Your affiliate program: referrals, earnings and how you are paid.",
+  Credits: "Buying credits for your balance.",
+  Support: "Support tickets (from a signed-in session).",
+  Stripe: "Stripe's notices to the shop; customers never call it.",
   Meta: "About this API.",
 };
 
@@ -121,6 +126,31 @@ function operation(r: ApiRoute): Json {
   };
 }
 
+/** An event as OpenAPI 3.1 writes what the shop sends to a customer's endpoint. */
+function webhookOperation(event: (typeof WEBHOOK_EVENTS)[number]): Json {
+  const header = (name: string, description: string) => ({ name, in: "header", required: true, description, schema: { type: "string" } });
+  return {
+    post: {
+      operationId: `event${event.type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
+      tags: ["Webhooks"],
+      summary: event.type,
+      description: `${event.summary} Signed per Standard Webhooks: verify webhook-signature with your endpoint's secret (the standardwebhooks package does it); webhook-id is the same on retries and resends.`,
+      parameters: [
+        header("webhook-id", "The message id (msg_…): the same on every retry and resend of this event."),
+        header("webhook-timestamp", "Unix seconds of this attempt."),
+        header("webhook-signature", "v1,<base64 HMAC-SHA256 of id.timestamp.body under the secret>."),
+      ],
+      requestBody: { required: true, content: { "application/json": { schema: schemaOf(eventBody(event)) } } },
+      responses: {
+        "2XX": {
+          description:
+            "Received. Anything else (or no answer within 10 s) is retried: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, until 24 h after the event.",
+        },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document; `serverUrl` is the shop's address (the served copy sets it). */
 export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
   const paths: Record<string, Json> = {};
@@ -148,6 +178,7 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
     tags,
     security: [{ apiKey: ["read"] }, { session: [] }],
     paths,
+    webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event.type, webhookOperation(event)])),
     components: {
       schemas,
       securitySchemes: {

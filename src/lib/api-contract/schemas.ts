@@ -19,26 +19,25 @@ export const Ports = v.pipe(
   v.description("The gateway ports this proxy answers on: http (HTTP proxy and CONNECT), socks5."),
 );
 
-export const Proxy = v.pipe(
-  v.object({
-    id: Id,
-    type: ProxyType,
-    country: v.pipe(v.string(), v.description("ISO 3166-1 alpha-2.")),
-    state: v.string(),
-    city: v.string(),
-    host: v.pipe(v.string(), v.description("The gateway host to connect to.")),
-    port: v.pipe(v.number(), v.integer()),
-    ports: Ports,
-    username: v.string(),
-    password: v.string(),
-    status: v.picklist(PROXY_STATUSES),
-    expires_at: v.nullable(Timestamp),
-    auto_renew: v.boolean(),
-    created: Timestamp,
-  }),
-  v.title("Proxy"),
-  v.description("A proxy you own, with the credentials to use it."),
-);
+/** A proxy's fields (Proxy below is this, titled). */
+export const ProxyFields = v.object({
+  id: Id,
+  type: ProxyType,
+  country: v.pipe(v.string(), v.description("ISO 3166-1 alpha-2.")),
+  state: v.string(),
+  city: v.string(),
+  host: v.pipe(v.string(), v.description("The gateway host to connect to.")),
+  port: v.pipe(v.number(), v.integer()),
+  ports: Ports,
+  username: v.string(),
+  password: v.string(),
+  status: v.picklist(PROXY_STATUSES),
+  expires_at: v.nullable(Timestamp),
+  auto_renew: v.boolean(),
+  created: Timestamp,
+});
+
+export const Proxy = v.pipe(ProxyFields, v.title("Proxy"), v.description("A proxy you own, with the credentials to use it."));
 
 export const OrderItem = v.object({ id: Id, unit_price_cents: Cents });
 

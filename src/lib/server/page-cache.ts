@@ -53,6 +53,7 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   "/use-cases",
   "/pricing",
   "/docs",
+  "/docs/api",
   "/contact",
   "/program",
   "/terms",
