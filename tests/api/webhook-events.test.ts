@@ -17,6 +17,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventProblems } from "../support/api-contract.ts";
 import { TEST_CREDENTIALS_KEY, type TestUser } from "../support/pocketbase.ts";
 import { addStock, checkout, customer, DAY, iso, post, proxyBuyer, purchase, runExpiryJob, setProxyColumns } from "../support/shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
@@ -113,14 +114,15 @@ async function deliveredTo(endpoint: Endpoint, count: number): Promise<Payload[]
     () => received.filter((r) => r.path === endpoint.path),
     (list) => list.length >= count,
   );
-  return got.map(
-    (r) =>
-      new Webhook(endpoint.secret).verify(r.body, {
-        "webhook-id": String(r.headers["webhook-id"]),
-        "webhook-timestamp": String(r.headers["webhook-timestamp"]),
-        "webhook-signature": String(r.headers["webhook-signature"]),
-      }) as Payload,
-  );
+  return got.map((r) => {
+    const payload = new Webhook(endpoint.secret).verify(r.body, {
+      "webhook-id": String(r.headers["webhook-id"]),
+      "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+      "webhook-signature": String(r.headers["webhook-signature"]),
+    }) as Payload;
+    expect(eventProblems(payload), "the event as the OpenAPI document's webhooks section describes it").toEqual([]);
+    return payload;
+  });
 }
 
 const runEventsJob = () => shop.su.send<{ quota_reached: number }>("/api/admin/jobs/webhook-events", { method: "POST" });

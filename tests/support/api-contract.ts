@@ -23,6 +23,7 @@ interface Operation {
 
 const doc = JSON.parse(readFileSync(OPENAPI_FILE, "utf8")) as {
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Json }> } } }>;
   components: { schemas: Json };
 };
 
@@ -115,6 +116,27 @@ async function startPrism(upstream: string): Promise<string> {
     child.once("exit", (code) => reject(new Error(`Prism exited with ${code}:\n${output}`)));
   });
   return `http://127.0.0.1:${port}`;
+}
+
+/** Problems of a webhook event's body against the document's `webhooks` section: [] when it conforms. */
+export function eventProblems(body: unknown): string[] {
+  const type = (body as { type?: unknown } | null)?.type;
+  const event = typeof type === "string" ? doc.webhooks[type] : undefined;
+  if (!event) return [`event ${JSON.stringify(type)} is not in the document`];
+  const id = `event ${type}`;
+  let validate = validators.get(id);
+  if (!validate) {
+    const schema = event.post.requestBody.content["application/json"]?.schema ?? {};
+    validate = ajv.compile(
+      JSON.parse(JSON.stringify(strict(schema)).replaceAll('"#/components/schemas/', '"openapi#/components/schemas/')) as Json,
+    );
+    validators.set(id, validate);
+  }
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map(
+        (e: ErrorObject) => `${id}: ${e.instancePath || "(body)"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
+      );
 }
 
 export interface ApiAnswer<T = unknown> {
