@@ -3,16 +3,15 @@
 // revocation.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { KeyRound } from "lucide-react";
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { Alert, LiveAlert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { createKey, revokeKey, SCOPES, type ApiKey, type CreatedApiKey } from "@/features/account/components/api-keys/api";
 import {
@@ -23,6 +22,8 @@ import {
   type NewApiKeyInput,
   type NewApiKeyOutput,
 } from "@/features/account/components/api-keys/schema";
+import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
+import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
 
 /** The exact warning beside a new key (issue #18). */
 export const SHOWN_ONCE = "Copy this key now. You will not be able to see it again.";
@@ -53,42 +54,11 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
   });
   const {
     register,
-    handleSubmit,
-    setError: setFieldError,
     formState: { errors, isSubmitting },
   } = form;
   const scopes = useWatch({ control: form.control, name: "scopes" });
   const purchase = Array.isArray(scopes) ? scopes.includes("purchase") : scopes === "purchase";
-  const [error, setError] = useState("");
-  // One Idempotency-Key per attempt: a retry of the same key (after a failure) sends the same
-  // one, so a double click or a network retry makes one key; any change makes a new attempt.
-  const attempt = useRef<{ signature: string; key: string } | null>(null);
-
-  const submit = async (body: NewApiKeyOutput) => {
-    const signature = JSON.stringify(body);
-    if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() };
-    try {
-      onCreated(await createKey(body, attempt.current.key));
-    } catch (err) {
-      const fields = fieldErrors(err);
-      let shown = false;
-      for (const [field, name] of Object.entries(SERVER_FIELDS)) {
-        const message = fields[field];
-        if (message) {
-          setFieldError(name, { message });
-          shown = true;
-        }
-      }
-      if (!shown) setError(errorMessage(err));
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // The dialog is rendered in a portal, but React sends its submit up the component tree.
-    event.stopPropagation();
-    setError("");
-    void handleSubmit(submit)(event);
-  };
+  const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, createKey, onCreated);
 
   const scopeError = errors.scopes?.message ?? errors.scopes?.root?.message;
   return (
@@ -169,27 +139,14 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
 
 function CreatedKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   return (
-    <div className="space-y-4">
-      <Alert tone="warning">{SHOWN_ONCE}</Alert>
-      <div className="space-y-1">
-        <label htmlFor="api-key-value" className="block text-sm font-medium text-slate-700">
-          Your new API key
-        </label>
-        <div className="flex min-w-0 items-center gap-2">
-          <Input
-            id="api-key-value"
-            readOnly
-            value={created.key}
-            className="min-w-0 flex-1 font-mono text-xs"
-            onFocus={(e) => e.target.select()}
-          />
-          <CopyButton value={created.key} label="Copy the API key" className="shrink-0" />
-        </div>
-      </div>
-      <div className="flex justify-end">
-        <Button onClick={onDone}>Done</Button>
-      </div>
-    </div>
+    <SecretShownOnce
+      value={created.key}
+      warning={SHOWN_ONCE}
+      id="api-key-value"
+      label="Your new API key"
+      copyLabel="Copy the API key"
+      onDone={onDone}
+    />
   );
 }
 

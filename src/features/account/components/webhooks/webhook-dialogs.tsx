@@ -3,15 +3,14 @@
 // rotating the secret (then the new one, shown once) and of removing an endpoint.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Webhook as WebhookIcon } from "lucide-react";
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { Alert, LiveAlert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import {
   addWebhook,
@@ -28,6 +27,8 @@ import {
   type NewWebhookInput,
   type NewWebhookOutput,
 } from "@/features/account/components/webhooks/schema";
+import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
+import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
 
 /** The exact warning beside a new signing secret (issue #18). */
 export const SECRET_SHOWN_ONCE = "Copy this signing secret now. You will not be able to see it again.";
@@ -35,27 +36,14 @@ export const SECRET_SHOWN_ONCE = "Copy this signing secret now. You will not be 
 /** The secret just made, with Copy and the warning. */
 function SecretShown({ secret, onDone }: { secret: string; onDone: () => void }) {
   return (
-    <div className="space-y-4">
-      <Alert tone="warning">{SECRET_SHOWN_ONCE}</Alert>
-      <div className="space-y-1">
-        <label htmlFor="webhook-secret" className="block text-sm font-medium text-slate-700">
-          Signing secret
-        </label>
-        <div className="flex min-w-0 items-center gap-2">
-          <Input
-            id="webhook-secret"
-            readOnly
-            value={secret}
-            className="min-w-0 flex-1 font-mono text-xs"
-            onFocus={(e) => e.target.select()}
-          />
-          <CopyButton value={secret} label="Copy the signing secret" className="shrink-0" />
-        </div>
-      </div>
-      <div className="flex justify-end">
-        <Button onClick={onDone}>Done</Button>
-      </div>
-    </div>
+    <SecretShownOnce
+      value={secret}
+      warning={SECRET_SHOWN_ONCE}
+      id="webhook-secret"
+      label="Signing secret"
+      copyLabel="Copy the signing secret"
+      onDone={onDone}
+    />
   );
 }
 
@@ -85,42 +73,11 @@ function NewWebhookForm({ onCreated, onCancel }: { onCreated: (created: WebhookW
   });
   const {
     register,
-    handleSubmit,
-    setError: setFieldError,
     formState: { errors, isSubmitting },
   } = form;
   const events = useWatch({ control: form.control, name: "events" });
   const balanceLow = Array.isArray(events) ? events.includes("balance.low") : events === "balance.low";
-  const [error, setError] = useState("");
-  // One Idempotency-Key per attempt: a retry of the same endpoint sends the same one, so a
-  // double click or a network retry adds one endpoint; any change makes a new attempt.
-  const attempt = useRef<{ signature: string; key: string } | null>(null);
-
-  const submit = async (body: NewWebhookOutput) => {
-    const signature = JSON.stringify(body);
-    if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() };
-    try {
-      onCreated(await addWebhook(body, attempt.current.key));
-    } catch (err) {
-      const fields = fieldErrors(err);
-      let shown = false;
-      for (const [field, name] of Object.entries(SERVER_FIELDS)) {
-        const message = fields[field];
-        if (message) {
-          setFieldError(name, { message });
-          shown = true;
-        }
-      }
-      if (!shown) setError(errorMessage(err));
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // The dialog is rendered in a portal, but React sends its submit up the component tree.
-    event.stopPropagation();
-    setError("");
-    void handleSubmit(submit)(event);
-  };
+  const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, addWebhook, onCreated);
 
   const eventError = errors.events?.message ?? errors.events?.root?.message;
   return (
