@@ -1,11 +1,11 @@
 // The account's own routes under /api/v1/account (the signed-in user's settings that only
 // the server writes).
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { getIpAllowlist } from "@/lib/api-contract/account";
 import { pb, withSignal } from "@/lib/pocketbase";
 
 /** The customer's proxy IP allowlist ([] = their proxies answer connections from anywhere). */
-export interface IpAllowlist {
-  entries: string[];
-}
+export type IpAllowlist = ResponseOf<typeof getIpAllowlist>;
 
 const IP_ALLOWLIST = "/api/v1/account/ip-allowlist";
 

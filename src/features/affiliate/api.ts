@@ -1,47 +1,24 @@
 // GET /api/v1/affiliate: the signed-in user's affiliate figures; PUT /api/v1/affiliate/payout-method
 // sets how they want to be paid (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
+import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
+import type { getAffiliate, setAffiliatePayoutMethod } from "@/lib/api-contract/affiliate";
 import { pb, withSignal } from "@/lib/pocketbase";
 
-export interface AffiliateProgram {
-  commission_percent: number;
-  cookie_days: number;
-  minimum_payout_cents: number;
-  payout_schedule: string;
-}
-
-export interface RecentReferral {
-  id: string;
-  created: string;
-  /** "Ada L." */
-  name: string;
-  /** Masked: "a***@example.com". */
-  email: string;
-  commission_cents: number;
-  status: "paid" | "pending";
-}
-
-export interface AffiliateSummary {
-  code: string;
-  total_referrals: number;
-  total_earnings_cents: number;
-  pending_earnings_cents: number;
-  paid_earnings_cents: number;
-  this_month_earnings_cents: number;
-  /** How the affiliate wants to be paid (PayPal e-mail, bank note: free text); "" none. */
-  payout_method: string;
-  program: AffiliateProgram;
-  recent_referrals: RecentReferral[];
-}
+/** The signed-in user's affiliate figures (the contract's AffiliateSummary). */
+export type AffiliateSummary = ResponseOf<typeof getAffiliate>;
+export type AffiliateProgram = AffiliateSummary["program"];
+/** One of the newest referrals: "Ada L.", a masked e-mail ("a***@example.com"), the commission, paid or pending. */
+export type RecentReferral = AffiliateSummary["recent_referrals"][number];
 
 export async function loadAffiliate(signal?: AbortSignal): Promise<AffiliateSummary> {
   return pb().send<AffiliateSummary>("/api/v1/affiliate", withSignal(signal));
 }
 
 /** Saves the payout method ("" clears it); answers the figures as GET does. */
-export async function savePayoutMethod(payoutMethod: string): Promise<AffiliateSummary> {
-  return pb().send<AffiliateSummary>("/api/v1/affiliate/payout-method", {
+export async function savePayoutMethod(payoutMethod: string): Promise<ResponseOf<typeof setAffiliatePayoutMethod>> {
+  return pb().send<ResponseOf<typeof setAffiliatePayoutMethod>>("/api/v1/affiliate/payout-method", {
     method: "PUT",
-    body: { payout_method: payoutMethod },
+    body: { payout_method: payoutMethod } satisfies BodyOf<typeof setAffiliatePayoutMethod>,
     requestKey: null,
   });
 }

@@ -1,23 +1,17 @@
 // Where proxies can be bought: the choices of the country, state and city selects, built
 // only from live stock (GET /api/v1/proxies/stock), each with how many are available.
 // Countries are shown by the name the stock route gives them ("Norway"; an unknown code as it is).
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { getProxyStock } from "@/lib/api-contract/proxies";
 
-export interface StockLocation {
-  country: string;
-  /** The country's name ("Norway"), or the stored code when it is not an ISO country. */
-  country_name?: string;
-  state: string;
-  city: string;
-  available: number;
-}
+/** GET /api/v1/proxies/stock's answer (the contract's ProxyStock). */
+export type Stock = ResponseOf<typeof getProxyStock>;
 
-export interface Stock {
-  type: string;
-  /** Whether the type is for sale (an active plan or a built-in price). */
-  for_sale?: boolean;
-  unit_price_cents: number;
-  locations: StockLocation[];
-}
+/**
+ * A place of the stock. The answer always names the country ("Norway", or the stored code
+ * when it is not an ISO country); the choices below also take a place without its name.
+ */
+export type StockLocation = Omit<Stock["locations"][number], "country_name"> & { country_name?: string };
 
 export interface Place {
   country: string;

@@ -1,36 +1,24 @@
 // Buying credits: the packages, the checkout (one Idempotency-Key per attempt) and the
 // payment it creates, followed until it settles.
+import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
+import type { createCreditCheckout, listCreditPackages } from "@/lib/api-contract/credits";
 import { pb, withSignal } from "@/lib/pocketbase";
 import type { PaymentRecord } from "@/lib/pocketbase-types";
 
-export interface CreditPackage {
-  id: string;
-  /** Cents of balance the package buys (before the bonus). */
-  credits_cents: number;
-  /** What the customer pays, in cents. */
-  price_cents: number;
-  bonus_cents: number;
-  popular: boolean;
-}
+/**
+ * GET /api/v1/credits/packages's answer (the contract's CreditPackages). provider "test": the
+ * labelled test provider (no real money, paid at once; only with PAYMENTS_TEST_MODE=true);
+ * "stripe": Stripe Checkout; "none": buying credits is not set up (not_set_up_message is the
+ * sentence to show instead of the buy buttons).
+ */
+export type CreditPackages = ResponseOf<typeof listCreditPackages>;
+export type CreditPackage = CreditPackages["packages"][number];
 
-export interface CreditPackages {
-  /**
-   * "test": the labelled test provider (no real money, paid at once; only with
-   * PAYMENTS_TEST_MODE=true); "stripe": Stripe Checkout; "none": buying credits is not set up.
-   */
-  provider: "stripe" | "test" | "none";
-  currency: string;
-  packages: CreditPackage[];
-  /** With provider "none": the sentence to show instead of the buy buttons. */
-  not_set_up_message?: string;
-}
-
-export interface CheckoutResult {
-  payment: PaymentRecord;
-  /** Where to pay (Stripe); null when the payment is already complete (test provider). */
-  checkout_url: string | null;
-  balance_cents: number;
-}
+/**
+ * POST /api/v1/credits/checkout's answer (the contract's CreditCheckout): the payment, where to
+ * pay (Stripe; null when the payment is already complete: test provider) and the balance now.
+ */
+export type CheckoutResult = ResponseOf<typeof createCreditCheckout>;
 
 /** GET /api/v1/credits/packages. */
 export async function loadPackages(signal?: AbortSignal): Promise<CreditPackages> {
@@ -38,10 +26,10 @@ export async function loadPackages(signal?: AbortSignal): Promise<CreditPackages
 }
 
 /** POST /api/v1/credits/checkout; `key` is the attempt's Idempotency-Key (reused on retries). */
-export async function startCheckout(packageId: string, key: string): Promise<CheckoutResult> {
+export async function startCheckout(packageId: CreditPackage["id"], key: string): Promise<CheckoutResult> {
   return pb().send<CheckoutResult>("/api/v1/credits/checkout", {
     method: "POST",
-    body: { package_id: packageId },
+    body: { package_id: packageId } satisfies BodyOf<typeof createCreditCheckout>,
     headers: { "Idempotency-Key": key },
     requestKey: null,
   });

@@ -3,7 +3,7 @@
 import { pb, readAllForExport, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import type { ResponseOf } from "@/lib/api-contract/define";
-import type { renewProxies as renewRoute, rotateProxy, updateProxy } from "@/lib/api-contract/proxies";
+import type { listProxyCountries, renewProxies as renewRoute, rotateProxy, updateProxy } from "@/lib/api-contract/proxies";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import { hasCriteria, NO_CRITERIA, PROXIES_PER_PAGE, PROXY_SORT, proxyFilter, type ProxyCriteria } from "@/features/proxies/filters";
@@ -53,8 +53,8 @@ export function fetchAllProxies(userId: string, criteria: ProxyCriteria, signal?
 }
 
 /** GET /api/v1/proxies/countries: the distinct countries of my proxies. */
-export function fetchOwnCountries(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<string[]> {
-  return client.send<string[]>("/api/v1/proxies/countries", withSignal(signal));
+export function fetchOwnCountries(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<ResponseOf<typeof listProxyCountries>> {
+  return client.send<ResponseOf<typeof listProxyCountries>>("/api/v1/proxies/countries", withSignal(signal));
 }
 
 /** The page's first data, read on the server with the user's session (pages/dashboard/proxies.astro). */

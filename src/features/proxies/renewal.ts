@@ -1,11 +1,13 @@
 // What a renewal costs at today's prices (GET /api/v1/proxies/prices), and whether the
 // balance covers it. The server prices the renewal again; this is the quote shown first.
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { getProxyPrices } from "@/lib/api-contract/proxies";
 import type { ProxyRecord, ProxyType } from "@/lib/pocketbase-types";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { plural } from "@/lib/plural";
 
-/** Unit price per 30 days by type; a type that is not for sale is missing. */
-export type PriceList = Partial<Record<ProxyType, number>>;
+/** Unit price per 30 days by type; a type that is not for sale is missing (the contract's PriceList). */
+export type PriceList = ResponseOf<typeof getProxyPrices>;
 
 /** At most this many proxies in one renewal (the route's limit). */
 export const MAX_RENEWAL = 100;

@@ -3,6 +3,8 @@
 // first render does not wait for it. Read again whenever the list loads again (Refresh, a
 // new page or filter). A failed read shows no figures: the cards work without them.
 import { atom, onMount } from "nanostores";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { getProxyUsageSummary } from "@/lib/api-contract/proxies";
 import type { MonthUsage } from "@/lib/month-usage";
 import { pb, withSignal } from "@/lib/pocketbase";
 import { $proxyList } from "@/features/proxies/stores";
@@ -16,7 +18,7 @@ onMount($monthUsage, () => {
     const current = new AbortController();
     controller = current;
     pb()
-      .send<Record<string, MonthUsage>>("/api/v1/proxies/usage-summary", withSignal(current.signal))
+      .send<ResponseOf<typeof getProxyUsageSummary>>("/api/v1/proxies/usage-summary", withSignal(current.signal))
       .then(
         (usage) => {
           if (!current.signal.aborted) $monthUsage.set(usage);

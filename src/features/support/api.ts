@@ -3,8 +3,10 @@
 // and a message's sender.
 import type { UnsubscribeFunc } from "pocketbase";
 import type { SupportEvent } from "@/components/support/api";
+import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
+import type { createSupportTicket } from "@/lib/api-contract/support";
 import { pb, withSignal } from "@/lib/pocketbase";
-import type { ChatMessageRecord, SupportTicketRecord } from "@/lib/pocketbase-types";
+import type { SupportTicketRecord } from "@/lib/pocketbase-types";
 import type { NewTicketOutput } from "@/features/support/schemas";
 
 export const TICKETS_PER_PAGE = 20;
@@ -25,8 +27,12 @@ export async function getTicket(id: string, signal?: AbortSignal): Promise<Suppo
 }
 
 /** POST /api/v1/support/tickets: the ticket and its first message, in one transaction. */
-export async function createTicket(input: NewTicketOutput): Promise<{ ticket: SupportTicketRecord; message: ChatMessageRecord }> {
-  return pb().send("/api/v1/support/tickets", { method: "POST", body: input, requestKey: null });
+export async function createTicket(input: NewTicketOutput): Promise<ResponseOf<typeof createSupportTicket>> {
+  return pb().send<ResponseOf<typeof createSupportTicket>>("/api/v1/support/tickets", {
+    method: "POST",
+    body: input satisfies BodyOf<typeof createSupportTicket>,
+    requestKey: null,
+  });
 }
 
 /** Live changes of the user's tickets (custom topic, like subscribeConversation). */

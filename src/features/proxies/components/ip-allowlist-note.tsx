@@ -1,5 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import { useEffect, useState } from "react";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import type { getIpAllowlist } from "@/lib/api-contract/account";
 import { pb, withSignal } from "@/lib/pocketbase";
 import { plural } from "@/lib/plural";
 
@@ -13,7 +15,7 @@ export function IpAllowlistNote() {
   useEffect(() => {
     const controller = new AbortController();
     pb()
-      .send<{ entries: string[] }>("/api/v1/account/ip-allowlist", withSignal(controller.signal))
+      .send<ResponseOf<typeof getIpAllowlist>>("/api/v1/account/ip-allowlist", withSignal(controller.signal))
       .then(
         (list) => setCount(list.entries.length),
         () => undefined,
