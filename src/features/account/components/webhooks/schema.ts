@@ -4,17 +4,8 @@
 // The form holds texts; its output is the POST body, the low-balance threshold in whole cents
 // (sent only with balance.low).
 import * as v from "valibot";
-import type { WebhookEvent } from "@/lib/api-contract/webhooks";
+import { WEBHOOK_EVENTS } from "@/lib/api-contract/webhooks";
 import type { NewWebhook } from "@/features/account/components/webhooks/api";
-
-const EVENT_NAMES: readonly WebhookEvent[] = [
-  "purchase.completed",
-  "proxy.expiring",
-  "proxy.expired",
-  "proxy.quota_reached",
-  "balance.low",
-  "payment.succeeded",
-];
 
 export const WEBHOOK_MESSAGES = {
   urlRequired: "Enter the endpoint's URL, e.g. https://example.com/webhooks.",
@@ -67,7 +58,7 @@ export const NewWebhookSchema = v.pipe(
     ),
     // An unticked group gives false, a single ticked box its value: both become a list.
     events: v.pipe(
-      v.union([v.array(v.picklist(EVENT_NAMES)), v.picklist(EVENT_NAMES), v.literal(false)]),
+      v.union([v.array(v.picklist(WEBHOOK_EVENTS)), v.picklist(WEBHOOK_EVENTS), v.literal(false)]),
       v.transform((value) => (value === false ? [] : Array.isArray(value) ? value : [value])),
       v.minLength(1, WEBHOOK_MESSAGES.noEvent),
     ),
