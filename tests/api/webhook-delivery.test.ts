@@ -10,8 +10,6 @@
 // that call the JS entry points the real routes and event sources will call (make an
 // endpoint with a new sealed secret, enqueue, resend, check a URL). The copy is never shipped.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import PocketBase from "pocketbase";
@@ -27,6 +25,7 @@ import {
   TEST_RATE_LIMIT_ENV,
   type TestUser,
 } from "../support/pocketbase.ts";
+import { signatureHeaders, until, useWebhookReceiver } from "../support/webhook-receiver.ts";
 
 const TEST_ROUTES = String.raw`
 routerAdd("POST", "/api/test/webhooks/endpoints", (e) => {
@@ -79,39 +78,6 @@ interface Delivery {
   next_attempt_at: string;
 }
 
-interface Received {
-  at: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback receiver answering each request with the next status of `plan` (then 200). */
-class Receiver {
-  readonly requests: Received[] = [];
-  plan: number[] = [];
-  private server: Server | null = null;
-  url = "";
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        this.requests.push({ at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-        const status = this.plan.shift() ?? 200;
-        res.writeHead(status, { "Content-Type": "text/plain" }).end(status < 300 ? "ok" : "receiver is down");
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
 interface Shop {
   proc: PocketBaseProcess;
   su: PocketBase;
@@ -155,35 +121,15 @@ const deliveriesOf = (shop: Shop, endpointId: string) =>
 const urlProblem = async (shop: Shop, url: string) =>
   post<{ problem: string; embedded: boolean }>(shop, "/api/test/webhooks/check-url", { url });
 
-/** Polls `read` until `done` holds (5 s by default), answering the last value. */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
-
-const headersOf = (r: Received) => ({
-  "webhook-id": String(r.headers["webhook-id"]),
-  "webhook-timestamp": String(r.headers["webhook-timestamp"]),
-  "webhook-signature": String(r.headers["webhook-signature"]),
-});
-
 describe("on the embedded default (loopback: the guard is open)", () => {
   let shop: Shop;
-  let receiver: Receiver;
+  const receiver = useWebhookReceiver();
   beforeAll(async () => {
     // A 20 ms base: retries after 20 ms, then 1.2 s (the 5 s / 5 min schedule, scaled).
     shop = await startShop({ WEBHOOK_RETRY_BASE_MS: "20" });
-    receiver = await new Receiver().start();
   });
   afterAll(async () => {
     await shop?.proc.stop();
-    await receiver?.stop();
   });
 
   it("delivers a queued event within a second, signed so the standardwebhooks verifier accepts it", async () => {
@@ -207,12 +153,12 @@ describe("on the embedded default (loopback: the guard is open)", () => {
     expect(got!.at - queuedAt).toBeLessThan(2000);
     expect(got!.headers["content-type"]).toBe("application/json");
     expect(String(got!.headers["user-agent"])).toMatch(/ProxyShop/);
-    const payload = new Webhook(secret).verify(got!.body, headersOf(got!)) as { type: string; timestamp: string; data: unknown };
+    const payload = new Webhook(secret).verify(got!.body, signatureHeaders(got!)) as { type: string; timestamp: string; data: unknown };
     expect(payload.type).toBe("purchase.completed");
     expect(payload.data).toEqual({ order_id: "o1", total_cents: 1250 });
     expect(Math.abs(Date.parse(payload.timestamp) - queuedAt)).toBeLessThan(5000);
     // Another secret does not verify it (the check can fail).
-    expect(() => new Webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").verify(got!.body, headersOf(got!))).toThrow();
+    expect(() => new Webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").verify(got!.body, signatureHeaders(got!))).toThrow();
 
     const [row] = await until(
       () => deliveriesOf(shop, id),
@@ -243,7 +189,7 @@ describe("on the embedded default (loopback: the guard is open)", () => {
     expect(attempts).toHaveLength(3);
     for (const attempt of attempts) {
       expect(attempt.headers["webhook-id"]).toBe(row!.message_id);
-      expect(new Webhook(secret).verify(attempt.body, headersOf(attempt))).toMatchObject({ type: "balance.low" });
+      expect(new Webhook(secret).verify(attempt.body, signatureHeaders(attempt))).toMatchObject({ type: "balance.low" });
     }
     // The third came after the second retry's delay (60 x the base: 1.2 s).
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(1000);
@@ -279,13 +225,9 @@ describe("on the embedded default (loopback: the guard is open)", () => {
 describe("a restart while a delivery waits for its retry", () => {
   const env = { WEBHOOK_RETRY_BASE_MS: "2500" };
   let shop: Shop | null = null;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await new Receiver().start();
-  });
+  const receiver = useWebhookReceiver();
   afterAll(async () => {
     await shop?.proc.stop();
-    await receiver.stop();
   });
 
   it("still delivers it after the restart (the queue is the table)", async () => {
@@ -312,21 +254,22 @@ describe("a restart while a delivery waits for its retry", () => {
     expect(row).toMatchObject({ attempts: 2, last_status_code: 200 });
     expect(receiver.requests).toHaveLength(2);
     const last = receiver.requests[1]!;
-    expect(new Webhook(secret).verify(last.body, headersOf(last))).toMatchObject({ type: "proxy.expiring", data: { proxy_id: "p9" } });
+    expect(new Webhook(secret).verify(last.body, signatureHeaders(last))).toMatchObject({
+      type: "proxy.expiring",
+      data: { proxy_id: "p9" },
+    });
     expect(last.headers["webhook-id"]).toBe(row!.message_id);
   });
 });
 
 describe("with the guard closed (a non-loopback GATEWAY_HOST)", () => {
   let shop: Shop;
-  let receiver: Receiver;
+  const receiver = useWebhookReceiver();
   beforeAll(async () => {
     shop = await startShop({ GATEWAY_HOST: "0.0.0.0" });
-    receiver = await new Receiver().start();
   });
   afterAll(async () => {
     await shop?.proc.stop();
-    await receiver?.stop();
   });
 
   it("refuses a loopback endpoint at delivery time with a clear error, and sends nothing", async () => {

@@ -13,43 +13,20 @@
 // base64 of AES-256-GCM nonce | ciphertext | tag under SHOP_CREDENTIALS_KEY).
 import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventProblems } from "../support/api-contract.ts";
 import { TEST_CREDENTIALS_KEY, type TestUser } from "../support/pocketbase.ts";
 import { addStock, checkout, customer, DAY, iso, post, proxyBuyer, purchase, runExpiryJob, setProxyColumns } from "../support/shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
 import { useShop } from "../support/use-shop.ts";
+import { signatureHeaders, until, useWebhookReceiver } from "../support/webhook-receiver.ts";
 
 // The reminder step marks proxy.expiring with its mail: the shop needs a working SMTP sink.
 const shop = useShop({ mail: true });
 
 /** A loopback receiver; each endpoint gets its own path. */
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-const received: Received[] = [];
-let server: Server;
-let base = "";
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-});
+const receiver = useWebhookReceiver();
 
 /** `plain` sealed as pb_hooks/lib/proxies/credentials.js sealPassword does. */
 function seal(plain: string): string {
@@ -71,7 +48,7 @@ async function endpointOf(user: TestUser, events: string[], balanceLowCents = 0)
   const path = `/hooks/${randomUUID()}`;
   const record = await shop.su.collection("webhook_endpoints").create({
     user: user.id,
-    url: base + path,
+    url: receiver.origin + path,
     events,
     enabled: true,
     secret: seal(secret),
@@ -96,30 +73,14 @@ async function queued(endpoint: Endpoint): Promise<(Delivery & { body: Payload }
   return rows.map((row) => ({ ...row, body: JSON.parse(row.payload) as Payload }));
 }
 
-/** Polls until `done` holds (5 s), answering the last value. */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
-
 /** The bodies the receiver got at `endpoint`, each checked against its secret with the standardwebhooks verifier. */
 async function deliveredTo(endpoint: Endpoint, count: number): Promise<Payload[]> {
   const got = await until(
-    () => received.filter((r) => r.path === endpoint.path),
+    () => receiver.requests.filter((r) => r.path === endpoint.path),
     (list) => list.length >= count,
   );
   return got.map((r) => {
-    const payload = new Webhook(endpoint.secret).verify(r.body, {
-      "webhook-id": String(r.headers["webhook-id"]),
-      "webhook-timestamp": String(r.headers["webhook-timestamp"]),
-      "webhook-signature": String(r.headers["webhook-signature"]),
-    }) as Payload;
+    const payload = new Webhook(endpoint.secret).verify(r.body, signatureHeaders(r)) as Payload;
     expect(eventProblems(payload), "the event as the OpenAPI document's webhooks section describes it").toEqual([]);
     return payload;
   });

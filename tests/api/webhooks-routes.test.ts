@@ -6,13 +6,12 @@
 // paging; a resend makes a new pending delivery that a loopback receiver gets, signed so the
 // `standardwebhooks` verifier accepts it with the secret from create (then from rotation).
 // Every answer goes through apiClient, which fails any answer outside the OpenAPI document.
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient, type ApiClient } from "../support/api-contract.ts";
 import { customer, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
+import { signatureHeaders, until, useWebhookReceiver } from "../support/webhook-receiver.ts";
 
 type Json = Record<string, unknown>;
 interface Problem {
@@ -77,18 +76,6 @@ async function addDelivery(user: Customer, endpoint: string, status: string, pay
     attempts: status === "pending" ? 0 : 1,
     last_status_code: status === "succeeded" ? 200 : 0,
   });
-}
-
-/** Polls `read` until `done` holds (10 s), answering the last value. */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
 }
 
 describe("webhook endpoints", () => {
@@ -274,33 +261,16 @@ describe("deliveries", () => {
   });
 
   describe("sent to a loopback receiver", () => {
-    let server: Server;
-    let url = "";
-    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-    beforeAll(async () => {
-      server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (c: Buffer) => chunks.push(c));
-        req.on("end", () => {
-          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-          res.writeHead(200).end("ok");
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-    });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-    const headersOf = (r: (typeof received)[number]) => ({
-      "webhook-id": String(r.headers["webhook-id"]),
-      "webhook-timestamp": String(r.headers["webhook-timestamp"]),
-      "webhook-signature": String(r.headers["webhook-signature"]),
-    });
+    const receiver = useWebhookReceiver();
+    /** How long a delivery may take to arrive (the dispatcher polls every 200 ms). */
+    const WAIT_MS = 10_000;
 
     it("a resend is a new pending delivery, signed with the endpoint's secret; after a rotation only the new secret verifies", async () => {
       const user = await customer(shop);
       const api = sessionOf(user);
-      const { webhook, secret } = (await api<Created>("POST", "/api/v1/webhooks", { body: { url, events: ["payment.succeeded"] } })).body;
+      const { webhook, secret } = (
+        await api<Created>("POST", "/api/v1/webhooks", { body: { url: receiver.url, events: ["payment.succeeded"] } })
+      ).body;
       const payload = { type: "payment.succeeded", timestamp: new Date().toISOString(), data: { payment_id: "p1", amount_cents: 2500 } };
       const original = await addDelivery(user, webhook.id, "failed", payload);
 
@@ -309,13 +279,15 @@ describe("deliveries", () => {
       expect(resent.body).toMatchObject({ event: "payment.succeeded", status: "pending", attempts: 0 });
       expect(resent.body.id).not.toBe(original.id);
       const got = await until(
-        () => received.filter((r) => r.headers["webhook-id"] === original.message_id),
+        () => receiver.requests.filter((r) => r.headers["webhook-id"] === original.message_id),
         (r) => r.length > 0,
+        WAIT_MS,
       );
-      expect(new Webhook(secret).verify(got[0]!.body, headersOf(got[0]!))).toEqual(payload);
+      expect(new Webhook(secret).verify(got[0]!.body, signatureHeaders(got[0]!))).toEqual(payload);
       const done = await until(
         () => api<DeliveryPage>("GET", `/api/v1/webhooks/${webhook.id}/deliveries`),
         (page) => page.body.items[0]?.status === "succeeded",
+        WAIT_MS,
       );
       expect(done.body.items[0]).toMatchObject({ id: resent.body.id, attempts: 1, last_status_code: 200, next_attempt_at: null });
       expect(done.body.items[0]!.delivered_at).toEqual(expect.any(String));
@@ -326,14 +298,15 @@ describe("deliveries", () => {
       expect(rotated.body.secret).toMatch(/^whsec_/);
       expect(rotated.body.secret).not.toBe(secret);
       expect(rotated.body.webhook.id).toBe(webhook.id);
-      const before = received.length;
+      const before = receiver.requests.length;
       await api("POST", `/api/v1/webhooks/${webhook.id}/deliveries/${original.id}/resend`);
       const after = await until(
-        () => received.slice(before),
+        () => receiver.requests.slice(before),
         (r) => r.length > 0,
+        WAIT_MS,
       );
-      expect(new Webhook(rotated.body.secret).verify(after[0]!.body, headersOf(after[0]!))).toEqual(payload);
-      expect(() => new Webhook(secret).verify(after[0]!.body, headersOf(after[0]!))).toThrow();
+      expect(new Webhook(rotated.body.secret).verify(after[0]!.body, signatureHeaders(after[0]!))).toEqual(payload);
+      expect(() => new Webhook(secret).verify(after[0]!.body, signatureHeaders(after[0]!))).toThrow();
 
       // A turned-off endpoint is not sent to: its resend is refused.
       await api("PATCH", `/api/v1/webhooks/${webhook.id}`, { body: { enabled: false } });
