@@ -120,9 +120,10 @@ async function startPrism(upstream: string): Promise<string> {
 
 /** Problems of a webhook event's body against the document's `webhooks` section: [] when it conforms. */
 export function eventProblems(body: unknown): string[] {
-  const type = (body as { type?: unknown } | null)?.type;
-  const event = typeof type === "string" ? doc.webhooks[type] : undefined;
-  if (!event) return [`event ${JSON.stringify(type)} is not in the document`];
+  const given = (body as { type?: unknown } | null)?.type;
+  const type = typeof given === "string" ? given : "";
+  const event = doc.webhooks[type];
+  if (!event) return [`event ${JSON.stringify(given)} is not in the document`];
   const id = `event ${type}`;
   let validate = validators.get(id);
   if (!validate) {
