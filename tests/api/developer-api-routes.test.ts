@@ -8,31 +8,19 @@
 // reverse, and PUT /account/ip-allowlist's Idempotency-Key.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { OPENAPI_FILE, apiClient, type ApiClient } from "../support/api-contract.ts";
+import { OPENAPI_FILE, apiClient } from "../support/api-contract.ts";
+import { apiCallers, type Problem } from "../support/api-keys.ts";
 import { declaredRoutes } from "../support/hook-routes.ts";
-import { addStock, customer, ledgerOf, purchase, type Customer } from "../support/shop.ts";
+import { addStock, customer, ledgerOf, purchase } from "../support/shop.ts";
 import { paidSession, stripeSignature, TEST_WEBHOOK_SECRET } from "../support/stripe-mock.ts";
 import { useShop } from "../support/use-shop.ts";
 
 type Json = Record<string, unknown>;
-interface Problem {
-  status: number;
-  detail: string;
-  code?: string;
-  errors?: Record<string, { code: string; message: string }>;
-}
 
 // Stripe through stripe-mock: checkouts are pending until Stripe's (signed) webhook says paid.
 const shop = useShop({ stripe: true });
 
-const sessionOf = (user: Customer): ApiClient => apiClient(shop.tpb.url, user.pb.authStore.token);
-
-/** A new API key of `user` with `scopes`, as a client. */
-async function keyOf(user: Customer, scopes: string[]): Promise<ApiClient> {
-  const created = await sessionOf(user)<{ key: string }>("POST", "/api/v1/api-keys", { body: { name: "routes test", scopes } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return apiClient(shop.tpb.url, created.body.key);
-}
+const { sessionOf, keyOf } = apiCallers(shop);
 
 const ALL_SCOPES = ["read", "purchase", "rotate", "webhooks"];
 

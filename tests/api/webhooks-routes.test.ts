@@ -8,18 +8,12 @@
 // Every answer goes through apiClient, which fails any answer outside the OpenAPI document.
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { apiClient, type ApiClient } from "../support/api-contract.ts";
+import { apiCallers, type Problem } from "../support/api-keys.ts";
 import { customer, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { signatureHeaders, until, useWebhookReceiver } from "../support/webhook-receiver.ts";
 
 type Json = Record<string, unknown>;
-interface Problem {
-  status: number;
-  detail: string;
-  code?: string;
-  errors?: Record<string, { code: string; message: string }>;
-}
 interface WebhookView {
   id: string;
   url: string;
@@ -53,14 +47,7 @@ interface DeliveryPage {
 
 const shop = useShop();
 
-const sessionOf = (user: Customer): ApiClient => apiClient(shop.tpb.url, user.pb.authStore.token);
-
-/** A key of `user` with `scopes`, as a client. */
-async function keyClient(user: Customer, scopes: string[]): Promise<ApiClient> {
-  const made = await sessionOf(user)<{ key: string }>("POST", "/api/v1/api-keys", { body: { name: "hooks", scopes } });
-  expect(made.status).toBe(201);
-  return apiClient(shop.tpb.url, made.body.key);
-}
+const { sessionOf, keyOf } = apiCallers(shop);
 
 const URL_A = "https://hooks.example.com/a";
 
@@ -208,11 +195,11 @@ describe("webhook endpoints", () => {
 
   it("work with an API key that has the webhooks scope; a key without it is refused", async () => {
     const user = await customer(shop);
-    const hooks = await keyClient(user, ["webhooks"]);
+    const hooks = await keyOf(user, ["webhooks"]);
     const made = await hooks<Created>("POST", "/api/v1/webhooks", { body: { url: URL_A, events: ["proxy.quota_reached"] } });
     expect(made.status).toBe(201);
     expect((await hooks<{ items: WebhookView[] }>("GET", "/api/v1/webhooks")).body.items.map((w) => w.id)).toEqual([made.body.webhook.id]);
-    const reader = await keyClient(user, ["read", "purchase", "rotate"]);
+    const reader = await keyOf(user, ["read", "purchase", "rotate"]);
     for (const [method, path] of [
       ["GET", "/api/v1/webhooks"],
       ["POST", `/api/v1/webhooks/${made.body.webhook.id}/rotate-secret`],
