@@ -11,8 +11,6 @@ import { Dialog } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { errorMessage } from "@/lib/api-error";
-import { newIdempotencyKey } from "@/lib/idempotency";
 import { createKey, revokeKey, SCOPES, type ApiKey, type CreatedApiKey } from "@/features/account/components/api-keys/api";
 import {
   EMPTY_KEY,
@@ -22,6 +20,7 @@ import {
   type NewApiKeyInput,
   type NewApiKeyOutput,
 } from "@/features/account/components/api-keys/schema";
+import { KeyedConfirmDialog } from "@/features/account/components/keyed-confirm-dialog";
 import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
 import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
 
@@ -158,35 +157,15 @@ export interface RevokeApiKeyDialogProps {
 }
 
 export function RevokeApiKeyDialog({ apiKey, onClose, onError }: RevokeApiKeyDialogProps) {
-  const [pending, setPending] = useState(false);
-  // One Idempotency-Key for this confirmation: a second click repeats the same revocation.
-  const [idempotencyKey] = useState(newIdempotencyKey);
-  const revoke = async () => {
-    setPending(true);
-    try {
-      await revokeKey(apiKey.id, idempotencyKey);
-    } catch (err) {
-      onError(errorMessage(err));
-    } finally {
-      setPending(false);
-      onClose();
-    }
-  };
   return (
-    <Dialog
-      open
-      onClose={() => (pending ? undefined : onClose())}
+    <KeyedConfirmDialog
       title={`Revoke API key “${apiKey.name}”?`}
       description="Programs using it stop working at once. This cannot be undone: they need a new key to use the API again."
-    >
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" disabled={pending} onClick={onClose}>
-          Cancel
-        </Button>
-        <Button variant="danger" pending={pending} pendingText="Revoking..." onClick={() => void revoke()}>
-          Revoke key
-        </Button>
-      </div>
-    </Dialog>
+      confirmText="Revoke key"
+      pendingText="Revoking..."
+      change={(idempotencyKey) => revokeKey(apiKey.id, idempotencyKey)}
+      onClose={onClose}
+      onError={onError}
+    />
   );
 }

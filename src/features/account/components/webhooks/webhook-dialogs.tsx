@@ -27,6 +27,7 @@ import {
   type NewWebhookInput,
   type NewWebhookOutput,
 } from "@/features/account/components/webhooks/schema";
+import { KeyedConfirmDialog } from "@/features/account/components/keyed-confirm-dialog";
 import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
 import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
 
@@ -197,37 +198,17 @@ export interface DeleteWebhookDialogProps {
 }
 
 export function DeleteWebhookDialog({ webhook, onClose, onError }: DeleteWebhookDialogProps) {
-  const [pending, setPending] = useState(false);
-  const [idempotencyKey] = useState(newIdempotencyKey);
-  const remove = async () => {
-    setPending(true);
-    try {
-      await removeWebhook(webhook.id, idempotencyKey);
-    } catch (err) {
-      onError(errorMessage(err));
-    } finally {
-      setPending(false);
-      onClose();
-    }
-  };
   return (
-    <Dialog
-      open
-      onClose={() => (pending ? undefined : onClose())}
+    <KeyedConfirmDialog
       title="Delete this endpoint?"
       description="Nothing more is sent to it, and its delivery history is deleted with it. This cannot be undone."
+      confirmText="Delete endpoint"
+      pendingText="Deleting..."
+      change={(idempotencyKey) => removeWebhook(webhook.id, idempotencyKey)}
+      onClose={onClose}
+      onError={onError}
     >
-      <div className="space-y-4">
-        <p className="text-sm break-all text-slate-700">{webhook.url}</p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" disabled={pending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" pending={pending} pendingText="Deleting..." onClick={() => void remove()}>
-            Delete endpoint
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      <p className="text-sm break-all text-slate-700">{webhook.url}</p>
+    </KeyedConfirmDialog>
   );
 }
