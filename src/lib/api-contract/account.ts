@@ -66,7 +66,12 @@ export const replaceIpAllowlist = route({
   description: "At most 100 addresses or CIDR ranges; an empty list lets connections in from anywhere. Takes effect within a second.",
   scope: "rotate",
   idempotency: "optional",
-  body: v.object({ entries: v.array(v.string()) }),
+  body: v.object({
+    entries: v.optional(v.pipe(v.array(v.string()), v.description("The addresses and ranges; [] lets connections in from anywhere."))),
+    text: v.optional(
+      v.pipe(v.string(), v.description("Or the same as one text, entries separated by new lines, commas or spaces (entries wins).")),
+    ),
+  }),
   response: Allowlist,
   errors: [400, 403, 422],
 });
