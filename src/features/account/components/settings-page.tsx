@@ -91,11 +91,12 @@ function Settings({ user }: { user: UserRecord }) {
         <p className="text-sm text-slate-600">Manage your profile and security.</p>
       </div>
       <TabGroup defaultIndex={toAllowlist ? TABS.indexOf("Security") : 0} className="rounded-xl border border-slate-200 bg-white shadow-sm">
-        <TabList className="flex gap-1 border-b border-slate-200 px-4">
+        {/* Five tabs wrap onto a second row on a phone rather than push the page sideways. */}
+        <TabList className="flex flex-wrap gap-x-1 border-b border-slate-200 px-2 sm:px-4">
           {TABS.map((label) => (
             <Tab
               key={label}
-              className="-mb-px border-b-2 border-transparent px-4 py-3 text-sm font-medium text-slate-600 hover:text-slate-900 data-selected:border-primary data-selected:text-primary"
+              className="-mb-px border-b-2 border-transparent px-3 py-3 text-sm font-medium text-slate-600 hover:text-slate-900 data-selected:border-primary data-selected:text-primary sm:px-4"
             >
               {label}
             </Tab>
