@@ -234,22 +234,15 @@ function revokeRoute(e) {
 }
 
 /**
- * The activity log's record (lib/activity/activity.js) when it exists.
+ * One row of the customer's activity log (lib/activity/activity.js), in `app`'s transaction.
  * @param {CoreApp} app
- * @param {core.RequestEvent} e
+ * @param {core.RequestEvent | null} e  null from jobs
  * @param {string} userId
  * @param {string} kind
  * @param {string} summary
  */
 function recordActivity(app, e, userId, kind, summary) {
-  /** @type {any} */
-  let activity = null;
-  try {
-    activity = require(`${__hooks}/lib/activity/activity.js`);
-  } catch (_) {
-    activity = null;
-  }
-  if (activity?.record) activity.record(app, e, userId, kind, summary);
+  require(`${__hooks}/lib/activity/activity.js`).record(app, e, userId, kind, summary);
 }
 
 module.exports = { KEY_PREFIX, SCOPES, spentThisMonth, assertUnderSpendCap, keyView, listRoute, createRoute, revokeRoute, recordActivity };
