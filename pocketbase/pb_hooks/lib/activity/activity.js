@@ -229,17 +229,6 @@ function onEmailChangeConfirmed(e) {
 // ---- GET /api/v1/activity ---------------------------------------------------------
 
 /**
- * A moment from the query string (ISO 8601: a date, or a date and time; UTC unless it names
- * an offset), or NaN. The same reading as the usage route's from/to.
- * @param {string} text
- */
-function parseMoment(text) {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
-  if (!m) return Number.NaN;
-  return Date.parse(`${m[1]}T${m[2] ?? "00:00"}${m[3] ?? "Z"}`);
-}
-
-/**
  * The list's filters checked (kind, from, to): 400s name the field.
  * @param {core.RequestEvent} e
  */
@@ -257,9 +246,9 @@ function listParams(e) {
   const example = "an ISO 8601 date or date and time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z";
   const fromText = get("from");
   const toText = get("to");
-  const from = fromText ? parseMoment(fromText) : null;
+  const from = fromText ? api.parseMoment(fromText) : null;
   if (from !== null && Number.isNaN(from)) throw api.fieldError("from", `from must be ${example}.`);
-  const to = toText ? parseMoment(toText) : null;
+  const to = toText ? api.parseMoment(toText) : null;
   if (to !== null && Number.isNaN(to)) throw api.fieldError("to", `to must be ${example}.`);
   if (from !== null && to !== null && from >= to) throw api.fieldError("from", "from must be before to.");
 
@@ -330,5 +319,4 @@ module.exports = {
   onPasswordReset,
   onEmailChangeConfirmed,
   listActivity,
-  parseMoment,
 };

@@ -149,8 +149,7 @@ function proxyRoute(e) {
 function moment(e, name) {
   const text = param(e, name);
   if (!text) return "";
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
-  const ms = m ? Date.parse(`${m[1]}T${m[2] ?? "00:00"}${m[3] ?? "Z"}`) : NaN;
+  const ms = api.parseMoment(text);
   if (Number.isNaN(ms))
     throw api.fieldError(name, `${name} must be an ISO 8601 date or date and time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z.`);
   return new DateTime(new Date(ms).toISOString()).string();

@@ -149,7 +149,19 @@ function requestApiKey(e) {
   return key && typeof key.id === "string" ? key : null;
 }
 
+/**
+ * A moment from a query string (ISO 8601: a date, or a date and time; UTC unless it names
+ * an offset) in epoch ms, or NaN: how every route reads its from/to.
+ * @param {string} text
+ */
+function parseMoment(text) {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  if (!m) return Number.NaN;
+  return Date.parse(`${m[1]}T${m[2] ?? "00:00"}${m[3] ?? "Z"}`);
+}
+
 module.exports = {
+  parseMoment,
   requestApiKey,
   jsonBody,
   idempotencyKey,

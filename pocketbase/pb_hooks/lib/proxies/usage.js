@@ -154,17 +154,6 @@ function detailUsage(app, proxyId) {
 }
 
 /**
- * A moment from the query string (ISO 8601: a date, or a date and time; UTC unless it
- * names an offset), or NaN.
- * @param {string} text
- */
-function parseMoment(text) {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
-  if (!m) return Number.NaN;
-  return Date.parse(`${m[1]}T${m[2] ?? "00:00"}${m[3] ?? "Z"}`);
-}
-
-/**
  * The range of `from` and `to` (ISO 8601; a date alone is its UTC midnight). Defaults: to
  * = now, from = 24 hours before to. At most MAX_RANGE_DAYS days; 400s name the field.
  * @param {string} fromText
@@ -174,9 +163,9 @@ function parseMoment(text) {
  */
 function parseRange(fromText, toText, now) {
   const example = "an ISO 8601 date and time, e.g. 2026-11-01T00:00:00Z";
-  const to = toText ? parseMoment(toText) : now;
+  const to = toText ? api.parseMoment(toText) : now;
   if (Number.isNaN(to)) throw api.fieldError("to", `To must be ${example}.`);
-  const from = fromText ? parseMoment(fromText) : to - DAY_MS;
+  const from = fromText ? api.parseMoment(fromText) : to - DAY_MS;
   if (Number.isNaN(from)) throw api.fieldError("from", `From must be ${example}.`);
   if (from >= to) throw api.fieldError("from", "From must be before to.");
   if (to - from > MAX_RANGE_DAYS * DAY_MS) {
