@@ -137,14 +137,7 @@ function entriesFromBody(body) {
  * @returns {string[]}
  */
 function storedList(stored) {
-  /** @type {unknown} */
-  let value = null;
-  try {
-    value = JSON.parse(stored || "null");
-  } catch (_) {
-    return [];
-  }
-  return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  return require(`${__hooks}/lib/core/sql.js`).textList(stored);
 }
 
 /**

@@ -7,6 +7,8 @@
 
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
+/** @type {typeof import("../core/sql.js")} */
+const sql = require(`${__hooks}/lib/core/sql.js`);
 /** @type {typeof import("./views.js")} */
 const views = require(`${__hooks}/lib/api/views.js`);
 /** @type {typeof import("./changes.js")} */
@@ -68,9 +70,9 @@ function keyView(app, record) {
     id: record.id,
     name: record.getString("name"),
     prefix: record.getString("prefix"),
-    scopes: /** @type {string[]} */ (jsonList(record.get("scopes"))),
+    scopes: sql.textList(record.getString("scopes")),
     expires_at: views.iso(record.getString("expires_at")),
-    ip_allowlist: /** @type {string[]} */ (jsonList(record.get("ip_allowlist"))),
+    ip_allowlist: sql.textList(record.getString("ip_allowlist")),
     spend_cap_cents: cap > 0 ? cap : null,
     spent_this_month_cents: spentThisMonth(app, record.id),
     last_used_at: views.iso(record.getString("last_used_at")),
@@ -78,25 +80,6 @@ function keyView(app, record) {
     revoked_at: views.iso(record.getString("revoked_at")),
     created: /** @type {string} */ (views.iso(record.getString("created"))),
   };
-}
-
-/**
- * A json field's list (the record hands back raw JSON bytes or a value).
- * @param {unknown} value
- * @returns {unknown[]}
- */
-function jsonList(value) {
-  /** @type {unknown} */
-  let parsed = value;
-  if (value && typeof value !== "string" && !Array.isArray(value)) parsed = String(value);
-  if (typeof parsed === "string") {
-    try {
-      parsed = JSON.parse(parsed || "[]");
-    } catch (_) {
-      parsed = [];
-    }
-  }
-  return Array.isArray(parsed) ? parsed : [];
 }
 
 /**

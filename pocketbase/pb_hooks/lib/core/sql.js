@@ -109,4 +109,33 @@ function personShape(prefix) {
   return /** @type {any} */ ({ [`${prefix}_email`]: "", [`${prefix}_first_name`]: "", [`${prefix}_last_name`]: "" });
 }
 
-module.exports = { rowsLike, inList, dbDate, newId, likeEscape, containsPattern, personMatches, oneRowOr404, personColumns, personShape };
+/**
+ * A stored json field holding a list of texts (its raw text: "", "null" or anything but a
+ * list = []), without what is not a text.
+ * @param {string} stored
+ * @returns {string[]}
+ */
+function textList(stored) {
+  /** @type {unknown} */
+  let value = null;
+  try {
+    value = JSON.parse(stored || "null");
+  } catch (_) {
+    return [];
+  }
+  return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+}
+
+module.exports = {
+  textList,
+  rowsLike,
+  inList,
+  dbDate,
+  newId,
+  likeEscape,
+  containsPattern,
+  personMatches,
+  oneRowOr404,
+  personColumns,
+  personShape,
+};

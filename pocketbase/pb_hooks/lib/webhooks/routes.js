@@ -40,14 +40,9 @@ const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"];
  * @returns {string[]}
  */
 function eventsOf(record) {
-  /** @type {unknown} */
-  let parsed = null;
-  try {
-    parsed = JSON.parse(record.getString("events") || "[]");
-  } catch (_) {
-    parsed = null;
-  }
-  return Array.isArray(parsed) ? parsed.filter((event) => queue.isEvent(event)) : [];
+  return require(`${__hooks}/lib/core/sql.js`)
+    .textList(record.getString("events"))
+    .filter((/** @type {string} */ event) => queue.isEvent(event));
 }
 
 /**
