@@ -256,14 +256,6 @@ function listParams(e) {
 }
 
 /**
- * A stored date ("2026-11-27 12:00:00.123Z") in RFC 3339 ("2026-11-27T12:00:00.123Z").
- * @param {string} created
- */
-function rfc3339(created) {
-  return created.replace(" ", "T");
-}
-
-/**
  * GET /api/v1/activity?kind=&from=&to=&cursor=&limit= -> {items: [{id, kind, summary, ip,
  * user_agent, api_key_name, created}], next_cursor}: the signed-in customer's own activity,
  * newest first (created, then id). `kind` one of KINDS; `from` inclusive and `to`
@@ -306,7 +298,7 @@ function listActivity(e) {
     .all(rows);
   return e.json(
     200,
-    paging.pageOf(rows, limit, (row) => ({ ...row, created: rfc3339(row.created) })),
+    paging.pageOf(rows, limit, (row) => ({ ...row, created: require(`${__hooks}/lib/api/views.js`).rfc3339(row.created) })),
   );
 }
 

@@ -4,13 +4,20 @@
 // test holds each route to them.
 
 /**
- * A stored time in RFC 3339 ("2026-11-27 06:00:00.000Z" -> "2026-11-27T06:00:00.000Z"),
- * null for none.
+ * A stored time in RFC 3339 ("2026-11-27 06:00:00.000Z" -> "2026-11-27T06:00:00.000Z").
+ * @param {string} stored
+ */
+function rfc3339(stored) {
+  return String(stored).replace(" ", "T");
+}
+
+/**
+ * rfc3339 of a time that may be unset: null for none.
  * @param {string | undefined | null} stored
  * @returns {string | null}
  */
 function iso(stored) {
-  return stored ? String(stored).replace(" ", "T") : null;
+  return stored ? rfc3339(stored) : null;
 }
 
 /**
@@ -105,4 +112,4 @@ function orderView(row) {
   };
 }
 
-module.exports = { iso, proxyView, proxyRecordView, orderView };
+module.exports = { rfc3339, iso, proxyView, proxyRecordView, orderView };

@@ -30,14 +30,6 @@ function monthOf(ms) {
 }
 
 /**
- * An ISO 8601 text of a stored date ("2026-11-27 06:00:00.000Z" -> "2026-11-27T06:00:00.000Z").
- * @param {string} stored
- */
-function isoOf(stored) {
-  return stored.replace(" ", "T");
-}
-
-/**
  * @typedef {object} MonthUsage  the proxy's UTC calendar month so far
  * @property {number} bytes  up and down together, every owner's (what the quota counts)
  * @property {number} quota_bytes  0 = no quota
@@ -123,12 +115,13 @@ function usageOf(app, proxyId, range, userId, now = Date.now()) {
     })
     .all(rows);
   const totals = { bytes_up: 0, bytes_down: 0, bytes: 0, connections: 0, failed_connections: 0 };
+  const { rfc3339 } = require(`${__hooks}/lib/api/views.js`);
   const hours = rows.map((r) => {
     totals.bytes_up += r.bytes_up;
     totals.bytes_down += r.bytes_down;
     totals.connections += r.connections;
     totals.failed_connections += r.failed_connections;
-    return { ...r, hour: isoOf(r.hour), bytes: r.bytes_up + r.bytes_down };
+    return { ...r, hour: rfc3339(r.hour), bytes: r.bytes_up + r.bytes_down };
   });
   totals.bytes = totals.bytes_up + totals.bytes_down;
   const month = monthUsage(app, "p.id = {:id}", { id: proxyId }, now)[proxyId];
