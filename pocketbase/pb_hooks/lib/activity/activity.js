@@ -235,13 +235,8 @@ function onEmailChangeConfirmed(e) {
 function listParams(e) {
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
-  const query = e.request?.url?.query();
-  const get = (/** @type {string} */ name) => String(query?.get(name) ?? "").trim();
-
-  const kind = get("kind");
-  if (kind && KINDS.indexOf(/** @type {any} */ (kind)) < 0) {
-    throw api.fieldError("kind", `kind must be one of ${KINDS.join(", ")}.`);
-  }
+  const get = (/** @type {string} */ name) => api.queryParam(e, name);
+  const kind = api.queryChoice(e, "kind", KINDS);
 
   const example = "an ISO 8601 date or date and time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z";
   const fromText = get("from");

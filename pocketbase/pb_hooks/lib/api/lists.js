@@ -19,27 +19,6 @@ const PROXY_STATUSES = ["ASSIGNED", "EXPIRED"];
 const TRANSACTION_TYPES = ["CREDIT", "DEBIT", "PROXY_PURCHASE", "REFUND"];
 
 /**
- * A query parameter, trimmed.
- * @param {core.RequestEvent} e
- * @param {string} name
- */
-function param(e, name) {
-  return String(e.request?.url?.query().get(name) ?? "").trim();
-}
-
-/**
- * A query parameter that must be one of `allowed` ("" when absent).
- * @param {core.RequestEvent} e
- * @param {string} name
- * @param {string[]} allowed
- */
-function oneOf(e, name, allowed) {
-  const value = param(e, name);
-  if (value && allowed.indexOf(value) < 0) throw api.fieldError(name, `${name} must be one of ${allowed.join(", ")}.`);
-  return value;
-}
-
-/**
  * GET /api/v1/account -> {id, email, verified, balance_cents, limits, api_key}.
  * @param {core.RequestEvent} e
  */
@@ -87,11 +66,11 @@ function accountRoute(e) {
  */
 function proxiesRoute(e) {
   const user = api.customer(e);
-  const type = oneOf(e, "type", proxies.PROXY_TYPES);
-  const status = oneOf(e, "status", PROXY_STATUSES);
-  const country = param(e, "country").toUpperCase();
+  const type = api.queryChoice(e, "type", proxies.PROXY_TYPES);
+  const status = api.queryChoice(e, "status", PROXY_STATUSES);
+  const country = api.queryParam(e, "country").toUpperCase();
   if (country && !/^[A-Z]{2}$/.test(country)) throw api.fieldError("country", "country must be a two-letter ISO 3166-1 code, e.g. DE.");
-  const search = param(e, "search");
+  const search = api.queryParam(e, "search");
   if (api.chars(search) > 100) throw api.fieldError("search", "search must be at most 100 characters.");
   const { limit, after } = paging.pageParams(e);
   let where = "assigned_to_user_id = {:user} AND status IN ('ASSIGNED', 'EXPIRED')";
@@ -147,7 +126,7 @@ function proxyRoute(e) {
  * @param {string} name
  */
 function moment(e, name) {
-  const text = param(e, name);
+  const text = api.queryParam(e, name);
   if (!text) return "";
   const ms = api.parseMoment(text);
   if (Number.isNaN(ms))
@@ -161,7 +140,7 @@ function moment(e, name) {
  */
 function transactionsRoute(e) {
   const user = api.customer(e);
-  const type = oneOf(e, "type", TRANSACTION_TYPES);
+  const type = api.queryChoice(e, "type", TRANSACTION_TYPES);
   const from = moment(e, "from");
   const to = moment(e, "to");
   const { limit, after } = paging.pageParams(e);
@@ -189,7 +168,7 @@ function transactionsRoute(e) {
  */
 function ordersRoute(e) {
   const user = api.customer(e);
-  const kind = oneOf(e, "kind", ["purchase", "renewal"]);
+  const kind = api.queryChoice(e, "kind", ["purchase", "renewal"]);
   const { limit, after } = paging.pageParams(e);
   const rows = sql.rowsLike({
     id: "",
@@ -224,7 +203,7 @@ function ordersRoute(e) {
  */
 function locationsRoute(e) {
   api.customer(e);
-  const only = oneOf(e, "type", proxies.PROXY_TYPES);
+  const only = api.queryChoice(e, "type", proxies.PROXY_TYPES);
   /** @type {typeof import("../proxies/prices.js")} */
   const prices = require(`${__hooks}/lib/proxies/prices.js`);
   const items = [];

@@ -160,8 +160,31 @@ function parseMoment(text) {
   return Date.parse(`${m[1]}T${m[2] ?? "00:00"}${m[3] ?? "Z"}`);
 }
 
+/**
+ * A query parameter, trimmed ("" when absent).
+ * @param {core.RequestEvent} e
+ * @param {string} name
+ */
+function queryParam(e, name) {
+  return String(e.request?.url?.query().get(name) ?? "").trim();
+}
+
+/**
+ * A query parameter that must be one of `allowed` ("" when absent): a 400 naming it otherwise.
+ * @param {core.RequestEvent} e
+ * @param {string} name
+ * @param {readonly string[]} allowed
+ */
+function queryChoice(e, name, allowed) {
+  const value = queryParam(e, name);
+  if (value && allowed.indexOf(value) < 0) throw fieldError(name, `${name} must be one of ${allowed.join(", ")}.`);
+  return value;
+}
+
 module.exports = {
   parseMoment,
+  queryParam,
+  queryChoice,
   requestApiKey,
   jsonBody,
   idempotencyKey,

@@ -368,10 +368,7 @@ function deliveriesRoute(e) {
   /** @type {typeof import("../api/paging.js")} */
   const paging = require(`${__hooks}/lib/api/paging.js`);
   const endpoint = ownEndpoint(e.app, user.id, e.request?.pathValue("id") ?? "");
-  const status = String(e.request?.url?.query().get("status") ?? "").trim();
-  if (status && DELIVERY_STATUSES.indexOf(status) < 0) {
-    throw api.fieldError("status", `status must be one of ${DELIVERY_STATUSES.join(", ")}.`);
-  }
+  const status = api.queryChoice(e, "status", DELIVERY_STATUSES);
   const { limit, after } = paging.pageParams(e);
   const rows = deliveryRows();
   e.app
