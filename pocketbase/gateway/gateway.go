@@ -14,6 +14,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -361,7 +362,8 @@ func (g *Gateway) pollLocked() error {
 
 func (g *Gateway) applyChanges(changes []Change) {
 	for _, c := range changes {
-		if c.Revoked {
+		spent := c.Grant != nil && g.quotas.grantChanged(c.Grant, c.NewTerm)
+		if c.Revoked || spent {
 			g.tunnels.cut(c.ProxyID)
 		} else if c.Grant != nil {
 			g.tunnels.expireAt(c.ProxyID, c.Grant.ExpiresAt)
@@ -453,8 +455,10 @@ func (g *Gateway) dial(grant *Grant, opts Options, host string, port int) (*conn
 // oneWay: a plain HTTP request, whose client may send nothing more to the target.
 // refuse answers the client in its protocol when the grant was revoked meanwhile.
 // greet answers the client and sends what it already had for the target (a plain
-// request, bytes sent before CONNECT's answer), counting those bytes with `up`.
-func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func(up func(int64)) error, refuse func(*refusal)) {
+// request, bytes sent before CONNECT's answer) through toTarget, which meters them and
+// draws them on the proxy's budget. When the budget runs out, every tunnel of the proxy
+// ends at its last byte.
+func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func(toTarget io.Writer) error, refuse func(*refusal)) {
 	t := &tunnel{proxyID: grant.ProxyID, client: client, target: target.tcp}
 	g.tunnels.add(t, grant.ExpiresAt)
 	defer g.tunnels.remove(t)
@@ -466,22 +470,20 @@ func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay b
 	}
 	usage := g.meter.of(grant.ProxyID, grant.OwnerID)
 	usage.connections.Add(1)
-	if err := greet(func(n int64) { usage.up.Add(n) }); err != nil {
-		t.cut()
-		return
+	b := g.quotas.of(grant)
+	up := func(n int64) { usage.up.Add(n) }
+	down := func(n int64) { usage.down.Add(n) }
+	err := greet(&drawingWriter{w: target.tcp, b: b, add: up})
+	if err == nil && len(target.pending) > 0 {
+		_, err = (&drawingWriter{w: client, b: b, add: down}).Write(target.pending)
 	}
-	if len(target.pending) > 0 {
-		n, err := client.Write(target.pending)
-		usage.down.Add(int64(n))
-		if err != nil {
-			t.cut()
-			return
-		}
+	if err == nil && oneWay {
+		err = pump(client, target.tcp, b, down)
+	} else if err == nil {
+		err = relay(client, target.tcp, b, up, down)
 	}
-	if oneWay {
-		_ = pump(client, target.tcp, func(n int64) { usage.down.Add(n) })
-		t.cut()
-		return
+	t.cut()
+	if errors.Is(err, errBudgetSpent) {
+		g.tunnels.cut(grant.ProxyID)
 	}
-	relay(client, target.tcp, func(n int64) { usage.up.Add(n) }, func(n int64) { usage.down.Add(n) })
 }

@@ -78,36 +78,23 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 	if req.Method == http.MethodConnect {
 		early := make([]byte, br.Buffered()) // sent by the client before our answer
 		_, _ = io.ReadFull(br, early)
-		g.open(grant, client, target, false, func(up func(int64)) error {
+		g.open(grant, client, target, false, func(toTarget io.Writer) error {
 			if _, err := io.WriteString(client, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 				return err
 			}
-			n, err := target.tcp.Write(early)
-			up(int64(n))
+			_, err := toTarget.Write(early)
 			return err
 		}, func(r *refusal) { g.refuseHTTP(client, r) })
 		return
 	}
-	g.open(grant, client, target, true, func(up func(int64)) error {
+	g.open(grant, client, target, true, func(toTarget io.Writer) error {
 		outgoing := req.Clone(req.Context())
 		outgoing.Body = req.Body
 		outgoing.Header.Del("Proxy-Authorization")
 		outgoing.Header.Del("Proxy-Connection")
 		outgoing.Close = true
-		return outgoing.Write(&countingWriter{w: target.tcp, add: up})
+		return outgoing.Write(toTarget)
 	}, func(r *refusal) { g.refuseHTTP(client, r) })
-}
-
-// countingWriter adds what it writes to a meter (a plain request's head and body).
-type countingWriter struct {
-	w   io.Writer
-	add func(int64)
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.add(int64(n))
-	return n, err
 }
 
 // proxyCredentials reads Basic Proxy-Authorization.

@@ -67,7 +67,8 @@ type Grant struct {
 	State        string
 	City         string
 	Exit         Exit
-	// Limits: changing them never cuts a tunnel (they apply to new connections).
+	// Limits: a quota lowered below what was used cuts the proxy's tunnels (open tunnels
+	// draw on the new quota at once); a lower connection cap applies to new connections.
 	QuotaBytes     int64
 	MaxConnections int
 }
@@ -162,6 +163,9 @@ type Change struct {
 	Revoked bool
 	// Grant: the grant now (nil when there is none).
 	Grant *Grant
+	// NewTerm: the grant begins a term of ownership (a new owner, or granted again): its
+	// quota counts from zero.
+	NewTerm bool
 }
 
 // Replace loads a full snapshot; every grant that is gone or changed is reported.
@@ -235,7 +239,7 @@ func (ix *Index) putLocked(r *Record) (Change, bool) {
 	if old != nil && old.sameAccess(g) && old.ExpiresAt.Equal(g.ExpiresAt) && old.QuotaBytes == g.QuotaBytes && old.MaxConnections == g.MaxConnections {
 		return Change{}, false
 	}
-	return Change{ProxyID: r.ID, Revoked: old != nil && !old.sameAccess(g), Grant: g}, true
+	return Change{ProxyID: r.ID, Revoked: old != nil && !old.sameAccess(g), Grant: g, NewTerm: old == nil || old.OwnerID != g.OwnerID}, true
 }
 
 func (ix *Index) removeLocked(id string) Change {

@@ -15,13 +15,9 @@ const FlushInterval = 5 * time.Second
 // or with all of its connection slots taken it answers why (release is nil then); else it
 // holds a slot until release is called, when the connection has ended.
 func (g *Gateway) takeConnection(grant *Grant) (release func(), refused *refusal) {
-	now := time.Now()
-	if grant.QuotaBytes > 0 {
-		used := g.quotas.usedBy(grant.ProxyID, now) + g.meter.Peek(grant.ProxyID).bytes()
-		if used >= grant.QuotaBytes {
-			renews := monthStart(now).AddDate(0, 1, 0).Format("January 2")
-			return nil, &refusal{429, 0x02, fmt.Sprintf("This proxy's monthly bandwidth quota (%s) is used up; it renews on %s (UTC).", formatBytes(grant.QuotaBytes), renews)}
-		}
+	if grant.QuotaBytes > 0 && g.quotas.of(grant).left() <= 0 {
+		renews := monthStart(time.Now()).AddDate(0, 1, 0).Format("January 2")
+		return nil, &refusal{429, 0x02, fmt.Sprintf("This proxy's monthly bandwidth quota (%s) is used up; it renews on %s (UTC).", formatBytes(grant.QuotaBytes), renews)}
 	}
 	release, ok := g.tunnels.takeSlot(grant.ProxyID, grant.MaxConnections)
 	if !ok {
@@ -49,7 +45,8 @@ func gatewayName() string {
 	return "gateway"
 }
 
-// meterLoop flushes usage every FlushInterval and re-reads the month's usage every minute.
+// meterLoop flushes usage every FlushInterval and re-reads the month's usage every minute
+// and when a month begins.
 func (g *Gateway) meterLoop() {
 	defer g.wg.Done()
 	ticker := time.NewTicker(g.cfg.FlushInterval)
@@ -62,9 +59,9 @@ func (g *Gateway) meterLoop() {
 		case <-ticker.C:
 		}
 		g.flush(g.ctx, false)
-		if time.Since(lastMonthRead) > time.Minute {
+		if now := time.Now(); now.Sub(lastMonthRead) > time.Minute || !monthStart(now).Equal(monthStart(lastMonthRead)) {
 			g.readMonthUsage(g.ctx)
-			lastMonthRead = time.Now()
+			lastMonthRead = now
 		}
 	}
 }
@@ -90,17 +87,18 @@ func (g *Gateway) flush(ctx context.Context, force bool) {
 		g.lastFlush = now.Add(-time.Duration(up) * time.Second)
 		return
 	}
-	g.quotas.add(now, proxies)
+	g.quotas.flushedNow(proxies)
 }
 
+// readMonthUsage takes the shop's count of each proxy's bytes this month (all gateways')
+// into the budgets.
 func (g *Gateway) readMonthUsage(ctx context.Context) {
-	month := monthStart(time.Now())
-	used, err := g.source.MonthUsage(ctx, month)
+	used, err := g.source.MonthUsage(ctx, monthStart(time.Now()))
 	if err != nil {
 		g.cfg.Logger.Warn("gateway: cannot read this month's usage", "error", err)
 		return
 	}
-	g.quotas.set(month, used)
+	g.quotas.reconcile(used, func(id string) bool { return g.index.Grant(id) != nil })
 }
 
 // putBack adds counts that could not be written to the counters again.

@@ -12,8 +12,10 @@ import (
 // readable without holding anything, asks the kernel how many bytes are queued, and moves
 // exactly those with io.CopyN, which Linux does with splice (no copy through user space;
 // *net.TCPConn on both sides). So an idle tunnel holds no buffer and no splice pipe (idle
-// tunnels stay small), and the meter counts as the bytes move.
-func pump(dst, src *net.TCPConn, add func(int64)) error {
+// tunnels stay small), and the meter counts as the bytes move. Each move is first taken
+// from the budget: when it has no byte left the pump stops there (errBudgetSpent), so the
+// copy never passes it.
+func pump(dst, src *net.TCPConn, b *budget, add func(int64)) error {
 	raw, err := src.SyscallConn()
 	if err != nil {
 		return err
@@ -47,7 +49,12 @@ func pump(dst, src *net.TCPConn, add func(int64)) error {
 		if eof {
 			return nil
 		}
-		n, err := io.CopyN(dst, src, int64(max(queued, 1)))
+		allowed := b.take(int64(max(queued, 1)))
+		if allowed == 0 {
+			return errBudgetSpent
+		}
+		n, err := io.CopyN(dst, src, allowed)
+		b.giveBack(allowed - n)
 		add(n)
 		if err == io.EOF {
 			return nil

@@ -7,10 +7,16 @@ import (
 	"net"
 )
 
-// pump moves src to dst until src ends (nil) or either fails, counting in chunks.
-func pump(dst, src *net.TCPConn, add func(int64)) error {
+// pump moves src to dst until src ends (nil) or either fails, counting in chunks taken
+// from the budget first (errBudgetSpent when it has no byte left).
+func pump(dst, src *net.TCPConn, b *budget, add func(int64)) error {
 	for {
-		n, err := io.CopyN(dst, src, 256<<10)
+		allowed := b.take(32 << 10)
+		if allowed == 0 {
+			return errBudgetSpent
+		}
+		n, err := io.CopyN(dst, src, allowed)
+		b.giveBack(allowed - n)
 		add(n)
 		if err == io.EOF {
 			return nil

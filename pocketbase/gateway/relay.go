@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"errors"
+	"io"
 	"net"
 	"sync"
 	"time"
@@ -121,20 +123,23 @@ func (ts *tunnels) slotsTaken(proxyID string) int {
 }
 
 // relay copies both ways between the client and the target until both directions end
-// (a half-close is passed on) or one fails, and adds what moved to the meter.
-func relay(client, target *net.TCPConn, up, down func(int64)) {
+// (a half-close is passed on) or one fails, draws both on the budget and adds what moved
+// to the meter. It answers errBudgetSpent when the budget stopped it.
+func relay(client, target *net.TCPConn, b *budget, up, down func(int64)) error {
 	var wg sync.WaitGroup
+	var upErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if err := pump(target, client, up); err != nil {
+		if upErr = pump(target, client, b, up); upErr != nil {
 			client.Close()
 			target.Close()
 			return
 		}
 		_ = target.CloseWrite()
 	}()
-	if err := pump(client, target, down); err != nil {
+	downErr := pump(client, target, b, down)
+	if downErr != nil {
 		client.Close()
 		target.Close()
 	} else {
@@ -143,4 +148,28 @@ func relay(client, target *net.TCPConn, up, down func(int64)) {
 	wg.Wait()
 	client.Close()
 	target.Close()
+	if errors.Is(upErr, errBudgetSpent) {
+		return upErr
+	}
+	return downErr
+}
+
+// drawingWriter writes to w what the budget allows and counts it (a plain request's head
+// and body, bytes sent before a tunnel's answer); past the budget it stops with
+// errBudgetSpent.
+type drawingWriter struct {
+	w   io.Writer
+	b   *budget
+	add func(int64)
+}
+
+func (d *drawingWriter) Write(p []byte) (int, error) {
+	allowed := d.b.take(int64(len(p)))
+	n, err := d.w.Write(p[:allowed])
+	d.b.giveBack(allowed - int64(n))
+	d.add(int64(n))
+	if err == nil && allowed < int64(len(p)) {
+		err = errBudgetSpent
+	}
+	return n, err
 }

@@ -83,7 +83,7 @@ func (g *Gateway) serveSOCKS(c net.Conn, handshakeDone func()) {
 	}
 	_ = client.SetDeadline(time.Time{})
 	handshakeDone()
-	g.open(grant, client, target, false, func(func(int64)) error {
+	g.open(grant, client, target, false, func(io.Writer) error {
 		return socksReply(client, socksSucceeded)
 	}, func(*refusal) {
 		socksReply(client, 0x02) // not allowed: the proxy changed while connecting
