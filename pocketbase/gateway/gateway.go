@@ -171,6 +171,7 @@ func (g *Gateway) Start() error {
 		g.wg.Add(1)
 		go g.accept(ln, l.serve)
 	}
+	g.refreshGuard() // with the listeners' addresses
 	g.wg.Add(2)
 	go g.follow()
 	go g.meterLoop()
@@ -266,11 +267,20 @@ func (g *Gateway) reloadLocked() error {
 	}
 	g.applyChanges(g.index.Replace(records))
 	g.cursor = cursor
-	g.refreshAllowed()
+	g.refreshGuard()
 	return nil
 }
 
-func (g *Gateway) refreshAllowed() {
+// refreshGuard gives the guard the ranges an admin allows and the addresses this gateway
+// listens on and sends from (never dialled).
+func (g *Gateway) refreshGuard() {
+	bound := g.index.BindAddresses()
+	for _, l := range g.listeners {
+		if ap, err := netip.ParseAddrPort(l.Addr().String()); err == nil {
+			bound = append(bound, ap.Addr())
+		}
+	}
+	g.guard.SetBound(bound)
 	prefixes, err := g.source.AllowedRanges(g.ctx)
 	if err != nil {
 		g.cfg.Logger.Warn("gateway: cannot read the allowed target ranges", "error", err)
@@ -306,7 +316,7 @@ func (g *Gateway) follow() {
 			failing = false
 		}
 		if time.Since(lastSettings) > 2*time.Second {
-			g.refreshAllowed()
+			g.refreshGuard()
 			lastSettings = time.Now()
 		}
 	}

@@ -362,7 +362,7 @@ func TestPrivateTargetsRefusedUnlessOpenOrAllowed(t *testing.T) {
 	src.mu.Lock()
 	src.allowed = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 	src.mu.Unlock()
-	g.refreshAllowed()
+	g.refreshGuard()
 	if status, c, _ := connectTunnel(g.httpAddr(), "user-dc", "pass-dc", echo.addr); status != 200 {
 		t.Fatalf("allowed range: %d", status)
 	} else {

@@ -1,9 +1,13 @@
 package gateway
 
 import (
+	"net"
 	"net/netip"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // blockedRanges are the addresses a gateway reachable from outside must never dial: a
@@ -23,10 +27,35 @@ var blockedRanges = mustPrefixes(
 	"::/128",         // unspecified
 	"::1/128",        // loopback
 	"64:ff9b:1::/48", // local-use NAT64
+	"2001::/32",      // Teredo: carries an IPv4 address in a form the guard cannot judge
 	"fc00::/7",       // unique local (AWS metadata fd00:ec2::254)
 	"fe80::/10",      // link-local
 	"ff00::/8",       // multicast
 )
+
+// IPv6 forms that carry an IPv4 address and reach it: judged as that address.
+var (
+	nat64          = netip.MustParsePrefix("64:ff9b::/96") // the IPv4 address in the last 32 bits
+	sixToFour      = netip.MustParsePrefix("2002::/16")    // in bits 16-47
+	ipv4Compatible = netip.MustParsePrefix("::/96")        // ::a.b.c.d, in the last 32 bits
+)
+
+// carriedIPv4 is the address an IPv6 address leads to: the IPv4 address a NAT64, 6to4 or
+// IPv4-compatible address carries, else the address itself (IPv4-mapped ones unmapped).
+func carriedIPv4(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if !a.Is6() {
+		return a
+	}
+	b := a.As16()
+	switch {
+	case nat64.Contains(a), ipv4Compatible.Contains(a) && !a.IsLoopback() && !a.IsUnspecified():
+		return netip.AddrFrom4([4]byte(b[12:16]))
+	case sixToFour.Contains(a):
+		return netip.AddrFrom4([4]byte(b[2:6]))
+	}
+	return a
+}
 
 func mustPrefixes(cidrs ...string) []netip.Prefix {
 	out := make([]netip.Prefix, 0, len(cidrs))
@@ -77,17 +106,74 @@ type Guard struct {
 	// use it is on this machine already and may reach anything.
 	open    bool
 	allowed atomic.Pointer[[]netip.Prefix]
+	// own: this machine's addresses (its interfaces', re-read every ownRefresh, and the
+	// addresses it listens on or sends from), never dialled: a socket bound to 0.0.0.0 or
+	// :: there (a web port meant for a reverse proxy, a database) must stay out of reach
+	// even on a public address.
+	own     atomic.Pointer[map[netip.Addr]bool]
+	bound   atomic.Pointer[[]netip.Addr]
+	ownMu   sync.Mutex
+	ownRead atomic.Int64 // unix nanoseconds of the last read of the interfaces
 }
+
+// ownRefresh is how often the guard re-reads the machine's interface addresses.
+const ownRefresh = 10 * time.Second
+
+// interfaceAddrs lists the machine's interface addresses (tests replace it).
+var interfaceAddrs = net.InterfaceAddrs
 
 func NewGuard(open bool) *Guard {
 	g := &Guard{open: open}
 	g.SetAllowed(nil)
+	g.SetBound(nil)
 	return g
 }
 
 // SetAllowed replaces the ranges that may be dialled even though they are blocked.
 func (g *Guard) SetAllowed(prefixes []netip.Prefix) {
 	g.allowed.Store(&prefixes)
+}
+
+// SetBound replaces the addresses the gateway listens on and sends from (besides its
+// interfaces'), which it never dials.
+func (g *Guard) SetBound(addrs []netip.Addr) {
+	addrs = slices.SortedFunc(slices.Values(addrs), netip.Addr.Compare)
+	if old := g.bound.Load(); old != nil && slices.Equal(*old, addrs) {
+		return
+	}
+	g.bound.Store(&addrs)
+	g.ownRead.Store(0) // read again with the next check
+}
+
+// ownAddrs answers this machine's addresses, re-read when older than ownRefresh (by one
+// caller; the others use the last list meanwhile).
+func (g *Guard) ownAddrs() map[netip.Addr]bool {
+	if own := g.own.Load(); own != nil && time.Since(time.Unix(0, g.ownRead.Load())) < ownRefresh {
+		return *own
+	}
+	if !g.ownMu.TryLock() {
+		if own := g.own.Load(); own != nil {
+			return *own
+		}
+		g.ownMu.Lock()
+	}
+	defer g.ownMu.Unlock()
+	own := map[netip.Addr]bool{}
+	if addrs, err := interfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if p, err := netip.ParsePrefix(a.String()); err == nil {
+				own[p.Addr().Unmap().WithZone("")] = true
+			}
+		}
+	}
+	for _, a := range *g.bound.Load() {
+		if a.IsValid() && !a.IsUnspecified() {
+			own[a.Unmap().WithZone("")] = true
+		}
+	}
+	g.own.Store(&own)
+	g.ownRead.Store(time.Now().UnixNano())
+	return own
 }
 
 // Allows says whether `addr` may be dialled.
@@ -97,16 +183,20 @@ func (g *Guard) Allows(addr netip.Addr) bool {
 	}
 	// Without its zone: a prefix never contains a zoned address, so fe80::1%eth0 would pass.
 	addr = addr.Unmap().WithZone("")
+	reaches := carriedIPv4(addr)
 	for _, p := range *g.allowed.Load() {
-		if p.Contains(addr) {
+		if p.Contains(addr) || p.Contains(reaches) {
 			return true
 		}
 	}
-	if !addr.IsValid() || addr.IsUnspecified() {
+	if !reaches.IsValid() || reaches.IsUnspecified() {
+		return false
+	}
+	if own := g.ownAddrs(); own[addr] || own[reaches] {
 		return false
 	}
 	for _, p := range blockedRanges {
-		if p.Contains(addr) {
+		if p.Contains(addr) || p.Contains(reaches) {
 			return false
 		}
 	}

@@ -149,11 +149,12 @@ type Index struct {
 	mu       sync.RWMutex
 	byID     map[string]*Grant
 	byName   map[string]*Grant
-	upstream map[string]*Record // RESIDENTIAL proxies with an upstream exit, any status: pool members
+	upstream map[string]*Record    // RESIDENTIAL proxies with an upstream exit, any status: pool members
+	binds    map[string]netip.Addr // the local address each direct exit sends from, any status
 }
 
 func NewIndex() *Index {
-	return &Index{byID: map[string]*Grant{}, byName: map[string]*Grant{}, upstream: map[string]*Record{}}
+	return &Index{byID: map[string]*Grant{}, byName: map[string]*Grant{}, upstream: map[string]*Record{}, binds: map[string]netip.Addr{}}
 }
 
 // Change says what happened to one proxy's grant when the index was updated.
@@ -190,6 +191,11 @@ func (ix *Index) Replace(records []Record) []Change {
 			delete(ix.upstream, id)
 		}
 	}
+	for id := range ix.binds {
+		if !seen[id] {
+			delete(ix.binds, id)
+		}
+	}
 	return changes
 }
 
@@ -210,6 +216,7 @@ func (ix *Index) Apply(ids []string, records []Record) []Change {
 			continue
 		}
 		delete(ix.upstream, id)
+		delete(ix.binds, id)
 		if _, ok := ix.byID[id]; ok {
 			changes = append(changes, ix.removeLocked(id))
 		}
@@ -222,6 +229,11 @@ func (ix *Index) putLocked(r *Record) (Change, bool) {
 		ix.upstream[r.ID] = r
 	} else {
 		delete(ix.upstream, r.ID)
+	}
+	if a, err := netip.ParseAddr(r.Exit.BindAddr); err == nil && !r.Exit.Upstream {
+		ix.binds[r.ID] = a
+	} else {
+		delete(ix.binds, r.ID)
 	}
 	old := ix.byID[r.ID]
 	g := grantOf(r)
@@ -248,6 +260,21 @@ func (ix *Index) removeLocked(id string) Change {
 	}
 	delete(ix.byID, id)
 	return Change{ProxyID: id, Revoked: true}
+}
+
+// BindAddresses are the local addresses direct exits send from.
+func (ix *Index) BindAddresses() []netip.Addr {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	seen := map[netip.Addr]bool{}
+	out := []netip.Addr{}
+	for _, a := range ix.binds {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Grant is the current grant of a proxy, or nil.

@@ -87,7 +87,9 @@ func TestBackoffFollowsTheScheduleForTwentyFourHours(t *testing.T) {
 func TestDialerRefusesPrivateAddressesUnlessOpen(t *testing.T) {
 	closed := GuardControl(gateway.NewGuard(false))
 	open := GuardControl(gateway.NewGuard(true))
-	for _, address := range []string{"127.0.0.1:80", "10.1.2.3:443", "169.254.169.254:80", "192.168.1.1:443", "[::1]:443", "[fd00:ec2::254]:80", "[::ffff:127.0.0.1]:80", "[fe80::1%lo]:80"} {
+	for _, address := range []string{"127.0.0.1:80", "10.1.2.3:443", "169.254.169.254:80", "192.168.1.1:443", "[::1]:443", "[fd00:ec2::254]:80", "[::ffff:127.0.0.1]:80", "[fe80::1%lo]:80",
+		// #26 finding 9: IPv6 forms carrying a blocked IPv4 address (NAT64, 6to4, IPv4-compatible)
+		"[64:ff9b::7f00:1]:80", "[2002:a9fe:a9fe::1]:80", "[::10.1.2.3]:443"} {
 		err := closed("tcp", address, nil)
 		var refused *RefusedAddressError
 		if !errors.As(err, &refused) {
