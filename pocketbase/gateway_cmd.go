@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pocketbase/pocketbase/core"
 	"github.com/spf13/cobra"
@@ -60,6 +61,7 @@ func runStandaloneGateway(args []string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	cfg.Logger = logger
+	cfg.CatchUpEvery = 100 * time.Millisecond // each catch-up is a call to the shop
 	gw := gateway.New(cfg, &gateway.HTTPSource{BaseURL: *pbURL, Token: secret})
 	if err := gw.Start(); err != nil {
 		return fmt.Errorf("the gateway cannot start: %w", err)

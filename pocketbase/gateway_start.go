@@ -47,6 +47,18 @@ func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 		}
 		cfg.FlushInterval = time.Duration(seconds) * time.Second
 	}
+	// GATEWAY_AUTH_FAILURE_LIMIT: failed sign-ins an address may have in a minute before it
+	// is refused for the rest of it (default 30; 0 turns the throttle off).
+	if text := strings.TrimSpace(os.Getenv("GATEWAY_AUTH_FAILURE_LIMIT")); text != "" {
+		limit, err := strconv.Atoi(text)
+		if err != nil || limit < 0 {
+			return cfg, false, fmt.Errorf("GATEWAY_AUTH_FAILURE_LIMIT must be a whole number (0 = no limit), not %q", text)
+		}
+		cfg.AuthFailureLimit = limit
+		if limit == 0 {
+			cfg.AuthFailureLimit = -1
+		}
+	}
 	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "", nil
 }
 

@@ -49,14 +49,26 @@ type Config struct {
 	SOCKSAddr string // "host:port" of the SOCKS5 listener; "" = off
 	// OpenTargets lets connections reach loopback and private addresses: only when the
 	// gateway listens on loopback (the embedded default on one machine).
-	OpenTargets      bool
-	Realm            string
-	PollInterval     time.Duration
+	OpenTargets  bool
+	Realm        string
+	PollInterval time.Duration
+	// AuthTimeout bounds a connection's first bytes and credentials (default 3 s);
+	// HandshakeTimeout the whole handshake after them (default 10 s).
+	AuthTimeout      time.Duration
 	HandshakeTimeout time.Duration
 	DialTimeout      time.Duration
 	FlushInterval    time.Duration
-	// MaxHandshakes bounds the connections in their handshake at once (default 4096).
-	MaxHandshakes int
+	// MaxHandshakes bounds the connections in their handshake at once (default 4096), a
+	// backstop behind MaxHandshakesPerSource: the connections of one address (an IPv6 /64)
+	// not yet authenticated (default 128).
+	MaxHandshakes          int
+	MaxHandshakesPerSource int
+	// AuthFailureLimit: an address (an IPv6 /64) with this many failed sign-ins within a
+	// minute is refused until that minute ends (default 30; negative: no limit).
+	AuthFailureLimit int
+	// CatchUpEvery bounds how often failed sign-ins may make the gateway read the source's
+	// changes at once (default 5 ms; a gateway following the shop over its API: more).
+	CatchUpEvery time.Duration
 	// Name names this gateway in its stats rows (default GATEWAY_NAME or the host name).
 	Name   string
 	Logger *slog.Logger
@@ -71,6 +83,19 @@ func (c *Config) defaults() {
 	}
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = 10 * time.Second
+	}
+	if c.AuthTimeout <= 0 {
+		c.AuthTimeout = 3 * time.Second
+	}
+	c.AuthTimeout = min(c.AuthTimeout, c.HandshakeTimeout)
+	if c.MaxHandshakesPerSource <= 0 {
+		c.MaxHandshakesPerSource = 128
+	}
+	if c.AuthFailureLimit == 0 {
+		c.AuthFailureLimit = 30
+	}
+	if c.CatchUpEvery <= 0 {
+		c.CatchUpEvery = 5 * time.Millisecond
 	}
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
@@ -110,7 +135,10 @@ type Gateway struct {
 	lastFlush time.Time
 
 	handshakes  chan struct{} // a slot per connection in its handshake
+	unfinished  counters      // connections not yet authenticated, per source
 	refusedBusy atomic.Int64  // connections closed because every slot was taken
+	failures    failures      // failed sign-ins per source
+	misses      misses        // credentials refused just after catching up
 
 	pollMu   sync.Mutex // one poll at a time: the loop's, or a catch-up's
 	cursor   int64
@@ -130,6 +158,7 @@ func New(cfg Config, source Source) *Gateway {
 		meter:      newMeter(),
 		ctx:        ctx,
 		handshakes: make(chan struct{}, cfg.MaxHandshakes),
+		failures:   failures{limit: cfg.AuthFailureLimit},
 		cancel:     cancel,
 	}
 	g.dialer = &Dialer{
@@ -157,7 +186,7 @@ func (g *Gateway) Start() error {
 	g.lastFlush = time.Now().UTC()
 	for _, l := range []struct {
 		addr  string
-		serve func(net.Conn, func())
+		serve func(net.Conn, *handshake)
 	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}} {
 		if l.addr == "" {
 			continue
@@ -216,10 +245,12 @@ func (g *Gateway) Close() {
 // Meter is the traffic counters.
 func (g *Gateway) Meter() *Meter { return g.meter }
 
-// accept serves each connection of a listener. At most MaxHandshakes connections may be
-// in their handshake at once (a slow client holds one for up to HandshakeTimeout): past
-// that a new connection is closed at once, so a slowloris flood cannot grow memory.
-func (g *Gateway) accept(ln net.Listener, serve func(net.Conn, func())) {
+// accept serves each connection of a listener. At most MaxHandshakesPerSource
+// connections of one address may be unauthenticated at once, and MaxHandshakes be in their
+// handshake (a slow client holds a slot for up to AuthTimeout, then HandshakeTimeout):
+// past either a new connection is closed at once, so a flood from one address neither
+// grows memory nor shuts out anyone else.
+func (g *Gateway) accept(ln net.Listener, serve func(net.Conn, *handshake)) {
 	defer g.wg.Done()
 	backoff := 5 * time.Millisecond
 	for {
@@ -234,18 +265,24 @@ func (g *Gateway) accept(ln net.Listener, serve func(net.Conn, func())) {
 			continue
 		}
 		backoff = 5 * time.Millisecond
-		select {
-		case g.handshakes <- struct{}{}:
-		default:
+		source := sourceOf(clientAddr(c))
+		if !g.unfinished.take(source, g.cfg.MaxHandshakesPerSource) {
 			c.Close()
 			g.refusedBusy.Add(1)
 			continue
 		}
-		var once sync.Once
-		done := func() { once.Do(func() { <-g.handshakes }) }
+		select {
+		case g.handshakes <- struct{}{}:
+		default:
+			g.unfinished.release(source)
+			c.Close()
+			g.refusedBusy.Add(1)
+			continue
+		}
+		h := &handshake{g: g, source: source}
 		go func() {
-			defer done()
-			serve(c, done)
+			defer h.done()
+			serve(c, h)
 		}()
 	}
 }
@@ -322,10 +359,6 @@ func (g *Gateway) follow() {
 	}
 }
 
-// catchUpEvery bounds how often failed logins may poll the source (a stream of wrong
-// passwords must not become a stream of queries).
-const catchUpEvery = 5 * time.Millisecond
-
 // catchUp makes sure a poll that began after `since` has finished (a login that failed
 // at `since` then sees every change committed before it: a proxy bought a moment ago
 // works at once); it answers whether the index may have changed meanwhile.
@@ -335,7 +368,7 @@ func (g *Gateway) catchUp(since time.Time) bool {
 	if g.lastPoll.After(since) {
 		return true // a poll started after the login and has finished (we hold its lock)
 	}
-	if wait := catchUpEvery - time.Since(g.lastPoll); wait > 0 {
+	if wait := g.cfg.CatchUpEvery - time.Since(g.lastPoll); wait > 0 {
 		time.Sleep(wait)
 	}
 	return g.pollLocked() == nil
@@ -394,12 +427,27 @@ var (
 	refusedClient      = &refusal{407, 0, "This proxy does not accept connections from your address (IP allowlist)."}
 )
 
-// authorize finds the grant for credentials given on `port` from `client`.
+// authorize finds the grant for credentials given on `port` from `client`. Credentials it
+// does not know make it catch up with the source first (a proxy bought a moment ago works
+// at once), unless the same ones failed so just before; an address with too many failures
+// is refused without looking.
 func (g *Gateway) authorize(username, password string, port Port, client netip.Addr) (*Grant, Options, *refusal) {
-	started := time.Now()
+	source, started := sourceOf(client), time.Now()
+	if wait := g.failures.blockedFor(source, started); wait > 0 {
+		return nil, Options{}, refusedGuessing(wait)
+	}
 	grant, opts, refused := g.authorizeNow(username, password, port, client)
-	if refused == refusedCredentials && g.catchUp(started) {
-		return g.authorizeNow(username, password, port, client)
+	if refused != refusedCredentials {
+		return grant, opts, refused
+	}
+	miss := missKey(username, password)
+	if !g.misses.recent(miss, started) && g.catchUp(started) {
+		grant, opts, refused = g.authorizeNow(username, password, port, client)
+	}
+	if refused == refusedCredentials {
+		now := time.Now()
+		g.misses.add(miss, now)
+		g.failures.add(source, now)
 	}
 	return grant, opts, refused
 }

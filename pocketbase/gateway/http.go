@@ -20,9 +20,9 @@ const maxHeaderBytes = 32 << 10
 // serveHTTP answers one client of the HTTP proxy port: a CONNECT tunnel, or one plain
 // HTTP request forwarded with `Connection: close` (a following request on the same
 // connection would carry the customer's Proxy-Authorization to the target).
-func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
+func (g *Gateway) serveHTTP(c net.Conn, h *handshake) {
 	client := c.(*net.TCPConn)
-	_ = client.SetDeadline(time.Now().Add(g.cfg.HandshakeTimeout))
+	_ = client.SetDeadline(time.Now().Add(g.cfg.AuthTimeout)) // the head holds the credentials
 	head := &io.LimitedReader{R: client, N: maxHeaderBytes}
 	br := bufio.NewReaderSize(head, 4096)
 	req, err := http.ReadRequest(br)
@@ -55,6 +55,7 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 		g.refuseHTTP(client, refused)
 		return
 	}
+	h.authenticated()
 
 	release, refused := g.takeConnection(grant)
 	if refused != nil {
@@ -73,7 +74,7 @@ func (g *Gateway) serveHTTP(c net.Conn, handshakeDone func()) {
 		return
 	}
 	_ = client.SetDeadline(time.Time{})
-	handshakeDone()
+	h.done()
 
 	if req.Method == http.MethodConnect {
 		early := make([]byte, br.Buffered()) // sent by the client before our answer

@@ -16,9 +16,9 @@ const (
 
 // serveSOCKS answers one client of the SOCKS5 port: RFC 1929 username/password (the only
 // method offered), then CONNECT; a domain name is resolved here, on the gateway.
-func (g *Gateway) serveSOCKS(c net.Conn, handshakeDone func()) {
+func (g *Gateway) serveSOCKS(c net.Conn, h *handshake) {
 	client := c.(*net.TCPConn)
-	_ = client.SetDeadline(time.Now().Add(g.cfg.HandshakeTimeout))
+	_ = client.SetDeadline(time.Now().Add(g.cfg.AuthTimeout)) // greeting and credentials
 	buf := make([]byte, 512)
 
 	if _, err := io.ReadFull(client, buf[:2]); err != nil || buf[0] != 5 {
@@ -60,6 +60,8 @@ func (g *Gateway) serveSOCKS(c net.Conn, handshakeDone func()) {
 		client.Close()
 		return
 	}
+	h.authenticated()
+	_ = client.SetDeadline(time.Now().Add(g.cfg.HandshakeTimeout))
 
 	host, port, code := readSOCKSRequest(client, buf)
 	if code == socksSucceeded {
@@ -82,7 +84,7 @@ func (g *Gateway) serveSOCKS(c net.Conn, handshakeDone func()) {
 		return
 	}
 	_ = client.SetDeadline(time.Time{})
-	handshakeDone()
+	h.done()
 	g.open(grant, client, target, false, func(io.Writer) error {
 		return socksReply(client, socksSucceeded)
 	}, func(*refusal) {

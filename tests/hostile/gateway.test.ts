@@ -3,8 +3,10 @@
 // truncated RFC 1929 frames, length bytes that lie, unknown address types, BIND and UDP
 // ASSOCIATE, port 0), malformed HTTP proxy requests (garbage, absolute-form https, CONNECT
 // without a port, heads over 32 KB, a thousand headers, credentials that are not base64,
-// Content-Lengths that lie), slow clients trickling a byte every few seconds (the 10 s
-// handshake deadline must close them) and random bytes from fast-check on both ports.
+// Content-Lengths that lie), slow clients trickling a byte every few seconds from another
+// address (the 3 s deadline for the credentials, 10 s for the whole handshake, must close
+// them, and one address holds at most 128 unfinished handshakes) and random bytes from
+// fast-check on both ports.
 //
 // Most malformed requests carry the credentials of a live proxy, so they reach the code
 // after authentication. Every one must be refused in its protocol (a 4xx; SOCKS5's failure
@@ -53,6 +55,9 @@ const shop = useShop({
     GATEWAY_HTTP_PORT: String(HTTP_PORT),
     GATEWAY_SOCKS_PORT: String(SOCKS_PORT),
     GATEWAY_FLUSH_SECONDS: "1",
+    // The malformed tables refuse credentials from 127.0.0.1 hundreds of times, as the
+    // controls sign in from there: the per-address throttle is proven in gateway-floods.test.ts.
+    GATEWAY_AUTH_FAILURE_LIMIT: "0",
   },
   ledger: false,
 });
@@ -67,6 +72,8 @@ const PROFILE = {
 };
 /** The gateway's handshake deadline (gateway.Config.HandshakeTimeout) and what a busy machine may add. */
 const HANDSHAKE_DEADLINE_MS = 10_000;
+/** The slow clients' address. */
+const SLOW_FROM = "127.0.0.2";
 const DEADLINE_SLACK_MS = 4000;
 const RSS_GROWTH_LIMIT = 50 * 1024 * 1024;
 
@@ -184,7 +191,9 @@ beforeAll(async () => {
   }, 200);
   // Slow clients start now and stall while the other tests run; the slowloris test awaits them.
   const giveUpMs = HANDSHAKE_DEADLINE_MS + DEADLINE_SLACK_MS + (FULL ? 10_000 : 2000);
-  const every = { everyMs: PROFILE.slowEveryMs, giveUpMs };
+  // From 127.0.0.2: one address's unfinished handshakes are capped (#26 finding 3), and the
+  // controls from 127.0.0.1 must be served meanwhile.
+  const every = { everyMs: PROFILE.slowEveryMs, giveUpMs, from: SLOW_FROM };
   const n = PROFILE.slowPerPort;
   connections += 2 * n;
   slow = (async () => {
@@ -563,7 +572,7 @@ describe("metering", () => {
 });
 
 describe("slow clients (slowloris)", () => {
-  it("are all closed by the 10 s handshake deadline, none served, while customers are served", async () => {
+  it("are all closed by the handshake deadlines, none served, while customers on another address are served", async () => {
     await expectServed(); // the slow clients are stalling now
     const { http, socks } = await slow;
     const closedAfter = [...http, ...socks].map((c) => c.closedAfterMs);

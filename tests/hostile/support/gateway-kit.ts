@@ -17,17 +17,19 @@ export interface RawResult {
 export interface RawOptions {
   /** Half-close after the last chunk (a truncated frame ends there). */
   end?: boolean;
+  /** Connect from this loopback address (another client than 127.0.0.1). */
+  from?: string;
   /** Give up (and destroy the socket) after this long without a close; default 5 s. */
   waitMs?: number;
 }
 
 /** Connects to the gateway on 127.0.0.1:`port`, writes `chunks`, and collects the answer until it closes. */
 export function rawExchange(port: number, chunks: Buffer[], options: RawOptions = {}): Promise<RawResult> {
-  const { end = false, waitMs = 5000 } = options;
+  const { end = false, waitMs = 5000, from } = options;
   return new Promise((resolve) => {
     const started = Date.now();
     const parts: Buffer[] = [];
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect({ port, host: "127.0.0.1", ...(from ? { localAddress: from } : {}) });
     let done = false;
     const finish = (closed: boolean) => {
       if (done) return;
@@ -132,17 +134,18 @@ export interface SlowClient {
 /**
  * `count` connections to `port`, each writing `prefix` and then one byte of `trickle` (cycled)
  * every `everyMs`, until the gateway closes it or `giveUpMs` passes (then destroyed,
- * closedAfterMs = Infinity). Connections are opened `batch` at a time.
+ * closedAfterMs = Infinity). Connections are opened `batch` at a time, from the loopback
+ * address `from` when given (127.0.0.2 is another client than 127.0.0.1).
  */
 export async function slowClients(
   port: number,
-  options: { count: number; prefix: Buffer; trickle: Buffer; everyMs: number; giveUpMs: number; batch?: number },
+  options: { count: number; prefix: Buffer; trickle: Buffer; everyMs: number; giveUpMs: number; batch?: number; from?: string },
 ): Promise<SlowClient[]> {
-  const { count, prefix, trickle, everyMs, giveUpMs, batch = 200 } = options;
+  const { count, prefix, trickle, everyMs, giveUpMs, batch = 200, from } = options;
   const one = () =>
     new Promise<SlowClient>((resolve) => {
       const parts: Buffer[] = [];
-      const socket = connect(port, "127.0.0.1");
+      const socket = connect({ port, host: "127.0.0.1", ...(from ? { localAddress: from } : {}) });
       let started = Date.now();
       let sent = 0;
       let done = false;
