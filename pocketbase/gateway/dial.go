@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"bufio"
+	"cmp"
+	"container/list"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -82,42 +84,94 @@ func (h *upstreamHealth) succeeded(proxyID string) {
 	}
 }
 
-// sessions keeps a sticky session's upstream until it expires.
+// Sticky sessions are bounded: a proxy keeps its newest maxSessionsPerProxy, the gateway
+// its newest maxSessions (a customer inventing session ids cannot grow memory without end).
+const (
+	maxSessionsPerProxy = 5_000
+	maxSessions         = 200_000
+)
+
+// sessions keeps a sticky session's upstream until it expires, or until newer sessions
+// push it out (the oldest first).
 type sessions struct {
-	mu     sync.Mutex
-	byKey  map[string]session
-	pruned time.Time
+	mu       sync.Mutex
+	byKey    map[sessionKey]*list.Element // of *session, in all and in its proxy's list
+	all      *list.List                   // every session, oldest first
+	perProxy map[string]*list.List        // each proxy's sessions, oldest first
+	pruned   time.Time
+	// maxPerProxy and maxTotal: the bounds (tests lower them).
+	maxPerProxy, maxTotal int
 }
+
+type sessionKey struct{ proxyID, name string }
 
 type session struct {
+	key    sessionKey
 	exitID string
 	until  time.Time
+	own    *list.Element // in perProxy[key.proxyID]
 }
 
-func (s *sessions) get(key string, now time.Time) string {
+func (s *sessions) get(key sessionKey, now time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v, ok := s.byKey[key]; ok && now.Before(v.until) {
-		return v.exitID
+	if e, ok := s.byKey[key]; ok && now.Before(e.Value.(*session).until) {
+		return e.Value.(*session).exitID
 	}
 	return ""
 }
 
-func (s *sessions) put(key, exitID string, until time.Time, now time.Time) {
+func (s *sessions) put(key sessionKey, exitID string, until time.Time, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byKey == nil {
-		s.byKey = map[string]session{}
+		s.byKey, s.all, s.perProxy = map[sessionKey]*list.Element{}, list.New(), map[string]*list.List{}
 	}
 	if now.Sub(s.pruned) > time.Minute {
-		for k, v := range s.byKey {
-			if !now.Before(v.until) {
-				delete(s.byKey, k)
+		for e := s.all.Front(); e != nil; {
+			next := e.Next()
+			if !now.Before(e.Value.(*session).until) {
+				s.removeLocked(e)
 			}
+			e = next
 		}
 		s.pruned = now
 	}
-	s.byKey[key] = session{exitID, until}
+	if e, ok := s.byKey[key]; ok {
+		s.removeLocked(e) // put again as the newest
+	}
+	own := s.perProxy[key.proxyID]
+	if own == nil {
+		own = list.New()
+		s.perProxy[key.proxyID] = own
+	}
+	v := &session{key: key, exitID: exitID, until: until}
+	s.byKey[key] = s.all.PushBack(v)
+	v.own = own.PushBack(s.byKey[key])
+	if own.Len() > cmp.Or(s.maxPerProxy, maxSessionsPerProxy) {
+		s.removeLocked(own.Front().Value.(*list.Element))
+	}
+	if s.all.Len() > cmp.Or(s.maxTotal, maxSessions) {
+		s.removeLocked(s.all.Front())
+	}
+}
+
+func (s *sessions) removeLocked(e *list.Element) {
+	v := e.Value.(*session)
+	s.all.Remove(e)
+	delete(s.byKey, v.key)
+	if own := s.perProxy[v.key.proxyID]; own != nil {
+		own.Remove(v.own)
+		if own.Len() == 0 {
+			delete(s.perProxy, v.key.proxyID)
+		}
+	}
+}
+
+func (s *sessions) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.byKey)
 }
 
 // Dialer opens the connection a grant's traffic leaves through.
@@ -151,7 +205,7 @@ func (d *Dialer) Dial(ctx context.Context, g *Grant, opts Options, host string, 
 			}
 			if opts.Session != "" {
 				now := time.Now()
-				d.sessions.put(g.ProxyID+"\x00"+opts.Session, exit.ProxyID, now.Add(opts.SessionTime), now)
+				d.sessions.put(sessionKey{g.ProxyID, opts.Session}, exit.ProxyID, now.Add(opts.SessionTime), now)
 			}
 			return c, nil
 		}
@@ -190,7 +244,7 @@ func (d *Dialer) exitsFor(g *Grant, opts Options) []Exit {
 	}
 	start := rand.IntN(len(healthy))
 	if opts.Session != "" {
-		if id := d.sessions.get(g.ProxyID+"\x00"+opts.Session, now); id != "" {
+		if id := d.sessions.get(sessionKey{g.ProxyID, opts.Session}, now); id != "" {
 			for i, e := range healthy {
 				if e.ProxyID == id {
 					start = i
