@@ -21,7 +21,9 @@ import (
 // [--host H] [--http-port P] [--socks-port P]`: a gateway alone, on another machine,
 // following the shop's PocketBase over its API. It opens no data dir. Ports and host
 // default to GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT and GATEWAY_HOST; the token to
-// GATEWAY_TOKEN (a token in the arguments is visible to every user in ps).
+// GATEWAY_TOKEN (a token in the arguments is visible to every user in ps). It fails closed:
+// a shop that refuses its token stops it (exit 1), and without an update from the shop for
+// GATEWAY_MAX_STALE_SECONDS (default 60) it refuses new connections until the shop answers.
 func runStandaloneGateway(args []string) error {
 	flags := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	pbURL := flags.String("pb-url", os.Getenv("GATEWAY_PB_URL"), "the shop's PocketBase URL (GATEWAY_PB_URL)")
@@ -71,9 +73,14 @@ func runStandaloneGateway(args []string) error {
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
-	<-stop
-	gw.Close()
-	return nil
+	select {
+	case <-stop:
+		gw.Close()
+		return nil
+	case err := <-gw.Refused():
+		gw.Close()
+		return fmt.Errorf("the shop refused this gateway's token (revoked?); it stopped serving: %w", err)
+	}
 }
 
 // gatewayTokenCommand is `pocketbase gateway-token <name>`: prints a new gateway token once.

@@ -59,6 +59,15 @@ func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 			cfg.AuthFailureLimit = -1
 		}
 	}
+	// GATEWAY_MAX_STALE_SECONDS: without an update from the shop for this long, new
+	// connections are refused until it answers again (default 60).
+	if text := strings.TrimSpace(os.Getenv("GATEWAY_MAX_STALE_SECONDS")); text != "" {
+		seconds, err := strconv.Atoi(text)
+		if err != nil || seconds < 5 || seconds > 3600 {
+			return cfg, false, fmt.Errorf("GATEWAY_MAX_STALE_SECONDS must be 5 to 3600, not %q", text)
+		}
+		cfg.MaxStale = time.Duration(seconds) * time.Second
+	}
 	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "", nil
 }
 

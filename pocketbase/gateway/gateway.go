@@ -69,6 +69,9 @@ type Config struct {
 	// CatchUpEvery bounds how often failed sign-ins may make the gateway read the source's
 	// changes at once (default 5 ms; a gateway following the shop over its API: more).
 	CatchUpEvery time.Duration
+	// MaxStale: without a successful read of the source's changes for this long the
+	// gateway refuses new connections until it reads again (default 60 s; negative: never).
+	MaxStale time.Duration
 	// Name names this gateway in its stats rows (default GATEWAY_NAME or the host name).
 	Name   string
 	Logger *slog.Logger
@@ -96,6 +99,9 @@ func (c *Config) defaults() {
 	}
 	if c.CatchUpEvery <= 0 {
 		c.CatchUpEvery = 5 * time.Millisecond
+	}
+	if c.MaxStale == 0 {
+		c.MaxStale = time.Minute
 	}
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
@@ -143,6 +149,8 @@ type Gateway struct {
 	pollMu   sync.Mutex // one poll at a time: the loop's, or a catch-up's
 	cursor   int64
 	lastPoll time.Time
+	updated  atomic.Int64 // unix nanoseconds of the last successful read of the source
+	fatal    chan error   // the shop refused this gateway: it has stopped serving
 }
 
 // New makes a gateway; Start opens its listeners.
@@ -159,6 +167,7 @@ func New(cfg Config, source Source) *Gateway {
 		ctx:        ctx,
 		handshakes: make(chan struct{}, cfg.MaxHandshakes),
 		failures:   failures{limit: cfg.AuthFailureLimit},
+		fatal:      make(chan error, 1),
 		cancel:     cancel,
 	}
 	g.dialer = &Dialer{
@@ -221,18 +230,7 @@ func (g *Gateway) Addrs() []net.Addr {
 // Close stops listening, cuts every tunnel and waits for the loops to end.
 func (g *Gateway) Close() {
 	g.cancel()
-	for _, l := range g.listeners {
-		l.Close()
-	}
-	g.tunnels.mu.Lock()
-	ids := make([]string, 0, len(g.tunnels.byProxy))
-	for id := range g.tunnels.byProxy {
-		ids = append(ids, id)
-	}
-	g.tunnels.mu.Unlock()
-	for _, id := range ids {
-		g.tunnels.cut(id)
-	}
+	g.stopServing()
 	g.wg.Wait()
 	if g.ready.Load() {
 		flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -304,6 +302,7 @@ func (g *Gateway) reloadLocked() error {
 	}
 	g.applyChanges(g.index.Replace(records))
 	g.cursor = cursor
+	g.updated.Store(time.Now().UnixNano())
 	g.refreshGuard()
 	return nil
 }
@@ -324,39 +323,6 @@ func (g *Gateway) refreshGuard() {
 		return
 	}
 	g.guard.SetAllowed(prefixes)
-}
-
-// follow polls the source for changes until Close; a failing source leaves the index as it
-// was (the gateway keeps serving from its last snapshot).
-func (g *Gateway) follow() {
-	defer g.wg.Done()
-	ticker := time.NewTicker(g.cfg.PollInterval)
-	defer ticker.Stop()
-	lastSettings := time.Now()
-	failing := false
-	for {
-		select {
-		case <-g.ctx.Done():
-			return
-		case <-ticker.C:
-		}
-		err := g.poll()
-		if err != nil && g.ctx.Err() == nil {
-			if !failing {
-				g.cfg.Logger.Warn("gateway: cannot read changes; serving from the last snapshot", "error", err)
-			}
-			failing = true
-			continue
-		}
-		if failing {
-			g.cfg.Logger.Info("gateway: following changes again")
-			failing = false
-		}
-		if time.Since(lastSettings) > 2*time.Second {
-			g.refreshGuard()
-			lastSettings = time.Now()
-		}
-	}
 }
 
 // catchUp makes sure a poll that began after `since` has finished (a login that failed
@@ -400,6 +366,7 @@ func (g *Gateway) pollLocked() error {
 		g.applyChanges(g.index.Apply(ids, records))
 	}
 	g.cursor = next
+	g.updated.Store(time.Now().UnixNano())
 	return nil
 }
 

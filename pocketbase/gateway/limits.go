@@ -11,10 +11,14 @@ import (
 // much of it.
 const FlushInterval = 5 * time.Second
 
-// takeConnection checks a grant's limits for one more connection: past its monthly quota
-// or with all of its connection slots taken it answers why (release is nil then); else it
+// takeConnection checks a grant's limits for one more connection: out of contact with the
+// shop, past its monthly quota or with all of its connection slots taken it answers why
+// (release is nil then); else it
 // holds a slot until release is called, when the connection has ended.
 func (g *Gateway) takeConnection(grant *Grant) (release func(), refused *refusal) {
+	if g.stale() {
+		return nil, refusedStale
+	}
 	if grant.QuotaBytes > 0 && g.quotas.of(grant).left() <= 0 {
 		renews := monthStart(time.Now()).AddDate(0, 1, 0).Format("January 2")
 		return nil, &refusal{429, 0x02, fmt.Sprintf("This proxy's monthly bandwidth quota (%s) is used up; it renews on %s (UTC).", formatBytes(grant.QuotaBytes), renews)}

@@ -100,6 +100,19 @@ func (ts *tunnels) cut(proxyID string) int {
 	return len(list)
 }
 
+// cutAll closes every tunnel.
+func (ts *tunnels) cutAll() {
+	ts.mu.Lock()
+	ids := make([]string, 0, len(ts.byProxy))
+	for id := range ts.byProxy {
+		ids = append(ids, id)
+	}
+	ts.mu.Unlock()
+	for _, id := range ids {
+		ts.cut(id)
+	}
+}
+
 // expireAt moves a proxy's tunnels' cut to its new expiry (a renewal).
 func (ts *tunnels) expireAt(proxyID string, expiresAt time.Time) {
 	ts.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -44,6 +45,24 @@ type (
 	}
 )
 
+// StatusError is an answer of the shop other than 200 OK.
+type StatusError struct {
+	Method, Path string
+	Status       int
+	Text         string
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("%s %s: %d %s %s", e.Method, e.Path, e.Status, http.StatusText(e.Status), e.Text)
+}
+
+// refusedByShop: the shop refused this gateway itself (its token revoked or wrong: 401,
+// 403), which no retry mends.
+func refusedByShop(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden)
+}
+
 // HTTPSource follows a shop's PocketBase over its API with a gateway token: how gateways
 // on other machines run (`pocketbase gateway --pb-url ... --token-file ...`).
 type HTTPSource struct {
@@ -80,7 +99,7 @@ func (s *HTTPSource) do(ctx context.Context, method, path string, body, out any)
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		text, _ := io.ReadAll(io.LimitReader(res.Body, 500))
-		return fmt.Errorf("%s %s: %s %s", method, path, res.Status, strings.TrimSpace(string(text)))
+		return &StatusError{Method: method, Path: path, Status: res.StatusCode, Text: strings.TrimSpace(string(text))}
 	}
 	if out == nil {
 		return nil

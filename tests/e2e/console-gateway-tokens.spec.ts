@@ -1,6 +1,7 @@
 // Gateway tokens in System Settings (issue #16): an admin makes one for a gateway on another
 // machine, sees it once with the command to run, finds it listed, and revokes it; the token
 // opens the shop's gateway API until then, and is refused from the moment it is revoked.
+// The list says whether each token's gateway is in contact with the shop.
 import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/checks.ts";
 import { createAdmin, signInAs } from "./support/customers.ts";
@@ -41,9 +42,13 @@ test("an admin makes a gateway token, copies it and the command once, and revoke
   await shown.getByRole("button", { name: "Done" }).click();
   await expect(shown).toBeHidden();
 
-  // Listed by name, never with the token.
+  // Listed by name, never with the token; the snapshot call above was its gateway's
+  // contact with the shop (#26 finding 4: the list says whether a gateway is in contact).
   const row = section.getByRole("listitem").filter({ hasText: name });
   await expect(row).toContainText("Created");
+  await page.reload();
+  await expect(row.getByText("In contact")).toBeVisible();
+  await expect(row).toContainText("Last used");
   await expect(page.getByText(token)).toHaveCount(0);
   expect(await page.content()).not.toContain(token);
 

@@ -90,7 +90,16 @@ function shopUrl(app) {
  * @property {string} created
  * @property {string} last_seen_at  "" when never used
  * @property {string} last_address  "" when never used
+ * @property {boolean} in_contact  its gateway called the shop within OUT_OF_CONTACT_MS
  */
+
+/**
+ * A running gateway calls the shop several times a second and the shop records the call at
+ * least every 15 s (pocketbase/gateway_api.go touch); a gateway that has not reached the
+ * shop for 60 s refuses new connections (its GATEWAY_MAX_STALE_SECONDS). Past this, the
+ * shop has not heard from it for longer.
+ */
+const OUT_OF_CONTACT_MS = 90_000;
 
 /**
  * One page of tokens, newest first (never a token nor its hash).
@@ -113,6 +122,7 @@ function listTokens(app, paging) {
     )
     .bind({ limit: paging.perPage, offset: paging.offset })
     .all(/** @type {any} */ (rows));
+  const now = Date.now();
   /** @type {GatewayTokenRow[]} */
   const items = rows.map((r) => ({
     id: r.id,
@@ -120,14 +130,17 @@ function listTokens(app, paging) {
     created: r.created,
     last_seen_at: r.last_seen_at,
     last_address: r.last_address,
+    in_contact: r.last_seen_at !== "" && now - Date.parse(r.last_seen_at.replace(" ", "T")) < OUT_OF_CONTACT_MS,
   }));
   return require(`${__hooks}/lib/audit/admin.js`).listPage(items, count.n, paging);
 }
 
 /**
  * GET /api/admin/gateway-tokens?page=&perPage= -> {items: [{id, name, created,
- * last_seen_at, last_address}], page, perPage, totalItems, totalPages}: newest first;
- * last_seen_at and last_address are "" for a token never used. Never the token nor its hash.
+ * last_seen_at, last_address, in_contact}], page, perPage, totalItems, totalPages}: newest
+ * first; last_seen_at and last_address are "" for a token never used; in_contact: its
+ * gateway called the shop in the last 90 s (one out of contact for 60 s refuses new
+ * connections). Never the token nor its hash.
  * @param {core.RequestEvent} e
  */
 function list(e) {

@@ -166,7 +166,7 @@ export function RevokeGatewayTokenDialog({ token, pending, onCancel, onConfirm }
       open
       onClose={() => (pending ? undefined : onCancel())}
       title={`Revoke the gateway token "${token.name}"?`}
-      description="The gateway using it is refused from its next call to the shop: it gets no more changes and cannot report usage, so stop it on its machine too. This cannot be undone: it needs a new token to follow the shop again."
+      description="The gateway using it is refused from its next call to the shop, within a second: it cuts every tunnel and stops serving. This cannot be undone: it needs a new token to follow the shop again."
     >
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" disabled={pending} onClick={onCancel}>

@@ -5,6 +5,7 @@ import { useStore } from "@nanostores/react";
 import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
@@ -66,7 +67,8 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
           </h3>
           <p className="mt-1 text-sm text-slate-600">
             More gateways on other machines follow the shop with a token each: it reads the proxies&apos; credentials and writes their
-            usage, nothing else.
+            usage, nothing else. A gateway that cannot reach the shop for 60 s refuses new connections until it can; one whose token is
+            revoked cuts every tunnel and stops.
           </p>
         </div>
         <Button variant="secondary" size="sm" disabled={readOnly} onClick={() => setCreating(true)}>
@@ -91,9 +93,19 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
           {state.items.map((token) => (
             <li key={token.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
               <div className="min-w-0">
-                <p className="truncate text-sm font-medium text-slate-900">{token.name}</p>
+                <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
+                  <span className="truncate">{token.name}</span>
+                  {token.last_seen_at === "" ? null : token.in_contact ? (
+                    <Badge tone="success">In contact</Badge>
+                  ) : (
+                    <Badge tone="warning">Out of contact</Badge>
+                  )}
+                </p>
                 <p className="text-xs text-slate-600">
                   Created {formatDateTime(token.created)} · {lastUsed(token)}
+                  {token.last_seen_at !== "" && !token.in_contact
+                    ? " · not heard from since: it refuses new connections until it reaches the shop"
+                    : ""}
                 </p>
               </div>
               <Button

@@ -12,6 +12,8 @@ export interface GatewayToken {
   /** "" when never used. */
   last_seen_at: string;
   last_address: string;
+  /** Its gateway called the shop lately (a gateway out of contact for 60 s refuses new connections). */
+  in_contact: boolean;
 }
 
 export interface CreatedGatewayToken {

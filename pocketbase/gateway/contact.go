@@ -1,0 +1,82 @@
+package gateway
+
+import (
+	"fmt"
+	"time"
+)
+
+// The gateway's contact with the shop. It follows the source's changes every
+// PollInterval. A brief outage is served from the last snapshot; past MaxStale without a
+// successful read it refuses new connections (a revocation it cannot see must not be served
+// for long), and a source that refuses the gateway itself (a revoked token: 401, 403) stops
+// it: every tunnel is cut and the listeners are closed, so a load balancer sends its
+// customers elsewhere.
+
+// follow polls the source for changes until Close or until the source refuses the gateway.
+func (g *Gateway) follow() {
+	defer g.wg.Done()
+	ticker := time.NewTicker(g.cfg.PollInterval)
+	defer ticker.Stop()
+	lastSettings := time.Now()
+	failing, stale := false, false
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		err := g.poll()
+		if err != nil && g.ctx.Err() == nil {
+			if refusedByShop(err) {
+				g.refused(err)
+				return
+			}
+			if !failing {
+				g.cfg.Logger.Warn("gateway: cannot read changes; serving from the last snapshot", "error", err)
+			}
+			failing = true
+			if !stale && g.stale() {
+				stale = true
+				g.cfg.Logger.Error(fmt.Sprintf("gateway: no update from the shop for %v; refusing new connections until it answers", g.cfg.MaxStale), "error", err)
+			}
+			continue
+		}
+		if failing {
+			g.cfg.Logger.Info("gateway: following changes again; serving new connections")
+			failing, stale = false, false
+		}
+		if time.Since(lastSettings) > 2*time.Second {
+			g.refreshGuard()
+			lastSettings = time.Now()
+		}
+	}
+}
+
+// stale: no successful read of the source for longer than MaxStale.
+func (g *Gateway) stale() bool {
+	return g.cfg.MaxStale > 0 && time.Since(time.Unix(0, g.updated.Load())) > g.cfg.MaxStale
+}
+
+var refusedStale = &refusal{503, 0x01, "This gateway has lost contact with the shop and cannot check proxies now; try again shortly."}
+
+// refused stops the gateway for good: the shop no longer accepts it.
+func (g *Gateway) refused(err error) {
+	g.cfg.Logger.Error("gateway: the shop refused this gateway's token (revoked?): every tunnel is cut and no connection is served; make a new token to run it again", "error", err)
+	g.stopServing()
+	select {
+	case g.fatal <- err:
+	default:
+	}
+}
+
+// stopServing closes the listeners and cuts every tunnel.
+func (g *Gateway) stopServing() {
+	for _, l := range g.listeners {
+		l.Close()
+	}
+	g.tunnels.cutAll()
+}
+
+// Refused answers the error the shop refused this gateway with, once it has (a gateway
+// alone exits then).
+func (g *Gateway) Refused() <-chan error { return g.fatal }
