@@ -325,8 +325,25 @@ describe("a gateway alone, following the shop over its API", () => {
     expect((await viaConnect(proxy)).status).toBe(200);
     expect((await viaConnect(proxy, port)).status).toBe(200);
     const changed = Date.now();
-    await post(proxy.owner.pb, `/api/v1/proxies/${proxy.id}/rotate`, {});
+    const fresh = await post<{ password: string; username: string }>(proxy.owner.pb, `/api/v1/proxies/${proxy.id}/rotate`, {});
     expect(await msUntilRefused(proxy, changed)).toBeLessThan(1000);
     expect(await msUntilRefused(proxy, changed, port)).toBeLessThan(1000);
+
+    // #26 finding 4: revoking its token stops it (it served its last snapshot forever):
+    // within a second its tunnels are cut, its port closes and it exits with the reason.
+    expect((await viaConnect(fresh, port)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => second!.once("exit", (code) => resolve(code)));
+    const tokens = await shop.admin.send<{ items: { id: string; name: string; in_contact: boolean }[] }>("/api/admin/gateway-tokens", {});
+    const mine = tokens.items.find((t) => t.name === "second")!;
+    expect(mine.in_contact).toBe(true);
+    const revokedAt = Date.now();
+    await shop.admin.send(`/api/admin/gateway-tokens/${mine.id}`, { method: "DELETE" });
+    expect(await exited).toBe(1);
+    expect(Date.now() - revokedAt).toBeLessThan(2000);
+    const stillOpen = await new Promise<boolean>((resolve) => {
+      const probe = connect(port, "127.0.0.1", () => resolve(true)).once("error", () => resolve(false));
+      probe.once("connect", () => probe.destroy());
+    });
+    expect(stillOpen, "the revoked gateway's port still accepts connections").toBe(false);
   });
 });
