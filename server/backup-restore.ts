@@ -31,7 +31,7 @@ import {
 import path from "node:path";
 import { credentialsKeyFile } from "./admin-setup.ts";
 import { parseReplica, restoreFromReplica } from "./litestream.ts";
-import { CREDENTIALS_KEY_PATTERN, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
+import { readCredentialsKeyFile, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
 import { freePort } from "./free-port.ts";
 import { readZip, writeEntries } from "./zip.ts";
 
@@ -79,12 +79,7 @@ function superuser(dataDir: string, env: NodeJS.ProcessEnv, makeIfMissing: boole
 
 /** SHOP_CREDENTIALS_KEY, else the key file `serve` keeps beside the data dir; undefined when neither. */
 function credentialsKey(dataDir: string, env: NodeJS.ProcessEnv): string | undefined {
-  const given = env["SHOP_CREDENTIALS_KEY"];
-  if (given) return given;
-  const file = credentialsKeyFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  const key = readFileSync(file, "utf8").trim();
-  return CREDENTIALS_KEY_PATTERN.test(key) ? key : undefined;
+  return env["SHOP_CREDENTIALS_KEY"] || readCredentialsKeyFile(credentialsKeyFile(dataDir));
 }
 
 async function api<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {

@@ -9,6 +9,7 @@
 // (reusing dist/ and the Go builds).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   copyFileSync,
   readFileSync,
@@ -260,6 +261,30 @@ describe("the release file", () => {
       expect(await shop.stop()).toBe(0);
     }
     expect(await stopWhileStarting()).toEqual({ code: 0, pocketbaseAlive: false });
+  });
+});
+
+describe("the release file's trusted folders", () => {
+  it("finding 11: refuses a runtime folder or a credentials key file others may write to, saying how to fix it", () => {
+    // The folder and the key the test above made.
+    const runtime = path.join(dir, ".proxy-shop-runtime", readdirSync(path.join(dir, ".proxy-shop-runtime"))[0]!);
+    chmodSync(runtime, 0o777);
+    const doctor = run(["doctor"]);
+    chmodSync(runtime, 0o700);
+    expect(doctor.code, doctor.output).toBe(1);
+    expect(doctor.output).toContain(`Refusing to go on: The runtime folder ${runtime} is writable by its group and every user (mode 0777)`);
+    expect(doctor.output).toContain(`chmod -R go-w '${runtime}'`);
+
+    const keyFile = path.join(dir, ".secrets", "shop-data.credentials-key");
+    chmodSync(keyFile, 0o666);
+    const serving = run(["serve", "--http", "127.0.0.1:1"]);
+    const admin = run(["admin", "create", "owner@example.test"]);
+    chmodSync(keyFile, 0o600);
+    const refusal = `Refusing to go on: The credentials key file ${keyFile} is writable by its group and every user (mode 0666)`;
+    expect(serving.code, serving.output).toBe(1);
+    expect(serving.output).toContain(`The shop did not start: ${refusal}`);
+    expect(admin.code, admin.output).toBe(1);
+    expect(admin.output).toContain(refusal);
   });
 });
 
