@@ -8,9 +8,9 @@
 //   if (link) console.log(setupBannerLine(link));
 //   console.log(await setupLink({ dataDir, appUrl, email })); // admin create <email>
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "./pocketbase-process.ts";
+import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN, readCredentialsKeyFile } from "./pocketbase-process.ts";
 
 export interface SetupLinkOptions {
   /** PocketBase's data dir (migrations are applied first, as `serve` does). */
@@ -45,10 +45,7 @@ export function credentialsKeyFile(dataDir: string): string {
 }
 
 function defaultCredentialsKey(dataDir: string): string | undefined {
-  const given = process.env["SHOP_CREDENTIALS_KEY"];
-  if (given) return given;
-  const file = credentialsKeyFile(dataDir);
-  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+  return process.env["SHOP_CREDENTIALS_KEY"] || readCredentialsKeyFile(credentialsKeyFile(dataDir));
 }
 
 function runAdminSetup(

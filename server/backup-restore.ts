@@ -10,7 +10,8 @@
 // no demo data, and stopped after. Either way it signs in as the shop's superuser (the one
 // `serve` keeps: PB_SUPERUSER_EMAIL, PB_SUPERUSER_PASSWORD or .superuser-password), so no
 // account is added to the data. The zip is downloaded to `<dir>/<data dir name>-backup-<UTC
-// time>.zip` and removed from the data dir's backups folder.
+// time to the ms>-<random>.zip` (backupFileName: never the name of another backup) and
+// removed from the data dir's backups folder.
 //
 // restore: into an empty or missing data dir only, never over data. A zip is PocketBase's
 // backup (the data dir's files); a Litestream replica URL (file://, s3://) is rebuilt with
@@ -31,7 +32,7 @@ import {
 import path from "node:path";
 import { credentialsKeyFile } from "./admin-setup.ts";
 import { parseReplica, restoreFromReplica } from "./litestream.ts";
-import { CREDENTIALS_KEY_PATTERN, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
+import { readCredentialsKeyFile, startPocketBase, type PocketBaseProcess } from "./pocketbase-process.ts";
 import { freePort } from "./free-port.ts";
 import { readZip, writeEntries } from "./zip.ts";
 
@@ -79,12 +80,7 @@ function superuser(dataDir: string, env: NodeJS.ProcessEnv, makeIfMissing: boole
 
 /** SHOP_CREDENTIALS_KEY, else the key file `serve` keeps beside the data dir; undefined when neither. */
 function credentialsKey(dataDir: string, env: NodeJS.ProcessEnv): string | undefined {
-  const given = env["SHOP_CREDENTIALS_KEY"];
-  if (given) return given;
-  const file = credentialsKeyFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  const key = readFileSync(file, "utf8").trim();
-  return CREDENTIALS_KEY_PATTERN.test(key) ? key : undefined;
+  return env["SHOP_CREDENTIALS_KEY"] || readCredentialsKeyFile(credentialsKeyFile(dataDir));
 }
 
 async function api<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
@@ -105,12 +101,56 @@ async function api<T>(url: string, init: RequestInit & { token?: string } = {}):
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** `20261127T095400Z`: a UTC time usable in a file name. */
+/** `20261127T095400.123Z`: a UTC time to the millisecond, usable in a file name. */
 export function utcStamp(date = new Date()): string {
-  return date
-    .toISOString()
-    .replace(/\.\d+Z$/, "Z")
-    .replace(/[-:]/g, "");
+  return date.toISOString().replace(/[-:]/g, "");
+}
+
+/**
+ * `<data dir name>-backup-<UTC time>-<6 random hex>.zip`
+ * (`shop-data-backup-20261127T095400.123Z-3f9a0c.zip`): the random part keeps two backups
+ * made in the same millisecond apart (#26 finding 13: a cron beside a manual one).
+ */
+export function backupFileName(dataDir: string, date = new Date(), random = randomBytes(3).toString("hex")): string {
+  return `${path.basename(dataDir)}-backup-${utcStamp(date)}-${random}.zip`;
+}
+
+/**
+ * Writes `data` (mode 0600) as a new file in `dir` named by `name()`, never over a file: a
+ * name someone took meanwhile is drawn again, so a backup never fails on a name clash.
+ * Returns the file written.
+ */
+export function writeNewFile(dir: string, name: () => string, data: Buffer): string {
+  for (let attempt = 1; ; attempt++) {
+    const file = path.resolve(dir, name());
+    try {
+      writeFileSync(file, data, { mode: 0o600, flag: "wx" });
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 10) throw err;
+    }
+  }
+}
+
+/** How long a backup waits for one PocketBase is making already (its cron's, or another `backup`'s). */
+const BACKUP_WAIT_MS = 10 * 60_000;
+
+/**
+ * POST /api/backups. PocketBase makes one backup at a time and answers "Try again later" to
+ * a second (#26 finding 13: a cron beside a manual one): wait for the first, then make it.
+ */
+async function createBackup(url: string, token: string, name: string, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + BACKUP_WAIT_MS;
+  for (let waiting = false; ; waiting = true) {
+    try {
+      await api(`${url}/api/backups`, { method: "POST", token, body: JSON.stringify({ name }) });
+      return;
+    } catch (err) {
+      if (!/try again later/i.test((err as Error).message) || Date.now() > deadline) throw err;
+      if (!waiting) log("PocketBase is making another backup: this one waits for it.");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 export interface BackupOptions {
@@ -136,8 +176,6 @@ export async function backupDataDir(options: BackupOptions): Promise<BackupResul
   const log = options.log ?? (() => {});
   const dataDir = path.resolve(options.dataDir);
   if (!existsSync(path.join(dataDir, "data.db"))) throw new Error(`${dataDir} holds no shop data (no data.db): nothing to back up.`);
-  const file = path.resolve(options.outDir ?? process.cwd(), `${path.basename(dataDir)}-backup-${utcStamp()}.zip`);
-  if (existsSync(file)) throw new Error(`${file} exists already.`);
 
   let url = runningPocketBaseUrl(dataDir);
   const running = url !== null;
@@ -172,14 +210,14 @@ export async function backupDataDir(options: BackupOptions): Promise<BackupResul
         body: JSON.stringify({ identity: user.email, password: user.password }),
       })
     ).token;
-    await api(`${url}/api/backups`, { method: "POST", token, body: JSON.stringify({ name: key }) });
+    await createBackup(url, token, key, log);
     created = true;
     const fileToken = (await api<{ token: string }>(`${url}/api/files/token`, { method: "POST", token })).token;
     const res = await fetch(`${url}/api/backups/${key}?token=${encodeURIComponent(fileToken)}`);
     if (!res.ok) throw new Error(`Downloading the backup answered ${res.status}.`);
     const zip = Buffer.from(await res.arrayBuffer());
     if (!readZip(zip).some((e) => e.name === "data.db")) throw new Error("The backup PocketBase made holds no data.db.");
-    writeFileSync(file, zip, { mode: 0o600, flag: "wx" });
+    const file = writeNewFile(options.outDir ?? process.cwd(), () => backupFileName(dataDir), zip);
     return { file, bytes: zip.length, running };
   } finally {
     // Not left in the data dir's backups folder (the zip is where it was asked for).

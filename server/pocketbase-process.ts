@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { assertTrusted } from "./trusted-path.ts";
 
 /**
  * Where the shop's files are: this checkout (`npm start`, the tests), or, when
@@ -31,18 +32,33 @@ export function newCredentialsKey(): string {
 }
 
 /**
- * The credentials key kept in `file`, made (mode 0600) on first use. Keep the file outside
- * the PocketBase data dir: PocketBase's backups zip the whole data dir.
+ * The credentials key kept in `file`, or undefined when there is no such file. Refused (an
+ * error saying how to fix it) when the file or its folder (`.secrets/`) belongs to another
+ * user or others may write to it (server/trusted-path.ts), or when it holds no valid key.
+ * Every reader of the key file goes through here: `npm start` and `serve`
+ * (credentialsKeyFromFile), `backup`, `admin create`.
+ */
+export function readCredentialsKeyFile(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  assertTrusted("The credentials key's folder", path.dirname(file));
+  assertTrusted("The credentials key file", file);
+  const key = readFileSync(file, "utf8").trim();
+  if (!CREDENTIALS_KEY_PATTERN.test(key)) {
+    throw new Error(`${file} does not hold a valid SHOP_CREDENTIALS_KEY (32 characters of A-Z a-z 0-9 - _).`);
+  }
+  return key;
+}
+
+/**
+ * The credentials key kept in `file` (readCredentialsKeyFile), made (mode 0600, its folder
+ * 0700) on first use. Keep the file outside the PocketBase data dir: PocketBase's backups
+ * zip the whole data dir.
  */
 export function credentialsKeyFromFile(file: string): { key: string; created: boolean } {
-  if (existsSync(file)) {
-    const key = readFileSync(file, "utf8").trim();
-    if (!CREDENTIALS_KEY_PATTERN.test(key)) {
-      throw new Error(`${file} does not hold a valid SHOP_CREDENTIALS_KEY (32 characters of A-Z a-z 0-9 - _).`);
-    }
-    return { key, created: false };
-  }
+  const kept = readCredentialsKeyFile(file);
+  if (kept !== undefined) return { key: kept, created: false };
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  assertTrusted("The credentials key's folder", path.dirname(file));
   const key = newCredentialsKey();
   writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
   return { key, created: true };

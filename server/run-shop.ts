@@ -11,7 +11,7 @@ import { CREDENTIALS_KEY_PATTERN, credentialsKeyFromFile } from "./pocketbase-pr
 import { mailSummary, startMailSink, type MailSink } from "./mail-sink.ts";
 import type { TrustedProxies } from "./client-address.ts";
 import { isLoopbackName } from "./canonical-host.ts";
-import { setupBannerLine, setupLink } from "./admin-setup.ts";
+import { credentialsKeyFile, setupBannerLine, setupLink } from "./admin-setup.ts";
 import { doctorReport, formatDoctor } from "./doctor.ts";
 import { startShop } from "./shop.ts";
 import { isLoopbackHost, paymentProvider, paymentsBannerLine, paymentsTestMode, startupProblems } from "./start-checks.ts";
@@ -101,9 +101,14 @@ export async function runShop(options: RunShopOptions): Promise<void> {
       }
       return { key: given, source: "SHOP_CREDENTIALS_KEY" };
     }
-    const file = path.join(path.dirname(dataDir), ".secrets", `${path.basename(dataDir)}.credentials-key`);
-    const { key, created } = credentialsKeyFromFile(file);
-    return { key, source: created ? `${shown(file)} (new; back it up apart from the data dir)` : shown(file) };
+    const file = credentialsKeyFile(dataDir);
+    try {
+      const { key, created } = credentialsKeyFromFile(file);
+      return { key, source: created ? `${shown(file)} (new; back it up apart from the data dir)` : shown(file) };
+    } catch (err) {
+      console.error(`The shop did not start: ${(err as Error).message}`);
+      process.exit(1);
+    }
   }
 
   /** TRUST_PROXY: "true" (a proxy on this machine or a private network), "false", or a list of addresses/CIDRs. */

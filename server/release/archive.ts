@@ -31,7 +31,7 @@ export function unpack(archive: ArrayBuffer | Buffer, dir: string): number {
   for (const [name, mode, size] of entries) {
     const target = path.resolve(root, name);
     if (!target.startsWith(root + path.sep)) throw new Error(`The release archive holds a path outside its folder: ${name}`);
-    mkdirSync(path.dirname(target), { recursive: true });
+    mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
     writeFileSync(target, bytes.subarray(offset, offset + size), { mode });
     chmodSync(target, mode);
     offset += size;

@@ -1,21 +1,18 @@
 // The release file's entry point (Node's single executable application: scripts/release.ts
 // bundles this file alone, builtins only, as the blob's main script). It answers `version`
 // and `help` itself; for every other command it loads .env beside the file, makes sure the
-// runtime folder of this build is extracted beside the data dir, and hands over to the
-// shop (app.ts, an ES module in that folder, with the server code and npm packages bundled).
-//
-// The runtime folder: <data dir>/../.proxy-shop-runtime/<version>-<digest of the files>/.
-// Extracted once, into a temporary folder renamed into place (so a half-extracted folder is
-// never used, and two starts at once do not clash), skipped when it is there; once this
-// build's folder is in place, the folders of other builds are removed. Nothing is
+// runtime folder of this build is extracted beside the data dir (runtime-folder.ts: refused
+// when another user owns it or may write to it), and hands over to the shop (app.ts, an ES
+// module in that folder, with the server code and npm packages bundled). Nothing is
 // downloaded at run time. The data dir and the key beside it are never touched here.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { getAsset, getRawAsset, isSea } from "node:sea";
 import { unpack } from "./archive.ts";
 import { helpText, parseCommandLine, PRODUCT, resolveDataDir, runtimeParent, type CommandLine } from "./commands.ts";
+import { ensureRuntime } from "./runtime-folder.ts";
 
 /** What scripts/release.ts embeds beside the archive. */
 interface BuildInfo {
@@ -33,33 +30,11 @@ export interface LaunchContext {
   runtimeDir: string;
 }
 
-const STALE_EXTRACTION_MS = 10 * 60_000;
-
-function ensureRuntime(info: BuildInfo, dataDir: string): string {
-  const parent = runtimeParent(dataDir);
+/** This build's runtime folder beside the data dir, extracted from the file's archive when missing. */
+function runtimeFolder(info: BuildInfo, dataDir: string): string {
   const name = `${info.version}-${info.digest.slice(0, 12)}`;
-  const dir = path.join(parent, name);
-  if (!existsSync(dir)) {
-    mkdirSync(parent, { recursive: true, mode: 0o700 });
-    const started = Date.now();
-    const temp = mkdtempSync(path.join(parent, `.extracting-${name}-`));
-    try {
-      unpack(getRawAsset("runtime") as ArrayBuffer, temp);
-      renameSync(temp, dir);
-      console.log(`Extracted ${PRODUCT} ${info.version} into ${dir} (${((Date.now() - started) / 1000).toFixed(1)} s).`);
-    } catch (err) {
-      rmSync(temp, { recursive: true, force: true });
-      // Another start of the same build put it in place first: use that one.
-      if (!existsSync(dir)) throw err;
-    }
-  }
-  // Other builds' folders (an upgrade or a downgrade), and extractions abandoned long ago.
-  for (const entry of readdirSync(parent)) {
-    if (entry === name) continue;
-    const other = path.join(parent, entry);
-    if (entry.startsWith(".extracting-") && Date.now() - statSync(other).mtimeMs < STALE_EXTRACTION_MS) continue;
-    rmSync(other, { recursive: true, force: true });
-  }
+  const { dir, extractedMs } = ensureRuntime(runtimeParent(dataDir), name, (temp) => unpack(getRawAsset("runtime") as ArrayBuffer, temp));
+  if (extractedMs !== null) console.log(`Extracted ${PRODUCT} ${info.version} into ${dir} (${(extractedMs / 1000).toFixed(1)} s).`);
   return dir;
 }
 
@@ -86,7 +61,7 @@ async function main(): Promise<void> {
   const envFile = path.join(path.dirname(process.execPath), ".env");
   if (existsSync(envFile)) process.loadEnvFile(envFile);
   const dataDir = resolveDataDir(line);
-  const runtimeDir = ensureRuntime(info, dataDir);
+  const runtimeDir = runtimeFolder(info, dataDir);
   process.env["SHOP_RUNTIME_DIR"] = runtimeDir;
   // `require` here sees builtins only, and `import()` of a file is not wired up in a
   // single executable on Node 20: a real CommonJS module in the runtime folder imports the app.

@@ -4,11 +4,12 @@
 // credentials key (kept beside the data dir, in .secrets/), not the superuser password
 // file `npm start` keeps in the data dir, not a proxy password in clear.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import PocketBase from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
+import { backupDataDir } from "../../server/backup-restore.ts";
 import { credentialsKeyFromFile, MIGRATIONS_DIR } from "../../server/pocketbase-process.ts";
 import { startTestPocketBase, SUPERUSER, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, customer, purchase, shopClients } from "../support/shop.ts";
@@ -196,6 +197,28 @@ describe("a backup made through the API", () => {
     }
     // The superuser password file stayed where it was.
     expect(readdirSync(dataDir)).toContain(".superuser-password");
+  });
+});
+
+describe("the backup command (server/backup-restore.ts)", () => {
+  it("finding 13: two backups of a running shop in the same second both succeed, as two zips", async () => {
+    const tpb = await testPocketBaseOn(tempDir("two-backups"), {});
+    try {
+      const outDir = tempDir("two-backups-out");
+      const env = { PB_SUPERUSER_EMAIL: SUPERUSER.email, PB_SUPERUSER_PASSWORD: SUPERUSER.password };
+      // As a cron's `backup` beside a manual one: both at once, so within one second.
+      const made = await Promise.all([1, 2].map(() => backupDataDir({ dataDir: tpb.dataDir, outDir, env })));
+      expect(made.map((m) => m.running)).toEqual([true, true]);
+      const names = made.map((m) => path.basename(m.file));
+      expect(new Set(names).size).toBe(2);
+      for (const name of names) expect(name).toMatch(/^proxyshop-backups-two-backups-\w+-backup-\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{6}\.zip$/);
+      expect(readdirSync(outDir).sort()).toEqual([...names].sort());
+      for (const m of made) expect(readZip(readFileSync(m.file)).map((e) => e.name)).toContain("data.db");
+      // Neither is left in the data dir's own backups folder.
+      expect(await (await tpb.superuser()).backups.getFullList()).toEqual([]);
+    } finally {
+      await tpb.stop();
+    }
   });
 });
 

@@ -9,6 +9,7 @@
 // (reusing dist/ and the Go builds).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   copyFileSync,
   readFileSync,
@@ -263,6 +264,30 @@ describe("the release file", () => {
   });
 });
 
+describe("the release file's trusted folders", () => {
+  it("finding 11: refuses a runtime folder or a credentials key file others may write to, saying how to fix it", () => {
+    // The folder and the key the test above made.
+    const runtime = path.join(dir, ".proxy-shop-runtime", readdirSync(path.join(dir, ".proxy-shop-runtime"))[0]!);
+    chmodSync(runtime, 0o777);
+    const doctor = run(["doctor"]);
+    chmodSync(runtime, 0o700);
+    expect(doctor.code, doctor.output).toBe(1);
+    expect(doctor.output).toContain(`Refusing to go on: The runtime folder ${runtime} is writable by its group and every user (mode 0777)`);
+    expect(doctor.output).toContain(`chmod -R go-w '${runtime}'`);
+
+    const keyFile = path.join(dir, ".secrets", "shop-data.credentials-key");
+    chmodSync(keyFile, 0o666);
+    const serving = run(["serve", "--http", "127.0.0.1:1"]);
+    const admin = run(["admin", "create", "owner@example.test"]);
+    chmodSync(keyFile, 0o600);
+    const refusal = `Refusing to go on: The credentials key file ${keyFile} is writable by its group and every user (mode 0666)`;
+    expect(serving.code, serving.output).toBe(1);
+    expect(serving.output).toContain(`The shop did not start: ${refusal}`);
+    expect(admin.code, admin.output).toBe(1);
+    expect(admin.output).toContain(refusal);
+  });
+});
+
 describe("the release file on a real host", () => {
   it("prints a setup link that makes the first admin, sells to a customer, and backs up and restores that data", async () => {
     const began = Date.now();
@@ -394,7 +419,9 @@ describe("the release file on a real host", () => {
       const made = run(["backup", "--data", "real-data"], realEnv);
       expect(made.code, made.output).toBe(0);
       const zipFile = /Backup written: (\S+\.zip)/.exec(made.output)?.[1] ?? "";
-      expect(path.basename(zipFile)).toMatch(/^real-data-backup-\d{8}T\d{6}Z\.zip$/);
+      // To the millisecond, with a random part: never the name of the backup made above in the same second (#26 finding 13).
+      expect(path.basename(zipFile)).toMatch(/^real-data-backup-\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{6}\.zip$/);
+      expect(readdirSync(dir).filter((f) => f.startsWith("real-data-backup-"))).toHaveLength(2);
       expect(path.dirname(zipFile)).toBe(dir);
       const names = readZip(readFileSync(zipFile)).map((e) => e.name);
       expect(names).toContain("data.db");
