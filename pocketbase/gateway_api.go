@@ -22,6 +22,14 @@ import (
 // their credentials, the change feed, the allowed target ranges, and the usage they write.
 // A gateway token (gateway_tokens, made by `pocketbase gateway-token <name>`) is a role of
 // its own: it opens these routes and nothing else, and no other caller opens them.
+//
+// Limits (security review #26, finding 5):
+//   - A usage batch may hold only what a gateway can move: 10 Gbit/s each way, and 100,000
+//     connections a second, since that token's previous batches (a budget refilled at that
+//     rate, holding at most an hour of it, full when PocketBase starts); its hour must be
+//     within 2 hours of the shop's clock. Anything else is refused whole (400), nothing
+//     written. The owner of each row is the proxy's (SQLSource.FlushUsage), never the
+//     batch's.
 
 // tokenPrefix marks gateway tokens, so a leaked one is recognisable.
 const tokenPrefix = "gwt_"
@@ -31,19 +39,33 @@ func hashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// What one gateway can move, as usage batches are checked against it: 10 Gbit/s each way
+// (bytes up and down together: 2.5 GB a second), and connections (reached and failed).
+const (
+	gatewayBytesPerSecond       = 2 * 10_000_000_000 / 8
+	gatewayConnectionsPerSecond = 100_000
+	// usageBudgetSeconds: the most of it a token may have saved up (an hour: 9 TB), so a
+	// gateway that kept its counts through an outage of the shop can still write them.
+	usageBudgetSeconds = 3600
+	// usageHourSkew: how far a batch's hour may be from the shop's clock.
+	usageHourSkew = 2 * time.Hour
+)
+
 type gatewayAPI struct {
 	app    core.App
 	source *gateway.SQLSource
 	mu     sync.Mutex
 	seen   map[string]time.Time // token id -> last_seen_at written
+	budget *usageBudget
 }
 
 func registerGatewayAPI(se *core.ServeEvent) {
 	app := se.App
 	api := &gatewayAPI{
-		app:    app,
-		source: &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY"), Logger: app.Logger()},
-		seen:   map[string]time.Time{},
+		app:       app,
+		source:    &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY"), Logger: app.Logger()},
+		seen:      map[string]time.Time{},
+		budget:    newUsageBudget(),
 	}
 	g := se.Router.Group("/api/gateway")
 	g.BindFunc(api.requireToken)
@@ -70,6 +92,7 @@ func (api *gatewayAPI) requireToken(e *core.RequestEvent) error {
 		return e.UnauthorizedError("This gateway token is not valid (revoked or mistyped).", nil)
 	}
 	api.touch(row.ID, e.RealIP())
+	e.Set("gateway_token", row.ID)
 	return e.Next()
 }
 
@@ -146,10 +169,31 @@ func (api *gatewayAPI) usage(e *core.RequestEvent) error {
 	if err := e.BindBody(&batch); err != nil || batch.Gateway == "" || len(batch.Gateway) > 100 || batch.Hour.IsZero() {
 		return e.BadRequestError("Send a usage batch {gateway, hour, proxies, counts, up_seconds}.", err)
 	}
+	now := time.Now()
+	if !batch.Hour.Equal(batch.Hour.Truncate(time.Hour)) || batch.Hour.Before(now.Add(-usageHourSkew)) || batch.Hour.After(now.Add(usageHourSkew)) {
+		return e.BadRequestError("The batch's hour must be the start of a UTC hour within 2 hours of the shop's clock (check the gateway's clock).", nil)
+	}
+	var bytes, connections float64
 	for _, c := range batch.Proxies {
 		if c.BytesUp < 0 || c.BytesDown < 0 || c.Connections < 0 || c.Failed < 0 {
 			return e.BadRequestError("Usage counts cannot be negative.", nil)
 		}
+		bytes += float64(c.BytesUp) + float64(c.BytesDown)
+		connections += float64(c.Connections) + float64(c.Failed)
+	}
+	if batch.UpSeconds < 0 || batch.Counts.OK < 0 || batch.Counts.Failed < 0 || len(batch.Counts.Histogram) > 100 {
+		return e.BadRequestError("The gateway's counts cannot be negative.", nil)
+	}
+	for _, n := range batch.Counts.Histogram {
+		if n < 0 {
+			return e.BadRequestError("The gateway's counts cannot be negative.", nil)
+		}
+	}
+	connections = max(connections, float64(batch.Counts.OK)+float64(batch.Counts.Failed))
+	tokenID, _ := e.Get("gateway_token").(string)
+	if !api.budget.take(tokenID, bytes, connections, now) {
+		return e.BadRequestError("This usage batch holds more than a gateway can move since this token's previous batches "+
+			"(10 Gbit/s each way and 100,000 connections a second, at most an hour of it at once): nothing was written.", nil)
 	}
 	if err := api.source.FlushUsage(e.Request.Context(), batch); err != nil {
 		return e.InternalServerError("", err)
@@ -167,6 +211,45 @@ func (api *gatewayAPI) monthUsage(e *core.RequestEvent) error {
 		return e.InternalServerError("", err)
 	}
 	return e.JSON(http.StatusOK, gateway.MonthUsageAnswer{Used: used})
+}
+
+// usageBudget is what each token may still write: bytes and connections, refilled at
+// gatewayBytesPerSecond and gatewayConnectionsPerSecond up to usageBudgetSeconds of them.
+// A token's budget is full the first time it writes after PocketBase starts.
+type usageBudget struct {
+	mu      sync.Mutex
+	byToken map[string]*usageLevel
+}
+
+type usageLevel struct {
+	bytes, connections float64
+	at                 time.Time
+}
+
+func newUsageBudget() *usageBudget { return &usageBudget{byToken: map[string]*usageLevel{}} }
+
+// take answers whether a batch of `bytes` and `connections` fits what `token` has left at
+// `now`, and takes it from the budget when it does (a refused batch takes nothing).
+func (b *usageBudget) take(token string, bytes, connections float64, now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	const fullBytes, fullConnections = gatewayBytesPerSecond * usageBudgetSeconds, gatewayConnectionsPerSecond * usageBudgetSeconds
+	level := b.byToken[token]
+	if level == nil {
+		level = &usageLevel{bytes: fullBytes, connections: fullConnections, at: now}
+		b.byToken[token] = level
+	}
+	if elapsed := now.Sub(level.at).Seconds(); elapsed > 0 {
+		level.bytes = min(fullBytes, level.bytes+elapsed*gatewayBytesPerSecond)
+		level.connections = min(fullConnections, level.connections+elapsed*gatewayConnectionsPerSecond)
+		level.at = now
+	}
+	if bytes > level.bytes || connections > level.connections {
+		return false
+	}
+	level.bytes -= bytes
+	level.connections -= connections
+	return true
 }
 
 // newGatewayToken makes a token named `name` and answers it (stored only as a hash).

@@ -11,6 +11,7 @@ import path from "node:path";
 import type { AdminProxyDetail } from "@/features/console-proxies/api";
 import type { PurchaseResult } from "@/features/buy-proxies/api";
 import { afterAll, describe, expect, it } from "vitest";
+import { adminSend } from "../support/admin.ts";
 import { freePort, errorOf, startTestPocketBase, type TestPocketBase, fieldErrorsOf } from "../support/pocketbase.ts";
 import { addStock, customer, post, proxyBuyer, purchase, setProxyColumns, shopClients, type Shop } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -46,6 +47,8 @@ interface Usage {
 const monthStart = (ms = Date.now()) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
 const nextMonth = (ms = Date.now()) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + 1, 1);
 const hourIso = (ms: number) => new Date(Math.floor(ms / HOUR) * HOUR).toISOString();
+/** A moment as PocketBase stores dates ("2026-11-27 06:07:08.000Z"). */
+const dbDate = (ms: number) => new Date(ms).toISOString().replace("T", " ");
 
 describe("usage of a proxy", () => {
   const shop = useShop();
@@ -57,16 +60,18 @@ describe("usage of a proxy", () => {
     const { user, proxies } = await proxyBuyer(shop, { count: 1 });
     const id = proxies[0]!.id;
     const now = Date.now();
+    // Bought 40 hours ago (the term's start: the month counts from it).
+    setProxyColumns(shop.tpb, [id], { term_started_at: dbDate(now - 40 * HOUR) });
     const rows = [
       { proxy_id: id, user_id: user.id, hour: now, bytes_up: 1000, bytes_down: 5000, connections: 3, failed_connections: 1 },
       { proxy_id: id, user_id: user.id, hour: now - 2 * HOUR, bytes_up: 100, bytes_down: 200, connections: 1 },
-      // The proxy's earlier owner: counted in the month (the quota counts every byte), not shown to this one.
+      // The proxy's earlier owner: neither counted in this owner's month nor shown to them.
       { proxy_id: id, user_id: "earlierowner00", hour: now - 3 * HOUR, bytes_up: 40, bytes_down: 10, connections: 1 },
       { proxy_id: id, user_id: user.id, hour: now - 30 * HOUR, bytes_up: 7, bytes_down: 3, connections: 1 },
     ];
     insertUsageRows(shop.tpb, rows);
     const monthBytes = rows
-      .filter((r) => Math.floor(r.hour / HOUR) * HOUR >= monthStart(now))
+      .filter((r) => r.user_id === user.id && Math.floor(r.hour / HOUR) * HOUR >= monthStart(now))
       .reduce((sum, r) => sum + r.bytes_up + r.bytes_down, 0);
 
     const mine = await usage(user.pb, id);
@@ -148,6 +153,71 @@ describe("usage of a proxy", () => {
     const others = await other.user.pb.send<Record<string, Month>>("/api/v1/proxies/usage-summary", {});
     expect(Object.keys(others)).toEqual([other.proxies[0]!.id]);
     expect(others[other.proxies[0]!.id]).toMatchObject({ bytes: 0, quota_reached: false });
+  });
+
+  it("finding 12: counts a proxy's month from its current owner's term, so a resold proxy starts at zero for its new owner, everywhere; a renewal keeps the term", async () => {
+    const first = await proxyBuyer(shop, { count: 1 });
+    const id = first.proxies[0]!.id;
+    const stored = async () => shop.su.collection("proxies").getOne(id, { fields: "term_started_at" });
+    const boughtAt = (await stored())["term_started_at"] as string;
+    expect(Date.parse(boughtAt.replace(" ", "T"))).toBeGreaterThan(Date.now() - 60_000);
+    setProxyColumns(shop.tpb, [id], { bandwidth_quota_bytes: 1000 });
+    insertUsageRows(shop.tpb, [{ proxy_id: id, user_id: first.user.id, hour: Date.now(), bytes_up: 100, bytes_down: 900, connections: 2 }]);
+    const summaryOf = async (pb: Shop["admin"]) => (await pb.send<Record<string, Month>>("/api/v1/proxies/usage-summary", {}))[id];
+    const { token } = await adminSend<{ token: string }>(shop.admin, "/api/admin/gateway-tokens", { name: `usage-${tag()}` });
+    // What the gateways enforce the quota with (GET /api/gateway/month-usage, SQLSource.MonthUsage).
+    const gatewayMonth = async () => {
+      const month = encodeURIComponent(new Date(monthStart()).toISOString());
+      const res = await fetch(`${shop.tpb.url}/api/gateway/month-usage?month=${month}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { used: Record<string, number> }).used[id] ?? 0;
+    };
+    expect(await summaryOf(first.user.pb)).toMatchObject({ bytes: 1000, quota_reached: true });
+    expect(await gatewayMonth()).toBe(1000);
+
+    // Released to stock and bought by another customer in the same hour.
+    await edit(id, { status: "AVAILABLE" });
+    const second = await customer(shop, 10_000);
+    const bought = await purchase(second.pb, { type: "RESIDENTIAL", country: first.country, quantity: 1 });
+    expect(bought.proxies.map((p) => p.id)).toEqual([id]);
+    setProxyColumns(shop.tpb, [id], { bandwidth_quota_bytes: 1000 });
+    const fresh = { bytes: 0, quota_bytes: 1000, quota_reached: false };
+    expect(await summaryOf(second.pb)).toMatchObject(fresh);
+    expect((await usage(second.pb, id)).month).toMatchObject(fresh);
+    const shown = (await detail(id)) as AdminProxyDetail & { usage: { month: Month } };
+    expect(shown.usage.month).toMatchObject(fresh);
+    expect(await gatewayMonth()).toBe(0);
+    // The hour's traffic is still there: the first owner's row stays theirs.
+    expect((await usage(shop.admin, id)).totals.bytes).toBe(1000);
+    expect((await usage(second.pb, id)).hours).toEqual([]);
+
+    // The new owner's traffic of the same hour, as a gateway writes it, counts from zero.
+    const hour = new Date(Math.floor(Date.now() / HOUR) * HOUR).toISOString();
+    const flushed = await fetch(`${shop.tpb.url}/api/gateway/usage`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        gateway: "usage-test",
+        hour,
+        proxies: { [id]: { owner_id: second.id, bytes_up: 50, bytes_down: 250, connections: 1, failed: 0 } },
+        counts: { ok: 1, failed: 0, histogram: [] },
+        up_seconds: 5,
+      }),
+    });
+    expect(flushed.status).toBe(200);
+    expect(await summaryOf(second.pb)).toMatchObject({ bytes: 300, quota_reached: false });
+    expect(await gatewayMonth()).toBe(300);
+    const ownHours = (await usage(second.pb, id)).hours;
+    expect(ownHours.map((h) => [h.hour, h.bytes])).toEqual([[hourIso(Date.now()), 300]]);
+    // Admins see the hour whole: both owners' rows added.
+    expect((await usage(shop.admin, id)).hours.map((h) => [h.bytes, h.connections])).toEqual([[1300, 3]]);
+
+    // A renewal is the same term: the month keeps counting.
+    const termStart = (await stored())["term_started_at"];
+    await post(second.pb, "/api/v1/proxies/renew", { proxy_ids: [id] });
+    expect((await stored())["term_started_at"]).toBe(termStart);
+    expect(await summaryOf(second.pb)).toMatchObject({ bytes: 300 });
+    expect(await gatewayMonth()).toBe(300);
   });
 
   it("lets an admin set a proxy's quota and cap (audited, checked) and shows its usage in the detail", async () => {
@@ -263,8 +333,9 @@ describe("a plan's monthly quota at the gateway", () => {
     const target = `${tpb.url}/api/ip`;
     expect((await curl(["-x", proxyUrl(env.GATEWAY_HTTP_PORT), target])).status).toBe(200);
 
-    // A month's traffic of exactly the quota, in two hours of this month.
+    // A month's traffic of exactly the quota, in two hours of this month (bought before it began).
     const start = monthStart();
+    setProxyColumns(tpb, [bought.id], { term_started_at: dbDate(start - HOUR) });
     const lastHour = Math.max(start, Date.now() - HOUR);
     const halves = lastHour === start ? [GB] : [GB / 2, GB / 2];
     insertUsageRows(

@@ -292,6 +292,35 @@ describe("proxy.quota_reached", () => {
     ]);
   });
 
+  it("finding 12: counts only the current owner's term: a resold proxy's new owner hears nothing of the old owner's bytes", async () => {
+    const first = await proxyBuyer(shop, { count: 1 });
+    const id = first.proxies[0]!.id;
+    const hour = Date.now();
+    // The first owner used 95% of the quota this hour (and was told).
+    setProxyColumns(shop.tpb, [id], { bandwidth_quota_bytes: 10_000 });
+    const firstEndpoint = await endpointOf(first.user, ["proxy.quota_reached"]);
+    insertUsageRows(shop.tpb, [{ proxy_id: id, user_id: first.user.id, hour, bytes_down: 9500 }]);
+    await runEventsJob();
+    expect((await queued(firstEndpoint)).map((d) => d.body.data["level"])).toEqual([80]);
+
+    // Released and bought by another customer in the same hour, with the same quota.
+    await shop.admin.send(`/api/admin/proxies/${id}`, { method: "PATCH", body: { status: "AVAILABLE" } });
+    const second = await customer(shop, 10_000);
+    const endpoint = await endpointOf(second, ["proxy.quota_reached"]);
+    expect((await purchase(second.pb, { type: "RESIDENTIAL", country: first.country, quantity: 1 })).proxies[0]!.id).toBe(id);
+    setProxyColumns(shop.tpb, [id], { bandwidth_quota_bytes: 10_000 });
+    insertUsageRows(shop.tpb, [{ proxy_id: id, user_id: second.id, hour, bytes_down: 1000 }]);
+    await runEventsJob();
+    expect(await queued(endpoint)).toEqual([]);
+
+    // The new owner's own 80%.
+    insertUsageRows(shop.tpb, [{ proxy_id: id, user_id: second.id, hour, bytes_down: 8000 }]);
+    await runEventsJob();
+    expect((await queued(endpoint)).map((d) => d.body.data)).toEqual([
+      { proxy: expect.objectContaining({ id }), level: 80, bytes: 8000, quota_bytes: 10_000 },
+    ]);
+  });
+
   it("is superuser-only to run on demand", async () => {
     const user = await customer(shop);
     await expect(user.pb.send("/api/admin/jobs/webhook-events", { method: "POST" })).rejects.toMatchObject({ status: 403 });

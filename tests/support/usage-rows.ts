@@ -1,7 +1,7 @@
 // Hourly proxy_usage rows as the gateway writes them (issue #16), inserted straight into a
 // test PocketBase's data.db (or the e2e run's) with python3's sqlite3: only the server writes
-// usage, and tests need months of traffic without moving gigabytes. A row for the same proxy
-// and hour replaces the one there.
+// usage, and tests need months of traffic without moving gigabytes. A row for the same proxy,
+// owner and hour replaces the one there (rows are one per proxy, owner and hour).
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -26,7 +26,7 @@ export function hourText(at: Date | number): string {
 
 const newId = () => randomBytes(8).toString("hex").slice(0, 15);
 
-/** Inserts (or replaces, by proxy and hour) `rows` in `<dataDir>/data.db`. */
+/** Inserts (or replaces, by proxy, owner and hour) `rows` in `<dataDir>/data.db`. */
 export function insertUsageRows(target: { dataDir: string }, rows: UsageRow[]): void {
   const now = new Date().toISOString().replace("T", " ");
   const values = rows.map((r) => [
@@ -46,7 +46,7 @@ export function insertUsageRows(target: { dataDir: string }, rows: UsageRow[]): 
     `import sqlite3,sys,json
 c=sqlite3.connect(sys.argv[1], timeout=10)
 for v in json.loads(sys.argv[2]):
-    c.execute('DELETE FROM proxy_usage WHERE proxy_id=? AND hour=?', [v[1], v[3]])
+    c.execute('DELETE FROM proxy_usage WHERE proxy_id=? AND user_id=? AND hour=?', [v[1], v[2], v[3]])
     c.execute('INSERT INTO proxy_usage (id, proxy_id, user_id, hour, bytes_up, bytes_down, connections, failed_connections, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?)', v)
 c.commit()`,
     path.join(target.dataDir, "data.db"),

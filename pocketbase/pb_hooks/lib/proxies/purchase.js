@@ -103,7 +103,9 @@ function purchase(txApp, userId, input, idempotency) {
   const now = new DateTime().string();
   const expires = new DateTime().addDate(0, 0, proxies.TERM_DAYS).string();
   // The plan's limits go onto the proxies (issue #16; renewals keep what a proxy has). Sold
-  // at the built-in price (no plan), a proxy keeps the limits an admin gave it.
+  // at the built-in price (no plan), a proxy keeps the limits an admin gave it. A purchase
+  // begins a term of ownership (term_started_at; renewals keep it): the quota counts the new
+  // owner's bytes from here (#26 finding 12, lib/proxies/usage.js).
   const limits = prices.planLimits(txApp, input.type);
   const setLimits = limits ? ", bandwidth_quota_bytes = {:quota}, max_connections = {:maxConnections}" : "";
   const list = sql.inList(
@@ -115,7 +117,7 @@ function purchase(txApp, userId, input, idempotency) {
     .newQuery(
       // `+status` keeps SQLite on the primary key: with statistics it would otherwise walk the
       // whole AVAILABLE range of the status index.
-      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', quota_notice_month = '', quota_notice_level = 0${setLimits}, updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
+      `UPDATE proxies SET status = 'ASSIGNED', assigned_to_user_id = {:userId}, expires_at = {:expires}, auto_renew = FALSE, expiry_notice_sent_at = '', quota_notice_month = '', quota_notice_level = 0, term_started_at = {:now}${setLimits}, updated = {:now} WHERE ${list.sql} AND +status = 'AVAILABLE'`,
     )
     .bind({ ...list.params, userId, expires, now, quota: limits?.quota_bytes ?? 0, maxConnections: limits?.max_connections ?? 0 })
     .execute();

@@ -5,7 +5,8 @@
 //   reads the plaintext as `password`. Writes (admins, superusers) send a plain `password`,
 //   sealed before the save.
 // - owner, status and term are the server's only (security review #13, finding 6): no
-//   records-API write sets a proxy's owner, status, expiry, auto-renewal or expiry notice,
+//   records-API write sets a proxy's owner, status, expiry, auto-renewal, expiry notice or
+//   term start (term_started_at, where its quota's month begins: #26 finding 12),
 //   superusers (the dashboard) included, as for the money collections (money.pb.js): a new
 //   proxy starts Available with none of them, and an update never changes them. Purchases,
 //   renewals, refunds and expiry save through app.save() (no request hooks); admins change
@@ -15,7 +16,7 @@
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 
 /** The fields only the server writes: purchases, renewals, refunds, expiry, console routes. */
-const SERVER_FIELDS = ["assigned_to_user_id", "status", "expires_at", "auto_renew", "expiry_notice_sent_at"];
+const SERVER_FIELDS = ["assigned_to_user_id", "status", "expires_at", "auto_renew", "expiry_notice_sent_at", "term_started_at"];
 const SERVER_FIELDS_MESSAGE =
   "A proxy's owner, status, expiry and auto-renewal cannot be set through the records API: change them in the console's Proxy Management (PATCH /api/admin/proxies/{id}), which audits every change.";
 

@@ -1,10 +1,14 @@
 // @ts-check
 // What a proxy used (issue #16): the gateway's hourly proxy_usage rows read back for the
 // customer (GET /api/v1/proxies/{id}/usage, GET /api/v1/proxies/usage-summary) and for the
-// console's proxy detail. One computation of "this month" for all of them, the same the
-// gateway enforces its quota with: every byte up and down of the proxy since the UTC
-// calendar month began (whoever owned it then), against proxies.bandwidth_quota_bytes
-// (0 = no quota; a GB is 2^30 bytes, as the gateway counts it).
+// console's proxy detail. One computation of "this month" for all of them (and for the
+// proxy.quota_reached webhook, lib/webhooks/events.js), the same the gateway enforces its
+// quota with (SQLSource.MonthUsage): the current owner's bytes up and down since the UTC
+// calendar month began or since their term of ownership began, whichever is later (the
+// proxy_term_usage view, pb_migrations/1764800500_proxy_usage_terms.js; security review #26
+// finding 12: a resold proxy starts at zero for its new owner; a renewal keeps the term),
+// against proxies.bandwidth_quota_bytes (0 = no quota; a GB is 2^30 bytes, as the gateway
+// counts it). The sum saturates (TOTAL, then the largest integer) instead of failing.
 
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
@@ -31,7 +35,7 @@ function monthOf(ms) {
 
 /**
  * @typedef {object} MonthUsage  the proxy's UTC calendar month so far
- * @property {number} bytes  up and down together, every owner's (what the quota counts)
+ * @property {number} bytes  up and down together, of the current owner's term (what the quota counts)
  * @property {number} quota_bytes  0 = no quota
  * @property {number} max_connections  0 = no cap
  * @property {boolean} quota_reached
@@ -55,9 +59,28 @@ function monthFigures(row, now) {
 }
 
 /**
- * The month so far of the proxies `where` picks (one GROUP BY over proxy_usage's
- * (proxy_id, hour) index), keyed by proxy id. Numbers are read as whole numbers (a
- * fractional value written by hand would otherwise fail the scan into the typed row).
+ * The SQL of a proxy's bytes this month as its quota counts them, for the proxy `p` of the
+ * query it goes in (a correlated subquery on proxy_term_usage, which the (proxy_id,
+ * user_id, hour) index answers), with the parameter `{:month}` (monthParams).
+ * @param {string} [proxy]  the alias of the proxies table in the query
+ */
+function monthBytesSql(proxy = "p") {
+  return `(SELECT CAST(TOTAL(t.bytes_up) + TOTAL(t.bytes_down) AS INTEGER) FROM proxy_term_usage t
+    WHERE t.proxy_id = ${proxy}.id AND t.hour >= {:month})`;
+}
+
+/**
+ * The parameters of monthBytesSql for the month of `now`.
+ * @param {number} now
+ */
+function monthParams(now) {
+  return { month: sql.dbDate(monthOf(now).start) };
+}
+
+/**
+ * The month so far of the proxies `where` picks, keyed by proxy id. Numbers are read as
+ * whole numbers (a fractional value written by hand would otherwise fail the scan into the
+ * typed row).
  * @param {CoreApp} app
  * @param {string} where  a condition on proxies `p`
  * @param {Record<string, unknown>} params
@@ -69,12 +92,11 @@ function monthUsage(app, where, params, now) {
   app
     .db()
     .newQuery(
-      `SELECT p.id, CAST(COALESCE(SUM(u.bytes_up + u.bytes_down), 0) AS INTEGER) AS bytes,
+      `SELECT p.id, ${monthBytesSql("p")} AS bytes,
          CAST(p.bandwidth_quota_bytes AS INTEGER) AS quota_bytes, CAST(p.max_connections AS INTEGER) AS max_connections
-       FROM proxies p LEFT JOIN proxy_usage u ON u.proxy_id = p.id AND u.hour >= {:month}
-       WHERE ${where} GROUP BY p.id`,
+       FROM proxies p WHERE ${where}`,
     )
-    .bind({ ...params, month: sql.dbDate(monthOf(now).start) })
+    .bind({ ...params, ...monthParams(now) })
     .all(rows);
   /** @type {Record<string, MonthUsage>} */
   const out = {};
@@ -91,7 +113,8 @@ function monthUsage(app, where, params, now) {
 /**
  * The hourly rows of a proxy in `range` (only hours the gateway wrote: no invented zeros),
  * their totals and the month so far. `userId`: only that owner's rows (a customer sees the
- * traffic of their own time with the proxy); "" for every row (admins).
+ * traffic of their own time with the proxy); "" for every row (admins: the rows of an hour's
+ * owners added together).
  * @param {CoreApp} app
  * @param {string} proxyId
  * @param {UsageRange} range
@@ -103,9 +126,10 @@ function usageOf(app, proxyId, range, userId, now = Date.now()) {
   app
     .db()
     .newQuery(
-      `SELECT hour, CAST(bytes_up AS INTEGER) AS bytes_up, CAST(bytes_down AS INTEGER) AS bytes_down,
-         CAST(connections AS INTEGER) AS connections, CAST(failed_connections AS INTEGER) AS failed_connections FROM proxy_usage
-       WHERE proxy_id = {:id} AND hour >= {:from} AND hour < {:to}${userId ? " AND user_id = {:user}" : ""} ORDER BY hour`,
+      `SELECT hour, CAST(TOTAL(bytes_up) AS INTEGER) AS bytes_up, CAST(TOTAL(bytes_down) AS INTEGER) AS bytes_down,
+         CAST(TOTAL(connections) AS INTEGER) AS connections, CAST(TOTAL(failed_connections) AS INTEGER) AS failed_connections
+       FROM proxy_usage WHERE proxy_id = {:id} AND hour >= {:from} AND hour < {:to}${userId ? " AND user_id = {:user}" : ""}
+       GROUP BY hour ORDER BY hour`,
     )
     .bind({
       id: proxyId,
@@ -209,4 +233,16 @@ function summaryRoute(e) {
   return e.json(200, monthUsage(e.app, "p.assigned_to_user_id = {:user} AND p.status = 'ASSIGNED'", { user: user.id }, Date.now()));
 }
 
-module.exports = { GB, MAX_RANGE_DAYS, monthOf, monthUsage, usageOf, detailUsage, parseRange, usageRoute, summaryRoute };
+module.exports = {
+  GB,
+  MAX_RANGE_DAYS,
+  monthOf,
+  monthBytesSql,
+  monthParams,
+  monthUsage,
+  usageOf,
+  detailUsage,
+  parseRange,
+  usageRoute,
+  summaryRoute,
+};

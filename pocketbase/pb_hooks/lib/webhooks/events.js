@@ -10,8 +10,9 @@
 //                        (REMINDER_DAYS) before the expiry, once per term: {proxy, expires_at}
 // - proxy.expired        the expiry job, when it expires a proxy: {proxy}
 // - proxy.quota_reached  the webhook events job below (events.pb.js, every minute): a proxy's
-//                        UTC month reaching 80% and 100% of its bandwidth quota, once each a
-//                        month: {proxy, level, bytes, quota_bytes}
+//                        UTC month (of its current owner's term, as the quota counts it)
+//                        reaching 80% and 100% of its bandwidth quota, once each a month:
+//                        {proxy, level, bytes, quota_bytes}
 // - balance.low          lib/webhooks/balance-low.js, from the ledger (per-endpoint thresholds)
 // Proxies are the API's proxy view (lib/api/views.js) WITHOUT the password: a webhook body
 // never carries credentials. Ids, cents, RFC 3339 times.
@@ -173,8 +174,9 @@ function quotaLevel(bytes, quotaBytes) {
  * Announces proxy.quota_reached for every assigned proxy with a quota whose month reached a
  * level not announced yet this month (only the highest one reached: a month that jumps
  * past 100% at once gets one event, level 100). Only proxies whose owner has an enabled
- * endpoint that may subscribe to it are read (the month's usage summed over proxy_usage's
- * (proxy_id, hour) index), so a shop without such endpoints pays one small query a minute.
+ * endpoint that may subscribe to it are read (the month's usage as its quota counts it:
+ * the current owner's term, lib/proxies/usage.js monthBytesSql, one lookup of the (proxy_id,
+ * user_id, hour) index each), so a shop without such endpoints pays one small query a minute.
  * Each announcement marks the proxy (quota_notice_month/level) in the transaction that
  * queues it, so two runs side by side announce once.
  * @param {CoreApp} app
@@ -184,23 +186,25 @@ function quotaLevel(bytes, quotaBytes) {
 function announceQuotas(app, nowMs = Date.now()) {
   /** @type {typeof import("../core/sql.js")} */
   const sql = require(`${__hooks}/lib/core/sql.js`);
+  /** @type {typeof import("../proxies/usage.js")} */
+  const usage = require(`${__hooks}/lib/proxies/usage.js`);
   const month = monthOf(nowMs);
   const rows = sql.rowsLike({ id: "", user_id: "", bytes: 0, quota_bytes: 0, notice_month: "", notice_level: 0 });
   app
     .db()
     .newQuery(
-      `SELECT p.id, p.assigned_to_user_id AS user_id, CAST(SUM(u.bytes_up + u.bytes_down) AS INTEGER) AS bytes,
-         CAST(p.bandwidth_quota_bytes AS INTEGER) AS quota_bytes, p.quota_notice_month AS notice_month,
-         CAST(p.quota_notice_level AS INTEGER) AS notice_level
-       FROM proxies p JOIN proxy_usage u ON u.proxy_id = p.id AND u.hour >= {:start}
-       WHERE p.assigned_to_user_id IN (
-           SELECT w.user FROM webhook_endpoints w WHERE w.enabled = TRUE AND w.events LIKE '%proxy.quota_reached%')
-         AND p.status = 'ASSIGNED' AND p.bandwidth_quota_bytes > 0
-         AND NOT (p.quota_notice_month = {:month} AND p.quota_notice_level >= 100)
-       GROUP BY p.id
-       HAVING bytes * 100 >= quota_bytes * 80`,
+      `SELECT * FROM (
+         SELECT p.id, p.assigned_to_user_id AS user_id, ${usage.monthBytesSql("p")} AS bytes,
+           CAST(p.bandwidth_quota_bytes AS INTEGER) AS quota_bytes, p.quota_notice_month AS notice_month,
+           CAST(p.quota_notice_level AS INTEGER) AS notice_level
+         FROM proxies p
+         WHERE p.assigned_to_user_id IN (
+             SELECT w.user FROM webhook_endpoints w WHERE w.enabled = TRUE AND w.events LIKE '%proxy.quota_reached%')
+           AND p.status = 'ASSIGNED' AND p.bandwidth_quota_bytes > 0
+           AND NOT (p.quota_notice_month = {:notice_month} AND p.quota_notice_level >= 100))
+       WHERE bytes * 100 >= quota_bytes * 80`,
     )
-    .bind({ start: sql.dbDate(month.start), month: month.key })
+    .bind({ ...usage.monthParams(nowMs), notice_month: month.key })
     .all(rows);
   /** @type {typeof import("./queue.js")} */
   const queue = require(`${__hooks}/lib/webhooks/queue.js`);
