@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/pocketbase/dbx"
+	"github.com/pocketbase/pocketbase/apis"
 	"github.com/pocketbase/pocketbase/core"
+	"github.com/pocketbase/pocketbase/tools/hook"
 	"github.com/pocketbase/pocketbase/tools/security"
 
 	"proxyshop/pocketbase/gateway"
@@ -23,7 +25,12 @@ import (
 // A gateway token (gateway_tokens, made by `pocketbase gateway-token <name>`) is a role of
 // its own: it opens these routes and nothing else, and no other caller opens them.
 //
-// Limits (security review #26, finding 5):
+// Limits (security review #26, findings 5 and 8):
+//   - A call with a valid token is not counted by PocketBase's per-IP rate limiter (a flood
+//     of wrong proxy passwords at a remote gateway made it spend the shop's limit of its IP
+//     address and stop following changes); each token has its own limit instead,
+//     GATEWAY_TOKEN_RATE_LIMIT requests a second (default 300), past it 429 with
+//     Retry-After. A call without a valid token still counts against its address's limit.
 //   - A usage batch may hold only what a gateway can move: 10 Gbit/s each way, and 100,000
 //     connections a second, since that token's previous batches (a budget refilled at that
 //     rate, holding at most an hour of it, full when PocketBase starts); its hour must be
@@ -38,6 +45,9 @@ func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
 }
+
+// defaultGatewayRequestsPerSecond applies unless GATEWAY_TOKEN_RATE_LIMIT says otherwise.
+const defaultGatewayRequestsPerSecond = 300
 
 // What one gateway can move, as usage batches are checked against it: 10 Gbit/s each way
 // (bytes up and down together: 2.5 GB a second), and connections (reached and failed).
@@ -56,18 +66,37 @@ type gatewayAPI struct {
 	source *gateway.SQLSource
 	mu     sync.Mutex
 	seen   map[string]time.Time // token id -> last_seen_at written
-	budget *usageBudget
+	// perSecond requests a token may make each second (limiter's window).
+	perSecond int
+	limiter   *keyLimiter
+	budget    *usageBudget
+	// addressLimit is PocketBase's own per-IP rate limiter (unbound from these routes).
+	addressLimit *hook.Handler[*core.RequestEvent]
 }
 
 func registerGatewayAPI(se *core.ServeEvent) {
 	app := se.App
+	perSecond := defaultGatewayRequestsPerSecond
+	if n, err := strconv.Atoi(os.Getenv("GATEWAY_TOKEN_RATE_LIMIT")); err == nil && n > 0 {
+		perSecond = n
+	}
 	api := &gatewayAPI{
 		app:       app,
 		source:    &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY"), Logger: app.Logger()},
 		seen:      map[string]time.Time{},
+		perSecond: perSecond,
+		limiter:   newKeyLimiter(perSecond, time.Second),
 		budget:    newUsageBudget(),
 	}
+	for _, h := range se.Router.Middlewares {
+		if h.Id == apis.DefaultRateLimitMiddlewareId {
+			api.addressLimit = h
+		}
+	}
 	g := se.Router.Group("/api/gateway")
+	// PocketBase's per-IP limiter runs before any route middleware: off here, and run by
+	// requireToken for callers without a valid token only.
+	g.Unbind(apis.DefaultRateLimitMiddlewareId)
 	g.BindFunc(api.requireToken)
 	g.GET("/snapshot", api.snapshot)
 	g.GET("/changes", api.changes)
@@ -81,6 +110,9 @@ func registerGatewayAPI(se *core.ServeEvent) {
 func (api *gatewayAPI) requireToken(e *core.RequestEvent) error {
 	token, ok := strings.CutPrefix(e.Request.Header.Get("Authorization"), "Bearer ")
 	if !ok || !strings.HasPrefix(token, tokenPrefix) {
+		if err := api.limitAddress(e); err != nil {
+			return err
+		}
 		return e.UnauthorizedError("A gateway token is required.", nil)
 	}
 	var row struct {
@@ -89,11 +121,45 @@ func (api *gatewayAPI) requireToken(e *core.RequestEvent) error {
 	err := api.app.ConcurrentDB().NewQuery("SELECT id FROM gateway_tokens WHERE token_hash = {:hash}").
 		Bind(dbx.Params{"hash": hashToken(token)}).One(&row)
 	if err != nil {
+		if err := api.limitAddress(e); err != nil {
+			return err
+		}
 		return e.UnauthorizedError("This gateway token is not valid (revoked or mistyped).", nil)
+	}
+	if err := api.limitToken(e, row.ID); err != nil {
+		return err
 	}
 	api.touch(row.ID, e.RealIP())
 	e.Set("gateway_token", row.ID)
 	return e.Next()
+}
+
+// limitAddress counts a call without a valid token against PocketBase's per-IP rate limit,
+// as if the limiter had run (its rule for the path, its counters): an error past it. The
+// limiter sees an event of its own, whose Next goes nowhere.
+func (api *gatewayAPI) limitAddress(e *core.RequestEvent) error {
+	if api.addressLimit == nil {
+		return nil
+	}
+	probe := &core.RequestEvent{App: e.App}
+	probe.Request, probe.Response = e.Request, e.Response
+	return api.addressLimit.Func(probe)
+}
+
+// limitToken counts the call against the token's second (GATEWAY_TOKEN_RATE_LIMIT): 429
+// with Retry-After past it.
+func (api *gatewayAPI) limitToken(e *core.RequestEvent, tokenID string) error {
+	remaining, reset, ok := api.limiter.take(tokenID, time.Now())
+	h := e.Response.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(api.perSecond))
+	h.Set("RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(reset))
+	if ok {
+		return nil
+	}
+	h.Set("Retry-After", strconv.Itoa(reset))
+	return e.TooManyRequestsError(
+		"Too many requests for this gateway token: at most "+strconv.Itoa(api.perSecond)+" a second (GATEWAY_TOKEN_RATE_LIMIT). Wait "+strconv.Itoa(reset)+" seconds and try again.", nil)
 }
 
 // touch records when and from where a token was last used (at most once a minute).

@@ -3,12 +3,19 @@
 //   owner_id), skips proxies that do not exist, is refused whole when its hour is more than
 //   2 hours from the shop's clock or it holds more than a gateway can move since the token's
 //   previous batches (10 Gbit/s each way), and rows near SQLite's integer limit neither
-//   overflow nor break the month's usage (it saturates).
+//   overflow nor break the month's usage (it saturates);
+// - finding 8: calls with a valid token are not held to PocketBase's per-IP rate limit (a
+//   wrong-password flood at a remote gateway made it spend its address's limit), calls
+//   without one still are, and each token has its own limit (GATEWAY_TOKEN_RATE_LIMIT a
+//   second): 429 with Retry-After past it.
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "../../server/pocketbase-process.ts";
 import { adminSend } from "../support/admin.ts";
+import { REAL_RATE_LIMITS, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
 import { customer, proxyBuyer, setProxyColumns, type Shop } from "../support/shop.ts";
-import { useShop } from "../support/use-shop.ts";
+import { usePocketBase, useShop } from "../support/use-shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
 
 const HOUR = 3_600_000;
@@ -151,5 +158,55 @@ describe("usage batches (finding 5)", () => {
     const row = (await rowsOf(shop.su, id)).find((r) => r["hour"] === new Date(thisHour()).toISOString().replace("T", " "));
     expect(row?.["bytes_down"]).toBe(MAX_ROW_COUNT);
     expect((await monthUsage(token)).status).toBe(200);
+  });
+});
+
+describe("rate limits of gateway tokens (finding 8)", () => {
+  const pocketbase = usePocketBase({ env: { ...REAL_RATE_LIMITS, GATEWAY_TOKEN_RATE_LIMIT: "40" }, ledger: false });
+  const makeToken = (name: string) =>
+    execFileSync(
+      POCKETBASE_BIN,
+      ["gateway-token", name, `--dir=${pocketbase.tpb.dataDir}`, `--hooksDir=${HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`],
+      { env: { ...process.env, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY }, encoding: "utf8" },
+    ).trim();
+  const call = (token: string, ip?: string) => gatewayCall(pocketbase.tpb.url, token, "/changes?since=0", undefined, ip);
+
+  it("finding 8: a valid gateway token is not held to its address's rate limit; calls without one still are", async () => {
+    const token = makeToken(`flooded-${randomUUID().slice(0, 8)}`);
+    const ip = "203.0.113.80";
+    // Wrong tokens from the gateway's address until PocketBase's per-IP limit (/api/: 300 in 10 s) refuses them.
+    const statuses: number[] = [];
+    for (let i = 0; i < 400 && statuses.at(-1) !== 429; i++) statuses.push((await call(`gwt_wrong${i}`, ip)).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([401]));
+    expect((await call("", ip)).status).toBe(429);
+    // The gateway itself, from the same address, is still served.
+    for (let i = 0; i < 20; i++) expect((await call(token, ip)).status).toBe(200);
+  });
+
+  it("finding 8: each token has its own limit, 429 with Retry-After past it, while another token is served", async () => {
+    const busy = makeToken(`busy-${randomUUID().slice(0, 8)}`);
+    const calm = makeToken(`calm-${randomUUID().slice(0, 8)}`);
+    const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => call(busy, `198.51.100.${i % 200}`)));
+    const refused = answers.filter((a) => a.status === 429);
+    const served = answers.filter((a) => a.status === 200);
+    expect(refused.length + served.length).toBe(answers.length);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(served.length).toBeGreaterThanOrEqual(40);
+    for (const answer of refused) {
+      expect(Number(answer.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      expect(answer.headers.get("RateLimit-Limit")).toBe("40");
+      expect(answer.json["message"]).toMatch(
+        /^Too many requests for this gateway token: at most 40 a second \(GATEWAY_TOKEN_RATE_LIMIT\)\. Wait \d+ seconds and try again\.$/,
+      );
+    }
+    expect((await call(calm)).status).toBe(200);
+    // Served again once its second is over.
+    let status = 429;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      status = (await call(busy)).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(200);
   });
 });

@@ -1,17 +1,20 @@
-// A stolen or misbehaving gateway token (security review #26, finding 5): fast-check sends
-// forged usage batches to POST /api/gateway/usage (other customers' ids as owner_id, proxies
-// that do not exist, counts up to and past 2^63, negative, fractional and wrong-typed counts,
-// hours far from now or not on the hour, garbage bodies). Each is answered 200 or a readable
-// 4xx, never a 5xx; afterwards every usage row belongs to its proxy's owner, none holds more
-// than 2^50, what the token wrote fits what a gateway can move (10 Gbit/s each way, an hour of
-// it at once), and the month's usage still answers for every proxy.
+// A stolen or misbehaving gateway token (security review #26, findings 5 and 8), against a
+// PocketBase with the real default rate limits: fast-check sends forged usage batches to
+// POST /api/gateway/usage (other customers' ids as owner_id, proxies that do not exist,
+// counts up to and past 2^63, negative, fractional and wrong-typed counts, hours far from now
+// or not on the hour, garbage bodies). Each is answered 200 or a readable 4xx, never a 5xx;
+// afterwards every usage row belongs to its proxy's owner, none holds more than 2^50, what the
+// token wrote fits what a gateway can move (10 Gbit/s each way, an hour of it at once), and
+// the month's usage still answers for every proxy. Then a flood of wrong tokens from the
+// gateway's address walls that address off, while the gateway (a valid token from the same
+// address) is still served.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSend } from "../support/admin.ts";
-import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, proxyBuyer, shopClients, type Shop } from "../support/shop.ts";
-import { check, runs } from "./support/fuzz-kit.ts";
+import { check, FULL, runs } from "./support/fuzz-kit.ts";
 import { describeRequest, errorBodyProblems, sendRaw, type HostileRequest, type HostileResponse } from "./support/http.ts";
 
 const HOUR = 3_600_000;
@@ -27,7 +30,7 @@ const owners = new Map<string, string>();
 const GATEWAY_IP = "198.51.100.26";
 
 beforeAll(async () => {
-  tpb = await startTestPocketBase();
+  tpb = await startTestPocketBase({ ...REAL_RATE_LIMITS, GATEWAY_TOKEN_RATE_LIMIT: "100000" });
   shop = await shopClients(tpb);
   for (const prefix of ["A", "B"]) {
     const { user, proxies } = await proxyBuyer(shop, { count: 1, prefix });
@@ -143,4 +146,42 @@ describe("a hostile gateway token", () => {
     });
     expect(month.status).toBe(200);
   }, 300_000);
+
+  it("finding 8: a flood of wrong tokens walls off the gateway's address, not the gateway", async () => {
+    const wrong = FULL ? 2_000 : 400;
+    const statuses: number[] = [];
+    for (let i = 0; i < wrong; i += 20) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, j) =>
+          sendRaw(tpb.url, {
+            method: "GET",
+            url: "/api/gateway/changes?since=0",
+            headers: { Authorization: `Bearer gwt_${randomUUID().replaceAll("-", "")}${i + j}`, "X-Forwarded-For": GATEWAY_IP },
+            target: "GET /api/gateway/changes",
+          }),
+        ),
+      );
+      for (const res of answers) {
+        expect(errorBodyProblems(res, { custom: false })).toEqual([]);
+        statuses.push(res.status);
+      }
+    }
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    // The gateway itself, from the same address: it follows changes and writes usage.
+    const changes = await sendRaw(tpb.url, {
+      method: "GET",
+      url: "/api/gateway/changes?since=0",
+      headers: { Authorization: `Bearer ${token}`, "X-Forwarded-For": GATEWAY_IP },
+      target: "GET /api/gateway/changes",
+    });
+    expect(changes.status).toBe(200);
+    const body = JSON.stringify({
+      gateway: "gw-hostile",
+      hour: new Date(Math.floor(Date.now() / HOUR) * HOUR).toISOString(),
+      proxies: {},
+      counts: { ok: 0, failed: 0, histogram: [] },
+      up_seconds: 1,
+    });
+    expect((await sendRaw(tpb.url, usageRequest(body))).status).toBe(200);
+  });
 });
