@@ -162,10 +162,14 @@ func (api *gatewayAPI) limitToken(e *core.RequestEvent, tokenID string) error {
 		"Too many requests for this gateway token: at most "+strconv.Itoa(api.perSecond)+" a second (GATEWAY_TOKEN_RATE_LIMIT). Wait "+strconv.Itoa(reset)+" seconds and try again.", nil)
 }
 
-// touch records when and from where a token was last used (at most once a minute).
+// touchEvery is how often a token's last use is written: the console calls a gateway out
+// of contact when it has not been heard from for 90 s (pb_hooks/lib/gateway/tokens.js).
+const touchEvery = 15 * time.Second
+
+// touch records when and from where a token was last used (at most every touchEvery).
 func (api *gatewayAPI) touch(id, address string) {
 	api.mu.Lock()
-	if time.Since(api.seen[id]) < time.Minute {
+	if time.Since(api.seen[id]) < touchEvery {
 		api.mu.Unlock()
 		return
 	}

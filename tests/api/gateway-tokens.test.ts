@@ -23,6 +23,7 @@ interface Listed {
   created: string;
   last_seen_at: string;
   last_address: string;
+  in_contact: boolean;
 }
 interface Page {
   items: Listed[];
@@ -63,7 +64,7 @@ describe("gateway tokens in the console", () => {
 
     // Listed, never with the token or its hash; not used yet.
     const before = (await list()).items.find((t) => t.id === made.id);
-    expect(before).toEqual({ id: made.id, name, created: row["created"], last_seen_at: "", last_address: "" });
+    expect(before).toEqual({ id: made.id, name, created: row["created"], last_seen_at: "", last_address: "", in_contact: false });
     const listText = JSON.stringify(await list());
     expect(listText).not.toContain(made.token.slice(4));
     expect(listText).not.toContain(row["token_hash"]);
@@ -74,6 +75,7 @@ describe("gateway tokens in the console", () => {
     const used = (await list()).items.find((t) => t.id === made.id);
     expect(used?.last_seen_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
     expect(used?.last_address).toBe("127.0.0.1");
+    expect(used?.in_contact, "its gateway called in the last 90 s (#26 finding 4)").toBe(true);
 
     // Revoked: gone from the list at once, and the very next gateway call is 401.
     expect(await revoke(made.id)).toEqual({ id: made.id, name });
