@@ -162,3 +162,28 @@ func TestRefusedByShopIsOnly401And403(t *testing.T) {
 		t.Error("a timeout is a refusal")
 	}
 }
+
+// refusingShop refuses every usage batch as the shop does one past its bounds (400), or
+// fails to answer (503).
+type refusingShop struct {
+	*StaticSource
+	status int
+}
+
+func (s *refusingShop) FlushUsage(context.Context, UsageBatch) error {
+	return &StatusError{Method: "POST", Path: "/api/gateway/usage", Status: s.status}
+}
+
+// A batch the shop refuses (400: past what a gateway can move, finding 5's bound) is dropped
+// rather than sent again with every later flush; one it could not take (503) is kept.
+func TestARefusedUsageBatchIsDroppedAFailedOneKept(t *testing.T) {
+	for status, kept := range map[int]bool{400: false, 503: true} {
+		src := &refusingShop{StaticSource: NewStaticSource(assigned("u", "DATACENTER")), status: status}
+		g := New(Config{}, src)
+		g.meter.of("u", "owner").down.Add(1000)
+		g.flush(context.Background(), true)
+		if got := g.meter.Peek("u").BytesDown; (got == 1000) != kept {
+			t.Errorf("after a %d: %d bytes kept for the next flush", status, got)
+		}
+	}
+}

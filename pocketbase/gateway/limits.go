@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"time"
 )
@@ -86,6 +88,13 @@ func (g *Gateway) flush(ctx context.Context, force bool) {
 	g.lastFlush = now
 	batch := UsageBatch{Gateway: g.cfg.Name, Hour: now.Truncate(time.Hour), Proxies: proxies, Counts: counts, UpSeconds: up}
 	if err := g.source.FlushUsage(ctx, batch); err != nil {
+		var se *StatusError
+		if errors.As(err, &se) && se.Status == http.StatusBadRequest {
+			// The shop refuses the batch itself (past its bounds): sent again it would be
+			// refused again, and every later flush with it.
+			g.cfg.Logger.Error("gateway: the shop refused a usage batch; it is dropped", "error", err, "proxies", len(proxies))
+			return
+		}
 		g.cfg.Logger.Warn("gateway: cannot write usage; keeping it for the next flush", "error", err)
 		g.meter.putBack(proxies, counts)
 		g.lastFlush = now.Add(-time.Duration(up) * time.Second)
