@@ -86,6 +86,9 @@ func main() {
 	// The proxy gateway (pocketbase/gateway) when GATEWAY_HTTP_PORT or GATEWAY_SOCKS_PORT
 	// is set: started with the web server, stopped with the app.
 	app.OnServe().BindFunc(func(e *core.ServeEvent) error {
+		if err := registerForwardedGuard(e); err != nil {
+			return err
+		}
 		registerGatewayAPI(e)
 		registerDeveloperAPI(e, hooksDir)
 		if err := startWebhooks(e); err != nil {

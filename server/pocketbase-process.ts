@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { FORWARDING_SECRET_ENV } from "../src/lib/server/config.ts";
 import { assertTrusted } from "./trusted-path.ts";
 
 /**
@@ -82,6 +83,13 @@ export interface PocketBaseOptions {
 export interface PocketBaseProcess {
   url: string;
   child: ChildProcess;
+  /**
+   * The secret of this start that makes PocketBase believe a forwarded client address
+   * (pocketbase/forwarded.go): whoever sends X-Forwarded-For to it on a visitor's behalf (the
+   * web server: startWebServer's forwardingSecret) sends this in X-Shop-Forwarding-Secret.
+   * Without it every request counts as its TCP peer.
+   */
+  forwardingSecret: string;
   stop(): Promise<void>;
 }
 
@@ -96,7 +104,13 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Pocke
   // environment (a hook could read it), and never in any command line (ps shows those to
   // every user of the machine).
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  for (const name of ["PB_SUPERUSER_PASSWORD", "SHOP_SUPERUSER_EMAIL", "SHOP_SUPERUSER_PASSWORD", "SHOP_SUPERUSER_PASSWORD_FILE"]) {
+  for (const name of [
+    FORWARDING_SECRET_ENV,
+    "PB_SUPERUSER_PASSWORD",
+    "SHOP_SUPERUSER_EMAIL",
+    "SHOP_SUPERUSER_PASSWORD",
+    "SHOP_SUPERUSER_PASSWORD_FILE",
+  ]) {
     delete env[name];
   }
 
@@ -115,13 +129,19 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Pocke
     throw new Error(`PocketBase could not start: ${stderr || "see its output above"}`);
   }
 
+  // A new secret each start (issue #26 finding 6): PocketBase believes X-Forwarded-For only
+  // beside it. In the serve process's environment only, like the credentials key: a command
+  // line would show it to every user of the machine.
+  const forwardingSecret = randomBytes(32).toString("base64url");
+  const serveEnv: NodeJS.ProcessEnv = { ...env, [FORWARDING_SECRET_ENV]: forwardingSecret };
+
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(
     POCKETBASE_BIN,
     // 50 prewarmed JS VMs (PocketBase's default is 15): a request beyond the pool builds a VM
     // of its own, which costs more than the request, so bursts of purchases would slow down.
     ["serve", `--http=127.0.0.1:${options.port}`, "--hooksWatch=false", "--automigrate=false", "--hooksPool=50", ...common],
-    { env, stdio: options.verbose ? "inherit" : ["ignore", "pipe", "pipe"] },
+    { env: serveEnv, stdio: options.verbose ? "inherit" : ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -138,6 +158,7 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Pocke
   return {
     url,
     child,
+    forwardingSecret,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");

@@ -2,6 +2,7 @@
 // SSE included), with hop-by-hop headers dropped in both directions and the client's
 // address passed on as we resolved it, never as the client claimed it.
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { FORWARDING_SECRET_HEADER } from "../src/lib/server/config.ts";
 import type { ClientAddress } from "./client-address.ts";
 import { sendUpstream } from "./compression.ts";
 
@@ -38,20 +39,32 @@ export function endToEndHeaders(headers: IncomingHttpHeaders): http.OutgoingHttp
   return out;
 }
 
-/** Headers through which a client could claim another address or scheme; we set our own. */
-const CLIENT_CLAIMS = ["forwarded", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port", "x-real-ip"];
+/** Headers through which a client could claim another address or scheme (or vouch for one); we set our own. */
+const CLIENT_CLAIMS = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-port",
+  "x-real-ip",
+  FORWARDING_SECRET_HEADER.toLowerCase(),
+];
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export function proxyToPocketBase(target: URL, clientOf: (req: IncomingMessage) => ClientAddress): Handler {
+/**
+ * `forwardingSecret` is the one PocketBase was started with (PocketBaseProcess): PocketBase
+ * believes our X-Forwarded-For only beside it (pocketbase/forwarded.go), so its rate limiter,
+ * the API keys' allowlists and its logs see the real client. Without it PocketBase sees us.
+ */
+export function proxyToPocketBase(target: URL, clientOf: (req: IncomingMessage) => ClientAddress, forwardingSecret?: string): Handler {
   return (req, res) => {
     const client = clientOf(req);
     const headers = endToEndHeaders(req.headers);
     for (const name of CLIENT_CLAIMS) delete headers[name];
-    // PocketBase trusts X-Forwarded-For (settings.trustedProxy) and listens on loopback
-    // only, so its rate limiter and logs see the real client.
     headers["x-forwarded-for"] = client.ip;
     headers["x-forwarded-proto"] = client.secure ? "https" : "http";
+    if (forwardingSecret) headers[FORWARDING_SECRET_HEADER.toLowerCase()] = forwardingSecret;
     headers["host"] = target.host;
 
     // Re-frame the body explicitly. A chunked body is sent on chunked; a request with no

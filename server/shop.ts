@@ -77,6 +77,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       port: options.webPort,
       ...(options.webHost ? { host: options.webHost } : {}),
       pocketbaseUrl: pocketbase.url,
+      forwardingSecret: pocketbase.forwardingSecret,
       trustForwardedFor: options.trustForwardedFor ?? false,
       exposeDashboard: options.exposeDashboard ?? false,
       canonicalUrl: appUrl,

@@ -9,6 +9,7 @@ import { frontDoor } from "./front-door.ts";
 import { ROOT } from "./pocketbase-process.ts";
 import { proxyToPocketBase } from "./proxy.ts";
 import { kindOf, setSecurityHeaders } from "./security-headers.ts";
+import { FORWARDING_SECRET_ENV, FORWARDING_SECRET_HEADER } from "../src/lib/server/config.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -16,6 +17,13 @@ export interface WebServerOptions {
   port: number;
   host?: string;
   pocketbaseUrl: string;
+  /**
+   * The secret PocketBase was started with (PocketBaseProcess.forwardingSecret): sent beside
+   * every X-Forwarded-For we give it, by the proxy and by the pages' own reads, so PocketBase
+   * believes the client address we resolved and nobody else's (pocketbase/forwarded.go).
+   * Without it PocketBase counts every visitor as this server.
+   */
+  forwardingSecret?: string | undefined;
   /**
    * Set when a reverse proxy in front of us appends X-Forwarded-For (and says
    * X-Forwarded-Proto): `true` believes such a proxy on this machine or in a private
@@ -94,11 +102,14 @@ export interface WebServer {
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   process.env["POCKETBASE_URL"] = options.pocketbaseUrl;
+  // For the pages' reads (src/lib/server/config.ts forwardedFor), as POCKETBASE_URL.
+  if (options.forwardingSecret) process.env[FORWARDING_SECRET_ENV] = options.forwardingSecret;
+  else delete process.env[FORWARDING_SECRET_ENV];
   // Cached public pages and build files first, then Astro's handler (server/front-door.ts).
   const site = frontDoor(await loadAstroHandler(), path.join(ROOT, "dist", "client"));
   const isTrustedPeer = trustedPeers(options.trustForwardedFor ?? false);
   const clientOf = (req: IncomingMessage) => resolveClient(req, isTrustedPeer);
-  const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), clientOf);
+  const toPocketBase = proxyToPocketBase(new URL(options.pocketbaseUrl), clientOf, options.forwardingSecret);
   const limits = { ...SLOW_REQUEST_LIMITS, ...options.limits };
   const canonical = options.canonicalUrl ? new URL(options.canonicalUrl) : null;
   const server = http.createServer(
@@ -127,6 +138,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         // resolved it, never what the client claims about itself.
         req.headers["x-forwarded-for"] = client.ip;
         req.headers["x-forwarded-proto"] = client.secure ? "https" : "http";
+        delete req.headers[FORWARDING_SECRET_HEADER.toLowerCase()];
         if (!isTrustedPeer(client.peer)) {
           delete req.headers["x-forwarded-host"];
           delete req.headers["x-forwarded-port"];

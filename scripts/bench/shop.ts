@@ -36,7 +36,7 @@ export async function startBenchShop(options: { hooksDir?: string; env?: Record<
   });
   let web: WebServer;
   try {
-    web = await startWebServer({ port: await freePort(), pocketbaseUrl: pocketbase.url });
+    web = await startWebServer({ port: await freePort(), pocketbaseUrl: pocketbase.url, forwardingSecret: pocketbase.forwardingSecret });
   } catch (err) {
     await pocketbase.stop();
     rmSync(dataDir, { recursive: true, force: true });

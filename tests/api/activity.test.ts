@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ResponseOf } from "@/lib/api-contract";
 import { ACTIVITY_KINDS, type listActivity } from "@/lib/api-contract/activity";
 import { adminSend } from "../support/admin.ts";
-import { createTestUser, errorOf, fieldErrorsOf, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
+import { createTestUser, errorOf, fieldErrorsOf, forwardedFrom, statusOf, type TestPocketBase } from "../support/pocketbase.ts";
 import { customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { hookModule } from "../unit/support/hook-module.ts";
@@ -25,7 +25,7 @@ const list = (pb: PocketBase, query: Record<string, string> = {}) => pb.send<Act
 function clientAs(tpb: TestPocketBase, ip: string, agent: string): PocketBase {
   const pb = tpb.client();
   pb.beforeSend = (url, options) => {
-    options.headers = { ...(options.headers as Record<string, string>), "X-Forwarded-For": ip, "User-Agent": agent };
+    options.headers = { ...(options.headers as Record<string, string>), ...forwardedFrom(tpb, ip), "User-Agent": agent };
     return { url, options };
   };
   return pb;

@@ -15,7 +15,13 @@ let port: number;
 beforeAll(async () => {
   tpb = await startTestPocketBase();
   port = await freePort();
-  web = await startWebServer({ port, host: "127.0.0.1", pocketbaseUrl: tpb.url, canonicalUrl: `http://localhost:${port}` });
+  web = await startWebServer({
+    port,
+    host: "127.0.0.1",
+    pocketbaseUrl: tpb.url,
+    forwardingSecret: tpb.process.forwardingSecret,
+    canonicalUrl: `http://localhost:${port}`,
+  });
 });
 
 afterAll(async () => {

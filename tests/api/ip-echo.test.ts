@@ -88,8 +88,9 @@ describe("GET /api/ip through the web server", () => {
   let proxy: http.Server;
 
   beforeAll(async () => {
-    direct = await startWebServer({ port: WEB_PORT, host: "0.0.0.0", pocketbaseUrl: shop.tpb.url });
-    behindProxy = await startWebServer({ port: 0, host: "0.0.0.0", pocketbaseUrl: shop.tpb.url, trustForwardedFor: true });
+    const pocketbase = { pocketbaseUrl: shop.tpb.url, forwardingSecret: shop.tpb.process.forwardingSecret };
+    direct = await startWebServer({ port: WEB_PORT, host: "0.0.0.0", ...pocketbase });
+    behindProxy = await startWebServer({ port: 0, host: "0.0.0.0", ...pocketbase, trustForwardedFor: true });
     proxy = await startReverseProxy(portOf(behindProxy.server));
   });
   afterAll(async () => {

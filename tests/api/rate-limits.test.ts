@@ -6,7 +6,7 @@
 import type PocketBase from "pocketbase";
 import type { ClientResponseError } from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
-import { clientFrom, createTestUser, errorOf, REAL_RATE_LIMITS, statusOf, type TestUser } from "../support/pocketbase.ts";
+import { clientFrom, createTestUser, errorOf, forwardedFrom, REAL_RATE_LIMITS, statusOf, type TestUser } from "../support/pocketbase.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 
 const pocketbase = usePocketBase({ env: REAL_RATE_LIMITS, ledger: false });
@@ -117,7 +117,7 @@ describe("rate limits", () => {
   });
 
   it("answers repeated failed sign-ins from one client with 429 Too Many Requests", async () => {
-    const headers = { "X-Forwarded-For": "203.0.113.7" };
+    const headers = forwardedFrom(limitedShop.tpb, "203.0.113.7");
     const client = limitedShop.tpb.client();
     const statuses: number[] = [];
     let last: ClientResponseError | null = null;
@@ -130,13 +130,15 @@ describe("rate limits", () => {
     expect(last?.response["message"]).toMatch(/too many requests/i);
     // Another client is not affected.
     const other = await errorOf(() =>
-      client.collection("users").authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: { "X-Forwarded-For": "203.0.113.8" } }),
+      client
+        .collection("users")
+        .authWithPassword("nobody@api.test", "Wrong#Pass0", { headers: forwardedFrom(limitedShop.tpb, "203.0.113.8") }),
     );
     expect(other.status).toBe(400);
   });
 
   it("limits sign-ups and code requests too", async () => {
-    const headers = { "X-Forwarded-For": "203.0.113.9" };
+    const headers = forwardedFrom(limitedShop.tpb, "203.0.113.9");
     const client = limitedShop.tpb.client();
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {

@@ -97,6 +97,8 @@ describe("slow-request protection", () => {
   });
 });
 
+const HOP_SECRET = "the-backend's-forwarding-secret-0123456789";
+
 describe("hop-by-hop headers", () => {
   // A stand-in backend that echoes what it received and names a header of its own in Connection.
   let backend: http.Server;
@@ -117,9 +119,15 @@ describe("hop-by-hop headers", () => {
       res.end("{}");
     });
     await new Promise<void>((r) => backend.listen(0, "127.0.0.1", () => r()));
-    hop = await startWebServer({ port: 0, pocketbaseUrl: `http://127.0.0.1:${portOf(backend)}`, limits: LIMITS });
+    hop = await startWebServer({
+      port: 0,
+      pocketbaseUrl: `http://127.0.0.1:${portOf(backend)}`,
+      forwardingSecret: HOP_SECRET,
+      limits: LIMITS,
+    });
     // startWebServer points the Astro side at its backend; put it back on the real PocketBase.
     process.env["POCKETBASE_URL"] = web.tpb.url;
+    process.env["SHOP_FORWARDING_SECRET"] = web.tpb.process.forwardingSecret;
   });
 
   afterAll(async () => {
@@ -138,6 +146,7 @@ describe("hop-by-hop headers", () => {
         "x-forwarded-for": "6.6.6.6",
         "x-real-ip": "6.6.6.6",
         forwarded: "for=6.6.6.6",
+        "x-shop-forwarding-secret": "forged",
       },
     });
     expect(answer.status).toBe(200);
@@ -148,6 +157,8 @@ describe("hop-by-hop headers", () => {
     expect(received["x-forwarded-for"]).toBe("127.0.0.1");
     expect(received["x-real-ip"]).toBeUndefined();
     expect(received["forwarded"]).toBeUndefined();
+    // The secret that makes PocketBase believe our X-Forwarded-For: ours, never the client's.
+    expect(received["x-shop-forwarding-secret"]).toBe(HOP_SECRET);
     expect(received["host"]).toBe(`127.0.0.1:${portOf(backend)}`);
   });
 
@@ -186,6 +197,15 @@ describe("forged X-Forwarded-For", () => {
     expect(statuses.slice(10)).toEqual([429, 429, 429, 429, 429]);
     // Another address is not affected (the limiter counts the socket's address).
     const other = await customerSignIn(web, web.directPort(), "127.0.0.12");
+    expect(other.status).toBe(200);
+  });
+
+  it("finding 6: changes no rate limit when sent straight to PocketBase's port (another local process, a gateway customer)", async () => {
+    const statuses = await rotatingSignIns(Number(new URL(web.tpb.url).port), "127.0.0.41");
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429, 429, 429, 429]);
+    // Through the web server, another client is still served: PocketBase believes the web server.
+    const other = await customerSignIn(web, web.directPort(), "127.0.0.42");
     expect(other.status).toBe(200);
   });
 

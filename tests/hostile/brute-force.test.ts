@@ -7,7 +7,14 @@
 // address is refused with 429 and buys nothing, while another address is served.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
+import {
+  createTestUser,
+  forwardedFrom,
+  REAL_RATE_LIMITS,
+  startTestPocketBase,
+  type TestPocketBase,
+  type TestUser,
+} from "../support/pocketbase.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./support/db-snapshot.ts";
 import { errorBodyProblems, sendRaw, type HostileResponse } from "./support/http.ts";
 
@@ -25,7 +32,7 @@ function signIn(ip: string, identity: string, password: string): Promise<Hostile
   return sendRaw(tpb.url, {
     method: "POST",
     url: "/api/collections/users/auth-with-password",
-    headers: { "Content-Type": "application/json", "X-Forwarded-For": ip },
+    headers: { "Content-Type": "application/json", ...forwardedFrom(tpb, ip) },
     body: JSON.stringify({ identity, password }),
     target: "sign-in",
   });
@@ -200,7 +207,7 @@ describe("money and support routes", () => {
           url: flood.path,
           headers: {
             "Content-Type": "application/json",
-            "X-Forwarded-For": from,
+            ...forwardedFrom(tpb, from),
             "Idempotency-Key": randomUUID(),
             ...(flood.auth
               ? { Authorization: buyerToken }
@@ -224,4 +231,37 @@ describe("money and support routes", () => {
       expect(changedTables(before, await db.take())).toEqual([]);
     });
   }
+});
+
+// Last in the file: it walls off this process's own address (127.0.0.1) for sign-ins.
+describe("finding 6: X-Forwarded-For straight to PocketBase's port", () => {
+  it("finding 6: a sign-in flood claiming another address each time (no secret, or a guessed one) is walled off as the one address it comes from", async () => {
+    const results: HostileResponse[] = [];
+    for (let i = 0; i < 3 * AUTH_PER_MINUTE; i++) {
+      const forged = `198.18.${i}.${i + 1}`;
+      results.push(
+        await sendRaw(tpb.url, {
+          method: "POST",
+          url: "/api/collections/users/auth-with-password",
+          headers: {
+            "Content-Type": "application/json",
+            "X-Forwarded-For": forged,
+            "X-Real-IP": forged,
+            Forwarded: `for=${forged}`,
+            ...(i % 2 === 1 ? { "X-Shop-Forwarding-Secret": randomUUID() } : {}),
+          },
+          body: JSON.stringify({ identity: victim.email, password: `wrong-${i}-${randomUUID()}` }),
+          target: "sign-in",
+        }),
+      );
+    }
+    const statuses = results.map((r) => r.status);
+    expect(
+      statuses.slice(AUTH_PER_MINUTE).every((s) => s === 429),
+      statuses.join(","),
+    ).toBe(true);
+    for (const r of results.slice(AUTH_PER_MINUTE, AUTH_PER_MINUTE + 3)) expectClear429(r, "a forged-address attempt");
+    // Visitors the web server forwards are still told apart: the owner signs in.
+    expect((await signIn("198.51.100.8", victim.email, victim.password)).status).toBe(200);
+  });
 });

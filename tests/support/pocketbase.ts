@@ -5,6 +5,7 @@ import path from "node:path";
 import PocketBase, { ClientResponseError } from "pocketbase";
 import { freePort } from "../../server/free-port.ts";
 import { newCredentialsKey, startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
+import { FORWARDING_SECRET_HEADER } from "../../src/lib/server/config.ts";
 
 export { freePort };
 
@@ -128,11 +129,20 @@ export async function createTestUser(
   return { id: record.id, email, password };
 }
 
-/** A client that presents itself as coming from `ip` (PocketBase trusts X-Forwarded-For). */
+/**
+ * Headers that make `tpb` count a request as coming from `ip`, as the web server's do: the
+ * X-Forwarded-For and the secret PocketBase was started with (pocketbase/forwarded.go);
+ * without the secret PocketBase believes no forwarded address.
+ */
+export function forwardedFrom(tpb: TestPocketBase, ip: string): Record<string, string> {
+  return { "X-Forwarded-For": ip, [FORWARDING_SECRET_HEADER]: tpb.process.forwardingSecret };
+}
+
+/** A client that comes from `ip` as the web server would forward it (forwardedFrom). */
 export function clientFrom(tpb: TestPocketBase, ip: string): PocketBase {
   const pb = tpb.client();
   pb.beforeSend = (url, options) => {
-    options.headers = { ...(options.headers as Record<string, string>), "X-Forwarded-For": ip };
+    options.headers = { ...(options.headers as Record<string, string>), ...forwardedFrom(tpb, ip) };
     return { url, options };
   };
   return pb;

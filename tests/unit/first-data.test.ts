@@ -43,6 +43,7 @@ describe("loadFirstData", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     vi.stubEnv("POCKETBASE_URL", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    vi.stubEnv("SHOP_FORWARDING_SECRET", "the-secret-of-this-start-0123456789abcdef");
   });
   afterAll(() => {
     vi.unstubAllEnvs();
@@ -77,6 +78,8 @@ describe("loadFirstData", () => {
     for (const headers of seen) {
       expect(headers["authorization"]).toMatch(/^eyJ/);
       expect(headers["x-forwarded-for"]).toBe("203.0.113.7");
+      // The web server's secret beside it, or PocketBase would not believe it (#26 finding 6).
+      expect(headers["x-shop-forwarding-secret"]).toBe("the-secret-of-this-start-0123456789abcdef");
     }
   });
 

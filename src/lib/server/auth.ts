@@ -6,7 +6,7 @@
 import PocketBase, { ClientResponseError, cookieParse, getTokenPayload, isTokenExpired } from "pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { AUTH_COOKIE, REF_COOKIE } from "@/lib/cookies";
-import { pocketbaseUrl } from "@/lib/server/config";
+import { forwardedFor, pocketbaseUrl } from "@/lib/server/config";
 
 /**
  * PocketBase could not answer whether the session is valid (rate limited, down, erroring).
@@ -67,8 +67,9 @@ export async function refreshAuth(token: string, clientIp?: string): Promise<{ t
   try {
     const { token: fresh, record } = await pb.collection("users").authRefresh<UserRecord>({
       requestKey: null,
-      // PocketBase trusts this header from loopback; rate limits then count the visitor, not us.
-      ...(clientIp ? { headers: { "X-Forwarded-For": clientIp } } : {}),
+      // PocketBase believes this header beside the web server's secret (config.ts); rate
+      // limits then count the visitor, not us.
+      ...(clientIp ? { headers: forwardedFor(clientIp) } : {}),
     });
     return { token: fresh, record };
   } catch (err) {

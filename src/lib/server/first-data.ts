@@ -7,14 +7,15 @@
 // - All reads of a page run in parallel under one short deadline. A read that fails or
 //   misses the deadline answers null, and the island loads that part in the browser as it
 //   always did; the page itself never fails because of it.
-// - The visitor's address goes along (X-Forwarded-For from loopback, which PocketBase
-//   trusts), so rate limits count the visitor, as the browser's own requests would.
+// - The visitor's address goes along (X-Forwarded-For with the web server's secret, which
+//   PocketBase believes: config.ts forwardedFor), so rate limits count the visitor, as the
+//   browser's own requests would.
 import type { AstroGlobal } from "astro";
 import PocketBase from "pocketbase";
 import type { TypedPocketBase } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { sessionToken, tokenOwner } from "@/lib/server/auth";
-import { pocketbaseUrl } from "@/lib/server/config";
+import { forwardedFor, pocketbaseUrl } from "@/lib/server/config";
 
 /** How long a page waits for its first data before it renders without it. */
 export const FIRST_DATA_TIMEOUT_MS = 800;
@@ -75,7 +76,7 @@ export function sessionClient(cookieHeader: string, user: UserRecord, clientIp?:
   client.authStore.save(token, user);
   if (clientIp) {
     client.beforeSend = (url, options) => {
-      options.headers = { ...(options.headers as Record<string, string> | undefined), "X-Forwarded-For": clientIp };
+      options.headers = { ...(options.headers as Record<string, string> | undefined), ...forwardedFor(clientIp) };
       return { url, options };
     };
   }

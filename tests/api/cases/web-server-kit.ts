@@ -122,11 +122,12 @@ export function useWebServers(): WebServers {
     web.tpb = await startTestPocketBase(REAL_RATE_LIMITS);
     const su = await web.tpb.superuser();
     web.customer = await createTestUser(su, { onboarding_completed: true });
-    web.direct = await startWebServer({ port: 0, host: "0.0.0.0", pocketbaseUrl: web.tpb.url, limits: LIMITS });
+    const pocketbase = { pocketbaseUrl: web.tpb.url, forwardingSecret: web.tpb.process.forwardingSecret };
+    web.direct = await startWebServer({ port: 0, host: "0.0.0.0", ...pocketbase, limits: LIMITS });
     web.behindProxy = await startWebServer({
       port: 0,
       host: "0.0.0.0",
-      pocketbaseUrl: web.tpb.url,
+      ...pocketbase,
       trustForwardedFor: true,
       limits: LIMITS,
     });

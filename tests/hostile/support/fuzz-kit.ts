@@ -2,7 +2,7 @@
 // fills `fuzz` (the shop, callers' tokens, the collections and what each caller may see),
 // the generators in route-specs, route-requests, record-writes and record-reads read it.
 import fc from "fast-check";
-import type { TestPocketBase } from "../../support/pocketbase.ts";
+import { forwardedFrom, type TestPocketBase } from "../../support/pocketbase.ts";
 import type { RawBody } from "./arbitraries.ts";
 import { changedTables, type DbSnapshotter } from "./db-snapshot.ts";
 import type { HostileShop } from "./fixtures.ts";
@@ -56,7 +56,7 @@ export interface Draft {
 }
 
 export function build(d: Draft): HostileRequest {
-  const headers: Record<string, string> = { "X-Forwarded-For": d.ip, ...(d.headers ?? {}) };
+  const headers: Record<string, string> = { ...forwardedFrom(fuzz.tpb, d.ip), ...(d.headers ?? {}) };
   if (d.caller !== "anon") headers["Authorization"] = fuzz.tokens[d.caller];
   let body: string | undefined;
   if (d.raw) {

@@ -1,7 +1,7 @@
 // The Stripe webhook's hostile cases, run by fuzz.test.ts on their own Stripe-configured shop.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPocketBase, type TestPocketBase } from "../../support/pocketbase.ts";
+import { forwardedFrom, startTestPocketBase, type TestPocketBase } from "../../support/pocketbase.ts";
 import { clientIp, hostileString, hostileValue, junkFields, malformedBody } from "./arbitraries.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./db-snapshot.ts";
 import { check, fail, fuzz, runs } from "./fuzz-kit.ts";
@@ -69,7 +69,7 @@ export function stripeWebhookCases(): void {
         hostileValue.map((json) => ({ json })),
       );
       const arb = fc.record({ signature, event, ip: clientIp }).map(({ signature: sig, event: ev, ip }) => {
-        const headers: Record<string, string> = { "X-Forwarded-For": ip };
+        const headers: Record<string, string> = forwardedFrom(stripeShop, ip);
         if (sig !== undefined) headers["Stripe-Signature"] = sig;
         let body: string;
         if ("raw" in ev && ev.raw) {
