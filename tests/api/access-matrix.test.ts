@@ -127,9 +127,15 @@ it("an order keeps its Idempotency-Key for its owner, and the request hash to th
 });
 
 it("unassigned inventory is invisible to anonymous visitors and customers", async () => {
-  const free = await ctx.su
-    .collection("proxies")
-    .create({ host: "free.test", port: 1, username: "free-u", password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
+  const free = await ctx.su.collection("proxies").create({
+    host: "free.test",
+    port: 1,
+    username: "free-u",
+    password: "Free#Matrix2026",
+    type: "HTTP",
+    country: "US",
+    status: "AVAILABLE",
+  });
   for (const who of ["anon", "A", "B"] as const) {
     const pb = await clientFor(who);
     expect((await pb.collection("proxies").getFullList()).map((p) => p.id)).not.toContain(free.id);

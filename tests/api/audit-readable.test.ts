@@ -60,9 +60,15 @@ describe("the audit log names its targets", () => {
       "a proxy: its username (host:port is the gateway's, the same for every proxy of a protocol)",
       async () => {
         const username = `audit-${tag()}`;
-        const proxy = await shop.su
-          .collection("proxies")
-          .create({ host: "gw.test", port: 8080, username, password: "p", type: "HTTP", country: "US", status: "AVAILABLE" });
+        const proxy = await shop.su.collection("proxies").create({
+          host: "gw.test",
+          port: 8080,
+          username,
+          password: "Audit#Readable2026",
+          type: "HTTP",
+          country: "US",
+          status: "AVAILABLE",
+        });
         await shop.admin.send(`/api/admin/proxies/${proxy.id}`, { method: "PATCH", body: { status: "MAINTENANCE" } });
         return { action: "proxies.update", search: proxy.id, label: username };
       },

@@ -380,7 +380,7 @@ describe("PATCH /api/admin/proxies/{id}: exits and credentials", () => {
         host: "x.test",
         port: 1,
         username: upstream!.username,
-        password: "Pw",
+        password: "Pw-clash-0123456789",
         type: "HTTP",
         country: "US",
         status: "AVAILABLE",
@@ -427,7 +427,7 @@ describe("the 1764600200 migration", () => {
       const make = (name: string, host: string, port: number, username: string, type = "HTTP") =>
         su
           .collection("proxies")
-          .create({ host, port, username, password: `Pw-${name}`, type, country: "US", status: "AVAILABLE" })
+          .create({ host, port, username, password: `Pw-${name}-0123456789`, type, country: "US", status: "AVAILABLE" })
           .then((r) => (rows[name] = r));
       await make("spare", "a.test", 1000, "shared"); // oldest, unsold
       await make("sold", "b.test", 2000, "shared"); // the owner's: keeps the username
@@ -472,8 +472,8 @@ describe("the 1764600200 migration", () => {
       const ownerPb = await signIn(tpb, owner!);
       const mine = await ownerPb.collection("proxies").getFullList({ sort: "username" });
       expect(mine.map((p) => [p["username"], p["password"], p["host"], p["port"]])).toEqual([
-        ["shared", "Pw-sold", APP_HOST, DEFAULT_HTTP_PORT],
-        ["solo", "Pw-solo", APP_HOST, DEFAULT_SOCKS_PORT],
+        ["shared", "Pw-sold-0123456789", APP_HOST, DEFAULT_HTTP_PORT],
+        ["solo", "Pw-solo-0123456789", APP_HOST, DEFAULT_SOCKS_PORT],
       ]);
 
       const mail = await waitForMail(mailbox.sink, owner!.email, /new host and port/);

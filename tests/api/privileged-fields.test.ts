@@ -188,7 +188,7 @@ describe("proxies", () => {
       host: "owned.test",
       port: 3128,
       username: "u1",
-      password: "p1",
+      password: "Owned#Proxy2026",
       type: "HTTP",
       country: "US",
       status: "AVAILABLE",

@@ -30,7 +30,7 @@ describe("finding 6: a proxy's owner, status and term are never written through 
     host: `f6-${tag}-${Date.now()}.test`,
     port: 8080,
     username: `u-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-    password: "Secret#1",
+    password: "Secret#Stock2026",
     type: "HTTP",
     country: "US",
   });

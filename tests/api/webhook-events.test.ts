@@ -11,12 +11,13 @@
 // Endpoints are made as the superuser with a secret sealed here the way
 // pb_hooks/lib/webhooks/queue.js sealSecret does ("v1:" + PocketBase's $security.encrypt:
 // base64 of AES-256-GCM nonce | ciphertext | tag under SHOP_CREDENTIALS_KEY).
-import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { eventProblems } from "../support/api-contract.ts";
-import { TEST_CREDENTIALS_KEY, type TestUser } from "../support/pocketbase.ts";
+import type { TestUser } from "../support/pocketbase.ts";
+import { sealed } from "../support/proxy-columns.ts";
 import { addStock, checkout, customer, DAY, iso, post, proxyBuyer, purchase, runExpiryJob, setProxyColumns } from "../support/shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
 import { useShop } from "../support/use-shop.ts";
@@ -27,14 +28,6 @@ const shop = useShop({ mail: true });
 
 /** A loopback receiver; each endpoint gets its own path. */
 const receiver = useWebhookReceiver();
-
-/** `plain` sealed as pb_hooks/lib/proxies/credentials.js sealPassword does. */
-function seal(plain: string): string {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", Buffer.from(TEST_CREDENTIALS_KEY, "utf8"), nonce);
-  const sealed = Buffer.concat([nonce, cipher.update(plain, "utf8"), cipher.final(), cipher.getAuthTag()]);
-  return `v1:${sealed.toString("base64")}`;
-}
 
 interface Endpoint {
   id: string;
@@ -51,7 +44,7 @@ async function endpointOf(user: TestUser, events: string[], balanceLowCents = 0)
     url: receiver.origin + path,
     events,
     enabled: true,
-    secret: seal(secret),
+    secret: sealed(secret),
     balance_low_cents: balanceLowCents,
   });
   return { id: record.id, secret, path };

@@ -181,7 +181,11 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   await expect(dialog.getByText("Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)")).toBeVisible();
   await quota.fill("25");
   await cap.fill("10");
+  // A new customer password is as hard to guess as a generated one (#26 finding 7).
   await dialog.getByLabel("Password", { exact: true }).fill("Rotated#2");
+  await dialog.getByRole("button", { name: "Update Proxy" }).click();
+  await expect(dialog.getByText(/^Password must be at least 12 characters/)).toBeVisible();
+  await dialog.getByLabel("Password", { exact: true }).fill("Rotated#2-Strong");
   await dialog.getByLabel("Status").selectOption("MAINTENANCE");
   await dialog.getByRole("button", { name: "Update Proxy" }).click();
   await expect(dialog).toBeHidden();
@@ -190,7 +194,12 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   await expect(alphaRow).toContainText("Maintenance");
   const edited = await pb.send<AdminProxyDetail>(`/api/admin/proxies/${alpha.id}`, { method: "GET" });
   expect(edited).toMatchObject({ host: alpha.host, port: alpha.port, upstream_port: 8443, upstream_has_password: true });
-  expect(edited).toMatchObject({ password: "Rotated#2", status: "MAINTENANCE", bandwidth_quota_bytes: 25 * 2 ** 30, max_connections: 10 });
+  expect(edited).toMatchObject({
+    password: "Rotated#2-Strong",
+    status: "MAINTENANCE",
+    bandwidth_quota_bytes: 25 * 2 ** 30,
+    max_connections: 10,
+  });
   const audit = await (
     await superuserClient()
   )

@@ -3,7 +3,9 @@
 // data.db with python3's sqlite3: the records API refuses every write to them (issue #13,
 // finding 6), and tests need owned, due or expired proxies without buying or waiting.
 import { execFileSync } from "node:child_process";
+import { createCipheriv, randomBytes } from "node:crypto";
 import path from "node:path";
+import { TEST_CREDENTIALS_KEY } from "./pocketbase.ts";
 
 /**
  * Sets `columns` on the rows `ids` of `table` in `<dataDir>/data.db` (a TestPocketBase, or the
@@ -35,3 +37,13 @@ c.commit()`,
 /** `setColumns` on proxies. */
 export const setProxyColumns = (target: { dataDir: string }, ids: string[], columns: Record<string, string | number | boolean>) =>
   setColumns(target, "proxies", ids, columns);
+
+/**
+ * `plain` sealed as pb_hooks/lib/proxies/credentials.js sealPassword does under the test
+ * PocketBases' key (TEST_CREDENTIALS_KEY), for a sealed column written with setColumns.
+ */
+export function sealed(plain: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", Buffer.from(TEST_CREDENTIALS_KEY, "utf8"), nonce);
+  return `v1:${Buffer.concat([nonce, cipher.update(plain, "utf8"), cipher.final(), cipher.getAuthTag()]).toString("base64")}`;
+}

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { CATALOG } from "@/lib/catalog";
 import { EDIT_MESSAGES, editSchema, EMPTY_GENERATE, GenerateSchema, toProxyEdit, type EditInput } from "@/features/console-proxies/schemas";
 
 const quantityMessage = (quantity: string) => {
@@ -19,7 +20,7 @@ describe("the generate form's quantity", () => {
 
 const EDIT: EditInput = {
   username: "shopuser1",
-  password: "Secret1",
+  password: "Shop#Secret2026",
   status: "AVAILABLE",
   exit: "upstream",
   bind_address: "",
@@ -85,7 +86,7 @@ describe("the edit form's exit (issue #16)", () => {
     const parse = (change: Partial<EditInput>) => toProxyEdit(v.parse(editSchema(true), { ...EDIT, ...change }));
     expect(parse({})).toEqual({
       username: "shopuser1",
-      password: "Secret1",
+      password: "Shop#Secret2026",
       status: "AVAILABLE",
       exit: "upstream",
       upstream_host: "upstream.example.com",
@@ -97,7 +98,7 @@ describe("the edit form's exit (issue #16)", () => {
     expect(parse({ upstream_password: "Fresh#1" })).toMatchObject({ upstream_password: "Fresh#1" });
     expect(parse({ exit: "direct", bind_address: " 203.0.113.10 " })).toEqual({
       username: "shopuser1",
-      password: "Secret1",
+      password: "Shop#Secret2026",
       status: "AVAILABLE",
       exit: "direct",
       bind_address: "203.0.113.10",
@@ -122,5 +123,26 @@ describe("the edit form's limits (issue #16)", () => {
     for (const bad of ["-1", "2.5", "100001"]) {
       expect(editErrors({ max_connections: bad })).toEqual({ max_connections: EDIT_MESSAGES.maxConnections });
     }
+  });
+});
+
+describe("the edit form's customer password (#26 finding 7)", () => {
+  const SHORT = CATALOG.inventory.min_proxy_password_message;
+  const passwordErrors = (password: string, stored = "") => {
+    const result = v.safeParse(editSchema(true, stored), { ...EDIT, password });
+    return result.success ? {} : v.flatten<ReturnType<typeof editSchema>>(result.issues).nested;
+  };
+
+  it("finding 7: refuses a new password shorter than 12 characters, as the server does", () => {
+    expect(CATALOG.inventory.min_proxy_password_length).toBe(12);
+    for (const short of ["p", "secret", "Elevenchars"]) expect(passwordErrors(short)).toEqual({ password: [SHORT] });
+    expect(SHORT).toMatch(/at least 12 characters/);
+    expect(passwordErrors("Twelve#chars")).toEqual({});
+    expect(passwordErrors("Tw3lve:chars")).toEqual({ password: ["Password cannot contain spaces or colons"] });
+  });
+
+  it("keeps a shorter password the proxy already has, so another edit does not change the customer's", () => {
+    expect(passwordErrors("oldpw", "oldpw")).toEqual({});
+    expect(passwordErrors("oldpw2", "oldpw")).toEqual({ password: [SHORT] });
   });
 });

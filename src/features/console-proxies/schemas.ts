@@ -159,15 +159,35 @@ const EditFields = v.object({
 });
 
 /**
- * The edit form: the customer's credentials, the status, and the exit (direct with an
+ * What is wrong with the customer's password as typed ("" when fine), beyond its characters:
+ * a new one needs CATALOG's minimum length, the one the proxy has (`stored`) is kept as it is
+ * (pb_hooks/lib/proxies/credentials.js proxyPasswordProblem).
+ */
+export function proxyPasswordProblem(password: string, stored: string): string {
+  return password.length < CATALOG.inventory.min_proxy_password_length && password !== stored
+    ? CATALOG.inventory.min_proxy_password_message
+    : "";
+}
+
+/**
+ * The edit form: the customer's credentials (a new password at least as long as the
+ * catalog's minimum; the stored one may stay), the status, and the exit (direct with an
  * optional bind address, or an upstream whose password is write-only: blank keeps the
  * stored one, so it is required only when none is stored). The upstream fields are checked
  * only when the exit is an upstream proxy; each message lands on its field.
  */
-export function editSchema(upstreamHasPassword: boolean) {
+export function editSchema(upstreamHasPassword: boolean, storedPassword = "") {
   const passwordProblem = (password: string) => upstreamPasswordProblem(password, upstreamHasPassword);
   return v.pipe(
     EditFields,
+    v.forward(
+      v.partialCheck(
+        [["password"]],
+        (input) => !proxyPasswordProblem(input.password, storedPassword),
+        (issue) => proxyPasswordProblem(issue.input.password, storedPassword),
+      ),
+      ["password"],
+    ),
     v.forward(
       v.partialCheck(
         [["exit"], ["upstream_host"]],

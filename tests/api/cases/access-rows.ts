@@ -60,9 +60,15 @@ export async function paymentFor(ctx: Context, owner: Owner): Promise<string> {
 /** A proxy order of `owner` (stock made here, funded through the admin route); returns the order id. */
 export async function orderFor(ctx: Context, owner: Owner): Promise<string> {
   const country = `M${ctx.n()}`;
-  await ctx.su
-    .collection("proxies")
-    .create({ host: `order${ctx.n()}.test`, port: 1, username: `u${ctx.n()}`, password: "p", type: "HTTP", country, status: "AVAILABLE" });
+  await ctx.su.collection("proxies").create({
+    host: `order${ctx.n()}.test`,
+    port: 1,
+    username: `u${ctx.n()}`,
+    password: "Order#Access2026",
+    type: "HTTP",
+    country,
+    status: "AVAILABLE",
+  });
   await creditViaAdmin(ctx, ctx.users[owner].id, 1000);
   const pb = await ctx.signIn(ctx.users[owner]);
   const res = await pb.send<{ order: RecordModel }>("/api/v1/proxies/purchase", {

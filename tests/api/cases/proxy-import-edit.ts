@@ -2,9 +2,11 @@
 import { randomBytes } from "node:crypto";
 import type { AdminProxy } from "@/features/console-proxies/api";
 import { describe, expect, it } from "vitest";
+import { CATALOG } from "@/lib/catalog";
 import { adminSend } from "../../support/admin.ts";
 import { errorOf, statusOf, fieldErrorsOf } from "../../support/pocketbase.ts";
-import { customer, purchase, type Customer } from "../../support/shop.ts";
+import { sealed } from "../../support/proxy-columns.ts";
+import { customer, purchase, setProxyColumns, type Customer } from "../../support/shop.ts";
 import type { ShopFixture } from "../../support/use-shop.ts";
 import { proxyConsole } from "./console-proxies-kit.ts";
 
@@ -147,9 +149,14 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       const t = tag();
       const [proxy] = await stock([`${t}.test:8080:before:OldPass1`]);
       const oldPassword = (await detail(proxy!.id)).password;
-      const updated = await edit(proxy!.id, { username: `${t}-after`, password: "NewPass#2", status: "AVAILABLE" });
-      expect(updated).toMatchObject({ username: `${t}-after`, password: "NewPass#2", status: "AVAILABLE", upstream_username: "before" });
-      expect((await detail(proxy!.id)).password).toBe("NewPass#2");
+      const updated = await edit(proxy!.id, { username: `${t}-after`, password: "NewPass#2-Strong", status: "AVAILABLE" });
+      expect(updated).toMatchObject({
+        username: `${t}-after`,
+        password: "NewPass#2-Strong",
+        status: "AVAILABLE",
+        upstream_username: "before",
+      });
+      expect((await detail(proxy!.id)).password).toBe("NewPass#2-Strong");
 
       const rows = await audits("proxies.update", proxy!.id);
       expect(rows).toHaveLength(1);
@@ -159,7 +166,46 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
           password: { changed: true },
         },
       });
-      expect(JSON.stringify(rows)).not.toMatch(new RegExp(`OldPass1|NewPass#2|${oldPassword}`));
+      expect(JSON.stringify(rows)).not.toMatch(new RegExp(`OldPass1|NewPass#2-Strong|${oldPassword}`));
+    });
+
+    it("finding 7: refuses a new customer password shorter than 12 characters, here and through the records API; one the proxy has may stay", async () => {
+      const t = tag();
+      const [proxy] = await stock([`${t}.test:8080:seven:Pw7`]);
+      const generated = (await detail(proxy!.id)).password;
+      const tooShort = sentence(CATALOG.inventory.min_proxy_password_message);
+      for (const password of ["x", "1234", "Elevenchars"]) {
+        const err = await errorOf(() => edit(proxy!.id, { password }));
+        expect(err.status).toBe(400);
+        expect((fieldErrorsOf(err) as Record<string, { message: string }>)["password"]?.message).toBe(tooShort);
+        const viaRecords = await errorOf(() => shop.admin.collection("proxies").update(proxy!.id, { password }));
+        expect(viaRecords.status).toBe(400);
+        expect((fieldErrorsOf(viaRecords) as Record<string, { message: string }>)["password"]?.message).toBe(tooShort);
+      }
+      const created = await errorOf(() =>
+        shop.su.collection("proxies").create({
+          host: `${t}.test`,
+          port: 1,
+          username: `${t}-new`,
+          password: "short",
+          type: "HTTP",
+          country: "US",
+          status: "AVAILABLE",
+        }),
+      );
+      expect((fieldErrorsOf(created) as Record<string, { message: string }>)["password"]?.message).toBe(tooShort);
+      expect((await detail(proxy!.id)).password).toBe(generated);
+      expect((await edit(proxy!.id, { password: "Twelve#chars" })).password).toBe("Twelve#chars");
+
+      // A short password set before the rule: kept while other things change, refused as a new one.
+      setProxyColumns(shop.tpb, [proxy!.id], { password_encrypted: sealed("oldpw") });
+      expect((await detail(proxy!.id)).password).toBe("oldpw");
+      expect(await edit(proxy!.id, { password: "oldpw", status: "MAINTENANCE" })).toMatchObject({
+        password: "oldpw",
+        status: "MAINTENANCE",
+      });
+      expect(await statusOf(() => shop.admin.collection("proxies").update(proxy!.id, { password: "oldpw" }))).toBe(200);
+      expect(await statusOf(() => edit(proxy!.id, { password: "oldpw2" }))).toBe(400);
     });
 
     it("takes an upstream IPv6 host, with or without brackets, and stores it without them", async () => {
@@ -185,6 +231,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         [{ username: "" }, "username", "Username is required"],
         [{ password: "" }, "password", "Password is required"],
         [{ password: "has space" }, "password", "Password cannot contain spaces or control characters"],
+        [{ password: "Elevenchars" }, "password", CATALOG.inventory.min_proxy_password_message],
         [{ status: "SOLD" }, "status", "Status must be one of AVAILABLE, ASSIGNED, EXPIRED, MAINTENANCE"],
         [{ username: b!.username }, "username", "Username is already in use"],
         [{ status: "ASSIGNED" }, "status", "A proxy becomes Assigned when a customer buys it; this one has no customer."],

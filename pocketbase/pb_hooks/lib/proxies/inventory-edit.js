@@ -304,6 +304,9 @@ function applyEdit(txApp, id, edit) {
   if (edit.password !== undefined) {
     const current = credentials.openPassword(record.getString("password_encrypted"));
     if (edit.password !== current) {
+      // A new password must be as hard to guess as a generated one (#26 finding 7).
+      const problem = credentials.proxyPasswordProblem(edit.password, current);
+      if (problem) throw api.fieldError("password", problem, "validation_invalid_password");
       record.set("password_encrypted", credentials.sealPassword(edit.password));
       changes["password"] = { changed: true };
     }

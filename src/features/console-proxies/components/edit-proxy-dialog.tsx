@@ -120,7 +120,7 @@ function statusHint(detail: AdminProxyDetail, status: ProxyStatus): { tone: "inf
 
 function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () => void }) {
   const [formError, setFormError] = useState("");
-  const [schema] = useState(() => editSchema(detail.upstream_has_password));
+  const [schema] = useState(() => editSchema(detail.upstream_has_password, detail.password));
   const form = useForm<EditInput, unknown, EditOutput>({
     resolver: valibotResolver(schema),
     defaultValues: {
