@@ -18,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS_DIR, startPocketBase, type PocketBaseProcess } from "../../server/pocketbase-process.ts";
 import {
   createTestUser,
+  errorOf,
+  fieldErrorsOf,
   freePort,
   SUPERUSER,
   TEST_CREDENTIALS_KEY,
@@ -305,5 +307,33 @@ describe("with the guard closed (a non-loopback GATEWAY_HOST)", () => {
     expect((await urlProblem(shop, "https://2130706433/")).problem).toBe("Enter a valid URL, e.g. https://example.com/webhooks.");
     expect((await urlProblem(shop, "https://hooks.example.com/shop?x=1")).problem).toBe("");
     expect((await urlProblem(shop, "https://93.184.215.14/")).problem).toBe("");
+  });
+
+  it("finding 9: refuses IPv6 forms that wrap a loopback or private IPv4 address (NAT64, 6to4, IPv4-compatible, IPv4-mapped), accepts them for a public one", async () => {
+    const privateProblem =
+      "The endpoint must be reachable on the internet: private, loopback, link-local and metadata addresses are refused.";
+    for (const url of [
+      "https://[64:ff9b::7f00:1]/",
+      "https://[64:ff9b::169.254.169.254]/latest/meta-data",
+      "https://[2002:7f00:1::]/",
+      "https://[2002:a00:1::]:8443/hooks",
+      "https://[::127.0.0.1]/",
+      "https://[::ffff:127.0.0.1]/",
+    ]) {
+      expect((await urlProblem(shop, url)).problem, url).toBe(privateProblem);
+    }
+    for (const url of ["https://[64:ff9b::5db8:d70e]/", "https://[2002:5db8:d70e::]/", "https://[::93.184.215.14]/"]) {
+      expect((await urlProblem(shop, url)).problem, url).toBe("");
+    }
+    // Through the customers' route: a 400 on the url field, nothing saved.
+    const user = await createTestUser(shop.su);
+    const pb = new PocketBase(shop.proc.url);
+    await pb.collection("users").authWithPassword(user.email, user.password);
+    const refused = await errorOf(() =>
+      pb.send("/api/v1/webhooks", { method: "POST", body: { url: "https://[64:ff9b::7f00:1]/hooks", events: ["balance.low"] } }),
+    );
+    expect(refused.status).toBe(400);
+    expect(fieldErrorsOf(refused)["url"]?.message).toBe(privateProblem);
+    expect(await shop.su.collection("webhook_endpoints").getFullList({ filter: `user = "${user.id}"` })).toEqual([]);
   });
 });

@@ -41,7 +41,8 @@ const BLOCKED_V4 = [
 ];
 
 /**
- * True when `host` is a loopback name or address ("localhost", 127.x, ::1).
+ * True when `host` is a loopback name or address ("localhost", 127.x, ::1, ::ffff:127.x:
+ * Go's netip IsLoopback, which pocketbase/gateway_start.go asks, unmaps that form too).
  * @param {string} host
  */
 function isLoopbackHost(host) {
@@ -53,7 +54,9 @@ function isLoopbackHost(host) {
   const v4 = parseIPv4(h);
   if (v4) return v4[0] === 127;
   const v6 = parseIPv6(h);
-  return v6 !== null && v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1;
+  if (v6 === null) return false;
+  if (v6.slice(0, 5).every((g) => g === 0) && v6[5] === 0xffff) return (v6[6] ?? 0) >> 8 === 127;
+  return v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1;
 }
 
 /** True in the embedded default (see the top of this file): loopback endpoints and http allowed. */
@@ -107,8 +110,30 @@ function parseIPv6(text) {
 }
 
 /**
+ * The IPv4 address an IPv6 address carries in one of the forms that reach it (issue #26
+ * finding 9), or null: IPv4-mapped ::ffff:a.b.c.d (::ffff:0:0/96), IPv4-compatible ::a.b.c.d
+ * (::/96, "::" and "::1" included: 0.0.0.0 and 0.0.0.1), NAT64 64:ff9b::a.b.c.d
+ * (64:ff9b::/96, RFC 6052: a NAT64 gateway on the path dials the IPv4 address) and 6to4
+ * 2002:AABB:CCDD:: (2002::/16, RFC 3056: the IPv4 address in bits 16-47). Checked as the
+ * IPv4 address they carry, here (the early answer) and by the gateway's Go guard at connect
+ * time (pocketbase/gateway/guard.go, which the dispatcher dials through).
+ * @param {number[]} v6  eight 16-bit groups
+ * @returns {number[] | null}  four octets
+ */
+function embeddedIPv4(v6) {
+  /** @param {number} hi @param {number} lo */
+  const octets = (hi, lo) => [hi >> 8, hi & 255, lo >> 8, lo & 255];
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = v6;
+  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && (f === 0 || f === 0xffff)) return octets(g, h);
+  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return octets(g, h);
+  if (a === 0x2002) return octets(b, c);
+  return null;
+}
+
+/**
  * True when an address literal is private, loopback, link-local, metadata, multicast or
- * otherwise not a public internet address.
+ * otherwise not a public internet address. An IPv6 form that carries an IPv4 address
+ * (embeddedIPv4) is that IPv4 address: refused when it is, accepted when it is public.
  * @param {string} host  without brackets
  */
 function isBlockedAddress(host) {
@@ -116,15 +141,9 @@ function isBlockedAddress(host) {
   if (v4) return blockedV4(v4);
   const v6 = parseIPv6(host);
   if (!v6) return false;
+  const carried = embeddedIPv4(v6);
+  if (carried) return blockedV4(carried);
   const [a = 0, b = 0, c = 0] = v6;
-  if (v6.every((g) => g === 0)) return true; // ::
-  if (v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1) return true; // ::1
-  // ::ffff:a.b.c.d (IPv4-mapped): the IPv4 address decides.
-  if (v6.slice(0, 5).every((g) => g === 0) && v6[5] === 0xffff) {
-    const hi = v6[6] ?? 0;
-    const lo = v6[7] ?? 0;
-    return blockedV4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
-  }
   if (a === 0x64 && b === 0xff9b && c === 1) return true; // 64:ff9b:1::/48
   if ((a & 0xfe00) === 0xfc00) return true; // fc00::/7
   if ((a & 0xffc0) === 0xfe80) return true; // fe80::/10
@@ -219,4 +238,13 @@ function validateEndpointUrl(value) {
   return /** @type {string} */ (value).trim();
 }
 
-module.exports = { MAX_URL_LENGTH, MESSAGES, embeddedDefault, isLoopbackHost, isBlockedAddress, endpointUrlProblem, validateEndpointUrl };
+module.exports = {
+  MAX_URL_LENGTH,
+  MESSAGES,
+  embeddedDefault,
+  isLoopbackHost,
+  embeddedIPv4,
+  isBlockedAddress,
+  endpointUrlProblem,
+  validateEndpointUrl,
+};
