@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "../../server/pocketbase-process.ts";
 import { adminSend } from "../support/admin.ts";
-import { REAL_RATE_LIMITS, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
+import { forwardedFrom, REAL_RATE_LIMITS, TEST_CREDENTIALS_KEY, type TestPocketBase } from "../support/pocketbase.ts";
 import { customer, proxyBuyer, setProxyColumns, type Shop } from "../support/shop.ts";
 import { usePocketBase, useShop } from "../support/use-shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
@@ -33,20 +33,20 @@ interface ProxyCounts {
 const thisHour = () => Math.floor(Date.now() / HOUR) * HOUR;
 const monthStart = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1);
 
-/** A gateway's call to the shop with `token`, from `ip` when given. */
+/** A gateway's call to the shop with `token`, from `ip` (as the web server forwards it) when given. */
 async function gatewayCall(
-  base: string,
+  tpb: TestPocketBase,
   token: string,
   path: string,
   body?: unknown,
   ip?: string,
 ): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}/api/gateway${path}`, {
+  const res = await fetch(`${tpb.url}/api/gateway${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: {
       Authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      ...(ip ? { "X-Forwarded-For": ip } : {}),
+      ...(ip ? forwardedFrom(tpb, ip) : {}),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -59,7 +59,7 @@ describe("usage batches (finding 5)", () => {
   const newToken = async () =>
     (await adminSend<{ token: string }>(shop.admin, "/api/admin/gateway-tokens", { name: `usage-${randomUUID().slice(0, 8)}` })).token;
   const flush = (token: string, proxies: Record<string, ProxyCounts>, hour: number = thisHour()) =>
-    gatewayCall(shop.tpb.url, token, "/usage", {
+    gatewayCall(shop.tpb, token, "/usage", {
       gateway: "finding-5",
       hour: new Date(hour).toISOString(),
       proxies,
@@ -69,7 +69,7 @@ describe("usage batches (finding 5)", () => {
   const rowsOf = (su: Shop["su"], proxyId: string) =>
     su.collection("proxy_usage").getFullList({ filter: su.filter("proxy_id = {:id}", { id: proxyId }), sort: "user_id" });
   const monthUsage = (token: string) =>
-    gatewayCall(shop.tpb.url, token, `/month-usage?month=${encodeURIComponent(new Date(monthStart()).toISOString())}`);
+    gatewayCall(shop.tpb, token, `/month-usage?month=${encodeURIComponent(new Date(monthStart()).toISOString())}`);
 
   it("finding 5: writes each row to the proxy's owner whatever owner_id the batch names, and skips proxies that do not exist", async () => {
     const token = await newToken();
@@ -169,7 +169,7 @@ describe("rate limits of gateway tokens (finding 8)", () => {
       ["gateway-token", name, `--dir=${pocketbase.tpb.dataDir}`, `--hooksDir=${HOOKS_DIR}`, `--migrationsDir=${MIGRATIONS_DIR}`],
       { env: { ...process.env, SHOP_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY }, encoding: "utf8" },
     ).trim();
-  const call = (token: string, ip?: string) => gatewayCall(pocketbase.tpb.url, token, "/changes?since=0", undefined, ip);
+  const call = (token: string, ip?: string) => gatewayCall(pocketbase.tpb, token, "/changes?since=0", undefined, ip);
 
   it("finding 8: a valid gateway token is not held to its address's rate limit; calls without one still are", async () => {
     const token = makeToken(`flooded-${randomUUID().slice(0, 8)}`);

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSend } from "../support/admin.ts";
-import { REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { forwardedFrom, REAL_RATE_LIMITS, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { addStock, proxyBuyer, shopClients, type Shop } from "../support/shop.ts";
 import { check, FULL, runs } from "./support/fuzz-kit.ts";
 import { describeRequest, errorBodyProblems, sendRaw, type HostileRequest, type HostileResponse } from "./support/http.ts";
@@ -48,7 +48,7 @@ afterAll(async () => {
 const usageRequest = (body: string, bearer = token, ip = GATEWAY_IP): HostileRequest => ({
   method: "POST",
   url: "/api/gateway/usage",
-  headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json", "X-Forwarded-For": ip },
+  headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json", ...forwardedFrom(tpb, ip) },
   body,
   target: "POST /api/gateway/usage",
 });
@@ -141,7 +141,7 @@ describe("a hostile gateway token", () => {
     const month = await sendRaw(tpb.url, {
       method: "GET",
       url: `/api/gateway/month-usage?month=${encodeURIComponent(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)).toISOString())}`,
-      headers: { Authorization: `Bearer ${token}`, "X-Forwarded-For": GATEWAY_IP },
+      headers: { Authorization: `Bearer ${token}`, ...forwardedFrom(tpb, GATEWAY_IP) },
       target: "GET /api/gateway/month-usage",
     });
     expect(month.status).toBe(200);
@@ -156,7 +156,7 @@ describe("a hostile gateway token", () => {
           sendRaw(tpb.url, {
             method: "GET",
             url: "/api/gateway/changes?since=0",
-            headers: { Authorization: `Bearer gwt_${randomUUID().replaceAll("-", "")}${i + j}`, "X-Forwarded-For": GATEWAY_IP },
+            headers: { Authorization: `Bearer gwt_${randomUUID().replaceAll("-", "")}${i + j}`, ...forwardedFrom(tpb, GATEWAY_IP) },
             target: "GET /api/gateway/changes",
           }),
         ),
@@ -171,7 +171,7 @@ describe("a hostile gateway token", () => {
     const changes = await sendRaw(tpb.url, {
       method: "GET",
       url: "/api/gateway/changes?since=0",
-      headers: { Authorization: `Bearer ${token}`, "X-Forwarded-For": GATEWAY_IP },
+      headers: { Authorization: `Bearer ${token}`, ...forwardedFrom(tpb, GATEWAY_IP) },
       target: "GET /api/gateway/changes",
     });
     expect(changes.status).toBe(200);
