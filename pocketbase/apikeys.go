@@ -223,14 +223,7 @@ func (api *developerAPI) checkScope(key *apiKeyRow, r *http.Request) error {
 
 // limit counts the request against the key's minute and sets the RateLimit headers.
 func (api *developerAPI) limit(e *core.RequestEvent, keyID string) bool {
-	remaining, reset, ok := api.limiter.take(keyID, time.Now())
-	h := e.Response.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(api.perMinute))
-	h.Set("RateLimit-Remaining", strconv.Itoa(remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(reset))
-	if !ok {
-		h.Set("Retry-After", strconv.Itoa(reset))
-	}
+	ok, _ := api.limiter.admit(e.Response.Header(), keyID)
 	return ok
 }
 
@@ -265,6 +258,20 @@ type keyWindow struct {
 
 func newKeyLimiter(limit int, window time.Duration) *keyLimiter {
 	return &keyLimiter{limit: limit, window: window, windows: map[string]*keyWindow{}}
+}
+
+// admit counts one request of `key` and answers it with the RateLimit-Limit, -Remaining
+// and -Reset headers (and Retry-After when it may not go on): whether it may, and the
+// seconds until the window resets.
+func (l *keyLimiter) admit(h http.Header, key string) (bool, int) {
+	remaining, reset, ok := l.take(key, time.Now())
+	h.Set("RateLimit-Limit", strconv.Itoa(l.limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(reset))
+	if !ok {
+		h.Set("Retry-After", strconv.Itoa(reset))
+	}
+	return ok, reset
 }
 
 // take counts one request: what is left in the window, the seconds until it resets, and

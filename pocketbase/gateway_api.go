@@ -149,15 +149,10 @@ func (api *gatewayAPI) limitAddress(e *core.RequestEvent) error {
 // limitToken counts the call against the token's second (GATEWAY_TOKEN_RATE_LIMIT): 429
 // with Retry-After past it.
 func (api *gatewayAPI) limitToken(e *core.RequestEvent, tokenID string) error {
-	remaining, reset, ok := api.limiter.take(tokenID, time.Now())
-	h := e.Response.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(api.perSecond))
-	h.Set("RateLimit-Remaining", strconv.Itoa(remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(reset))
+	ok, reset := api.limiter.admit(e.Response.Header(), tokenID)
 	if ok {
 		return nil
 	}
-	h.Set("Retry-After", strconv.Itoa(reset))
 	return e.TooManyRequestsError(
 		"Too many requests for this gateway token: at most "+strconv.Itoa(api.perSecond)+" a second (GATEWAY_TOKEN_RATE_LIMIT). Wait "+strconv.Itoa(reset)+" seconds and try again.", nil)
 }

@@ -125,16 +125,9 @@ func (s *SQLSource) prune(ctx context.Context) {
 func (s *SQLSource) Fetch(ctx context.Context, ids []string) ([]Record, error) {
 	all := []Record{}
 	for start := 0; start < len(ids); start += 500 {
-		batch := ids[start:min(start+500, len(ids))]
+		list, params := inList(ids[start:min(start+500, len(ids))])
 		rows := []recordRow{}
-		params := dbx.Params{}
-		names := make([]string, len(batch))
-		for i, id := range batch {
-			name := fmt.Sprintf("id%d", i)
-			params[name] = id
-			names[i] = "{:" + name + "}"
-		}
-		err := s.Read.NewQuery("SELECT " + recordColumns + recordFrom + " WHERE p.id IN (" + strings.Join(names, ",") + ")").
+		err := s.Read.NewQuery("SELECT " + recordColumns + recordFrom + " WHERE p.id IN (" + list + ")").
 			Bind(params).WithContext(ctx).All(&rows)
 		if err != nil {
 			return nil, err
@@ -146,6 +139,18 @@ func (s *SQLSource) Fetch(ctx context.Context, ids []string) ([]Record, error) {
 		all = append(all, records...)
 	}
 	return all, nil
+}
+
+// inList is a bound list for `IN (...)`: its placeholders and their values.
+func inList(ids []string) (string, dbx.Params) {
+	params := dbx.Params{}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		name := fmt.Sprintf("id%d", i)
+		params[name] = id
+		names[i] = "{:" + name + "}"
+	}
+	return strings.Join(names, ","), params
 }
 
 func (s *SQLSource) AllowedRanges(ctx context.Context) ([]netip.Prefix, error) {
@@ -359,19 +364,12 @@ func ownersOf(ctx context.Context, db dbx.Builder, proxies map[string]Counts) (m
 	}
 	owners := make(map[string]string, len(ids))
 	for start := 0; start < len(ids); start += 500 {
-		batch := ids[start:min(start+500, len(ids))]
-		params := dbx.Params{}
-		names := make([]string, len(batch))
-		for i, id := range batch {
-			name := fmt.Sprintf("id%d", i)
-			params[name] = id
-			names[i] = "{:" + name + "}"
-		}
+		list, params := inList(ids[start:min(start+500, len(ids))])
 		rows := []struct {
 			ID    string `db:"id"`
 			Owner string `db:"owner"`
 		}{}
-		err := db.NewQuery("SELECT id, assigned_to_user_id AS owner FROM proxies WHERE id IN (" + strings.Join(names, ",") + ")").
+		err := db.NewQuery("SELECT id, assigned_to_user_id AS owner FROM proxies WHERE id IN (" + list + ")").
 			Bind(params).WithContext(ctx).All(&rows)
 		if err != nil {
 			return nil, err

@@ -9,20 +9,14 @@ import { connect, createServer as createTcpServer, type Server as TcpServer, typ
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "../../server/pocketbase-process.ts";
+import { gatewayPorts } from "../support/gateway-ports.ts";
 import { freePort, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
 import { addStock, customer, post, purchase, setProxyColumns, type Customer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
-const HTTP_PORT = await freePort();
-const SOCKS_PORT = await freePort();
-const shop = useShop({
-  env: {
-    GATEWAY_HOST: "127.0.0.1",
-    GATEWAY_HTTP_PORT: String(HTTP_PORT),
-    GATEWAY_SOCKS_PORT: String(SOCKS_PORT),
-    GATEWAY_FLUSH_SECONDS: "1",
-  },
-});
+const gateway = await gatewayPorts();
+const [HTTP_PORT, SOCKS_PORT] = [gateway.http, gateway.socks];
+const shop = useShop({ env: gateway.env });
 
 // ---- Targets on loopback -----------------------------------------------------------
 

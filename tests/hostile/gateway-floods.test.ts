@@ -11,25 +11,15 @@
 // `npm test` floods with 600 connections; `npm run test:hostile` with the review's 4,200.
 import { connect as netConnect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/pocketbase.ts";
+import { gatewayPorts } from "../support/gateway-ports.ts";
 import { addStock, customer, purchase, setProxyColumns } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { FULL } from "./support/fuzz-kit.ts";
 import { basic, dialCounter, httpBody, httpStatus, rawExchange, slowClients, type DialCounter } from "./support/gateway-kit.ts";
 
-const HTTP_PORT = await freePort();
-let SOCKS_PORT = await freePort();
-while (SOCKS_PORT === HTTP_PORT) SOCKS_PORT = await freePort();
-
-const shop = useShop({
-  env: {
-    GATEWAY_HOST: "127.0.0.1",
-    GATEWAY_HTTP_PORT: String(HTTP_PORT),
-    GATEWAY_SOCKS_PORT: String(SOCKS_PORT),
-    GATEWAY_FLUSH_SECONDS: "1",
-  },
-  ledger: false,
-});
+const gateway = await gatewayPorts();
+const [HTTP_PORT, SOCKS_PORT] = [gateway.http, gateway.socks];
+const shop = useShop({ env: gateway.env, ledger: false });
 
 /** gateway.Config's defaults the attacks meet. */
 const PER_SOURCE_HANDSHAKES = 128;

@@ -23,7 +23,7 @@
 import fc from "fast-check";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/pocketbase.ts";
+import { gatewayPorts } from "../support/gateway-ports.ts";
 import { addStock, customer, purchase } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { FULL, REPLAY_PATH, runs, SEED } from "./support/fuzz-kit.ts";
@@ -45,16 +45,11 @@ import {
   type SlowClient,
 } from "./support/gateway-kit.ts";
 
-const HTTP_PORT = await freePort();
-let SOCKS_PORT = await freePort();
-while (SOCKS_PORT === HTTP_PORT) SOCKS_PORT = await freePort();
-
+const gateway = await gatewayPorts();
+const [HTTP_PORT, SOCKS_PORT] = [gateway.http, gateway.socks];
 const shop = useShop({
   env: {
-    GATEWAY_HOST: "127.0.0.1",
-    GATEWAY_HTTP_PORT: String(HTTP_PORT),
-    GATEWAY_SOCKS_PORT: String(SOCKS_PORT),
-    GATEWAY_FLUSH_SECONDS: "1",
+    ...gateway.env,
     // The malformed tables refuse credentials from 127.0.0.1 hundreds of times, as the
     // controls sign in from there: the per-address throttle is proven in gateway-floods.test.ts.
     GATEWAY_AUTH_FAILURE_LIMIT: "0",

@@ -29,7 +29,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
+import { gatewayPorts } from "../support/gateway-ports.ts";
+import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { checkAgainstBook } from "./support/acknowledged.ts";
 import {
   countingTarget,
@@ -100,18 +101,13 @@ let target: CountingTarget;
 let ports: Ports;
 
 beforeAll(async () => {
-  const http = await freePort();
-  let socks = await freePort();
-  while (socks === http) socks = await freePort();
+  const gateway = await gatewayPorts();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "proxyshop-soak-gateway-"));
   target = await countingTarget();
-  ports = { http, socks, target: target.port };
+  ports = { http: gateway.http, socks: gateway.socks, target: target.port };
   tpb = await startTestPocketBase(
     {
-      GATEWAY_HOST: "127.0.0.1",
-      GATEWAY_HTTP_PORT: String(http),
-      GATEWAY_SOCKS_PORT: String(socks),
-      GATEWAY_FLUSH_SECONDS: "1",
+      ...gateway.env,
       // Every customer is 127.0.0.1 here and revoked credentials are refused by design:
       // the per-address sign-in throttle (#26 finding 7) would refuse them all.
       GATEWAY_AUTH_FAILURE_LIMIT: "0",
