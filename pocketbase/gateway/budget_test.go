@@ -16,29 +16,15 @@ import (
 // startStreamer is a target that sends bytes without end to whoever connects.
 func startStreamer(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	chunk := bytes.Repeat([]byte("s"), 64<<10)
-	go func() {
+	return serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
 		for {
-			c, err := ln.Accept()
-			if err != nil {
+			if _, err := c.Write(chunk); err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				for {
-					if _, err := c.Write(chunk); err != nil {
-						return
-					}
-				}
-			}()
 		}
-	}()
-	return ln.Addr().String()
+	})
 }
 
 // readAll reads c until it ends, at most `limit` bytes or 5 s.

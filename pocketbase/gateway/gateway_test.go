@@ -26,28 +26,35 @@ func assigned(id, typ string) Record {
 type echoServer struct {
 	addr string
 	name string
-	ln   net.Listener
 	mu   sync.Mutex
 	hits int
 }
 
-func startEcho(t *testing.T, name string) *echoServer {
+// serveLoopback answers each connection to a new loopback port with `serve` (in a
+// goroutine of its own) until the test ends, and answers the port's address.
+func serveLoopback(t *testing.T, serve func(net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &echoServer{addr: ln.Addr().String(), name: name, ln: ln}
+	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			go e.serve(c)
+			go serve(c)
 		}
 	}()
-	t.Cleanup(func() { ln.Close() })
+	return ln.Addr().String()
+}
+
+func startEcho(t *testing.T, name string) *echoServer {
+	t.Helper()
+	e := &echoServer{name: name}
+	e.addr = serveLoopback(t, e.serve)
 	return e
 }
 
@@ -612,20 +619,12 @@ func TestUsageIsFlushed(t *testing.T) {
 }
 
 func TestTargetClosingEndsTheTunnelAtOnce(t *testing.T) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte(strings.Repeat("x", 100000)))
-			c.Close()
-		}
-	}()
+	target := serveLoopback(t, func(c net.Conn) {
+		c.Write([]byte(strings.Repeat("x", 100000)))
+		c.Close()
+	})
 	g := startGateway(t, NewStaticSource(assigned("e", "DATACENTER")), true)
-	status, c, _ := connectTunnel(g.httpAddr(), "user-e", "pass-e", ln.Addr().String())
+	status, c, _ := connectTunnel(g.httpAddr(), "user-e", "pass-e", target)
 	if status != 200 {
 		t.Fatalf("CONNECT: %d", status)
 	}
@@ -679,32 +678,19 @@ func isTimeoutErr(err error) bool {
 // A connection holds its slot from before its dial: connections that arrive together
 // cannot pass a cap together while their upstream is still answering.
 func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() { // an upstream that takes 200 ms to answer CONNECT, then echoes
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				if _, err := http.ReadRequest(br); err != nil {
-					return
-				}
-				time.Sleep(200 * time.Millisecond)
-				io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
-				io.Copy(c, br)
-			}()
+	upstream := serveLoopback(t, func(c net.Conn) { // takes 200 ms to answer CONNECT, then echoes
+		defer c.Close()
+		br := bufio.NewReader(c)
+		if _, err := http.ReadRequest(br); err != nil {
+			return
 		}
-	}()
+		time.Sleep(200 * time.Millisecond)
+		io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
+		io.Copy(c, br)
+	})
 	capped := assigned("slow", "DATACENTER")
 	capped.MaxConnections = 2
-	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	host, port, _ := net.SplitHostPort(upstream)
 	var p int
 	fmt.Sscan(port, &p)
 	capped.Exit = Exit{ProxyID: "slow", Upstream: true, Host: host, Port: p}
