@@ -6,9 +6,10 @@ import type * as v from "valibot";
 
 /**
  * What an API key needs for a route. "session": only a signed-in session (a key cannot
- * manage keys or account security); "public": no sign-in at all.
+ * manage keys or account security); "admin": a shop admin's session (the console's
+ * /api/admin routes; no key opens them); "public": no sign-in at all.
  */
-export type Scope = "read" | "purchase" | "rotate" | "webhooks" | "session" | "public";
+export type Scope = "read" | "purchase" | "rotate" | "webhooks" | "session" | "admin" | "public";
 
 export const API_KEY_SCOPES = ["read", "purchase", "rotate", "webhooks"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -38,7 +39,7 @@ export interface ApiRoute {
   body?: v.GenericSchema;
   /** The 2xx answer. */
   response: v.GenericSchema;
-  status?: 200 | 201;
+  status?: 200 | 201 | 204;
   /**
    * The Idempotency-Key header: "required" on routes that move money; "optional" on other
    * changes (sent, a retry with it answers the first answer and changes nothing again).
@@ -60,3 +61,9 @@ export type ResponseOf<R extends ApiRoute> = v.InferOutput<R["response"]>;
 export type BodyOf<R extends ApiRoute> = R["body"] extends v.GenericSchema ? v.InferInput<R["body"]> : never;
 /** The query parameters a route takes. */
 export type QueryOf<R extends ApiRoute> = R["query"] extends ObjectLike ? v.InferInput<R["query"]> : never;
+
+/** The examples a schema carries (v.examples in its pipe): a body's are what the server accepts. */
+export function examplesOf(schema: v.GenericSchema | undefined): readonly unknown[] {
+  const pipe = (schema as { pipe?: readonly { type: string; examples?: readonly unknown[] }[] } | undefined)?.pipe ?? [];
+  return pipe.flatMap((item) => (item.type === "examples" ? (item.examples ?? []) : []));
+}

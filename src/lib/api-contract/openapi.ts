@@ -1,5 +1,6 @@
-// Writes the OpenAPI 3.1 document of the developer API from the route definitions
-// (index.ts). Run by `npm run openapi`; the shop serves the result at /api/v1/openapi.json.
+// Writes the OpenAPI 3.1 documents from the route definitions: the developer API's (index.ts;
+// the shop serves it at /api/v1/openapi.json) and, with the same builder, the console's
+// (admin/openapi.ts; not published). Run by `npm run openapi`.
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { API_ROUTES } from "./index";
@@ -8,12 +9,28 @@ import { eventBody, WEBHOOK_EVENTS } from "./events";
 import { ApiKey } from "./keys";
 import { Order, OrderResult, Problem, Proxy } from "./schemas";
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** Schemas named once under components.schemas and referred to everywhere else. */
 const NAMED = { Proxy, Order, OrderResult, ApiKey, Problem };
 
-const ERROR_TEXT: Record<ErrorStatus | 401 | 429, string> = {
+export type ErrorTexts = Record<ErrorStatus | 401 | 429, string>;
+
+/** What a document holds besides its routes' operations. */
+export interface DocumentSpec {
+  routes: readonly ApiRoute[];
+  /** Schemas named under components.schemas; `error` names the one every failure answers. */
+  named: Record<string, v.GenericSchema>;
+  error: { schema: string; mediaType: string };
+  errorText: ErrorTexts;
+  tags: Record<string, string>;
+  info: Json;
+  security: Json[];
+  securitySchemes: Json;
+  webhooks?: Json;
+}
+
+const ERROR_TEXT: ErrorTexts = {
   400: "The request is malformed or a field is invalid (see errors).",
   401: "No valid session or API key, or the key was revoked or has expired.",
   403: "Not allowed: outside the key's scopes or IP allowlist, over its spend cap, or the account may not do this.",
@@ -40,16 +57,20 @@ const TAGS: Record<string, string> = {
   Meta: "About this API.",
 };
 
-function schemaOf(schema: v.GenericSchema): Json {
-  const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: NAMED, errorMode: "ignore" }) as Json;
+function schemaOf(schema: v.GenericSchema, definitions: Record<string, v.GenericSchema> = NAMED): Json {
+  const json = toJsonSchema(schema, { target: "draft-2020-12", definitions, errorMode: "ignore" }) as Json;
   delete json["$schema"];
   delete json["$defs"];
   return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
 }
 
-const problemResponse = (status: ErrorStatus | 401 | 429): Json => ({
-  description: ERROR_TEXT[status],
-  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+const errorContent = (spec: DocumentSpec): Json => ({
+  [spec.error.mediaType]: { schema: { $ref: `#/components/schemas/${spec.error.schema}` } },
+});
+
+const problemResponse = (spec: DocumentSpec, status: ErrorStatus | 401 | 429): Json => ({
+  description: spec.errorText[status],
+  content: errorContent(spec),
   ...(status === 429
     ? {
         headers: {
@@ -61,13 +82,13 @@ const problemResponse = (status: ErrorStatus | 401 | 429): Json => ({
     : {}),
 });
 
-function parameters(r: ApiRoute): Json[] {
+function parameters(r: ApiRoute, spec: DocumentSpec): Json[] {
   const out: Json[] = [];
   for (const [name, description] of Object.entries(r.params ?? {})) {
     out.push({ name, in: "path", required: true, description, schema: { type: "string" } });
   }
   if (r.query) {
-    const query = schemaOf(r.query) as { properties?: Record<string, Json>; required?: string[] };
+    const query = schemaOf(r.query, spec.named) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
       const { description, ...rest } = schema;
       out.push({
@@ -94,34 +115,42 @@ function parameters(r: ApiRoute): Json[] {
 
 function security(r: ApiRoute): Json[] {
   if (r.scope === "public") return [];
-  if (r.scope === "session") return [{ session: [] }];
+  if (r.scope === "session" || r.scope === "admin") return [{ session: [] }];
   return [{ apiKey: [r.scope] }, { session: [] }];
 }
 
-function operation(r: ApiRoute): Json {
+/** The developer API's routes name their API key scope; the console's have none (no key opens them). */
+const isDeveloperApi = (r: ApiRoute) => (r.base ?? "/api/v1") === "/api/v1";
+
+function operation(r: ApiRoute, spec: DocumentSpec): Json {
   const status = String(r.status ?? 200);
-  const responses: Json = {
-    [status]: { description: "OK", content: { [r.mediaType ?? "application/json"]: { schema: schemaOf(r.response) } } },
-  };
+  const responses: Json = {};
+  if (status === "204") responses[status] = { description: "No content." };
+  else
+    responses[status] = {
+      description: "OK",
+      content: { [r.mediaType ?? "application/json"]: { schema: schemaOf(r.response, spec.named) } },
+    };
   const errors = new Set<ErrorStatus | 401 | 429>(r.errors);
   errors.add(429);
   if (r.scope !== "public") errors.add(401);
   if (r.scope !== "public" && r.scope !== "session") errors.add(403);
   if (r.query || r.body || r.idempotency) errors.add(400);
-  for (const code of [...errors].sort()) responses[String(code)] = problemResponse(code);
+  for (const code of [...errors].sort()) responses[String(code)] = problemResponse(spec, code);
   responses["5XX"] = {
     description: "Something failed on the shop's side; retrying with the same Idempotency-Key is safe.",
-    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+    content: errorContent(spec),
   };
+  const params = parameters(r, spec);
   return {
     operationId: r.id,
     tags: [r.tag],
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
-    "x-scope": r.scope,
+    ...(isDeveloperApi(r) ? { "x-scope": r.scope } : {}),
     security: security(r),
-    ...(parameters(r).length ? { parameters: parameters(r) } : {}),
-    ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(r.body) } } } } : {}),
+    ...(params.length ? { parameters: params } : {}),
+    ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(r.body, spec.named) } } } } : {}),
     responses,
   };
 }
@@ -151,36 +180,50 @@ function webhookOperation(event: (typeof WEBHOOK_EVENTS)[number]): Json {
   };
 }
 
-/** The OpenAPI 3.1 document; `serverUrl` is the shop's address (the served copy sets it). */
-export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
+/** The OpenAPI 3.1 document of `spec`; `serverUrl` is the shop's address (the served copy sets it). */
+export function buildDocument(spec: DocumentSpec, serverUrl: string): Json {
   const paths: Record<string, Json> = {};
-  for (const r of API_ROUTES) {
-    const path = `/api/v1${r.path}`;
-    paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: operation(r) };
+  for (const r of spec.routes) {
+    const path = `${r.base ?? "/api/v1"}${r.path}`;
+    paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: operation(r, spec) };
   }
   const schemas: Json = {};
-  for (const [name, schema] of Object.entries(NAMED)) {
-    const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: NAMED, errorMode: "ignore" }) as Json;
+  for (const [name, schema] of Object.entries(spec.named)) {
+    const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: spec.named, errorMode: "ignore" }) as Json;
     const defs = json["$defs"] as Record<string, Json>;
     schemas[name] = JSON.parse(JSON.stringify(defs[name]).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
   }
-  const tags = [...new Set(API_ROUTES.map((r) => r.tag))].map((name) => ({ name, description: TAGS[name] ?? name }));
+  const tags = [...new Set(spec.routes.map((r) => r.tag))].map((name) => ({ name, description: spec.tags[name] ?? name }));
   return {
     openapi: "3.1.0",
-    info: {
-      title: "Proxy shop API",
-      version: "1",
-      description:
-        "Buy, list, rotate and watch your proxies from code. Authenticate with `Authorization: Bearer <API key>` (Settings → API Access). Every failure answers RFC 9457 problem details; every change takes an Idempotency-Key.",
-      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-    },
+    info: spec.info,
     servers: [{ url: serverUrl, description: "This shop" }],
     tags,
-    security: [{ apiKey: ["read"] }, { session: [] }],
+    security: spec.security,
     paths,
-    webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event.type, webhookOperation(event)])),
-    components: {
-      schemas,
+    ...(spec.webhooks ? { webhooks: spec.webhooks } : {}),
+    components: { schemas, securitySchemes: spec.securitySchemes },
+  };
+}
+
+/** The developer API's document; `serverUrl` is the shop's address (the served copy sets it). */
+export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
+  return buildDocument(
+    {
+      routes: API_ROUTES,
+      named: NAMED,
+      error: { schema: "Problem", mediaType: "application/problem+json" },
+      errorText: ERROR_TEXT,
+      tags: TAGS,
+      info: {
+        title: "Proxy shop API",
+        version: "1",
+        description:
+          "Buy, list, rotate and watch your proxies from code. Authenticate with `Authorization: Bearer <API key>` (Settings → API Access). Every failure answers RFC 9457 problem details; every change takes an Idempotency-Key.",
+        license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      },
+      security: [{ apiKey: ["read"] }, { session: [] }],
+      webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event.type, webhookOperation(event)])),
       securitySchemes: {
         apiKey: {
           type: "http",
@@ -191,5 +234,6 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
         session: { type: "http", scheme: "bearer", description: "A session token from signing in (what the dashboard uses)." },
       },
     },
-  };
+    serverUrl,
+  );
 }

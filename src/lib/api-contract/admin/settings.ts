@@ -1,0 +1,210 @@
+// System Settings (pb_hooks/settings.pb.js, accounts.pb.js): the settings the console edits,
+// with the rules of pb_hooks/lib/settings/setting-rules.js, and the admin invitations
+// (make a registration link, list the pending ones, revoke one). Changes are audited.
+import * as v from "valibot";
+import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+import { route } from "../define";
+import { DbDate, pageEntries, pagingQuery } from "./common";
+
+const TAG = "Settings";
+const ADMIN = "/api/admin" as const;
+
+/** A text setting: `required` ones must be sent (not blank); every one is trimmed and at most `max` long. */
+function text(label: string, max: number, required?: string, description?: string) {
+  const schema = v.pipe(
+    v.string(required ?? `${label} must be text`),
+    v.maxLength(max, `${label} must be at most ${max} characters`),
+    v.metadata({ errorCode: "validation_max_length" }),
+    v.description(description ?? label),
+  );
+  return { required, schema };
+}
+const flag = (label: string) => ({ required: `${label} must be on or off`, schema: v.boolean(`${label} must be on or off`) });
+function whole(label: string, max: number, message: string) {
+  return {
+    required: undefined,
+    schema: v.pipe(
+      v.number(message),
+      v.integer(message),
+      v.minValue(0, message),
+      v.maxValue(max, message),
+      v.metadata({ errorCode: "validation_invalid_value" }),
+      v.description(label),
+    ),
+  };
+}
+const cents = (label: string, max: number) =>
+  whole(label, max, `${label} must be a whole number of cents from 0 to ${max} ($${max / 100})`);
+
+const RULES = {
+  site_name: text("Site name", 100, "Site name is required"),
+  site_description: text("Site description", 300, "Site description is required"),
+  primary_color: text("Primary color", 7, "Primary color is required", "A hex color like #3B82F6."),
+  logo_url: text("Logo URL", 500, undefined, 'An https address or a path on this site ("/logo.svg"); "" for none.'),
+  contact_email: text("Email", 255, "Valid email is required", "The public contact e-mail."),
+  contact_phone: text("Phone number", 50, "Phone number is required", "Like +1 (555) 010-0199."),
+  contact_address: text("Address", 300),
+  support_hours: text("Support hours", 100, undefined, "Shown on every public page that states support hours (not blank)."),
+  default_support_name: text("Support name", 100, "Support name is required"),
+  staff_notification_email: text(
+    "Staff notification email",
+    255,
+    undefined,
+    'Where new tickets and contact messages are mailed; "" = contact_email. Not public.',
+  ),
+  admin_registration_enabled: flag("Admin registration"),
+  demo_mode: flag("Demo mode"),
+  welcome_credit_cents: cents("Welcome credit", catalog.welcome_credit.max_cents),
+  welcome_credit_spendable_cents: cents("Welcome credit spendable before a first purchase", catalog.welcome_credit.max_cents),
+  welcome_credits_per_address_per_day: whole(
+    "Welcome credits per sign-up address a day",
+    catalog.welcome_credit.max_per_address_per_day,
+    `Welcome credits per sign-up address a day must be a whole number from 0 (no limit) to ${catalog.welcome_credit.max_per_address_per_day}`,
+  ),
+  gateway_public_host: text(
+    "Gateway public host",
+    253,
+    undefined,
+    'The host name or address customers connect to; "" = the shop\'s host. Public.',
+  ),
+  gateway_bind_addresses: text(
+    "Gateway bind addresses",
+    4000,
+    undefined,
+    "Local addresses Generate spreads direct proxies over (comma or newline separated). Not public.",
+  ),
+  gateway_allowed_ranges: text(
+    "Gateway allowed ranges",
+    4000,
+    undefined,
+    "CIDR ranges the gateway may dial even off loopback (comma or newline separated). Not public.",
+  ),
+};
+
+type Rules = typeof RULES;
+type Entries<K extends keyof Rules> = { [P in K]: Rules[P]["schema"] };
+
+/** The settings as GET and PUT answer them: every key. */
+export const ConsoleSettings = v.object(Object.fromEntries(Object.entries(RULES).map(([k, r]) => [k, r.schema])) as Entries<keyof Rules>);
+
+type Optional = { [K in keyof Rules]: Rules[K]["required"] extends string ? never : K }[keyof Rules];
+type SettingsBody = Entries<Exclude<keyof Rules, Optional>> & {
+  [K in Optional]: v.OptionalSchema<v.NullableSchema<Rules[K]["schema"], undefined>, undefined>;
+};
+const bodyEntries = Object.fromEntries(
+  Object.entries(RULES).map(([k, r]) => [k, r.required ? r.schema : v.optional(v.nullable(r.schema))]),
+) as SettingsBody;
+
+export const getSettings = route({
+  id: "getSettings",
+  method: "GET",
+  path: "/settings",
+  base: ADMIN,
+  tag: TAG,
+  summary: "The settings System Settings edits",
+  scope: "admin",
+  response: ConsoleSettings,
+  errors: [],
+});
+
+export const saveSettings = route({
+  id: "saveSettings",
+  method: "PUT",
+  path: "/settings",
+  base: ADMIN,
+  tag: TAG,
+  summary: "Save the settings",
+  description:
+    "Required keys must be sent; an optional key left out (or null) keeps its value; an unknown key is refused. Every public page follows the change. Audited settings.update (only the keys that changed).",
+  scope: "admin",
+  body: v.pipe(
+    v.object(bodyEntries),
+    v.examples([
+      {
+        site_name: "ProxyShop",
+        site_description: "Fast, private proxies for every job.",
+        primary_color: "#3B82F6",
+        contact_email: "support@example.com",
+        contact_phone: "+1 (555) 010-0199",
+        default_support_name: "Support Team",
+        admin_registration_enabled: false,
+        demo_mode: false,
+        support_hours: "Mon-Fri 9:00-17:00 UTC",
+      },
+    ]),
+  ),
+  response: ConsoleSettings,
+  errors: [400, 403],
+});
+
+export const PendingInvitation = v.object({
+  id: v.string(),
+  email: v.pipe(v.string(), v.description('The only address it registers; "" for any.')),
+  expires_at: DbDate,
+  created: DbDate,
+  created_by: v.nullable(v.object({ id: v.string(), email: v.string(), first_name: v.string(), last_name: v.string() })),
+});
+
+export const listInvitations = route({
+  id: "listInvitations",
+  method: "GET",
+  path: "/invitations",
+  base: ADMIN,
+  tag: TAG,
+  summary: "The pending admin invitations (at most 20)",
+  scope: "admin",
+  query: v.object(pagingQuery),
+  response: v.object(pageEntries(PendingInvitation)),
+  errors: [],
+});
+
+const INVITE_EMAIL = "Enter a valid email address, or leave it empty.";
+
+export const createInvitation = route({
+  id: "createInvitation",
+  method: "POST",
+  path: "/invitations",
+  base: ADMIN,
+  tag: TAG,
+  summary: "Make an admin registration link",
+  description:
+    "Valid 24 hours, for one address or any; 409 while registration is closed or with 20 pending. The link is answered once: only its hash is stored. Audited invitations.create.",
+  scope: "admin",
+  body: v.pipe(
+    v.object({
+      email: v.optional(
+        v.nullable(
+          v.pipe(
+            v.string(INVITE_EMAIL),
+            v.metadata({ errorCode: "validation_invalid_email" }),
+            v.description('"" or left out: any address.'),
+          ),
+        ),
+      ),
+    }),
+    v.examples([{ email: "new.admin@example.com" }]),
+  ),
+  response: v.object({
+    id: v.string(),
+    url: v.pipe(v.string(), v.description("The registration link; shown once.")),
+    email: v.nullable(v.string()),
+    expires_at: DbDate,
+  }),
+  errors: [400, 403, 409],
+});
+
+export const revokeInvitation = route({
+  id: "revokeInvitation",
+  method: "DELETE",
+  path: "/invitations/{id}",
+  base: ADMIN,
+  tag: TAG,
+  summary: "Revoke a pending admin invitation",
+  description: "409 when it was used, revoked or has expired. Audited invitations.revoke.",
+  scope: "admin",
+  params: { id: "The invitation's id." },
+  response: v.object({ id: v.string(), revoked_at: DbDate }),
+  errors: [403, 404, 409],
+});
+
+export const settingsRoutes = [getSettings, saveSettings, listInvitations, createInvitation, revokeInvitation];
