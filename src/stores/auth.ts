@@ -4,7 +4,10 @@
 // cookie: the server sets it at /auth/session after PocketBase confirmed the token
 // (src/pages/auth/session.ts), and clears it there on sign-out.
 import { atom } from "nanostores";
-import { ClientResponseError } from "pocketbase";
+import { ClientResponseError, type RecordModel } from "pocketbase";
+import { api } from "@/lib/api-client";
+import { signUp as signUpRoute } from "@/lib/api-contract/admin/shop";
+import type { BodyOf } from "@/lib/api-contract/define";
 import { pb } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
@@ -134,7 +137,7 @@ export function startAuth(): void {
 }
 
 /** Adopts a session PocketBase just issued (sign-in, sign-up) and writes its cookie. */
-export async function adoptSession(token: string, record: UserRecord): Promise<void> {
+export async function adoptSession(token: string, record: RecordModel): Promise<void> {
   startAuth();
   pb().authStore.save(token, record);
   await saveSessionCookie();
@@ -188,21 +191,11 @@ export async function signInWithCode(otpId: string, code: string): Promise<void>
   await saveSessionCookie();
 }
 
-export interface SignUpData {
-  first_name: string;
-  last_name: string;
-  email: string;
-  country: string;
-  ref?: string;
-}
+export type SignUpData = BodyOf<typeof signUpRoute>;
 
-/** POST /api/shop/signup: creates the account and signs this browser in. */
+/** The contract's signUp (POST /api/shop/signup): creates the account and signs this browser in. */
 export async function signUp(data: SignUpData): Promise<void> {
-  const res = await pb().send<{ token: string; record: UserRecord }>("/api/shop/signup", {
-    method: "POST",
-    body: data,
-    requestKey: null,
-  });
+  const res = await api.call(signUpRoute, { body: data });
   await adoptSession(res.token, res.record);
 }
 

@@ -2,6 +2,8 @@
 // or the first administrator's setup link, /console/setup): check the link, then create the
 // account with it and sign this browser in. Each feature's api.ts names its routes.
 import { ClientResponseError } from "pocketbase";
+import { checkAdminInvitation } from "@/lib/api-contract/admin/shop";
+import type { ResponseOf } from "@/lib/api-contract/define";
 import { pb } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { adoptSession } from "@/stores/auth";
@@ -15,13 +17,8 @@ export interface AdminLinkRoutes {
   refusals: readonly number[];
 }
 
-/** What a link's check answers. */
-export interface AdminLinkCheck {
-  valid: true;
-  /** The only address the new administrator may use, or null for any. */
-  email: string | null;
-  expires_at: string;
-}
+/** What a link's check answers (an invitation's and the setup link's alike). */
+export type AdminLinkCheck = ResponseOf<typeof checkAdminInvitation>;
 
 /** The form's fields as the routes take them. */
 export interface AdminAccountFields {

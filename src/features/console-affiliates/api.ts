@@ -1,76 +1,20 @@
-// Affiliate Management calls: GET /api/admin/affiliates, GET /api/admin/affiliates/{id}/referrals,
-// POST /api/admin/referrals/{id}/pay (console-insights.pb.js).
+// Affiliate Management calls: the contract's affiliate routes (@/lib/api-contract/admin/affiliates:
+// the affiliates, one affiliate's referrals, paying a referral), through the typed caller.
+import { api, apiThrough } from "@/lib/api-client";
+import { listAffiliateReferrals, listAffiliates, payReferral as payReferralRoute } from "@/lib/api-contract/admin/affiliates";
+import type { ResponseOf } from "@/lib/api-contract/define";
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { FirstDataContext } from "@/lib/server/first-data";
 
 export const AFFILIATES_PER_PAGE = 20;
 export const REFERRALS_PER_PAGE = 20;
 
-export interface AffiliateRow {
-  id: string;
-  user_id: string;
-  user_email: string;
-  user_first_name: string;
-  user_last_name: string;
-  code: string;
-  total_earnings_cents: number;
-  /** Below zero: clawbacks of paid commissions (refunded or charged-back payments), netted against the next payouts. */
-  pending_earnings_cents: number;
-  paid_earnings_cents: number;
-  /** Referrals whose user verified their e-mail, counted from the referrals. */
-  total_referrals: number;
-  /** How the affiliate wants to be paid (PayPal e-mail, bank note: free text they entered); "" none. */
-  payout_method: string;
-}
-
-export interface AffiliateStats {
-  total_affiliates: number;
-  commission_paid_cents: number;
-  pending_payouts_cents: number;
-  total_referrals: number;
-}
-
-export interface AffiliatePage {
-  items: AffiliateRow[];
-  page: number;
-  totalItems: number;
-  totalPages: number;
-  stats: AffiliateStats;
-}
-
-export interface ReferralRow {
-  id: string;
-  affiliate_id: string;
-  referred_user_id: string;
-  user_email: string;
-  user_first_name: string;
-  user_last_name: string;
-  user_verified: boolean;
-  commission_cents: number;
-  /** Still to pay, net of reversals; below zero: a clawback of a paid commission, netted against the next payout. */
-  pending_cents: number;
-  /** Commission that (legacy) test-provider payments earned: no money moved, never owed or paid out. */
-  test_commission_cents: number;
-  status: string;
-  created: string;
-  paid_at: string;
-  /** Reasons to check the referral before paying it: "same_signup_address", "same_payment_card". */
-  flags?: string[];
-}
-
-export interface ReferralPage {
-  affiliate: AffiliateRow;
-  items: ReferralRow[];
-  page: number;
-  totalItems: number;
-  totalPages: number;
-}
-
-export interface PayoutResult {
-  payout: { id: string; amount_cents: number };
-  referral: ReferralRow;
-  affiliate: AffiliateRow;
-}
+export type AffiliatePage = ResponseOf<typeof listAffiliates>;
+export type AffiliateRow = AffiliatePage["items"][number];
+export type AffiliateStats = AffiliatePage["stats"];
+export type ReferralPage = ResponseOf<typeof listAffiliateReferrals>;
+export type ReferralRow = ReferralPage["items"][number];
+export type PayoutResult = ResponseOf<typeof payReferralRoute>;
 
 export function fetchAffiliates(
   search: string,
@@ -78,10 +22,8 @@ export function fetchAffiliates(
   signal?: AbortSignal,
   client: TypedPocketBase = pb(),
 ): Promise<AffiliatePage> {
-  return client.send<AffiliatePage>("/api/admin/affiliates", {
-    method: "GET",
+  return apiThrough(() => client).call(listAffiliates, {
     query: { search, page, perPage: AFFILIATES_PER_PAGE },
-    requestKey: null,
     ...(signal ? { signal } : {}),
   });
 }
@@ -92,19 +34,14 @@ export const affiliatesFirstData = {
 };
 
 export function fetchReferrals(affiliateId: string, page: number, signal?: AbortSignal): Promise<ReferralPage> {
-  return pb().send<ReferralPage>(`/api/admin/affiliates/${encodeURIComponent(affiliateId)}/referrals`, {
-    method: "GET",
+  return api.call(listAffiliateReferrals, {
+    params: { id: affiliateId },
     query: { page, perPage: REFERRALS_PER_PAGE },
-    requestKey: null,
     ...(signal ? { signal } : {}),
   });
 }
 
 /** Pays a referral's pending commissions; `key` is the same for every retry of one attempt. */
 export function payReferral(referralId: string, key: string): Promise<PayoutResult> {
-  return pb().send<PayoutResult>(`/api/admin/referrals/${encodeURIComponent(referralId)}/pay`, {
-    method: "POST",
-    headers: { "Idempotency-Key": key },
-    requestKey: null,
-  });
+  return api.call(payReferralRoute, { params: { id: referralId }, idempotencyKey: key });
 }

@@ -1,71 +1,43 @@
-// The console's proxy routes (/api/admin/proxies..., pocketbase/pb_hooks/proxies.pb.js).
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
-import type { ProxyRecord, ProxyStatus } from "@/lib/pocketbase-types";
-import type { MonthUsage } from "@/lib/month-usage";
-import type { FirstDataContext } from "@/lib/server/first-data";
+// The console's proxy routes: the contract's inventory routes (@/lib/api-contract/admin/proxies:
+// the list, stats, one proxy, editing, deleting, generating and importing), through the typed caller.
+import { api, apiThrough } from "@/lib/api-client";
+import {
+  deleteInventoryProxy,
+  generateProxies as generateRoute,
+  getInventoryProxy,
+  getInventoryStats,
+  importProxies as importRoute,
+  listInventory,
+  updateInventoryProxy,
+  type PROXY_EXITS,
+} from "@/lib/api-contract/admin/proxies";
+import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
 import type { ProxyType } from "@/lib/catalog";
+import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import type { ProxyStatus } from "@/lib/pocketbase-types";
+import type { FirstDataContext } from "@/lib/server/first-data";
 
 export const PROXIES_PER_PAGE = 25;
 
 /** Where a proxy's traffic leaves the gateway: from the gateway's machine, or through an upstream proxy. */
-export type ProxyExit = "direct" | "upstream";
+export type ProxyExit = (typeof PROXY_EXITS)[number];
 
+export type InventoryPage = ResponseOf<typeof listInventory>;
 /**
  * A proxy as the console lists it (never a password), with its owner's e-mail. host and port
- * are the gateway's endpoint the customer connects to; exit, bind_address and upstream_* say
- * where its traffic leaves (the upstream's password never leaves the server: only whether one
- * is stored).
+ * are the gateway's endpoint; exit, bind_address and upstream_* say where its traffic leaves.
  */
-export interface AdminProxy extends Pick<
-  ProxyRecord,
-  | "id"
-  | "host"
-  | "port"
-  | "username"
-  | "type"
-  | "country"
-  | "state"
-  | "city"
-  | "status"
-  | "assigned_to_user_id"
-  | "expires_at"
-  | "auto_renew"
-  | "created"
-  | "updated"
-  | "bandwidth_quota_bytes"
-  | "max_connections"
-> {
-  owner_email: string;
-  /** "" is read as "direct". */
-  exit: ProxyExit | "";
-  /** For direct: the local address of the gateway machine it sends from ("" = the OS default). */
-  bind_address: string;
-  upstream_host: string;
-  upstream_port: number;
-  upstream_username: string;
-  upstream_has_password: boolean;
-  /** When the gateway last failed to reach the upstream ("" or null while it works). */
-  upstream_failed_at: string | null;
-  upstream_error: string;
-}
-
-/** Traffic totals of a period (pb_hooks/lib/proxies/usage.js). */
-export interface UsageTotals {
-  bytes_up: number;
-  bytes_down: number;
-  bytes: number;
-  connections: number;
-  failed_connections: number;
-}
-
-/**
- * One proxy for the edit form, with the customer's plaintext password (never the
- * upstream's) and its usage: this month and the last 24 hours.
- */
-export interface AdminProxyDetail extends AdminProxy {
-  password: string;
-  usage: { month: MonthUsage; last_24h: UsageTotals };
-}
+export type AdminProxy = InventoryPage["items"][number];
+/** One proxy for the edit form, with the customer's password (never the upstream's) and its usage. */
+export type AdminProxyDetail = ResponseOf<typeof getInventoryProxy>;
+export type ProxyStats = ResponseOf<typeof getInventoryStats>;
+export type ImportResult = ResponseOf<typeof importRoute>;
+export type SkippedLine = ImportResult["skipped"][number];
+export type GenerateResult = ResponseOf<typeof generateRoute>;
+/** An edit: host and port are the gateway's and are not sent; upstream_password only to replace the stored one. */
+export type ProxyEdit = BodyOf<typeof updateInventoryProxy>;
+/** An import: upstream lines, and the type and place of the whole batch (left out = the server's defaults). */
+export type ImportRequest = BodyOf<typeof importRoute>;
 
 export interface InventoryCriteria {
   search: string;
@@ -74,55 +46,21 @@ export interface InventoryCriteria {
   status: ProxyStatus | "";
 }
 
-export interface InventoryPage {
-  items: AdminProxy[];
-  page: number;
-  perPage: number;
-  totalItems: number;
-  totalPages: number;
-}
-
-export interface ProxyStats {
-  total: number;
-  available: number;
-  assigned: number;
-  expired: number;
-  maintenance: number;
-  by_type: Record<string, number>;
-  by_country: Record<string, number>;
-}
-
-export interface SkippedLine {
-  line: number;
-  text: string;
-  reason: string;
-}
-
-export interface ImportResult {
-  imported: number;
-  skipped: SkippedLine[];
-  message: string;
-}
-
-export interface GenerateResult {
-  generated_count: number;
-  message: string;
-  ids: string[];
-}
-
 export function fetchInventory(
   criteria: InventoryCriteria,
   page: number,
   signal?: AbortSignal,
   client: TypedPocketBase = pb(),
 ): Promise<InventoryPage> {
-  const query: Record<string, string | number> = { page, perPage: PROXIES_PER_PAGE };
-  for (const key of ["search", "type", "country", "status"] as const) if (criteria[key]) query[key] = criteria[key];
-  return client.send<InventoryPage>("/api/admin/proxies", { method: "GET", query, requestKey: null, ...(signal ? { signal } : {}) });
+  const { search, type, country, status } = criteria;
+  return apiThrough(() => client).call(listInventory, {
+    query: { search, country, page, perPage: PROXIES_PER_PAGE, ...(type ? { type } : {}), ...(status ? { status } : {}) },
+    ...(signal ? { signal } : {}),
+  });
 }
 
 export function fetchStats(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<ProxyStats> {
-  return client.send<ProxyStats>("/api/admin/proxies/stats", { method: "GET", requestKey: null, ...(signal ? { signal } : {}) });
+  return apiThrough(() => client).call(getInventoryStats, signal ? { signal } : {});
 }
 
 /** The page's first data, read on the server with the admin's session (pages/console/proxies.astro). */
@@ -133,60 +71,21 @@ export const proxyManagementFirstData = {
 };
 
 export function fetchProxy(id: string, signal?: AbortSignal): Promise<AdminProxyDetail> {
-  return pb().send<AdminProxyDetail>(`/api/admin/proxies/${encodeURIComponent(id)}`, {
-    method: "GET",
-    requestKey: null,
-    ...(signal ? { signal } : {}),
-  });
-}
-
-/**
- * An edit: the customer's credentials, the status, the exit and the limits. host and port are the
- * gateway's and are not sent; upstream_password is sent only to replace the stored one.
- */
-export interface ProxyEdit {
-  username: string;
-  password: string;
-  status: ProxyStatus;
-  exit: ProxyExit;
-  bind_address?: string;
-  upstream_host?: string;
-  upstream_port?: number;
-  upstream_username?: string;
-  upstream_password?: string;
-  /** Whole GB a UTC month; 0 = unlimited. */
-  bandwidth_quota_gb: number;
-  /** Connections at once; 0 = unlimited. */
-  max_connections: number;
+  return api.call(getInventoryProxy, { params: { id }, ...(signal ? { signal } : {}) });
 }
 
 export function updateProxy(id: string, body: ProxyEdit): Promise<AdminProxyDetail> {
-  return pb().send<AdminProxyDetail>(`/api/admin/proxies/${encodeURIComponent(id)}`, { method: "PATCH", body, requestKey: null });
+  return api.call(updateInventoryProxy, { params: { id }, body });
 }
 
 export async function deleteProxy(id: string): Promise<void> {
-  await pb().send(`/api/admin/proxies/${encodeURIComponent(id)}`, { method: "DELETE", requestKey: null });
+  await api.call(deleteInventoryProxy, { params: { id } });
 }
 
-export function generateProxies(body: {
-  type: ProxyType;
-  country: string;
-  state: string;
-  city: string;
-  quantity: number;
-}): Promise<GenerateResult> {
-  return pb().send<GenerateResult>("/api/admin/proxies/generate", { method: "POST", body, requestKey: null });
-}
-
-/** An import: upstream lines, and the type and place of the whole batch (left out = the server's defaults). */
-export interface ImportRequest {
-  text: string;
-  type?: ProxyType;
-  country?: string;
-  state?: string;
-  city?: string;
+export function generateProxies(body: BodyOf<typeof generateRoute>): Promise<GenerateResult> {
+  return api.call(generateRoute, { body });
 }
 
 export function importProxies(body: ImportRequest): Promise<ImportResult> {
-  return pb().send<ImportResult>("/api/admin/proxies/import", { method: "POST", body, requestKey: null });
+  return api.call(importRoute, { body });
 }

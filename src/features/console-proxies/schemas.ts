@@ -2,6 +2,7 @@
 // server's checks (pb_hooks/lib/proxies/inventory-edit.js, generate.js, import.js) for instant feedback; the server's
 // messages still land on the fields.
 import * as v from "valibot";
+import { PROXY_EXITS } from "@/lib/api-contract/admin/proxies";
 import { CATALOG, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { ProxyEdit, ProxyExit } from "@/features/console-proxies/api";
@@ -43,7 +44,7 @@ export type GenerateInput = v.InferInput<typeof GenerateSchema>;
 export type GenerateOutput = v.InferOutput<typeof GenerateSchema>;
 export const EMPTY_GENERATE: GenerateInput = { type: "RESIDENTIAL", quantity: "", country: "", state: "", city: "" };
 
-export const PROXY_EXITS: readonly ProxyExit[] = ["direct", "upstream"];
+export { PROXY_EXITS };
 
 export const EXIT_LABELS: Record<ProxyExit, string> = {
   direct: "Direct from the gateway",
@@ -169,6 +170,20 @@ export function proxyPasswordProblem(password: string, stored: string): string {
     : "";
 }
 
+type UpstreamField = "upstream_host" | "upstream_port" | "upstream_username" | "upstream_password";
+
+/** An upstream field's check, made only when the exit is an upstream proxy; its message lands on the field. */
+function upstreamCheck(field: UpstreamField, problem: (value: string) => string) {
+  return v.forward<v.InferInput<typeof EditFields>, v.PartialCheckIssue<v.InferInput<typeof EditFields>>, [UpstreamField]>(
+    v.partialCheck(
+      [["exit"], [field]],
+      (input: EditOutput) => input.exit !== "upstream" || !problem(input[field]),
+      (issue) => problem(issue.input[field]),
+    ),
+    [field],
+  );
+}
+
 /**
  * The edit form: the customer's credentials (a new password at least as long as the
  * catalog's minimum; the stored one may stay), the status, and the exit (direct with an
@@ -188,38 +203,10 @@ export function editSchema(upstreamHasPassword: boolean, storedPassword = "") {
       ),
       ["password"],
     ),
-    v.forward(
-      v.partialCheck(
-        [["exit"], ["upstream_host"]],
-        (input) => input.exit !== "upstream" || !upstreamHostProblem(input.upstream_host),
-        (issue) => upstreamHostProblem(issue.input.upstream_host),
-      ),
-      ["upstream_host"],
-    ),
-    v.forward(
-      v.partialCheck(
-        [["exit"], ["upstream_port"]],
-        (input) => input.exit !== "upstream" || !upstreamPortProblem(input.upstream_port),
-        (issue) => upstreamPortProblem(issue.input.upstream_port),
-      ),
-      ["upstream_port"],
-    ),
-    v.forward(
-      v.partialCheck(
-        [["exit"], ["upstream_username"]],
-        (input) => input.exit !== "upstream" || !upstreamUsernameProblem(input.upstream_username),
-        (issue) => upstreamUsernameProblem(issue.input.upstream_username),
-      ),
-      ["upstream_username"],
-    ),
-    v.forward(
-      v.partialCheck(
-        [["exit"], ["upstream_password"]],
-        (input) => input.exit !== "upstream" || !passwordProblem(input.upstream_password),
-        (issue) => passwordProblem(issue.input.upstream_password),
-      ),
-      ["upstream_password"],
-    ),
+    upstreamCheck("upstream_host", upstreamHostProblem),
+    upstreamCheck("upstream_port", upstreamPortProblem),
+    upstreamCheck("upstream_username", upstreamUsernameProblem),
+    upstreamCheck("upstream_password", passwordProblem),
   );
 }
 export type EditInput = v.InferInput<typeof EditFields>;

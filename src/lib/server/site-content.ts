@@ -5,6 +5,8 @@
 // on every (re)connect so nothing is missed while the stream was down.
 import PocketBase from "pocketbase";
 import { EventSource } from "eventsource";
+import { apiThrough } from "@/lib/api-client";
+import { getStockSummary } from "@/lib/api-contract/admin/shop";
 import { DEFAULT_CONTENT, settingsFromRows, type PricingPlan, type SiteContent } from "@/lib/site";
 import { coalesce } from "@/lib/server/coalesce";
 import { pocketbaseUrl } from "@/lib/server/config";
@@ -29,7 +31,7 @@ async function fetchContent(pb: PocketBase): Promise<SiteContent> {
       fields: "id,name,type,price_cents,features,popular,active",
       requestKey: null,
     }),
-    pb.send<{ countries: number }>("/api/shop/stock-summary", { requestKey: null }),
+    apiThrough(() => pb).call(getStockSummary),
   ]);
   return { settings: settingsFromRows(rows), plans, stockCountries: stock.countries };
 }

@@ -78,7 +78,14 @@ export const AdminUser = v.object({
 export const AuthAnswer = v.object({
   token: v.string(),
   record: v.pipe(
-    v.looseObject({ id: v.string(), collectionName: v.literal("users"), email: v.string(), verified: v.boolean(), is_admin: v.boolean() }),
+    v.looseObject({
+      id: v.string(),
+      collectionId: v.string(),
+      collectionName: v.literal("users"),
+      email: v.string(),
+      verified: v.boolean(),
+      is_admin: v.boolean(),
+    }),
     v.description("The signed-in user's record (the users collection)."),
   ),
 });
