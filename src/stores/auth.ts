@@ -5,9 +5,6 @@
 // (src/pages/auth/session.ts), and clears it there on sign-out.
 import { atom } from "nanostores";
 import { ClientResponseError, type RecordModel } from "pocketbase";
-import { api } from "@/lib/api-client";
-import { signUp as signUpRoute } from "@/lib/api-contract/admin/shop";
-import type { BodyOf } from "@/lib/api-contract/define";
 import { pb } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
@@ -189,14 +186,6 @@ export async function signInWithCode(otpId: string, code: string): Promise<void>
   startAuth();
   await pb().collection("users").authWithOTP(otpId, code.trim());
   await saveSessionCookie();
-}
-
-export type SignUpData = BodyOf<typeof signUpRoute>;
-
-/** The contract's signUp (POST /api/shop/signup): creates the account and signs this browser in. */
-export async function signUp(data: SignUpData): Promise<void> {
-  const res = await api.call(signUpRoute, { body: data });
-  await adoptSession(res.token, res.record);
 }
 
 /** Saves changes to the signed-in user's own record and publishes the new record. */

@@ -2,7 +2,7 @@
 // or the first administrator's setup link, /console/setup): check the link, then create the
 // account with it and sign this browser in. Each feature's api.ts names its routes.
 import { ClientResponseError } from "pocketbase";
-import { checkAdminInvitation } from "@/lib/api-contract/admin/shop";
+import type { checkAdminInvitation } from "@/lib/api-contract/admin/shop";
 import type { ResponseOf } from "@/lib/api-contract/define";
 import { pb } from "@/lib/pocketbase";
 import type { UserRecord } from "@/lib/pocketbase-types";

@@ -1,5 +1,6 @@
 // /signup's script (no React): validates with SignUpSchema, runs the country picker, and
-// creates the account through POST /api/shop/signup, then lands on /dashboard signed in.
+// creates the account through the contract's signUp (POST /api/shop/signup), then lands on
+// /dashboard signed in.
 // Field messages from the server go under their fields, the rest in the banner.
 import { cookieParse } from "pocketbase";
 import { authErrorMessage } from "@/features/auth/auth-error";
@@ -8,7 +9,9 @@ import { byId, check, inputValue, onSubmit, setBanner, setFieldError, showMessag
 import { SignUpSchema } from "@/features/auth/schemas";
 import { fieldErrors } from "@/lib/api-error";
 import { REF_COOKIE } from "@/lib/cookies";
-import { signUp, startAuth } from "@/stores/auth";
+import { api } from "@/lib/api-client";
+import { signUp } from "@/lib/api-contract/admin/shop";
+import { adoptSession, startAuth } from "@/stores/auth";
 
 /** The schema's keys and the ids of their controls. */
 const FIELDS = { firstName: "firstName", lastName: "lastName", email: "email", country: "country" } as const;
@@ -52,13 +55,9 @@ export function enhanceSignUp(): void {
       button.busy(true);
       try {
         const ref = referralCode();
-        await signUp({
-          first_name: data.firstName,
-          last_name: data.lastName,
-          email: data.email,
-          country: data.country,
-          ...(ref ? { ref } : {}),
-        });
+        const body = { first_name: data.firstName, last_name: data.lastName, email: data.email, country: data.country };
+        const session = await api.call(signUp, { body: { ...body, ...(ref ? { ref } : {}) } });
+        await adoptSession(session.token, session.record);
         window.location.replace("/dashboard");
       } catch (err) {
         for (const [field, message] of Object.entries(fieldErrors(err))) {
