@@ -13,9 +13,8 @@ func TestResidentialPoolRotatesStickyAndSkipsFailures(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		up := startGateway(t, NewStaticSource(assigned(fmt.Sprintf("u%d", i), "DATACENTER")), true)
 		upstreams = append(upstreams, up)
-		host, port, _ := net.SplitHostPort(up.httpAddr())
-		var p int
-		fmt.Sscan(port, &p)
+		host, _, _ := net.SplitHostPort(up.httpAddr())
+		p := portOf(up.httpAddr())
 		member := Record{ID: fmt.Sprintf("pool%d", i), Username: fmt.Sprintf("stock%d", i), Type: "RESIDENTIAL", Status: "AVAILABLE", Country: "US",
 			Exit: Exit{ProxyID: fmt.Sprintf("pool%d", i), Upstream: true, Host: host, Port: p, Username: fmt.Sprintf("user-u%d", i), Password: fmt.Sprintf("pass-u%d", i)}}
 		records = append(records, member)

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -27,9 +26,7 @@ func TestEachProtocolWithValidCredentials(t *testing.T) {
 	roundTrip(t, c, "through CONNECT")
 	c.Close()
 
-	_, port, _ := net.SplitHostPort(echo.addr)
-	var p int
-	fmt.Sscan(port, &p)
+	p := portOf(echo.addr)
 	authStatus, reply, sc, err := socksConnect(g.socksAddr(), "user-s", "pass-s", "localhost", p)
 	if err != nil || authStatus != 0 || reply != 0 {
 		t.Fatalf("SOCKS5: auth %d reply %d %v", authStatus, reply, err)

@@ -126,3 +126,11 @@ func isTimeoutErr(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
 }
+
+// portOf is the port of a "host:port" address.
+func portOf(addr string) int {
+	_, port, _ := net.SplitHostPort(addr)
+	var p int
+	fmt.Sscan(port, &p)
+	return p
+}

@@ -43,9 +43,7 @@ func TestQuotaAndConcurrencyCap(t *testing.T) {
 	if status, _, _ := connectTunnel(g.httpAddr(), "user-c", "pass-c", echo.addr); status != 429 {
 		t.Fatalf("over the cap: %d", status)
 	}
-	_, port, _ := net.SplitHostPort(echo.addr)
-	var p int
-	fmt.Sscan(port, &p)
+	p := portOf(echo.addr)
 	if _, reply, _, _ := socksConnect(g.socksAddr(), "user-c", "pass-c", "localhost", p); reply != 0x02 {
 		t.Fatalf("over the cap on SOCKS5: reply %d", reply)
 	}
@@ -76,9 +74,8 @@ func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {
 	})
 	capped := assigned("slow", "DATACENTER")
 	capped.MaxConnections = 2
-	host, port, _ := net.SplitHostPort(upstream)
-	var p int
-	fmt.Sscan(port, &p)
+	host, _, _ := net.SplitHostPort(upstream)
+	p := portOf(upstream)
 	capped.Exit = Exit{ProxyID: "slow", Upstream: true, Host: host, Port: p}
 	g := startGateway(t, NewStaticSource(capped), true)
 

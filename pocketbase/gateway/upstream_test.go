@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"fmt"
 	"net"
 	"testing"
 )
@@ -11,14 +10,11 @@ func TestUpstreamChainsHTTPAndSOCKS(t *testing.T) {
 	// The upstream is another gateway with its own proxies (as a seller's would be).
 	upstream := startGateway(t, NewStaticSource(assigned("up", "DATACENTER")), true)
 	viaHTTPUp := assigned("chain-http", "DATACENTER")
-	host, port, _ := net.SplitHostPort(upstream.httpAddr())
-	var p int
-	fmt.Sscan(port, &p)
+	host, _, _ := net.SplitHostPort(upstream.httpAddr())
+	p := portOf(upstream.httpAddr())
 	viaHTTPUp.Exit = Exit{ProxyID: "chain-http", Upstream: true, Host: host, Port: p, Username: "user-up", Password: "pass-up"}
 	viaSOCKSUp := assigned("chain-socks", "SOCKS5")
-	_, sport, _ := net.SplitHostPort(upstream.socksAddr())
-	var sp int
-	fmt.Sscan(sport, &sp)
+	sp := portOf(upstream.socksAddr())
 	viaSOCKSUp.Exit = Exit{ProxyID: "chain-socks", Upstream: true, Host: host, Port: sp, Username: "user-up", Password: "pass-up", SOCKS: true}
 	g := startGateway(t, NewStaticSource(viaHTTPUp, viaSOCKSUp), true)
 
@@ -28,9 +24,7 @@ func TestUpstreamChainsHTTPAndSOCKS(t *testing.T) {
 	}
 	roundTrip(t, c, "two hops")
 	c.Close()
-	_, eport, _ := net.SplitHostPort(echo.addr)
-	var ep int
-	fmt.Sscan(eport, &ep)
+	ep := portOf(echo.addr)
 	authStatus, reply, sc, err := socksConnect(g.socksAddr(), "user-chain-socks", "pass-chain-socks", "127.0.0.1", ep)
 	if err != nil || authStatus != 0 || reply != 0 {
 		t.Fatalf("chain over SOCKS5: %d %d %v", authStatus, reply, err)
