@@ -1,5 +1,5 @@
 // What the console's routes (/api/admin, /api/shop) share: PocketBase's dates and error
-// answer, the paging of every list (pb_hooks/lib/audit/admin.js: paging, searchParam,
+// answer, the paging of every list (pb_hooks/lib/core/admin.js: paging, searchParam,
 // listPage) and a person's columns as the lists join them.
 import * as v from "valibot";
 
