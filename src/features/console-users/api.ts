@@ -77,8 +77,7 @@ const TOOLS = {
  * user-deletion.js): each answers the user as the list shows them.
  */
 export function userTool(userId: string, tool: keyof typeof TOOLS, body: object = {}): Promise<AdminUser> {
-  const route = TOOLS[tool];
-  return api.call(route, { params: { id: userId }, ...("body" in route ? { body: body as never } : {}) });
+  return api.call(TOOLS[tool], { params: { id: userId }, ...(Object.keys(body).length > 0 ? { body: body as never } : {}) });
 }
 
 export function refundOrder(orderId: string, body: BodyOf<typeof refundOrderRoute>, idempotencyKey: string) {

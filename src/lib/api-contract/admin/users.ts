@@ -4,7 +4,7 @@
 // Idempotency-Key (one per attempt).
 import * as v from "valibot";
 import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
-import { route, type ApiRoute } from "../define";
+import { route } from "../define";
 import { PAYMENT_STATUSES } from "../credits";
 import { TRANSACTION_TYPES } from "../money";
 import { PROXY_TYPES } from "../schemas";
@@ -134,20 +134,17 @@ const confirmEmail = v.pipe(
   v.description("The user's e-mail, typed to confirm."),
 );
 
-type ToolDefinition = Pick<ApiRoute, "id" | "path" | "summary" | "description" | "body">;
-
-/** A user tool: POST /users/{id}/<tool>, answering the user as the list shows them. */
-function userTool<const T extends ToolDefinition>(tool: T) {
-  const common = { method: "POST", base: ADMIN, tag: TAG, scope: "admin", params: USER, response: AdminUser } as const;
-  return route({ ...tool, ...common, errors: [400, 403, 404, 409] as const });
-}
-
-export const setUserAdmin = userTool({
+export const setUserAdmin = route({
   id: "setUserAdmin",
+  method: "POST",
   path: "/users/{id}/admin",
+  base: ADMIN,
+  tag: TAG,
   summary: "Grant or remove admin rights",
   description:
     "Granting needs the user's e-mail typed as confirm_email. Never your own; the last administrator stays. Audited users.admin_grant / users.admin_revoke.",
+  scope: "admin",
+  params: USER,
   body: v.pipe(
     v.object({
       is_admin: v.boolean("Admin status (is_admin) must be true or false."),
@@ -155,13 +152,20 @@ export const setUserAdmin = userTool({
     }),
     v.examples([{ is_admin: false }]),
   ),
+  response: AdminUser,
+  errors: [400, 403, 404, 409],
 });
 
-export const changeUserEmail = userTool({
+export const changeUserEmail = route({
   id: "changeUserEmail",
+  method: "POST",
   path: "/users/{id}/email",
+  base: ADMIN,
+  tag: TAG,
   summary: "Change a user's e-mail address",
   description: "The new address is unverified and gets the verification mail; the old one is told. Audited users.email_change.",
+  scope: "admin",
+  params: USER,
   body: v.pipe(
     v.object({
       email: v.pipe(
@@ -172,37 +176,67 @@ export const changeUserEmail = userTool({
     }),
     v.examples([{ email: "new.address@example.com" }]),
   ),
+  response: AdminUser,
+  errors: [400, 403, 404, 409],
 });
 
-export const verifyUser = userTool({
+export const verifyUser = route({
   id: "verifyUser",
+  method: "POST",
   path: "/users/{id}/verify",
+  base: ADMIN,
+  tag: TAG,
   summary: "Mark a user's e-mail as verified",
   description: "Audited users.verify.",
+  scope: "admin",
+  params: USER,
+  response: AdminUser,
+  errors: [400, 403, 404, 409],
 });
 
-export const resendVerification = userTool({
+export const resendVerification = route({
   id: "resendVerification",
+  method: "POST",
   path: "/users/{id}/verification",
+  base: ADMIN,
+  tag: TAG,
   summary: "Send the verification mail again",
   description: "Refused (400) for a verified address; 503 when the mail could not be sent.",
+  scope: "admin",
+  params: USER,
+  response: AdminUser,
+  errors: [400, 403, 404, 409],
 });
 
-export const setUserSuspended = userTool({
+export const setUserSuspended = route({
   id: "setUserSuspended",
+  method: "POST",
   path: "/users/{id}/suspension",
+  base: ADMIN,
+  tag: TAG,
   summary: "Suspend a user or lift the suspension",
   description: "Suspending ends every session and refuses sign-in; never your own account. Audited users.suspend / users.unsuspend.",
+  scope: "admin",
+  params: USER,
   body: v.pipe(v.object({ suspended: v.boolean("Suspended must be true or false.") }), v.examples([{ suspended: true }])),
+  response: AdminUser,
+  errors: [400, 403, 404, 409],
 });
 
-export const deleteUser = userTool({
+export const deleteUser = route({
   id: "deleteUser",
+  method: "POST",
   path: "/users/{id}/delete",
+  base: ADMIN,
+  tag: TAG,
   summary: "Delete an account on request",
   description:
     "Erases the personal data and keeps the row for the ledger; the user's e-mail typed as confirm_email. Not your own, not an admin. Audited users.delete.",
+  scope: "admin",
+  params: USER,
   body: v.pipe(v.object({ confirm_email: confirmEmail }), v.examples([{ confirm_email: "jane.doe@example.com" }])),
+  response: AdminUser,
+  errors: [400, 403, 404, 409],
 });
 
 const AMOUNT = "Amount must be at least $0.01, in whole cents.";
