@@ -11,18 +11,20 @@ import { Dialog } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { createKey, revokeKey, SCOPES, type ApiKey, type CreatedApiKey } from "@/features/account/components/api-keys/api";
+import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { SecretShownOnce } from "@/components/ui/secret-shown-once";
+import { useKeyedCreate } from "@/components/ui/use-keyed-create";
+import type { ApiKey, CreatedApiKey } from "@/features/account/api-keys/api";
 import {
   EMPTY_KEY,
   localDate,
   NewApiKeySchema,
+  SCOPES,
   SERVER_FIELDS,
   type NewApiKeyInput,
   type NewApiKeyOutput,
-} from "@/features/account/components/api-keys/schema";
-import { KeyedConfirmDialog } from "@/features/account/components/keyed-confirm-dialog";
-import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
-import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
+} from "@/features/account/api-keys/schemas";
+import { createKey, revokeKey } from "@/features/account/api-keys/stores";
 
 /** The exact warning beside a new key (issue #18). */
 export const SHOWN_ONCE = "Copy this key now. You will not be able to see it again.";

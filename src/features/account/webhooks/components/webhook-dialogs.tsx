@@ -12,24 +12,19 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
-import {
-  addWebhook,
-  EVENTS,
-  removeWebhook,
-  rotateSecret,
-  type Webhook,
-  type WebhookWithSecret,
-} from "@/features/account/components/webhooks/api";
+import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { SecretShownOnce } from "@/components/ui/secret-shown-once";
+import { useKeyedCreate } from "@/components/ui/use-keyed-create";
+import type { Webhook, WebhookWithSecret } from "@/features/account/webhooks/api";
 import {
   EMPTY_WEBHOOK,
+  EVENTS,
   NewWebhookSchema,
   SERVER_FIELDS,
   type NewWebhookInput,
   type NewWebhookOutput,
-} from "@/features/account/components/webhooks/schema";
-import { KeyedConfirmDialog } from "@/features/account/components/keyed-confirm-dialog";
-import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
-import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
+} from "@/features/account/webhooks/schemas";
+import { addWebhook, removeWebhook, rotateSecret } from "@/features/account/webhooks/stores";
 
 /** The exact warning beside a new signing secret (issue #18). */
 export const SECRET_SHOWN_ONCE = "Copy this signing secret now. You will not be able to see it again.";

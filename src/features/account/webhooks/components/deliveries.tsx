@@ -11,7 +11,7 @@ import { LoadMore } from "@/components/ui/load-more";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
-import { loadDeliveries, resendDelivery, type Delivery, type Webhook } from "@/features/account/components/webhooks/api";
+import { loadDeliveries, resendDelivery, type Delivery, type Webhook } from "@/features/account/webhooks/api";
 
 const STATUS = {
   pending: { label: "Pending", tone: "info" },
