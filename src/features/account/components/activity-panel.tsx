@@ -6,7 +6,7 @@ import { Download, History } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { LoadMore } from "@/components/ui/load-more";
 import { Select } from "@/components/ui/select";
 import { api } from "@/lib/api-client";
@@ -187,10 +187,7 @@ export function ActivityPanel() {
       </div>
       {exporting.error ? <Alert tone="error">{exporting.error}</Alert> : null}
       <ListState
-        status={list.status}
-        error={list.error}
-        loaded={list.status === "ready" || list.items.length > 0}
-        empty={list.items.length === 0}
+        {...pagedListState(list)}
         onRetry={() => setAttempt((n) => n + 1)}
         loadingLabel="Loading your activity"
         emptyState={

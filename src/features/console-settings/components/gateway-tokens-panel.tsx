@@ -8,7 +8,7 @@ import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { formatDateTime } from "@/lib/dates";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { GatewayTokenDialogProps, RevokeGatewayTokenDialogProps } from "@/features/console-settings/components/gateway-token-dialog";
@@ -56,10 +56,7 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
       </div>
       <LiveAlert tone="error">{error}</LiveAlert>
       <ListState
-        status={state.status}
-        error={state.error}
-        loaded={state.status === "ready" || state.items.length > 0}
-        empty={state.items.length === 0}
+        {...pagedListState(state)}
         onRetry={reloadGatewayTokens}
         loadingLabel="Loading gateway tokens"
         skeletonRows={2}

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { getAccount } from "@/lib/api-contract/account";
 import { requestOf } from "@/lib/api-contract/client";
 import { formatDate } from "@/lib/dates";
@@ -96,10 +96,7 @@ export function ApiKeysPanel() {
         </div>
         <LiveAlert tone="error">{error}</LiveAlert>
         <ListState
-          status={state.status}
-          error={state.error}
-          loaded={state.status === "ready" || state.items.length > 0}
-          empty={state.items.length === 0}
+          {...pagedListState(state)}
           onRetry={reloadApiKeys}
           loadingLabel="Loading your API keys"
           skeletonRows={2}

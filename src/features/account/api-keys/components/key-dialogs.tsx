@@ -25,6 +25,13 @@ import {
   type NewApiKeyOutput,
 } from "@/features/account/api-keys/schemas";
 import { createKey, revokeKey } from "@/features/account/api-keys/stores";
+import { ChoiceFieldset, chosen, type Choice } from "@/features/account/components/choice-fieldset";
+
+const SCOPE_CHOICES: readonly Choice[] = SCOPES.map(({ scope, label, text }) => ({
+  value: scope,
+  label: <span className="font-medium text-slate-900">{label}</span>,
+  text,
+}));
 
 /** The exact warning beside a new key (issue #18). */
 export const SHOWN_ONCE = "Copy this key now. You will not be able to see it again.";
@@ -58,34 +65,15 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
     formState: { errors, isSubmitting },
   } = form;
   const scopes = useWatch({ control: form.control, name: "scopes" });
-  const purchase = Array.isArray(scopes) ? scopes.includes("purchase") : scopes === "purchase";
+  const purchase = chosen(scopes, "purchase");
   const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, createKey, onCreated);
 
-  const scopeError = errors.scopes?.message ?? errors.scopes?.root?.message;
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField form={form} name="name" id="api-key-name" label="Name" hint="What uses it, to tell your keys apart: 1-100 characters.">
         {(field) => <Input {...field} autoComplete="off" maxLength={100} placeholder="Inventory sync" />}
       </FormField>
-      <fieldset className="space-y-2" aria-describedby={scopeError ? "api-key-scopes-error" : undefined}>
-        <legend className="text-sm font-medium text-slate-700">Scopes</legend>
-        {SCOPES.map(({ scope, label, text }) => (
-          <label key={scope} className="flex items-start gap-2 text-sm">
-            <input type="checkbox" value={scope} className="mt-1" aria-describedby={`api-key-scope-${scope}`} {...register("scopes")} />
-            <span>
-              <span className="font-medium text-slate-900">{label}</span>
-              <span id={`api-key-scope-${scope}`} className="block text-slate-600">
-                {text}
-              </span>
-            </span>
-          </label>
-        ))}
-        {scopeError ? (
-          <p id="api-key-scopes-error" className="text-sm text-red-600">
-            {scopeError}
-          </p>
-        ) : null}
-      </fieldset>
+      <ChoiceFieldset legend="Scopes" id="api-key-scope" choices={SCOPE_CHOICES} register={register("scopes")} error={errors.scopes} />
       <FormField
         form={form}
         name="expires"

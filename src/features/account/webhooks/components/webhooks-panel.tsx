@@ -9,7 +9,7 @@ import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/api-error";
 import { formatDate } from "@/lib/dates";
@@ -79,10 +79,7 @@ export function WebhooksPanel() {
         </p>
         <LiveAlert tone="error">{error}</LiveAlert>
         <ListState
-          status={state.status}
-          error={state.error}
-          loaded={state.status === "ready" || state.items.length > 0}
-          empty={state.items.length === 0}
+          {...pagedListState(state)}
           onRetry={reloadWebhooks}
           loadingLabel="Loading your webhook endpoints"
           skeletonRows={2}
