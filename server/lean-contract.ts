@@ -63,14 +63,14 @@ export function leanRoutes(code: string, parse: (code: string) => unknown): stri
   return lean;
 }
 
-/** The Vite plugin: client build only, modules of src/lib/api-contract. */
+/** The Vite plugin: client build only, modules of src/lib/api-contract (and of its admin/ routes). */
 export function leanContract(): Plugin {
   return {
     name: "proxy-shop:lean-contract",
     apply: "build",
     enforce: "post",
     transform(code, id, options) {
-      if (options?.ssr || !/\/src\/lib\/api-contract\/[^/]+\.ts$/.test(id.split("?")[0] ?? "")) return null;
+      if (options?.ssr || !/\/src\/lib\/api-contract\/(?:admin\/)?[^/]+\.ts$/.test(id.split("?")[0] ?? "")) return null;
       const lean = leanRoutes(code, (source) => this.parse(source));
       return lean === null ? null : { code: lean, map: null };
     },

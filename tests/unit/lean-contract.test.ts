@@ -7,6 +7,7 @@ import { transformSync } from "esbuild";
 import { parseAst } from "rollup/parseAst";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/lib/api-contract";
+import { ADMIN_ROUTES } from "@/lib/api-contract/admin/index";
 import { requestOf } from "@/lib/api-contract/client";
 import type { ApiRoute } from "@/lib/api-contract/define";
 import { BROWSER_ROUTE_KEYS, leanRoutes } from "../../server/lean-contract.ts";
@@ -32,7 +33,8 @@ function routeKeys(code: string): string[][] {
 describe("the contract's routes in the browser's bundles", () => {
   it("keep their method, path, base and Idempotency-Key rule, and nothing else", () => {
     let routes = 0;
-    for (const file of readdirSync(CONTRACT).filter((name) => name.endsWith(".ts"))) {
+    const files = [...readdirSync(CONTRACT), ...readdirSync(path.join(CONTRACT, "admin")).map((name) => `admin/${name}`)];
+    for (const file of files.filter((name) => name.endsWith(".ts"))) {
       const { code } = transformSync(readFileSync(path.join(CONTRACT, file), "utf8"), { loader: "ts", format: "esm" });
       const before = routeKeys(code);
       const lean = leanRoutes(code, parse);
@@ -46,11 +48,11 @@ describe("the contract's routes in the browser's bundles", () => {
       });
       routes += after.length;
     }
-    expect(routes).toBeGreaterThanOrEqual(API_ROUTES.length);
+    expect(routes).toBeGreaterThanOrEqual(API_ROUTES.length + ADMIN_ROUTES.length);
   });
 
   it("still make the same request through the typed caller", () => {
-    for (const route of API_ROUTES) {
+    for (const route of [...API_ROUTES, ...ADMIN_ROUTES]) {
       const lean = Object.fromEntries(Object.entries(route).filter(([key]) => BROWSER_ROUTE_KEYS.has(key))) as unknown as ApiRoute;
       const params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, `${name}-1`]));
       const input = { params, query: { limit: "5" }, idempotencyKey: "attempt-1" } as never;

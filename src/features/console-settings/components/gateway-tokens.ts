@@ -1,38 +1,18 @@
-// The gateway tokens of System Settings' "Proxy gateway" section: the calls
-// (/api/admin/gateway-tokens, pb_hooks/lib/gateway/tokens.js), the list's store and the
+// The gateway tokens of System Settings' "Proxy gateway" section: the calls (the contract's
+// gateway routes, @/lib/api-contract/admin/gateway, through the typed caller), the list's store and the
 // command shown with a new token. A reload aborts the request it supersedes (keepLoaded).
 import { atom } from "nanostores";
+import { api } from "@/lib/api-client";
+import { createGatewayToken as createRoute, listGatewayTokens, revokeGatewayToken as revokeRoute } from "@/lib/api-contract/admin/gateway";
+import type { ResponseOf } from "@/lib/api-contract/define";
 import { keepLoaded } from "@/lib/keep-loaded";
-import { pb, withSignal } from "@/lib/pocketbase";
 
-export interface GatewayToken {
-  id: string;
-  name: string;
-  created: string;
-  /** "" when never used. */
-  last_seen_at: string;
-  last_address: string;
-  /** Its gateway called the shop lately (a gateway out of contact for 60 s refuses new connections). */
-  in_contact: boolean;
-}
-
-export interface CreatedGatewayToken {
-  id: string;
-  name: string;
-  /** "gwt_" + 40 characters: shown once, only its hash is stored. */
-  token: string;
-  /** The shop's address the gateway follows (SHOP_APP_URL). */
-  pb_url: string;
-}
-
-interface GatewayTokenPage {
-  items: GatewayToken[];
-  totalItems: number;
-}
+export type GatewayToken = ResponseOf<typeof listGatewayTokens>["items"][number];
+/** A new token ("gwt_" + 40 characters: shown once, only its hash is stored) and the shop's address its gateway follows. */
+export type CreatedGatewayToken = ResponseOf<typeof createRoute>;
 
 /** Gateways are few: one page holds them (the server's most per page). */
 const PER_PAGE = 100;
-const PATH = "/api/admin/gateway-tokens";
 
 /**
  * The command to run on the gateway's machine, with the token saved in gateway.token beside
@@ -53,7 +33,7 @@ export const $gatewayTokens = atom<GatewayTokenListState>({ status: "loading", i
 const $reloads = atom(0);
 
 keepLoaded($gatewayTokens, [$reloads], async (signal) => {
-  const page = await pb().send<GatewayTokenPage>(PATH, { method: "GET", query: { perPage: PER_PAGE }, ...withSignal(signal) });
+  const page = await api.call(listGatewayTokens, { query: { perPage: PER_PAGE }, signal });
   return { status: "ready", items: page.items, totalItems: page.totalItems, error: "" };
 });
 
@@ -63,7 +43,7 @@ export function reloadGatewayTokens(): void {
 
 /** Makes a token and refreshes the list; the answer holds the token, shown once. */
 export async function createGatewayToken(name: string): Promise<CreatedGatewayToken> {
-  const made = await pb().send<CreatedGatewayToken>(PATH, { method: "POST", body: { name }, requestKey: null });
+  const made = await api.call(createRoute, { body: { name } });
   reloadGatewayTokens();
   return made;
 }
@@ -71,7 +51,7 @@ export async function createGatewayToken(name: string): Promise<CreatedGatewayTo
 /** Revokes a token (its gateway is refused from its next call) and refreshes the list. */
 export async function revokeGatewayToken(id: string): Promise<void> {
   try {
-    await pb().send(`${PATH}/${encodeURIComponent(id)}`, { method: "DELETE", requestKey: null });
+    await api.call(revokeRoute, { params: { id } });
   } finally {
     reloadGatewayTokens();
   }

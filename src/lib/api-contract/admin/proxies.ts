@@ -16,7 +16,7 @@ const PROXY = { id: "The proxy's id." };
 export const PROXY_EXITS = ["direct", "upstream"] as const;
 
 /** A proxy as the console lists it (never a password), with its owner's e-mail and its exit. */
-export const AdminProxy = v.object({
+const adminProxyEntries = {
   id: v.string(),
   host: v.pipe(v.string(), v.description("The gateway's host customers connect to.")),
   port: Int,
@@ -45,13 +45,14 @@ export const AdminProxy = v.object({
   upstream_error: v.string(),
   bandwidth_quota_bytes: Count,
   max_connections: Count,
-});
+};
+export const AdminProxy = v.object(adminProxyEntries);
 
 const UsageTotals = v.object({ bytes_up: Count, bytes_down: Count, bytes: Count, connections: Count, failed_connections: Count });
 
 /** One proxy for the edit form: the customer's password (never the upstream's) and its usage. */
 export const AdminProxyDetail = v.object({
-  ...AdminProxy.entries,
+  ...adminProxyEntries,
   password: v.string(),
   usage: v.object({ month: MonthUsage, last_24h: UsageTotals }),
 });

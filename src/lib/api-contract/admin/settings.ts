@@ -36,7 +36,8 @@ function whole(label: string, max: number, message: string) {
 const cents = (label: string, max: number) =>
   whole(label, max, `${label} must be a whole number of cents from 0 to ${max} ($${max / 100})`);
 
-const RULES = {
+/** Every key the console edits, in the form's order, with its rule. */
+const rules = () => ({
   site_name: text("Site name", 100, "Site name is required"),
   site_description: text("Site description", 300, "Site description is required"),
   primary_color: text("Primary color", 7, "Primary color is required", "A hex color like #3B82F6."),
@@ -79,21 +80,29 @@ const RULES = {
     undefined,
     "CIDR ranges the gateway may dial even off loopback (comma or newline separated). Not public.",
   ),
-};
+});
 
-type Rules = typeof RULES;
+type Rules = ReturnType<typeof rules>;
 type Entries<K extends keyof Rules> = { [P in K]: Rules[P]["schema"] };
 
 /** The settings as GET and PUT answer them: every key. */
-export const ConsoleSettings = v.object(Object.fromEntries(Object.entries(RULES).map(([k, r]) => [k, r.schema])) as Entries<keyof Rules>);
+export const ConsoleSettings = /* @__PURE__ */ settingsAnswer();
+
+function settingsAnswer() {
+  return v.object(Object.fromEntries(Object.entries(rules()).map(([k, r]) => [k, r.schema])) as Entries<keyof Rules>);
+}
 
 type Optional = { [K in keyof Rules]: Rules[K]["required"] extends string ? never : K }[keyof Rules];
 type SettingsBody = Entries<Exclude<keyof Rules, Optional>> & {
   [K in Optional]: v.OptionalSchema<v.NullableSchema<Rules[K]["schema"], undefined>, undefined>;
 };
-const bodyEntries = Object.fromEntries(
-  Object.entries(RULES).map(([k, r]) => [k, r.required ? r.schema : v.optional(v.nullable(r.schema))]),
-) as SettingsBody;
+const bodyEntries = /* @__PURE__ */ settingsBody();
+
+function settingsBody(): SettingsBody {
+  return Object.fromEntries(
+    Object.entries(rules()).map(([k, r]) => [k, r.required ? r.schema : v.optional(v.nullable(r.schema))]),
+  ) as SettingsBody;
+}
 
 export const getSettings = route({
   id: "getSettings",

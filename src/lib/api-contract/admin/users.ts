@@ -36,11 +36,14 @@ export const listUsers = route({
   errors: [400],
 });
 
+/** A proxy type, or "" for a renewal of several types. */
+const ORDER_PROXY_TYPES = [...PROXY_TYPES, ""] as const;
+
 export const AdminOrder = v.object({
   id: v.string(),
   number: v.string(),
   kind: v.picklist(["purchase", "renewal"]),
-  proxy_type: v.picklist([...PROXY_TYPES, ""]),
+  proxy_type: v.picklist(ORDER_PROXY_TYPES),
   country: v.string(),
   quantity: Count,
   total_cents: Int,
