@@ -201,7 +201,7 @@ describe("problem codes", () => {
       expect(listed.has(code), `${code} is answered by the server but not in the reference`).toBe(true);
       expect(`/docs/api#${listed.get(code)!.anchor}`).toBe(`${PROBLEM_TYPE_BASE}${code.replaceAll("_", "-")}`);
     }
-    expect(readFileSync("pocketbase/problem.go", "utf8")).toContain(`const problemTypeBase = "${PROBLEM_TYPE_BASE}"`);
+    expect(readFileSync("pocketbase/devapi/problem.go", "utf8")).toContain(`const problemTypeBase = "${PROBLEM_TYPE_BASE}"`);
   });
 
   it("documents the codes of the key checks, the rate limit and the spend cap", () => {

@@ -131,11 +131,11 @@ export interface ApiReferenceView {
 /** Where the shop serves the document. */
 export const OPENAPI_DOCUMENT_PATH = "/api/v1/openapi.json";
 
-/** Where the problem details' `type` points (pocketbase/problem.go problemTypeBase). */
+/** Where the problem details' `type` points (pocketbase/devapi/problem.go problemTypeBase). */
 export const PROBLEM_TYPE_BASE = "/docs/api#problem-";
 
 /**
- * The problem codes the server answers with (pocketbase/problem.go, apikeys.go and the
+ * The problem codes the server answers with (pocketbase/devapi: problem.go, keys.go, scopes.go and the
  * hooks); tests/unit/api-reference.test.ts fails when the server uses one not listed here.
  */
 export const PROBLEM_CODES: readonly Omit<ProblemView, "anchor">[] = [
