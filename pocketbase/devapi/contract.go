@@ -40,6 +40,8 @@ type operation struct {
 	admin  bool     // a shop admin's only
 	params []string // the path parameters' names
 	body   *openapi3.Schema
+	// unchecked: its scope counts, its requests go on unchecked
+	unchecked bool
 }
 
 // LoadContract reads the documents (each must be a valid OpenAPI document).
@@ -82,8 +84,15 @@ func (c *Contract) load(d Document) error {
 	return nil
 }
 
+// unchecked: an operation whose requests the document asks not to check
+// ("x-request-validation": false: Stripe's notices, whose credential is their signature).
+func unchecked(op *openapi3.Operation) bool {
+	checked, ok := op.Extensions["x-request-validation"].(bool)
+	return ok && !checked
+}
+
 func (c *Contract) add(d Document, doc *openapi3.T, path string, item *openapi3.PathItem, method string, op *openapi3.Operation) {
-	o := &operation{admin: d.Admin && strings.HasPrefix(path, "/api/admin/")}
+	o := &operation{admin: d.Admin && strings.HasPrefix(path, "/api/admin/"), unchecked: unchecked(op)}
 	o.scope, _ = op.Extensions["x-scope"].(string)
 	security := doc.Security
 	if op.Security != nil {

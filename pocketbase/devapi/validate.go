@@ -38,7 +38,7 @@ func (c *Contract) Middleware() *hook.Handler[*core.RequestEvent] {
 		Priority: validateMiddlewarePriority,
 		Func: func(e *core.RequestEvent) error {
 			o := c.ops[patternOf(e.Request)]
-			if o == nil || !o.checks(e.Auth) {
+			if o == nil || o.unchecked || !o.checks(e.Auth) {
 				return e.Next()
 			}
 			if err := o.check(e.Request); err != nil {

@@ -158,8 +158,8 @@ func messageOf(schema *openapi3.Schema, keyword string) string {
 		return ""
 	}
 	messages, _ := schema.Extensions["x-error-messages"].(map[string]any)
-	for _, k := range []string{keyword, fallbackKeyword(keyword)} {
-		if m, ok := messages[k].(string); ok && k != "" {
+	for _, k := range append([]string{keyword}, fallbackKeywords(keyword)...) {
+		if m, ok := messages[k].(string); ok {
 			return m
 		}
 	}
@@ -167,12 +167,14 @@ func messageOf(schema *openapi3.Schema, keyword string) string {
 	return m
 }
 
-func fallbackKeyword(keyword string) string {
+// fallbackKeywords: a value missing, null or of another type reads the schema's own
+// message (valibot's v.string("…"), v.picklist([…], "…")).
+func fallbackKeywords(keyword string) []string {
 	switch keyword {
-	case "required", "nullable", "enum", "anyOf", "oneOf":
-		return "type"
+	case "required", "nullable", "type", "enum", "anyOf", "oneOf":
+		return []string{"type", "enum"}
 	}
-	return ""
+	return nil
 }
 
 // codeOf is the field error code: the schema's x-error-code, else the keyword's.

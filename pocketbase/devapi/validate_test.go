@@ -43,6 +43,8 @@ const testDocument = `{
         "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[a-z0-9]{1,20}$",
           "x-error-message": "The id must be 1-20 letters and digits"}}]}
     },
+    "/api/v1/notice": {"post": {"x-scope": "public", "x-request-validation": false, "security": [], "responses": {"200": {"description": "OK"}},
+      "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["n"]}}}}}},
     "/api/v1/open": {"post": {"x-scope": "public", "security": [], "responses": {"200": {"description": "OK"}},
       "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}}}}}}
   }
@@ -189,12 +191,15 @@ func TestRefusalNamesTheFirstField(t *testing.T) {
 }
 
 func TestContractDocuments(t *testing.T) {
-	if c := testContract(t, false); c.Operations() != 4 {
-		t.Fatalf("%d operations without the admin document, want 4", c.Operations())
+	if c := testContract(t, false); c.Operations() != 5 {
+		t.Fatalf("%d operations without the admin document, want 5", c.Operations())
 	}
 	c := testContract(t, true)
-	if c.Operations() != 6 {
-		t.Fatalf("%d operations with the admin document, want 6", c.Operations())
+	if c.Operations() != 7 {
+		t.Fatalf("%d operations with the admin document, want 7", c.Operations())
+	}
+	if !c.ops["POST /api/v1/notice"].unchecked || c.ops["POST /api/v1/open"].unchecked {
+		t.Error("x-request-validation: false is not what leaves an operation unchecked")
 	}
 	for pattern, want := range map[string]string{"POST /api/v1/things": "write", "GET /api/v1/things": "read", "POST /api/v1/open": "public"} {
 		if scope, ok := c.Scope(pattern); !ok || scope != want {

@@ -82,8 +82,16 @@ export function page<T extends v.GenericSchema>(item: T, title: string) {
 
 /** The paging parameters of every list. */
 export const pageQuery = {
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("From the previous page's next_cursor."))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.description("Items a page, 1-100 (default 50)."))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(200, "cursor is not one this API gave: pass next_cursor from the previous page as it is."),
+      v.description("From the previous page's next_cursor."),
+    ),
+  ),
+  limit: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number from 1 to 100."), v.description("Items a page, 1-100 (default 50).")),
+  ),
 };
 
 export const Problem = v.pipe(
