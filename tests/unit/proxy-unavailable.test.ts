@@ -15,7 +15,7 @@ describe("the proxy's 502", () => {
 
   beforeAll(async () => {
     const closed = new URL(`http://127.0.0.1:${await freePort()}`); // nothing listens there
-    server = http.createServer(proxyToPocketBase(closed, () => ({ ip: "203.0.113.7", secure: false })));
+    server = http.createServer(proxyToPocketBase(closed, () => ({ ip: "203.0.113.7", secure: false, peer: "127.0.0.1" })));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
