@@ -1,7 +1,7 @@
 // API keys: made and revoked only from a signed-in session (a key cannot make keys).
 import * as v from "valibot";
 import { API_KEY_SCOPES, route } from "./define";
-import { Cents, Id, Timestamp } from "./schemas";
+import { Cents, Id, Timestamp, positiveCents } from "./schemas";
 
 const TAG = "API keys";
 
@@ -47,17 +47,7 @@ export const NewApiKey = v.object({
     ),
   ),
   ip_allowlist: v.optional(v.nullable(v.array(v.string(), "The IP allowlist must be a list of addresses or CIDR ranges."))),
-  spend_cap_cents: v.optional(
-    v.nullable(
-      v.pipe(
-        v.number(SPEND_CAP_MESSAGE),
-        v.integer(SPEND_CAP_MESSAGE),
-        v.minValue(1, SPEND_CAP_MESSAGE),
-        v.maxValue(100_000_000, SPEND_CAP_MESSAGE),
-        v.metadata({ errorCode: "validation_invalid_number" }),
-      ),
-    ),
-  ),
+  spend_cap_cents: v.optional(v.nullable(positiveCents(100_000_000, SPEND_CAP_MESSAGE))),
 });
 
 export const listApiKeys = route({

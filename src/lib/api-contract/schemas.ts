@@ -8,6 +8,16 @@ export const PROXY_STATUSES = ["ASSIGNED", "EXPIRED"] as const;
 export const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]{15}$/), v.description("A 15-character record id."));
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description("UTC, RFC 3339."));
 export const Cents = v.pipe(v.number(), v.integer(), v.description("US cents."));
+
+/** A positive whole number of cents up to `max` (a cap, a threshold): `message` for any other value. */
+export const positiveCents = (max: number, message: string) =>
+  v.pipe(
+    v.number(message),
+    v.integer(message),
+    v.minValue(1, message),
+    v.maxValue(max, message),
+    v.metadata({ errorCode: "validation_invalid_number" }),
+  );
 export const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const ProxyType = v.picklist(PROXY_TYPES);
 

@@ -3,7 +3,7 @@
 // for 24 hours by the shop's dispatcher.
 import * as v from "valibot";
 import { route } from "./define";
-import { Count, Id, Timestamp, page, pageQuery } from "./schemas";
+import { Count, Id, Timestamp, page, pageQuery, positiveCents } from "./schemas";
 
 const TAG = "Webhooks";
 
@@ -29,15 +29,7 @@ export const WebhookEventName = v.picklist(WEBHOOK_EVENTS, `Events are ${WEBHOOK
 
 const BALANCE_LOW_MESSAGE = "The low-balance threshold must be a whole number of cents from 1 to 100,000,000 (or none)";
 const BalanceLow = v.pipe(
-  v.nullable(
-    v.pipe(
-      v.number(BALANCE_LOW_MESSAGE),
-      v.integer(BALANCE_LOW_MESSAGE),
-      v.minValue(1, BALANCE_LOW_MESSAGE),
-      v.maxValue(100_000_000, BALANCE_LOW_MESSAGE),
-      v.metadata({ errorCode: "validation_invalid_number" }),
-    ),
-  ),
+  v.nullable(positiveCents(100_000_000, BALANCE_LOW_MESSAGE)),
   v.description("balance.low is sent when your balance falls under this many US cents; null = no threshold."),
 );
 
