@@ -7,11 +7,12 @@
 // With API_VIA_PRISM=1 (npm run test:prism) every call also goes through Stoplight Prism's
 // validation proxy (`prism proxy <document> <shop> --errors`), which refuses a request or
 // an answer outside the document on its own reading of it.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../server/free-port.ts";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { afterAll } from "vitest";
 
 type Json = Record<string, unknown>;
 
@@ -82,6 +83,24 @@ export function contractProblems(method: string, path: string, status: number, c
 }
 
 const prisms = new Map<string, Promise<string>>();
+const prismChildren: ChildProcess[] = [];
+
+/** Stops the Prism proxies this file started (registered below: after each test file that imports this one). */
+async function stopPrisms(): Promise<void> {
+  const running = prismChildren.splice(0);
+  prisms.clear();
+  await Promise.all(
+    running.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+afterAll(stopPrisms);
 
 /** The address to call for `baseUrl`: itself, or a Prism validation proxy in front of it (API_VIA_PRISM). */
 function viaPrism(baseUrl: string): Promise<string> {
@@ -100,7 +119,7 @@ async function startPrism(upstream: string): Promise<string> {
   const child = spawn(bin, ["proxy", fileURLToPath(OPENAPI_FILE), upstream, "--errors", "-h", "127.0.0.1", "-p", String(port)], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  process.once("exit", () => child.kill());
+  prismChildren.push(child);
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${output}`)), 30_000);
