@@ -15,6 +15,9 @@ import {
 import { fuzz } from "./fuzz-kit.ts";
 import { hostileQueryValue, pageQuery, someText, type RouteSpec } from "./route-spec-kit.ts";
 
+/** The two customers' accounts: every admin may act on either. */
+const bothUsers = () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] });
+
 export const ADMIN_ROUTE_SPECS: Record<string, RouteSpec> = {
   "GET /api/admin/analytics": { who: "admin", read: true, query: () => ({ days: hostileQueryValue }) },
   "GET /api/admin/audit-logs": {
@@ -135,34 +138,34 @@ export const ADMIN_ROUTE_SPECS: Record<string, RouteSpec> = {
     read: true,
     query: () => ({ search: hostileQueryValue, role: hostileQueryValue, ...pageQuery() }),
   },
-  "GET /api/admin/users/{id}": { who: "admin", read: true, ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }) },
+  "GET /api/admin/users/{id}": { who: "admin", read: true, ids: bothUsers },
   "POST /api/admin/users/{id}/admin": {
     who: "admin",
     readsBody: true,
-    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    ids: bothUsers,
     body: () => fc.record({ is_admin: fc.boolean() }),
     poisons: () => ({ is_admin: notBooleanOrNull }),
   },
   "POST /api/admin/users/{id}/email": {
     who: "admin",
     readsBody: true,
-    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    ids: bothUsers,
     body: () => fc.record({ email: fc.uuid().map((u) => `moved-${u}@hostile.test`) }),
     poisons: () => ({ email: badEmail }),
   },
-  "POST /api/admin/users/{id}/verify": { who: "admin", ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }) },
-  "POST /api/admin/users/{id}/verification": { who: "admin", ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }) },
+  "POST /api/admin/users/{id}/verify": { who: "admin", ids: bothUsers },
+  "POST /api/admin/users/{id}/verification": { who: "admin", ids: bothUsers },
   "POST /api/admin/users/{id}/suspension": {
     who: "admin",
     readsBody: true,
-    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    ids: bothUsers,
     body: () => fc.record({ suspended: fc.boolean() }),
     poisons: () => ({ suspended: notBoolean }),
   },
   "POST /api/admin/users/{id}/delete": {
     who: "admin",
     readsBody: true,
-    ids: () => ({ mine: [fuzz.hs.A.user.id, fuzz.hs.B.user.id], notMine: [] }),
+    ids: bothUsers,
     body: () => fc.record({ confirm_email: fc.constant("someone@hostile.test") }),
     // Never the user's own address (theirs are made by the fixtures), so always refused.
     poisons: () => ({ confirm_email: fc.oneof(hostileString, badEmail) }),

@@ -5,6 +5,14 @@ import { badChoice, badEmail, badText, badWholeNumber, hostileString, hostileVal
 import { fuzz } from "./fuzz-kit.ts";
 import { hostileQueryValue, someText, wholeCents, type RouteSpec } from "./route-spec-kit.ts";
 
+/** A would-be administrator's fields (an e-mail address starting with `prefix`). */
+const intruder = (prefix: string) => ({
+  first_name: fc.constant("Eve"),
+  last_name: fc.constant("Intruder"),
+  email: fc.uuid().map((u) => `${prefix}-${u}@hostile.test`),
+  password: fc.constant("Intruder#2026x"),
+});
+
 export const SHOP_ROUTE_SPECS: Record<string, RouteSpec> = {
   "POST /api/shop/signup": {
     who: "public",
@@ -39,14 +47,7 @@ export const SHOP_ROUTE_SPECS: Record<string, RouteSpec> = {
   "POST /api/shop/admin-register": {
     who: "public",
     readsBody: true,
-    body: () =>
-      fc.record({
-        first_name: fc.constant("Eve"),
-        last_name: fc.constant("Intruder"),
-        email: fc.uuid().map((u) => `register-${u}@hostile.test`),
-        password: fc.constant("Intruder#2026x"),
-        country: fc.constant("Spain"),
-      }),
+    body: () => fc.record({ ...intruder("register"), country: fc.constant("Spain") }),
     // No token a generator draws opens a 256-bit invitation.
     poisons: () => ({ token: fc.oneof(hostileString, fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)) }),
   },
@@ -62,13 +63,7 @@ export const SHOP_ROUTE_SPECS: Record<string, RouteSpec> = {
   "POST /api/setup/admin": {
     who: "public",
     readsBody: true,
-    body: () =>
-      fc.record({
-        first_name: fc.constant("Eve"),
-        last_name: fc.constant("Intruder"),
-        email: fc.uuid().map((u) => `setup-${u}@hostile.test`),
-        password: fc.constant("Intruder#2026x"),
-      }),
+    body: () => fc.record(intruder("setup")),
     poisons: () => ({ token: fc.oneof(hostileString, fc.stringMatching(/^[A-Za-z0-9]{43}$/)) }),
   },
   "POST /api/admin/users/{id}/balance": {

@@ -82,6 +82,17 @@ export function startGatewayLoad(ctx: GatewayLoad, customers: Actor[]) {
     return live.length > 0 ? rng.pick(live) : undefined;
   };
 
+  /** One exchange of `n` bytes (and `pad`) in an open tunnel, recorded and counted; whether it was served. */
+  const exchange = async (tunnel: Tunnel, cred: Cred, n: number, pad: number) => {
+    const at = Date.now();
+    const ex = await tunnel.exchange(n, pad);
+    reqs.push({ cred, kind: "exchange", startedAt: at, endedAt: Date.now(), served: ex.served });
+    const bytes = bytesOf(cred.proxyId);
+    bytes.sent += ex.sent;
+    bytes.received += ex.received;
+    return ex.served;
+  };
+
   /** Short requests on new connections, all three ways. */
   const requestLane = async (actor: Actor, i: number) => {
     const rng = Prng.derive(ctx.seed, `gateway-requests-${i}`);
@@ -103,11 +114,7 @@ export function startGatewayLoad(ctx: GatewayLoad, customers: Actor[]) {
         const { tunnel, answer } = await Tunnel.open(ctx.ports, way, cred, cred.proxyId);
         reqs.push({ cred, kind: way, startedAt, endedAt: Date.now(), served: tunnel !== null, answer });
         if (tunnel) {
-          const at = Date.now();
-          const ex = await tunnel.exchange(n, rng.int(0, 8192));
-          reqs.push({ cred, kind: "exchange", startedAt: at, endedAt: Date.now(), served: ex.served });
-          bytes.sent += ex.sent;
-          bytes.received += ex.received;
+          await exchange(tunnel, cred, n, rng.int(0, 8192));
           await tunnel.close();
         }
       }
@@ -132,14 +139,8 @@ export function startGatewayLoad(ctx: GatewayLoad, customers: Actor[]) {
         await sleep(20);
         continue;
       }
-      const bytes = bytesOf(cred.proxyId);
       for (let k = rng.int(5, 60); k > 0 && !ctx.stopped(); k--) {
-        const at = Date.now();
-        const ex = await tunnel.exchange(rng.int(256, 16 * 1024), rng.int(0, 4096));
-        reqs.push({ cred, kind: "exchange", startedAt: at, endedAt: Date.now(), served: ex.served });
-        bytes.sent += ex.sent;
-        bytes.received += ex.received;
-        if (!ex.served) break;
+        if (!(await exchange(tunnel, cred, rng.int(256, 16 * 1024), rng.int(0, 4096)))) break;
         await sleep(rng.int(0, 40));
       }
       await tunnel.close();
