@@ -2,7 +2,8 @@
 // developer API (/api/v1) per contract route. The method, path and answer type of every
 // call come from src/lib/api-contract, so the tools and the API cannot drift apart.
 import { randomUUID } from "node:crypto";
-import type { ApiRoute, BodyOf, QueryOf, ResponseOf } from "../src/lib/api-contract/define.ts";
+import { apiClient, MissingParameterError, urlOf, type CallInput } from "../src/lib/api-contract/client.ts";
+import type { ApiRoute, ResponseOf } from "../src/lib/api-contract/define.ts";
 
 export const DEFAULT_SHOP_URL = "http://127.0.0.1:4321";
 
@@ -48,62 +49,53 @@ export class ApiProblem extends Error {
   }
 }
 
-type Query = Record<string, string | number | undefined>;
-
-/** What one call sends: the route's path parameters, query and body, typed by the contract. */
-export interface CallInput<R extends ApiRoute> {
-  params?: Record<keyof NonNullable<R["params"]> & string, string>;
-  query?: [QueryOf<R>] extends [never] ? never : QueryOf<R>;
-  body?: BodyOf<R>;
-}
-
 export interface ShopApi {
   call<R extends ApiRoute>(route: R, input?: CallInput<R>): Promise<ResponseOf<R>>;
 }
 
 /** Every problem's detail comes back as an ApiProblem; a shop that cannot be reached too. */
 export function shopApi(config: McpConfig, fetchImpl: typeof fetch = fetch): ShopApi {
-  return {
-    async call(route, input = {}) {
-      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-        const value = (input.params as Record<string, string> | undefined)?.[name];
-        if (!value) throw new ApiProblem(400, `The ${name} is required.`, "missing_parameter");
-        return encodeURIComponent(value);
+  const client = apiClient(async (request) => {
+    const headers: Record<string, string> = {
+      ...request.headers,
+      Authorization: `Bearer ${config.apiKey}`,
+      Accept: "application/json",
+    };
+    if (request.body !== undefined) headers["Content-Type"] = "application/json";
+    let res: Response;
+    try {
+      res = await fetchImpl(`${config.shopUrl}${urlOf(request)}`, {
+        method: request.method,
+        headers,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        signal: AbortSignal.timeout(30_000),
       });
-      const search = new URLSearchParams();
-      for (const [name, value] of Object.entries((input.query ?? {}) as Query))
-        if (value !== undefined && value !== "") search.set(name, String(value));
-      const url = `${config.shopUrl}/api/v1${path}${search.size ? `?${search.toString()}` : ""}`;
-      const headers: Record<string, string> = { Authorization: `Bearer ${config.apiKey}`, Accept: "application/json" };
+    } catch (error) {
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new ApiProblem(
+        0,
+        `Could not reach the shop at ${config.shopUrl} (${reason}). Is it running, and is PROXY_SHOP_URL right?`,
+        "unreachable",
+      );
+    }
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = null;
+    }
+    if (!res.ok) throw problemOf(res.status, body);
+    return body;
+  });
+  return {
+    call(route, input = {}) {
       // A fresh key per call: the MCP client retrying a tool call is a new intention, while the
       // shop still guards each request against a double submit on the way.
-      if (route.idempotency) headers["Idempotency-Key"] = randomUUID();
-      if (input.body !== undefined) headers["Content-Type"] = "application/json";
-      let res: Response;
-      try {
-        res = await fetchImpl(url, {
-          method: route.method,
-          headers,
-          ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
-          signal: AbortSignal.timeout(30_000),
-        });
-      } catch (error) {
-        const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-        throw new ApiProblem(
-          0,
-          `Could not reach the shop at ${config.shopUrl} (${reason}). Is it running, and is PROXY_SHOP_URL right?`,
-          "unreachable",
-        );
-      }
-      const text = await res.text();
-      let body: unknown = null;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        body = null;
-      }
-      if (!res.ok) throw problemOf(res.status, body);
-      return body;
+      const idempotencyKey = route.idempotency ? randomUUID() : undefined;
+      return client.call(route, { ...(idempotencyKey ? { idempotencyKey } : {}), ...input }).catch((error: unknown) => {
+        throw error instanceof MissingParameterError ? new ApiProblem(400, error.message, "missing_parameter") : error;
+      });
     },
   };
 }

@@ -24,8 +24,10 @@ export interface ApiRoute {
   /** The OpenAPI operationId (camelCase). */
   id: string;
   method: Method;
-  /** Under /api/v1, with {name} path parameters as PocketBase routes them. */
+  /** Under `base`, with {name} path parameters as PocketBase routes them. */
   path: string;
+  /** Where the route lives: the developer API (the default), the console's or the public account routes. */
+  base?: "/api/v1" | "/api/admin" | "/api/shop";
   tag: string;
   summary: string;
   description?: string;
