@@ -14,7 +14,7 @@ import { addStock, customer, post, proxyBuyer, purchase, setProxyColumns, type S
 import { useShop } from "../support/use-shop.ts";
 import { insertUsageRows } from "../support/usage-rows.ts";
 import { proxyConsole } from "./cases/console-proxies-kit.ts";
-import { dbDate, GB, HOUR, hourIso, monthStart, nextMonth, type Month, type Usage } from "./cases/usage-kit.ts";
+import { dbDate, GB, HOUR, hourIso, monthStart, nextMonth, type Month, type Totals, type Usage } from "./cases/usage-kit.ts";
 
 describe("usage of a proxy", () => {
   const shop = useShop();

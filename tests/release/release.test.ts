@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SIZE_GOAL_BYTES } from "../../scripts/release.ts";
-import { arm64, box, elfMachine, mb, run, serve, stopWhileStarting, useReleaseSandbox, x64 } from "./sandbox.ts";
+import { arm64, box, elfMachine, mb, run, serve, stopWhileStarting, useReleaseSandbox, version, x64 } from "./sandbox.ts";
 
 /** Start to serving with the runtime folder already extracted (issue #17's goal, on this machine). */
 const START_GOAL_MS = 5_000;

@@ -13,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../../server/free-port.ts";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { afterAll } from "vitest";
+import { requestOf, urlOf, type CallInput } from "@/lib/api-contract/client";
+import type { ApiRoute, ResponseOf } from "@/lib/api-contract/define";
 
 type Json = Record<string, unknown>;
 
@@ -165,12 +167,21 @@ export interface ApiAnswer<T = unknown> {
   headers: Headers;
 }
 
+interface CallOptions {
+  body?: unknown;
+  key?: string | null;
+  headers?: Record<string, string>;
+  invalid?: boolean;
+}
+
 export interface ApiClient {
-  <T = Json>(
-    method: string,
-    path: string,
-    options?: { body?: unknown; key?: string | null; headers?: Record<string, string>; invalid?: boolean },
-  ): Promise<ApiAnswer<T>>;
+  <T = Json>(method: string, path: string, options?: CallOptions): Promise<ApiAnswer<T>>;
+  /** A contract route (lib/api-contract): its method, path and query from the route object, the answer typed by it. */
+  call<R extends ApiRoute>(
+    route: R,
+    input?: CallInput<R>,
+    options?: Pick<CallOptions, "headers" | "invalid">,
+  ): Promise<ApiAnswer<ResponseOf<R>>>;
 }
 
 /**
@@ -181,7 +192,7 @@ export interface ApiClient {
  * refuse it itself; its answer is still checked against the document.
  */
 export function apiClient(baseUrl: string, auth: string | null): ApiClient {
-  return async (method, path, options = {}) => {
+  const send = async <T = Json>(method: string, path: string, options: CallOptions = {}): Promise<ApiAnswer<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (auth) headers["Authorization"] = `Bearer ${auth}`;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -199,4 +210,11 @@ export function apiClient(baseUrl: string, auth: string | null): ApiClient {
     if (problems.length) throw new Error(`Answer outside the contract:\n${problems.join("\n")}\n${text.slice(0, 500)}`);
     return { status: res.status, body: body as never, headers: res.headers };
   };
+  const call = <R extends ApiRoute>(route: R, input: CallInput<R> = {}, options: Pick<CallOptions, "headers" | "invalid"> = {}) => {
+    // A write gets a new Idempotency-Key unless the input names one (as `send` does).
+    const key = input.idempotencyKey ?? (route.method === "GET" ? undefined : crypto.randomUUID());
+    const request = requestOf(route, { ...input, ...(key ? { idempotencyKey: key } : {}) });
+    return send<ResponseOf<R>>(request.method, urlOf(request), { ...options, body: request.body, key: key ?? null });
+  };
+  return Object.assign(send, { call });
 }

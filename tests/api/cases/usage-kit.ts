@@ -10,6 +10,8 @@ export const HOUR = 3_600_000;
 export type Usage = ResponseOf<typeof getProxyUsage>;
 /** A proxy's month against its quota (in Usage and in GET /api/v1/proxies/usage-summary). */
 export type Month = Usage["month"];
+/** One period's figures (Usage's totals, and the console's last 24 hours). */
+export type Totals = Usage["totals"];
 
 export const monthStart = (ms = Date.now()) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
 export const nextMonth = (ms = Date.now()) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + 1, 1);
