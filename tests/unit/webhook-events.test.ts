@@ -4,7 +4,7 @@
 // schemas use). The OpenAPI document's webhooks section (api-contract/events.ts) and the
 // form's list with its texts must name the same events.
 import { describe, expect, it } from "vitest";
-import { EVENTS as FORM_EVENTS } from "@/features/account/components/webhooks/api";
+import { EVENTS as FORM_EVENTS } from "@/features/account/webhooks/schemas";
 import { WEBHOOK_EVENTS as DOCUMENTED_EVENTS } from "@/lib/api-contract/events";
 import { WEBHOOK_EVENTS } from "@/lib/api-contract/webhooks";
 import { hookModule } from "./support/hook-module.ts";
