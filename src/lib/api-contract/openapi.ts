@@ -1,11 +1,11 @@
 // Writes the OpenAPI 3.1 documents from the route definitions: the developer API's (index.ts;
 // the shop serves it at /api/v1/openapi.json) and, with the same builder, the console's
 // (admin/openapi.ts; not published). Run by `npm run openapi`.
-import { toJsonSchema } from "@valibot/to-json-schema";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { API_ROUTES } from "./index";
 import type { ApiRoute, ErrorStatus } from "./define";
 import { eventBody, WEBHOOK_EVENTS } from "./events";
+import { namedSchemas, schemaOf as jsonSchemaOf } from "./json-schema";
 import { ApiKey } from "./keys";
 import { Order, OrderResult, Problem, Proxy } from "./schemas";
 
@@ -57,12 +57,7 @@ const TAGS: Record<string, string> = {
   Meta: "About this API.",
 };
 
-function schemaOf(schema: v.GenericSchema, definitions: Record<string, v.GenericSchema> = NAMED): Json {
-  const json = toJsonSchema(schema, { target: "draft-2020-12", definitions, errorMode: "ignore" }) as Json;
-  delete json["$schema"];
-  delete json["$defs"];
-  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
-}
+const schemaOf = (schema: v.GenericSchema, definitions: Record<string, v.GenericSchema> = NAMED): Json => jsonSchemaOf(schema, definitions);
 
 const errorContent = (spec: DocumentSpec): Json => ({
   [spec.error.mediaType]: { schema: { $ref: `#/components/schemas/${spec.error.schema}` } },
@@ -82,15 +77,30 @@ const problemResponse = (spec: DocumentSpec, status: ErrorStatus | 401 | 429): J
     : {}),
 });
 
+/** A path parameter: a record id (the hooks answer 404 for one that is not the caller's). */
+const ID_PARAMETER: Json = {
+  type: "string",
+  pattern: "^[A-Za-z0-9]{1,50}$",
+  examples: ["a1b2c3d4e5f6g7h"],
+  "x-error-messages": { pattern: "This is not an id this API gives: ids are 1-50 letters and digits." },
+};
+
+/** A query parameter with a list of values says so as the hooks always did (api.queryChoice). */
+function withChoiceMessage(name: string, schema: Json): Json {
+  const choices = schema["enum"] as string[] | undefined;
+  if (!choices || schema["x-error-messages"]) return schema;
+  return { ...schema, "x-error-messages": { enum: `${name} must be one of ${choices.join(", ")}.` } };
+}
+
 function parameters(r: ApiRoute, spec: DocumentSpec): Json[] {
   const out: Json[] = [];
   for (const [name, description] of Object.entries(r.params ?? {})) {
-    out.push({ name, in: "path", required: true, description, schema: { type: "string" } });
+    out.push({ name, in: "path", required: true, description, schema: ID_PARAMETER });
   }
   if (r.query) {
     const query = schemaOf(r.query, spec.named) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      const { description, ...rest } = schema;
+      const { description, ...rest } = withChoiceMessage(name, schema);
       out.push({
         name,
         in: "query",
@@ -148,6 +158,7 @@ function operation(r: ApiRoute, spec: DocumentSpec): Json {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     ...(isDeveloperApi(r) ? { "x-scope": r.scope } : {}),
+    ...(r.validated === false ? { "x-request-validation": false } : {}),
     security: security(r),
     ...(params.length ? { parameters: params } : {}),
     ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(r.body, spec.named) } } } } : {}),
@@ -187,12 +198,7 @@ export function buildDocument(spec: DocumentSpec, serverUrl: string): Json {
     const path = `${r.base ?? "/api/v1"}${r.path}`;
     paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: operation(r, spec) };
   }
-  const schemas: Json = {};
-  for (const [name, schema] of Object.entries(spec.named)) {
-    const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: spec.named, errorMode: "ignore" }) as Json;
-    const defs = json["$defs"] as Record<string, Json>;
-    schemas[name] = JSON.parse(JSON.stringify(defs[name]).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
-  }
+  const schemas = namedSchemas(spec.named);
   const tags = [...new Set(spec.routes.map((r) => r.tag))].map((name) => ({ name, description: spec.tags[name] ?? name }));
   return {
     openapi: "3.1.0",
