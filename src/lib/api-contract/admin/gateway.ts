@@ -48,7 +48,7 @@ export const createGatewayToken = route({
         v.minLength(1, NAME_REQUIRED),
         v.maxLength(100, "The name must be at most 100 characters."),
         // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-        v.regex(/^[^\u0000-\u001f\u007f]*$/, "The name must be one line of text, without control characters."),
+        v.regex(/^[^\x00-\x1f\x7f]*$/, "The name must be one line of text, without control characters."),
         v.metadata({ errorCode: "validation_required" }),
       ),
     }),
