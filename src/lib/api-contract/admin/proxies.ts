@@ -134,7 +134,6 @@ const password = (prefix: string) =>
     v.maxLength(255, `${prefix}assword must be at most 255 characters`),
     v.metadata({ errorCode: "validation_invalid_password" }),
   );
-const PORT = "Upstream port must be a whole number from 1 to 65535";
 const limit = (max: number, message: string) =>
   v.pipe(
     v.number(message),
@@ -162,9 +161,7 @@ export const updateInventoryProxy = route({
       exit: v.optional(v.pipe(v.string(), v.description("direct or upstream (any case)."))),
       bind_address: v.optional(v.pipe(v.string(), v.description('An IP address of the gateway\'s machine, or "".'))),
       upstream_host: v.optional(v.string()),
-      upstream_port: v.optional(
-        v.union([v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)), v.pipe(v.string(), v.regex(/^\s*\d{1,5}\s*$/))], PORT),
-      ),
+      upstream_port: v.optional(v.pipe(v.unknown(), v.description("A whole number from 1 to 65535 (or its digits as text)."))),
       upstream_username: v.optional(username("Upstream u")),
       upstream_password: v.optional(v.nullable(password("Upstream p"))),
       bandwidth_quota_gb: v.optional(limit(1_000_000, "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)")),

@@ -293,7 +293,8 @@ export const refundOrder = route({
     v.object({
       reason: v.pipe(
         v.string("A reason for the refund is required."),
-        v.minLength(3, "The reason must be at least 3 characters."),
+        v.minLength(1, "A reason for the refund is required."),
+        v.description("3-500 characters."),
         v.maxLength(500, "The reason must be at most 500 characters."),
       ),
       allow_late: v.optional(v.boolean("Late refund confirmation (allow_late) must be true or false.")),
