@@ -12,7 +12,7 @@ const ADMIN = "/api/admin" as const;
 /** A text setting: `required` ones must be sent (not blank); every one is trimmed and at most `max` long. */
 function text(label: string, max: number, required?: string, description?: string) {
   const schema = v.pipe(
-    v.string(required ?? `${label} must be text`),
+    v.string(`${label} must be text`),
     v.maxLength(max, `${label} must be at most ${max} characters`),
     v.metadata({ errorCode: "validation_max_length" }),
     v.description(description ?? label),
@@ -92,15 +92,13 @@ function settingsAnswer() {
   return v.object(Object.fromEntries(Object.entries(rules()).map(([k, r]) => [k, r.schema])) as Entries<keyof Rules>);
 }
 
-type Optional = { [K in keyof Rules]: Rules[K]["required"] extends string ? never : K }[keyof Rules];
-type SettingsBody = Entries<Exclude<keyof Rules, Optional>> & {
-  [K in Optional]: v.OptionalSchema<v.NullableSchema<Rules[K]["schema"], undefined>, undefined>;
-};
+type SettingsBody = { [K in keyof Rules]: v.OptionalSchema<v.NullableSchema<Rules[K]["schema"], undefined>, undefined> };
 const bodyEntries = /* @__PURE__ */ settingsBody();
 
 function settingsBody(): SettingsBody {
   return Object.fromEntries(
-    Object.entries(rules()).map(([k, r]) => [k, r.required ? r.schema : v.optional(v.nullable(r.schema))]),
+    // A required key left out (or null) is the hook's to refuse: it says "... is required".
+    Object.entries(rules()).map(([k, r]) => [k, v.optional(v.nullable(r.schema))]),
   ) as SettingsBody;
 }
 
