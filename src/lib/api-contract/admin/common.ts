@@ -25,8 +25,9 @@ export const AdminError = v.pipe(
 
 /** `page` and `perPage` of every list (perPage at most 100, default 20). */
 export const pagingQuery = {
-  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("The page, from 1 (default 1)."))),
-  perPage: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description("Rows a page, 1-100 (default 20)."))),
+  // No bounds here: the hooks clamp a page under 1 or a perPage over the route's most to it.
+  page: v.optional(v.pipe(v.number(), v.integer(), v.description("The page, from 1 (default 1)."))),
+  perPage: v.optional(v.pipe(v.number(), v.integer(), v.description("Rows a page, 1-100 (default 20; more is cut to 100)."))),
 };
 
 /** The `search` of the lists that refuse a longer one (admin.js searchParam). */

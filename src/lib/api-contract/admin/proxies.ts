@@ -67,9 +67,10 @@ export const listInventory = route({
   scope: "admin",
   query: v.object({
     search: looseSearch("In the host, username, upstream host, place or owner's e-mail (the first 200 characters)."),
-    type: v.optional(v.picklist(PROXY_TYPES, `type must be one of ${PROXY_TYPES.join(", ")}`)),
+    // Any case: the hook upper-cases before it checks (and says "type must be one of ...").
+    type: v.optional(v.pipe(v.string(), v.description(`One of ${PROXY_TYPES.join(", ")}, in any case.`))),
     country: v.optional(v.string()),
-    status: v.optional(v.picklist(PROXY_STATUSES, `status must be one of ${PROXY_STATUSES.join(", ")}`)),
+    status: v.optional(v.pipe(v.string(), v.description(`One of ${PROXY_STATUSES.join(", ")}, in any case.`))),
     ...pagingQuery,
   }),
   response: listPage(AdminProxy),
