@@ -1,29 +1,39 @@
 // Writes the developer API's OpenAPI document from the route definitions in
 // src/lib/api-contract/ to pocketbase/pb_hooks/lib/api/openapi.json (the hooks serve it, the
-// API key middleware reads its scopes, the docs page renders it). --check: fail when the
-// committed file is not what the definitions make (npm run check).
+// API key middleware reads its scopes, the docs page renders it), and beside it facts.json,
+// the contract's facts the hooks read (events, kinds, scopes, limits, ports: facts.ts).
+// --check: fail when a committed file is not what the definitions make (npm run check).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { contractFacts } from "../src/lib/api-contract/facts.ts";
 import { openApiDocument } from "../src/lib/api-contract/openapi.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const OPENAPI_FILE = join(ROOT, "pocketbase/pb_hooks/lib/api/openapi.json");
+export const FACTS_FILE = join(ROOT, "pocketbase/pb_hooks/lib/api/facts.json");
 
-const text = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(OPENAPI_FILE, "utf8");
-  } catch {
-    current = "";
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const outputs: [file: string, text: string][] = [
+  [OPENAPI_FILE, json(openApiDocument())],
+  [FACTS_FILE, json(contractFacts())],
+];
+
+for (const [file, text] of outputs) {
+  if (process.argv.includes("--check")) {
+    let current = "";
+    try {
+      current = readFileSync(file, "utf8");
+    } catch {
+      current = "";
+    }
+    if (current !== text) {
+      console.error(`${file} is out of date: run npm run openapi and commit it.`);
+      process.exitCode = 1;
+    }
+  } else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    console.log(`Wrote ${file}.`);
   }
-  if (current !== text) {
-    console.error(`${OPENAPI_FILE} is out of date: run npm run openapi and commit it.`);
-    process.exit(1);
-  }
-} else {
-  mkdirSync(dirname(OPENAPI_FILE), { recursive: true });
-  writeFileSync(OPENAPI_FILE, text);
-  console.log(`Wrote ${OPENAPI_FILE}.`);
 }

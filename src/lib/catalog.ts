@@ -2,7 +2,7 @@
 // limit, the 30-day term, the 7-day refund window, the welcome-credit cap and the support
 // limits. The JSON lives beside the hooks (pb_hooks/lib/catalog.json), which read the same
 // file, so a page can never state a number the server does not enforce.
-import catalog from "../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+import { catalog } from "./shared-data";
 
 export const CATALOG = catalog;
 

@@ -5,6 +5,11 @@ import { Cents, Id, Timestamp } from "./schemas";
 
 const TAG = "API keys";
 
+/** At most this many active (not revoked) keys per account. */
+export const MAX_ACTIVE_API_KEYS = 50;
+/** The highest monthly spend cap a key may have, in US cents ($1,000,000.00). */
+export const MAX_SPEND_CAP_CENTS = 100_000_000;
+
 export const ApiKeyScope = v.picklist(API_KEY_SCOPES);
 
 export const ApiKey = v.pipe(

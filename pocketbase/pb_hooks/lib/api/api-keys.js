@@ -16,9 +16,10 @@ const changes = require(`${__hooks}/lib/api/changes.js`);
 
 const KEY_PREFIX = "psk_live_";
 const SHOWN_CHARS = KEY_PREFIX.length + 4;
-const SCOPES = ["read", "purchase", "rotate", "webhooks"];
-const MAX_KEYS = 50;
-const MAX_CAP_CENTS = 100_000_000;
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+/** The contract's scopes, the most active keys an account may have, the highest monthly spend cap. */
+const KEY_FACTS = facts.facts().api_keys;
 
 /** The first instant of this UTC month, as stored. */
 function monthStart() {
@@ -100,8 +101,8 @@ function validateNewKey(body) {
     errors["scopes"] = new ValidationError("validation_required", "Choose at least one scope");
   } else {
     for (const s of scopesIn) {
-      if (typeof s !== "string" || SCOPES.indexOf(s) < 0) {
-        errors["scopes"] = new ValidationError("validation_invalid_value", `Scopes are ${SCOPES.join(", ")}`);
+      if (typeof s !== "string" || KEY_FACTS.scopes.indexOf(s) < 0) {
+        errors["scopes"] = new ValidationError("validation_invalid_value", `Scopes are ${KEY_FACTS.scopes.join(", ")}`);
         break;
       }
       if (scopes.indexOf(s) < 0) scopes.push(s);
@@ -132,7 +133,7 @@ function validateNewKey(body) {
   const capIn = body["spend_cap_cents"];
   if (capIn !== undefined && capIn !== null) {
     cap = api.wholeNumber(capIn);
-    if (!(cap >= 1 && cap <= MAX_CAP_CENTS)) {
+    if (!(cap >= 1 && cap <= KEY_FACTS.max_spend_cap_cents)) {
       errors["spend_cap_cents"] = new ValidationError(
         "validation_invalid_number",
         "The spend cap must be a whole number of cents from 1 to 100,000,000 (or none)",
@@ -150,7 +151,7 @@ function validateNewKey(body) {
  */
 function listRoute(e) {
   const user = api.customer(e);
-  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", MAX_KEYS * 4, 0, { user: user.id });
+  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", KEY_FACTS.max_active * 4, 0, { user: user.id });
   const items = records.map((r) => keyView(e.app, /** @type {core.Record} */ (r)));
   items.sort((a, b) => Number(!!a.revoked_at) - Number(!!b.revoked_at));
   return e.json(200, { items });
@@ -159,7 +160,7 @@ function listRoute(e) {
 /**
  * POST /api/v1/api-keys {name, scopes, expires_at?, ip_allowlist?, spend_cap_cents?}
  * Idempotency-Key -> 201 {api_key, key}: the key itself only in this answer (and its
- * replays, which keep it sealed). At most MAX_KEYS active keys. Not a demo account.
+ * replays, which keep it sealed). At most the contract's max_active keys. Not a demo account.
  * @param {core.RequestEvent} e
  */
 function createRoute(e) {
@@ -169,8 +170,10 @@ function createRoute(e) {
   return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/api-keys", input, status: 201 }, (txApp) => {
     const active = new DynamicModel({ n: 0 });
     txApp.db().newQuery("SELECT COUNT(*) AS n FROM api_keys WHERE user = {:user} AND revoked_at = ''").bind({ user: user.id }).one(active);
-    if (active.n >= MAX_KEYS) {
-      throw new BadRequestError(`You have ${MAX_KEYS} active API keys, the most an account may have: revoke one you no longer use first.`);
+    if (active.n >= KEY_FACTS.max_active) {
+      throw new BadRequestError(
+        `You have ${KEY_FACTS.max_active} active API keys, the most an account may have: revoke one you no longer use first.`,
+      );
     }
     const key = KEY_PREFIX + $security.randomString(32);
     const record = new Record(txApp.findCollectionByNameOrId("api_keys"));
@@ -228,4 +231,4 @@ function recordActivity(app, e, userId, kind, summary) {
   require(`${__hooks}/lib/activity/activity.js`).record(app, e, userId, kind, summary);
 }
 
-module.exports = { KEY_PREFIX, SCOPES, spentThisMonth, assertUnderSpendCap, keyView, listRoute, createRoute, revokeRoute, recordActivity };
+module.exports = { KEY_PREFIX, spentThisMonth, assertUnderSpendCap, keyView, listRoute, createRoute, revokeRoute, recordActivity };

@@ -1,7 +1,7 @@
 // @ts-check
 // Customer webhooks (issue #18), the routes of /api/v1/webhooks (pb_hooks/webhooks.pb.js;
-// the contract is src/lib/api-contract/webhooks.ts): a customer's endpoints (at most
-// MAX_ENDPOINTS), their signing secret (shown only in the answers of create and
+// the contract is src/lib/api-contract/webhooks.ts): a customer's endpoints (at most the
+// contract's max_endpoints), their signing secret (shown only in the answers of create and
 // rotate-secret, stored sealed), their deliveries (newest first, cursor paging) and resending
 // one. Changes take an optional Idempotency-Key (lib/api/changes.js) and are written to the
 // activity log. Another customer's endpoint or delivery is a 404. What is sent, and when, is
@@ -16,9 +16,10 @@ const changes = require(`${__hooks}/lib/api/changes.js`);
 /** @type {typeof import("./queue.js")} */
 const queue = require(`${__hooks}/lib/webhooks/queue.js`);
 
-const MAX_ENDPOINTS = 10;
-const MAX_DESCRIPTION = 200;
-const MAX_BALANCE_LOW_CENTS = 100_000_000;
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+/** The contract's limits: endpoints an account may have, a description's length, balance.low's range. */
+const LIMITS = facts.facts().webhooks;
 const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"];
 
 /**
@@ -123,13 +124,13 @@ function validate(body, partial) {
       const events = [];
       for (const event of eventsIn) {
         if (!queue.isEvent(event)) {
-          errors["events"] = new ValidationError("validation_invalid_value", `Events are ${queue.EVENTS.join(", ")}`);
+          errors["events"] = new ValidationError("validation_invalid_value", `Events are ${queue.eventTypes().join(", ")}`);
           break;
         }
         if (events.indexOf(event) < 0) events.push(event);
       }
       // In the order the issue lists them, whatever order they came in.
-      out.events = queue.EVENTS.filter((event) => events.indexOf(event) >= 0);
+      out.events = queue.eventTypes().filter((event) => events.indexOf(event) >= 0);
     }
   }
 
@@ -137,8 +138,11 @@ function validate(body, partial) {
   if (descriptionIn !== undefined && descriptionIn !== null) {
     if (typeof descriptionIn !== "string") {
       errors["description"] = new ValidationError("validation_invalid_value", "The description must be text");
-    } else if (api.chars(descriptionIn.trim()) > MAX_DESCRIPTION) {
-      errors["description"] = new ValidationError("validation_max_length", `The description must be at most ${MAX_DESCRIPTION} characters`);
+    } else if (api.chars(descriptionIn.trim()) > LIMITS.max_description_length) {
+      errors["description"] = new ValidationError(
+        "validation_max_length",
+        `The description must be at most ${LIMITS.max_description_length} characters`,
+      );
     } else out.description = descriptionIn.trim();
   } else if (descriptionIn === null || !partial) out.description = "";
 
@@ -146,7 +150,7 @@ function validate(body, partial) {
   if (thresholdIn === null) out.balanceLow = 0;
   else if (thresholdIn !== undefined) {
     const cents = api.wholeNumber(thresholdIn);
-    if (!(cents >= 1 && cents <= MAX_BALANCE_LOW_CENTS)) {
+    if (!(cents >= LIMITS.balance_low_cents.min && cents <= LIMITS.balance_low_cents.max)) {
       errors["balance_low_cents"] = new ValidationError(
         "validation_invalid_number",
         "The low-balance threshold must be a whole number of cents from 1 to 100,000,000 (or none)",
@@ -198,7 +202,9 @@ function shortUrl(url) {
  */
 function listRoute(e) {
   const user = api.customer(e);
-  const records = e.app.findRecordsByFilter("webhook_endpoints", "user = {:user}", "-created,-id", MAX_ENDPOINTS * 2, 0, { user: user.id });
+  const records = e.app.findRecordsByFilter("webhook_endpoints", "user = {:user}", "-created,-id", LIMITS.max_endpoints * 2, 0, {
+    user: user.id,
+  });
   return e.json(200, { items: records.map((r) => webhookView(/** @type {core.Record} */ (r))) });
 }
 
@@ -213,9 +219,9 @@ function createRoute(e) {
   return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/webhooks", input, status: 201 }, (txApp) => {
     const count = new DynamicModel({ n: 0 });
     txApp.db().newQuery("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE user = {:user}").bind({ user: user.id }).one(count);
-    if (count.n >= MAX_ENDPOINTS) {
+    if (count.n >= LIMITS.max_endpoints) {
       throw new BadRequestError(
-        `You have ${MAX_ENDPOINTS} webhook endpoints, the most an account may have: remove one you no longer use first.`,
+        `You have ${LIMITS.max_endpoints} webhook endpoints, the most an account may have: remove one you no longer use first.`,
       );
     }
     const secret = queue.newSecret();
@@ -415,7 +421,6 @@ function resendRoute(e) {
 }
 
 module.exports = {
-  MAX_ENDPOINTS,
   webhookView,
   listRoute,
   createRoute,
