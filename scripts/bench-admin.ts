@@ -32,7 +32,7 @@ const ADMIN = { email: "admin@bench.local", password: "Admin#Bench2026" };
 const SEED_ROUTE = `routerAdd("POST", "/api/bench/seed", (e) => {
     const n = e.requestInfo().body["rows"];
     const now = new DateTime().string();
-    const sealed = require(__hooks + "/lib/proxies/credentials.js").sealPassword("benchpass");
+    const sealed = require(__hooks + "/lib/core/sealing.js").sealPassword("benchpass");
     const hash = e.app.findAuthRecordByEmail("users", "${ADMIN.email}").getString("password");
     const id = () => $security.randomStringWithAlphabet(15, "abcdefghijklmnopqrstuvwxyz0123456789");
     const types = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];

@@ -37,7 +37,7 @@ const SEED_ROUTES = `routerAdd("POST", "/api/bench/proxies", (e) => {
     const owner = body["owner"] || "";
     const now = new DateTime().string();
     const expires = owner ? new DateTime().addDate(0, 0, 30).string() : "";
-    const sealed = require(__hooks + "/lib/proxies/credentials.js").sealPassword("benchpass");
+    const sealed = require(__hooks + "/lib/core/sealing.js").sealPassword("benchpass");
     e.app.runInTransaction((tx) => {
       for (let i = 0; i < n; i++) {
         tx.db().newQuery("INSERT INTO proxies (id, host, port, username, password_encrypted, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated) VALUES ({:id}, {:host}, {:port}, {:user}, {:sealed}, 'RESIDENTIAL', 'US', 'Bench', '', {:status}, {:owner}, {:expires}, FALSE, '', {:now}, {:now})")

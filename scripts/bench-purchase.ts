@@ -32,7 +32,7 @@ const SUPERUSER = { email: "superuser@bench.local", password: "Superuser#Bench20
 const STOCK_ROUTE = `routerAdd("POST", "/api/bench/stock", (e) => {
     const n = e.requestInfo().body["count"];
     const now = new DateTime().string();
-    const sealed = require(__hooks + "/lib/proxies/credentials.js").sealPassword("benchpass");
+    const sealed = require(__hooks + "/lib/core/sealing.js").sealPassword("benchpass");
     e.app.runInTransaction((tx) => {
       for (let i = 0; i < n; i++) {
         tx.db().newQuery("INSERT INTO proxies (id, host, port, username, password_encrypted, type, country, state, city, status, assigned_to_user_id, expires_at, auto_renew, expiry_notice_sent_at, created, updated) VALUES ({:id}, {:host}, {:port}, {:user}, {:sealed}, 'RESIDENTIAL', 'US', 'Bench', '', 'AVAILABLE', '', '', FALSE, '', {:now}, {:now})")

@@ -22,7 +22,7 @@ export const MIGRATIONS_DIR = path.join(ROOT, "pocketbase", "pb_migrations");
 
 /**
  * SHOP_CREDENTIALS_KEY, the key that encrypts proxy passwords at rest
- * (pocketbase/pb_hooks/lib/proxies/credentials.js): exactly 32 characters of A-Z a-z 0-9 - _,
+ * (pocketbase/pb_hooks/lib/core/sealing.js): exactly 32 characters of A-Z a-z 0-9 - _,
  * used as the AES-256 key. PocketBase refuses to start without a valid one.
  */
 export const CREDENTIALS_KEY_PATTERN = /^[A-Za-z0-9_-]{32}$/;

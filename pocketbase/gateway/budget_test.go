@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -32,13 +31,6 @@ func readAll(c net.Conn, limit int64) int64 {
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	n, _ := io.Copy(io.Discard, io.LimitReader(c, limit))
 	return n
-}
-
-func portOf(addr string) int {
-	_, port, _ := net.SplitHostPort(addr)
-	var p int
-	fmt.Sscan(port, &p)
-	return p
 }
 
 // Finding 1 of #26: the quota was checked only when a connection opened, so one tunnel to

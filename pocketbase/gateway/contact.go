@@ -1,56 +1,15 @@
 package gateway
 
 import (
-	"fmt"
 	"time"
 )
 
 // The gateway's contact with the shop. It follows the source's changes every
-// PollInterval. A brief outage is served from the last snapshot; past MaxStale without a
-// successful read it refuses new connections (a revocation it cannot see must not be served
-// for long), and a source that refuses the gateway itself (a revoked token: 401, 403) stops
-// it: every tunnel is cut and the listeners are closed, so a load balancer sends its
-// customers elsewhere.
-
-// follow polls the source for changes until Close or until the source refuses the gateway.
-func (g *Gateway) follow() {
-	defer g.wg.Done()
-	ticker := time.NewTicker(g.cfg.PollInterval)
-	defer ticker.Stop()
-	lastSettings := time.Now()
-	failing, stale := false, false
-	for {
-		select {
-		case <-g.ctx.Done():
-			return
-		case <-ticker.C:
-		}
-		err := g.poll()
-		if err != nil && g.ctx.Err() == nil {
-			if refusedByShop(err) {
-				g.refused(err)
-				return
-			}
-			if !failing {
-				g.cfg.Logger.Warn("gateway: cannot read changes; serving from the last snapshot", "error", err)
-			}
-			failing = true
-			if !stale && g.stale() {
-				stale = true
-				g.cfg.Logger.Error(fmt.Sprintf("gateway: no update from the shop for %v; refusing new connections until it answers", g.cfg.MaxStale), "error", err)
-			}
-			continue
-		}
-		if failing {
-			g.cfg.Logger.Info("gateway: following changes again; serving new connections")
-			failing, stale = false, false
-		}
-		if time.Since(lastSettings) > 2*time.Second {
-			g.refreshGuard()
-			lastSettings = time.Now()
-		}
-	}
-}
+// PollInterval (follow.go). A brief outage is served from the last snapshot; past MaxStale
+// without a successful read it refuses new connections (a revocation it cannot see must not
+// be served for long), and a source that refuses the gateway itself (a revoked token: 401,
+// 403) stops it: every tunnel is cut and the listeners are closed, so a load balancer sends
+// its customers elsewhere.
 
 // stale: no successful read of the source for longer than MaxStale.
 func (g *Gateway) stale() bool {

@@ -109,3 +109,36 @@ func TestFinding9IPv6FormsCarryingIPv4AreJudgedAsIt(t *testing.T) {
 		t.Error("an allowed IPv4 range does not open its NAT64 form")
 	}
 }
+
+func TestPrivateTargetsRefusedUnlessOpenOrAllowed(t *testing.T) {
+	echo := startEcho(t, "echo")
+	src := NewStaticSource(assigned("dc", "DATACENTER"))
+	g := startGateway(t, src, false)
+	if status, _, _ := connectTunnel(g.httpAddr(), "user-dc", "pass-dc", echo.addr); status != 403 {
+		t.Fatalf("loopback target: %d, want 403", status)
+	}
+	_, port, _ := net.SplitHostPort(echo.addr)
+	if status, _, _ := connectTunnel(g.httpAddr(), "user-dc", "pass-dc", "localhost:"+port); status != 403 {
+		t.Fatalf("a name resolving to loopback: %d, want 403", status)
+	}
+	for _, blocked := range []string{"10.1.2.3", "192.168.0.1", "169.254.169.254", "100.64.0.1", "fd00:ec2::254", "::ffff:127.0.0.1"} {
+		if g.guard.Allows(netip.MustParseAddr(blocked)) {
+			t.Errorf("%s allowed", blocked)
+		}
+	}
+	if !g.guard.Allows(netip.MustParseAddr("93.184.216.34")) {
+		t.Error("a public address refused")
+	}
+	if echo.hitCount() != 0 {
+		t.Fatal("a private target was dialled")
+	}
+	src.mu.Lock()
+	src.allowed = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	src.mu.Unlock()
+	g.refreshGuard()
+	if status, c, _ := connectTunnel(g.httpAddr(), "user-dc", "pass-dc", echo.addr); status != 200 {
+		t.Fatalf("allowed range: %d", status)
+	} else {
+		c.Close()
+	}
+}

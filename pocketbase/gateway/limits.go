@@ -87,7 +87,7 @@ func (g *Gateway) flush(ctx context.Context, force bool) {
 	up := int64(now.Sub(g.lastFlush).Round(time.Second) / time.Second)
 	g.lastFlush = now
 	batch := UsageBatch{Gateway: g.cfg.Name, Hour: now.Truncate(time.Hour), Proxies: proxies, Counts: counts, UpSeconds: up}
-	if err := g.source.FlushUsage(ctx, batch); err != nil {
+	if err := g.usageStore.FlushUsage(ctx, batch); err != nil {
 		var se *StatusError
 		if errors.As(err, &se) && se.Status == http.StatusBadRequest {
 			// The shop refuses the batch itself (past its bounds): sent again it would be
@@ -106,7 +106,7 @@ func (g *Gateway) flush(ctx context.Context, force bool) {
 // readMonthUsage takes the shop's count of each proxy's bytes this month (all gateways')
 // into the budgets.
 func (g *Gateway) readMonthUsage(ctx context.Context) {
-	used, err := g.source.MonthUsage(ctx, monthStart(time.Now()))
+	used, err := g.usageStore.MonthUsage(ctx, monthStart(time.Now()))
 	if err != nil {
 		g.cfg.Logger.Warn("gateway: cannot read this month's usage", "error", err)
 		return

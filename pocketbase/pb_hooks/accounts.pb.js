@@ -79,13 +79,13 @@ routerAdd(
 // The demo accounts (users.is_demo, set by the demo seed) have published passwords. While
 // demo mode is on, nobody but a superuser changes their user row (names, country, e-mail,
 // password, onboarding ...) and nobody resets their password or changes their e-mail:
-// 403 with the demo message (lib/settings/demo-mode.js). Their spending routes refuse them
+// 403 with the demo message (lib/core/demo-mode.js). Their spending routes refuse them
 // through lib/core/api.js actingCustomer. Registered before the users hooks below, which
 // they ran before when they had a file of their own.
-onRecordUpdateRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record?.original(), true), "users");
-onRecordConfirmPasswordResetRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record), "users");
-onRecordRequestEmailChangeRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record, true), "users");
-onRecordConfirmEmailChangeRequest((e) => require(`${__hooks}/lib/settings/demo-mode.js`).guardDemoAccount(e, e.record), "users");
+onRecordUpdateRequest((e) => require(`${__hooks}/lib/core/demo-mode.js`).guardDemoAccount(e, e.record?.original(), true), "users");
+onRecordConfirmPasswordResetRequest((e) => require(`${__hooks}/lib/core/demo-mode.js`).guardDemoAccount(e, e.record), "users");
+onRecordRequestEmailChangeRequest((e) => require(`${__hooks}/lib/core/demo-mode.js`).guardDemoAccount(e, e.record, true), "users");
+onRecordConfirmEmailChangeRequest((e) => require(`${__hooks}/lib/core/demo-mode.js`).guardDemoAccount(e, e.record), "users");
 
 // New users (sign-up route, dashboard, seed) get their balance and affiliate rows in the
 // transaction that creates them.

@@ -21,4 +21,4 @@ routerAdd("POST", "/api/v1/api-keys", (e) => require(`${__hooks}/lib/api/api-key
 routerAdd("DELETE", "/api/v1/api-keys/{id}", (e) => require(`${__hooks}/lib/api/api-keys.js`).revokeRoute(e), $apis.requireAuth("users"));
 
 // Kept answers of changes (Idempotency-Key) live two days.
-cronAdd("api_idempotency_purge", "17 * * * *", () => require(`${__hooks}/lib/api/changes.js`).purgeOld($app));
+cronAdd("api_idempotency_purge", "17 * * * *", () => require(`${__hooks}/lib/core/changes.js`).purgeOld($app));

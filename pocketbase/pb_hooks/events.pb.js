@@ -3,13 +3,13 @@
 // Customer webhook events that no request makes happen (issue #18): the webhook events job
 // announces proxy.quota_reached (80% and 100% of a proxy's monthly bandwidth quota, once
 // each per UTC month) from the usage rows the gateway writes. The other events are queued
-// where they happen (lib/webhooks/events.js names each source).
+// where they happen (lib/webhooks/events.js and lib/proxies/events.js name each source).
 
-cronAdd("webhook_events", "* * * * *", () => require(`${__hooks}/lib/webhooks/events.js`).runScheduled());
+cronAdd("webhook_events", "* * * * *", () => require(`${__hooks}/lib/proxies/events.js`).runScheduled());
 
 routerAdd(
   "POST",
   "/api/admin/jobs/webhook-events",
-  (e) => require(`${__hooks}/lib/webhooks/events.js`).runJobRoute(e),
+  (e) => require(`${__hooks}/lib/proxies/events.js`).runJobRoute(e),
   $apis.requireSuperuserAuth(),
 );

@@ -1,6 +1,6 @@
 // @ts-check
 /// <reference path="../types/pocketbase.d.ts" />
-// The shop's notices that follow a committed record change (lib/core/mail-templates.js):
+// The shop's notices that follow a committed record change (lib/support/mails.js):
 // staff hear of a new ticket and a new contact-form message, a customer of their ticket's
 // closing. After-success hooks run once the write's transaction committed (an admin's write
 // is wrapped in one with its audit row, audit.pb.js), so no mail waits inside one. The

@@ -3,7 +3,7 @@
 // The money domain: buying credits (packages, checkout, Stripe's webhook), balance
 // adjustments, order refunds and referral payouts. Each route is documented on its function
 // in lib/money/; every one that moves money takes an Idempotency-Key
-// (lib/money/idempotency.js).
+// (lib/core/idempotency.js).
 //
 // Money is written by the server only: the records API refuses every write to balances, the
 // ledger, referrals, affiliates (but a code), payments, orders, commissions and payouts,
@@ -28,7 +28,7 @@ onBootstrap((e) => {
 
 routerAdd("GET", "/api/v1/credits/packages", (e) => require(`${__hooks}/lib/money/payments.js`).packages(e), $apis.requireAuth("users"));
 
-routerAdd("POST", "/api/v1/credits/checkout", (e) => require(`${__hooks}/lib/money/payments.js`).checkout(e), $apis.requireAuth("users"));
+routerAdd("POST", "/api/v1/credits/checkout", (e) => require(`${__hooks}/lib/money/checkout.js`).checkout(e), $apis.requireAuth("users"));
 
 routerAdd(
   "POST",
@@ -40,14 +40,14 @@ routerAdd(
 routerAdd(
   "POST",
   "/api/admin/users/{id}/balance",
-  (e) => require(`${__hooks}/lib/money/adjustments.js`).adjust(e),
+  (e) => require(`${__hooks}/lib/accounts/adjustments.js`).adjust(e),
   $apis.requireAuth("users"),
 );
 
 routerAdd(
   "POST",
   "/api/admin/orders/{id}/refund",
-  (e) => require(`${__hooks}/lib/money/order-refund.js`).refund(e),
+  (e) => require(`${__hooks}/lib/proxies/order-refund.js`).refund(e),
   $apis.requireAuth("users"),
 );
 

@@ -4,8 +4,8 @@
 // routes (/api/admin/proxies), the expiry job, and the record hooks of proxies and
 // pricing_plans. Each handler is one call into lib/proxies/, where its route is documented.
 // Money moves only through lib/money/ledger.js; every route that moves money takes an
-// Idempotency-Key (lib/money/idempotency.js). Admin routes: shop admins only (anonymous
-// 401, customers 403), changes refused in demo mode, one audit row each (lib/audit/admin.js).
+// Idempotency-Key (lib/core/idempotency.js). Admin routes: shop admins only (anonymous
+// 401, customers 403), changes refused in demo mode, one audit row each (lib/core/admin.js).
 // Errors: {status, message, data: {field: {code, message}}}.
 
 // ---- Customers: buy, renew, auto-renew, new credentials, stock, prices and usage ---------
@@ -113,18 +113,17 @@ routerAdd(
 // not open the passwords already stored.
 onBootstrap((e) => {
   e.next();
-  require(`${__hooks}/lib/proxies/credentials.js`).assertUsableKey(e.app);
+  require(`${__hooks}/lib/core/sealing.js`).assertUsableKey(e.app);
 });
 // Where customers connect (issue #16): on every start, after the migrations (serve runs them
 // after onBootstrap, then the serve hook; the JS VM has no onServe of its own, so it is bound
 // on $app here), every proxy's host and port are the gateway's for the environment's ports
 // and the gateway_public_host setting, and owners whose proxies moved to the gateway are
-// told once by mail (lib/proxies/gateway-endpoint.js).
+// told once by mail (lib/proxies/gateway-endpoint.js, lib/proxies/mails.js).
 $app.onServe().bindFunc((/** @type {core.ServeEvent} */ e) => {
-  const gateway = require(`${__hooks}/lib/proxies/gateway-endpoint.js`);
-  gateway.syncEndpoints(e.app);
+  require(`${__hooks}/lib/proxies/gateway-endpoint.js`).syncEndpoints(e.app);
   e.next();
-  gateway.sendEndpointNotices(e.app);
+  require(`${__hooks}/lib/proxies/mails.js`).sendEndpointNotices(e.app);
 });
 onRecordEnrich((e) => require(`${__hooks}/lib/proxies/records-api.js`).addPassword(e), "proxies");
 onRecordCreateRequest((e) => require(`${__hooks}/lib/proxies/records-api.js`).checkCreate(e), "proxies");

@@ -9,7 +9,7 @@
 // and SHOP_DEMO_MODE, which pins demo_mode (demo-mode.js).
 onBootstrap((e) => {
   e.next();
-  require(`${__hooks}/lib/settings/demo-mode.js`).applyDemoModeEnv(e.app);
+  require(`${__hooks}/lib/core/demo-mode.js`).applyDemoModeEnv(e.app);
   require(`${__hooks}/lib/settings/backups.js`).applyBackupEnv(e.app);
   require(`${__hooks}/lib/settings/env-settings.js`).applyAppUrl(e.app);
   require(`${__hooks}/lib/settings/env-settings.js`).applyEnvSettings(e.app);

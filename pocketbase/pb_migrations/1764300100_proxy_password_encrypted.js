@@ -8,9 +8,9 @@
 
 migrate(
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/proxies/credentials.js")} */
-    const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
-    credentials.credentialsKey(); // refuse to run without a valid key
+    /** @type {typeof import("../pb_hooks/lib/core/sealing.js")} */
+    const sealing = require(`${__hooks}/lib/core/sealing.js`);
+    sealing.credentialsKey(); // refuse to run without a valid key
 
     const proxies = app.findCollectionByNameOrId("proxies");
     const field = /** @type {core.TextField} */ (proxies.fields.getByName("password"));
@@ -27,19 +27,19 @@ migrate(
       app
         .db()
         .newQuery("UPDATE proxies SET password_encrypted = {:sealed} WHERE id = {:id}")
-        .bind({ id: row.id, sealed: credentials.sealPassword(row.password_encrypted) })
+        .bind({ id: row.id, sealed: sealing.sealPassword(row.password_encrypted) })
         .execute();
     }
   },
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/proxies/credentials.js")} */
-    const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+    /** @type {typeof import("../pb_hooks/lib/core/sealing.js")} */
+    const sealing = require(`${__hooks}/lib/core/sealing.js`);
     const rows = /** @type {{ id: string, password_encrypted: string }[]} */ (
       /** @type {unknown} */ (arrayOf(new DynamicModel({ id: "", password_encrypted: "" })))
     );
     app.db().newQuery("SELECT id, password_encrypted FROM proxies").all(rows);
     for (const row of rows) {
-      const plain = credentials.openPassword(row.password_encrypted);
+      const plain = sealing.openPassword(row.password_encrypted);
       app
         .db()
         .newQuery("UPDATE proxies SET password_encrypted = {:plain} WHERE id = {:id}")

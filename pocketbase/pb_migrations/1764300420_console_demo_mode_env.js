@@ -4,8 +4,8 @@
 
 migrate(
   (app) => {
-    /** @type {typeof import("../pb_hooks/lib/settings/demo-mode.js")} */
-    const settings = require(`${__hooks}/lib/settings/demo-mode.js`);
+    /** @type {typeof import("../pb_hooks/lib/core/demo-mode.js")} */
+    const settings = require(`${__hooks}/lib/core/demo-mode.js`);
     settings.applyDemoModeEnv(app);
   },
   () => {

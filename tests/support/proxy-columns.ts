@@ -39,7 +39,7 @@ export const setProxyColumns = (target: { dataDir: string }, ids: string[], colu
   setColumns(target, "proxies", ids, columns);
 
 /**
- * `plain` sealed as pb_hooks/lib/proxies/credentials.js sealPassword does under the test
+ * `plain` sealed as pb_hooks/lib/core/sealing.js sealPassword does under the test
  * PocketBases' key (TEST_CREDENTIALS_KEY), for a sealed column written with setColumns.
  */
 export function sealed(plain: string): string {

@@ -1,6 +1,6 @@
 // The balance form (admin spec 2, "balance modal"): an amount in dollars, saved as whole
 // cents, and the description the customer reads in their history. The server
-// (lib/money/adjustments.js) checks the same, and stays the truth.
+// (lib/accounts/adjustments.js) checks the same, and stays the truth.
 import * as v from "valibot";
 import { MAX_ADJUSTMENT_CENTS, MAX_ADJUSTMENT_MESSAGE } from "@/lib/catalog";
 

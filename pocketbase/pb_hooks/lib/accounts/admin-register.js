@@ -18,7 +18,7 @@ const signup = require(`${__hooks}/lib/accounts/signup.js`);
 function openInvitation(e) {
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
-  require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
+  require(`${__hooks}/lib/core/demo-mode.js`).refuseInDemoMode(e.app);
   if (!links.registrationEnabled(e.app)) throw new ForbiddenError(links.MESSAGES.closed);
   const body = api.jsonBody(e);
   return { body, invitation: links.usableInvitation(e.app, api.text(body["token"])) };
@@ -76,8 +76,8 @@ function register(e) {
  * @returns {core.Record} the new admin
  */
 function acceptInvitation(app, invitation, input) {
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
   const duplicate = () =>
     signup.emailTaken("An account with this email already exists. Sign in instead, or ask an administrator for admin rights.");
   const invited = invitation.getString("email");

@@ -112,8 +112,8 @@ function create(e) {
   const links = require(`${__hooks}/lib/accounts/invitation-links.js`);
   /** @type {typeof import("./admin-account.js")} */
   const account = require(`${__hooks}/lib/accounts/admin-account.js`);
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
 
   const body = api.jsonBody(e);
   const token = usableToken(e.app, api.text(body["token"]));

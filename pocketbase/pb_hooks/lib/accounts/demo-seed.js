@@ -54,7 +54,7 @@ function createUser(app, user) {
   record.set("onboarding_completed", true);
   record.set("onboarding_completed_at", new Date().toISOString());
   // Published credentials: while demo mode is on, nobody can change or spend with them
-  // (accounts.pb.js, lib/settings/demo-mode.js).
+  // (accounts.pb.js, lib/core/demo-mode.js).
   record.set("is_demo", true);
   app.save(record);
   // The users hook does this too when hooks are loaded; it is idempotent.
@@ -88,8 +88,8 @@ function seedDemo(app, accounts) {
   // directly from the gateway's machine (no bind address) and reached at the gateway's host
   // and port for the type (lib/proxies/gateway-endpoint.js, as Generate writes them).
   const inventory = app.findCachedCollectionByNameOrId("proxies");
-  /** @type {typeof import("../proxies/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+  /** @type {typeof import("../core/sealing.js")} */
+  const sealing = require(`${__hooks}/lib/core/sealing.js`);
   /** @type {typeof import("../proxies/gateway-endpoint.js")} */
   const gateway = require(`${__hooks}/lib/proxies/gateway-endpoint.js`);
   for (const [country, states] of Object.entries(LOCATIONS)) {
@@ -104,7 +104,7 @@ function seedDemo(app, accounts) {
               exit: "direct",
               bind_address: "",
               username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
-              password_encrypted: credentials.sealPassword($security.randomString(16)),
+              password_encrypted: sealing.sealPassword($security.randomString(16)),
               type,
               country,
               state,
@@ -126,7 +126,7 @@ function seedDemo(app, accounts) {
   /** @type {typeof import("../proxies/purchase.js")} */
   const proxiesLib = require(`${__hooks}/lib/proxies/purchase.js`);
   require(`${__hooks}/lib/affiliate/referrals.js`).linkReferral(app, customer, admin.id.slice(0, 8));
-  require(`${__hooks}/lib/accounts/welcome-credit.js`).grantWelcomeCredit(app, customer.id);
+  require(`${__hooks}/lib/money/welcome-credit.js`).grantWelcomeCredit(app, customer.id);
   const pkg = payments.findPackage("package-50");
   const payment = new Record(app.findCachedCollectionByNameOrId("payments"), {
     user_id: customer.id,

@@ -38,7 +38,7 @@ function hashToken(token) {
  * @param {CoreApp} app
  */
 function registrationEnabled(app) {
-  return require(`${__hooks}/lib/settings/values.js`).settingOn(app, "admin_registration_enabled");
+  return require(`${__hooks}/lib/core/settings.js`).settingOn(app, "admin_registration_enabled");
 }
 
 /**

@@ -6,8 +6,8 @@
 
 /** @type {typeof import("./invitation-links.js")} */
 const links = require(`${__hooks}/lib/accounts/invitation-links.js`);
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 
 /**
  * Validates POST /api/admin/invitations: an optional e-mail no account has yet.

@@ -178,7 +178,7 @@ function show(e) {
  * mode (403). Writing a changed list makes a gateway_changes row for each of the user's
  * proxies (the 1764600100 trigger) and an ip_allowlist_changed row in the customer's
  * activity log (lib/activity/activity.js), in one transaction; an unchanged list writes
- * nothing. An optional Idempotency-Key (lib/api/changes.js answerChange, keyed on the
+ * nothing. An optional Idempotency-Key (lib/core/changes.js answerChange, keyed on the
  * normalised entries): a retry with it answers the first answer and changes nothing again;
  * the key sent with another list is a 422. No audit row: the customer's own setting (admins
  * see it in the console's user detail).
@@ -190,8 +190,8 @@ function replace(e) {
   const parsed = entriesFromBody(api.jsonBody(e));
   if ("error" in parsed) throw api.fieldError("entries", parsed.error);
   const entries = parsed.entries;
-  /** @type {typeof import("../api/changes.js")} */
-  const changes = require(`${__hooks}/lib/api/changes.js`);
+  /** @type {typeof import("../core/changes.js")} */
+  const changes = require(`${__hooks}/lib/core/changes.js`);
   return changes.answerChange(e, { userId: user.id, route: "PUT /api/v1/account/ip-allowlist", input: { entries } }, (txApp) => {
     const record = txApp.findRecordById("users", user.id);
     const before = storedList(record.getString("ip_allowlist"));

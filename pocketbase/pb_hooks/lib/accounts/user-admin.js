@@ -1,13 +1,13 @@
 // @ts-check
 // Managing users (the console's User Management, get_all_users_admin and
 // toggle_user_admin_status in the spec): the user list with its role counts and the admin
-// flag (one user's drawer: user-detail.js; balance adjustments: lib/money/adjustments.js).
+// flag (one user's drawer: user-detail.js; balance adjustments: lib/accounts/adjustments.js).
 // Shop admins only: anonymous 401, customers 403; changes refused in demo mode, each with
 // exactly one audit row in its transaction. Raw SQL on indexes (1764300000_console_users.js),
 // so every read stays fast at 100,000 users.
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
@@ -179,8 +179,8 @@ function assertNotDeleted(user) {
  * @param {unknown} [confirmEmail]  what the admin typed as the user's e-mail
  */
 function setAdmin(app, adminId, userId, isAdmin, confirmEmail) {
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
   if (userId === adminId) {
     throw new BadRequestError("You cannot change your own admin status.", {
       is_admin: new ValidationError("own_admin_status", "You cannot change your own admin status."),

@@ -37,8 +37,8 @@ function randomPassword() {
  * @param {core.RequestEvent} e
  */
 function deleteOnRequest(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
   /** @type {typeof import("./user-admin.js")} */

@@ -20,8 +20,8 @@ const DETAIL_LIMITS = { transactions: 20, proxies: 100, tickets: 20, orders: 20,
  * @param {string} id
  */
 function userDetail(app, id) {
-  /** @type {typeof import("../money/refunds.js")} */
-  const refunds = require(`${__hooks}/lib/money/refunds.js`);
+  /** @type {typeof import("../proxies/refunds.js")} */
+  const refunds = require(`${__hooks}/lib/proxies/refunds.js`);
   const user = require(`${__hooks}/lib/accounts/user-admin.js`).findUser(app, id);
   const profile = new DynamicModel({ onboarding_completed: false, password_set: false, ip_allowlist: "" });
   app
@@ -160,7 +160,7 @@ function userDetail(app, id) {
  * @param {core.RequestEvent} e
  */
 function detail(e) {
-  require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+  require(`${__hooks}/lib/core/admin.js`).requireAdmin(e);
   return e.json(200, userDetail(e.app, e.request?.pathValue("id") ?? ""));
 }
 

@@ -4,8 +4,8 @@
 // verification mail again. Shop admins only, refused in demo mode and for accounts deleted
 // on request; each change with its audit row (target: the user).
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 
 const ALREADY_VERIFIED = "This user's e-mail address is already verified.";
 
@@ -88,7 +88,7 @@ function changeEmail(e) {
       },
     };
   });
-  require(`${__hooks}/lib/core/mail-templates.js`).emailChanged(e.app, oldEmail, email);
+  require(`${__hooks}/lib/accounts/mails.js`).emailChanged(e.app, oldEmail, email);
   sendVerification(e.app, user);
   return e.json(200, users.findUser(e.app, userId));
 }

@@ -63,7 +63,7 @@ function verifiedChanged(e) {
     e.next();
     if (record.getBool("verified") !== wasVerified) {
       require(`${__hooks}/lib/affiliate/referrals.js`).recountReferrals(txApp, record.id);
-      if (record.getBool("verified")) require(`${__hooks}/lib/accounts/welcome-credit.js`).grantWelcomeCredit(txApp, record.id);
+      if (record.getBool("verified")) require(`${__hooks}/lib/money/welcome-credit.js`).grantWelcomeCredit(txApp, record.id);
     }
   });
 }

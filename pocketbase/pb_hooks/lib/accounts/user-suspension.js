@@ -31,14 +31,14 @@ function refuseSuspended(e) {
  * @param {core.RequestEvent} e
  */
 function setSuspended(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
   /** @type {typeof import("./user-admin.js")} */
   const users = require(`${__hooks}/lib/accounts/user-admin.js`);
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
   const caller = admin.requireAdminWrite(e);
   const body = api.jsonBody(e);
   const suspended = body["suspended"];

@@ -245,7 +245,7 @@ function listParams(e) {
  * newest first (created, then id). `kind` one of the kinds; `from` inclusive and `to`
  * exclusive (ISO 8601, a date alone is its UTC midnight); `limit` 1-100 (default 50) and
  * `cursor` (the previous page's next_cursor; null on the last page) as every list's
- * (lib/api/paging.js). 400 naming the field otherwise; 401 signed out. Scope "read" for an
+ * (lib/core/paging.js). 400 naming the field otherwise; 401 signed out. Scope "read" for an
  * API key.
  * @param {core.RequestEvent} e
  */
@@ -255,8 +255,8 @@ function listActivity(e) {
   /** @type {typeof import("../core/sql.js")} */
   const sql = require(`${__hooks}/lib/core/sql.js`);
   const user = api.customer(e);
-  /** @type {typeof import("../api/paging.js")} */
-  const paging = require(`${__hooks}/lib/api/paging.js`);
+  /** @type {typeof import("../core/paging.js")} */
+  const paging = require(`${__hooks}/lib/core/paging.js`);
   const params = listParams(e);
   const { limit, after } = paging.pageParams(e);
   let where = "user = {:user}";
@@ -282,7 +282,7 @@ function listActivity(e) {
     .all(rows);
   return e.json(
     200,
-    paging.pageOf(rows, limit, (row) => ({ ...row, created: require(`${__hooks}/lib/api/views.js`).rfc3339(row.created) })),
+    paging.pageOf(rows, limit, (row) => ({ ...row, created: require(`${__hooks}/lib/core/views.js`).rfc3339(row.created) })),
   );
 }
 

@@ -3,16 +3,19 @@
 // from a signed-in session (the Go middleware, pocketbase/apikeys.go, refuses these routes to
 // keys: a key cannot make keys). A key is psk_live_ + 32 random characters, shown once and
 // stored as its SHA-256 hash (hex, as apikeys.go looks it up); its first characters are kept
-// to tell keys apart. What a key spent this month is the sum of the orders made with it.
+// to tell keys apart. What a key spent this month is the sum of the orders made with it
+// (lib/money/spend-cap.js).
 
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("./views.js")} */
-const views = require(`${__hooks}/lib/api/views.js`);
-/** @type {typeof import("./changes.js")} */
-const changes = require(`${__hooks}/lib/api/changes.js`);
+/** @type {typeof import("../core/views.js")} */
+const views = require(`${__hooks}/lib/core/views.js`);
+/** @type {typeof import("../core/changes.js")} */
+const changes = require(`${__hooks}/lib/core/changes.js`);
+/** @type {typeof import("../activity/activity.js")} */
+const activity = require(`${__hooks}/lib/activity/activity.js`);
 
 const KEY_PREFIX = "psk_live_";
 const SHOWN_CHARS = KEY_PREFIX.length + 4;
@@ -20,46 +23,6 @@ const SHOWN_CHARS = KEY_PREFIX.length + 4;
 const facts = require(`${__hooks}/lib/core/facts.js`);
 /** The contract's scopes, the most active keys an account may have, the highest monthly spend cap. */
 const KEY_FACTS = facts.facts().api_keys;
-
-/** The first instant of this UTC month, as stored. */
-function monthStart() {
-  const now = new Date();
-  return new DateTime(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString()).string();
-}
-
-/**
- * What orders made with `keyId` cost this UTC month, refunded ones included (a cap limits
- * what a key may spend, not what it keeps).
- * @param {CoreApp} app
- * @param {string} keyId
- */
-function spentThisMonth(app, keyId) {
-  const row = new DynamicModel({ spent: 0 });
-  app
-    .db()
-    .newQuery("SELECT COALESCE(SUM(total_cents), 0) AS spent FROM proxy_orders WHERE api_key_id = {:key} AND created >= {:since}")
-    .bind({ key: keyId, since: monthStart() })
-    .one(row);
-  return row.spent;
-}
-
-/**
- * Refuses an order of `cents` made with a key whose monthly cap it would pass; inside the
- * order's transaction, so concurrent purchases with one key never pass the cap together.
- * @param {CoreApp} txApp
- * @param {import("../core/api.js").RequestApiKey | null | undefined} key
- * @param {number} cents
- */
-function assertUnderSpendCap(txApp, key, cents) {
-  if (!key || !(key.spend_cap_cents > 0)) return;
-  const spent = spentThisMonth(txApp, key.id);
-  if (spent + cents > key.spend_cap_cents) {
-    const ledger = require(`${__hooks}/lib/money/ledger.js`);
-    const left = Math.max(0, key.spend_cap_cents - spent);
-    const message = `This would pass the API key's monthly spend cap: it costs ${ledger.formatUsd(cents)}, and the key "${key.name}" has ${ledger.formatUsd(left)} of its ${ledger.formatUsd(key.spend_cap_cents)} left this month. Nothing was charged.`;
-    throw new ForbiddenError(message, { spend_cap: new ValidationError("spend_cap_reached", message) });
-  }
-}
 
 /**
  * @param {CoreApp} app
@@ -75,7 +38,7 @@ function keyView(app, record) {
     expires_at: views.iso(record.getString("expires_at")),
     ip_allowlist: sql.textList(record.getString("ip_allowlist")),
     spend_cap_cents: cap > 0 ? cap : null,
-    spent_this_month_cents: spentThisMonth(app, record.id),
+    spent_this_month_cents: require(`${__hooks}/lib/money/spend-cap.js`).spentThisMonth(app, record.id),
     last_used_at: views.iso(record.getString("last_used_at")),
     last_used_ip: record.getString("last_used_ip"),
     revoked_at: views.iso(record.getString("revoked_at")),
@@ -188,7 +151,7 @@ function createRoute(e) {
       spend_cap_cents: input.cap,
     });
     txApp.save(record);
-    recordActivity(txApp, e, user.id, "api_key_created", `Created API key “${input.name}” (${input.scopes.join(", ")})`);
+    activity.record(txApp, e, user.id, "api_key_created", `Created API key “${input.name}” (${input.scopes.join(", ")})`);
     return { api_key: keyView(txApp, record), key };
   });
 }
@@ -213,22 +176,10 @@ function revokeRoute(e) {
     if (!record.getString("revoked_at")) {
       record.set("revoked_at", new DateTime().string());
       txApp.save(record);
-      recordActivity(txApp, e, user.id, "api_key_revoked", `Revoked API key “${record.getString("name")}”`);
+      activity.record(txApp, e, user.id, "api_key_revoked", `Revoked API key “${record.getString("name")}”`);
     }
     return keyView(txApp, record);
   });
 }
 
-/**
- * One row of the customer's activity log (lib/activity/activity.js), in `app`'s transaction.
- * @param {CoreApp} app
- * @param {core.RequestEvent | null} e  null from jobs
- * @param {string} userId
- * @param {string} kind
- * @param {string} summary
- */
-function recordActivity(app, e, userId, kind, summary) {
-  require(`${__hooks}/lib/activity/activity.js`).record(app, e, userId, kind, summary);
-}
-
-module.exports = { KEY_PREFIX, spentThisMonth, assertUnderSpendCap, keyView, listRoute, createRoute, revokeRoute, recordActivity };
+module.exports = { KEY_PREFIX, keyView, listRoute, createRoute, revokeRoute };

@@ -1,6 +1,6 @@
 // @ts-check
 // The developer API's reads of a customer's own things: the account, proxies, ledger and
-// orders (the filters their dashboard pages have, cursor paging: lib/api/paging.js), and
+// orders (the filters their dashboard pages have, cursor paging: lib/core/paging.js), and
 // the catalog (places in stock with prices, the price list). Each answers the contract's
 // shape (src/lib/api-contract/).
 
@@ -8,10 +8,10 @@
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("./paging.js")} */
-const paging = require(`${__hooks}/lib/api/paging.js`);
-/** @type {typeof import("./views.js")} */
-const views = require(`${__hooks}/lib/api/views.js`);
+/** @type {typeof import("../core/paging.js")} */
+const paging = require(`${__hooks}/lib/core/paging.js`);
+/** @type {typeof import("../core/views.js")} */
+const views = require(`${__hooks}/lib/core/views.js`);
 /** @type {typeof import("../proxies/proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 

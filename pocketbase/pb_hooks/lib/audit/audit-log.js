@@ -2,10 +2,10 @@
 // Reading the audit log (the console's Audit Logs, get_admin_audit_logs in the spec): a
 // page of entries, newest first, with their admin's e-mail and names, searched and
 // filtered in SQL, and the summary cards. Shop admins only: anonymous 401, customers 403.
-// Rows are written only by lib/audit/audit.js and never change.
+// Rows are written only by lib/core/audit.js and never change.
 
-/** @type {typeof import("./admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 

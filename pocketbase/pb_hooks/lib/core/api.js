@@ -92,7 +92,7 @@ function verifiedCustomer(e) {
  */
 function actingCustomer(e, options = {}) {
   const user = options.verified ? verifiedCustomer(e) : customer(e);
-  require(`${__hooks}/lib/settings/demo-mode.js`).refuseDemoAccount(e.app, user);
+  require(`${__hooks}/lib/core/demo-mode.js`).refuseDemoAccount(e.app, user);
   return user;
 }
 

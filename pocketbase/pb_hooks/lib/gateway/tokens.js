@@ -132,7 +132,7 @@ function listTokens(app, paging) {
     last_address: r.last_address,
     in_contact: r.last_seen_at !== "" && now - Date.parse(r.last_seen_at.replace(" ", "T")) < OUT_OF_CONTACT_MS,
   }));
-  return require(`${__hooks}/lib/audit/admin.js`).listPage(items, count.n, paging);
+  return require(`${__hooks}/lib/core/admin.js`).listPage(items, count.n, paging);
 }
 
 /**
@@ -144,8 +144,8 @@ function listTokens(app, paging) {
  * @param {core.RequestEvent} e
  */
 function list(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   admin.requireAdmin(e);
   return e.json(200, listTokens(e.app, admin.paging(e, 100)));
 }
@@ -159,8 +159,8 @@ function list(e) {
  * @param {core.RequestEvent} e
  */
 function create(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   admin.requireAdminWrite(e);
   const body = require(`${__hooks}/lib/core/api.js`).jsonBody(e);
   const made = admin.auditedChange(e, (txApp) => {
@@ -187,8 +187,8 @@ function create(e) {
  * @param {core.RequestEvent} e
  */
 function revoke(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   admin.requireAdminWrite(e);
   const id = e.request?.pathValue("id") ?? "";
   const revoked = admin.auditedChange(e, (txApp) => {

@@ -8,7 +8,7 @@
 //   it never earns commission;
 // - "none" otherwise: buying credits is refused (503), nothing is charged.
 // Both providers credit through completePayment, once per payment however often it is called;
-// the receipt mail (lib/core/mail-templates.js creditReceipt) goes out after the commit of the
+// the receipt mail (lib/money/mails.js creditReceipt) goes out after the commit of the
 // call that credited (checkout for the test provider, the webhook for Stripe), never again.
 // Stripe's side (the Checkout Session, the webhook) is lib/money/stripe.js; its refunds and
 // chargebacks are reversed by lib/money/reversals.js.
@@ -191,17 +191,6 @@ function failPayment(app, paymentId, reason) {
 }
 
 /**
- * What the checkout route answers: the payment, the checkout URL (Stripe) and the balance.
- * @param {CoreApp} app
- * @param {string} paymentId
- */
-function checkoutResponse(app, paymentId) {
-  const payment = app.findRecordById("payments", paymentId);
-  const balance = ledger.balanceRecord(app, payment.getString("user_id")).getInt("balance_cents");
-  return { payment, checkout_url: payment.getString("checkout_url") || null, balance_cents: balance };
-}
-
-/**
  * GET /api/v1/credits/packages -> {provider: "stripe"|"test"|"none", currency, packages: [...]}
  * "none": buying credits is not set up (the checkout answers 503 with not_set_up_message).
  * @param {core.RequestEvent} e
@@ -217,49 +206,15 @@ function packages(e) {
   });
 }
 
-/**
- * POST /api/v1/credits/checkout {package_id}  Idempotency-Key
- * -> {payment, checkout_url (Stripe; null for the test provider), balance_cents}
- *
- * The price comes from the server's package list, never from the browser. Without a payment
- * provider (neither Stripe nor PAYMENTS_TEST_MODE=true): 503, nothing written. A replay
- * answers the same payment (and opens its Stripe checkout if the first attempt could not).
- * @param {core.RequestEvent} e
- */
-function checkout(e) {
-  /** @type {typeof import("../core/api.js")} */
-  const api = require(`${__hooks}/lib/core/api.js`);
-  /** @type {typeof import("./idempotency.js")} */
-  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
-  const user = api.actingCustomer(e, { verified: true });
-  assertCanSell();
-  const key = api.idempotencyKey(e);
-  const pkg = findPackage(api.jsonBody(e)["package_id"]);
-  const { earlier, result } = idempotency.once(
-    e.app,
-    { userId: user.id, key, route: "POST /api/v1/credits/checkout", input: { package_id: pkg.id }, collection: "payments" },
-    (txApp, keyed) => createPayment(txApp, user, pkg, keyed),
-  );
-  const paymentId = earlier ?? result ?? "";
-  // The test provider credits at once: its receipt, after the commit and never on a replay.
-  if (!earlier) require(`${__hooks}/lib/core/mail-templates.js`).creditReceipt(e.app, paymentId);
-  const payment = e.app.findRecordById("payments", paymentId);
-  if (payment.getString("provider") === "stripe" && payment.getString("status") === "pending" && !payment.getString("checkout_url")) {
-    require(`${__hooks}/lib/money/stripe.js`).openStripeCheckout(e.app, payment, user);
-  }
-  e.response.header().set("Idempotent-Replayed", String(!!earlier));
-  return e.json(200, checkoutResponse(e.app, paymentId));
-}
-
 module.exports = {
   PACKAGES,
   env,
   providerName,
   stripeConfigProblem,
+  assertCanSell,
   findPackage,
   createPayment,
   completePayment,
   failPayment,
   packages,
-  checkout,
 };

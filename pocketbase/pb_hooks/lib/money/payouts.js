@@ -29,12 +29,12 @@ const TERMS = require(`${__hooks}/lib/catalog.json`).affiliate;
  * @param {core.RequestEvent} e
  */
 function pay(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
-  /** @type {typeof import("./idempotency.js")} */
-  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
+  /** @type {typeof import("../core/idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/core/idempotency.js`);
   const user = admin.requireAdminWrite(e);
   const key = api.idempotencyKey(e);
   const referralId = e.request?.pathValue("id") ?? "";
@@ -63,8 +63,8 @@ function pay(e) {
  * @param {{ key: string, hash: string }} keyed
  */
 function payReferral(txApp, adminId, referralId, keyed) {
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
   const referral = txApp.findRecordById("referrals", referralId);
   const pendingIds = sql.rowsLike({ id: "" });
   txApp

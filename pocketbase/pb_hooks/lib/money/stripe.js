@@ -177,7 +177,7 @@ function handleStripeEvent(app, event) {
     if (outcome === "credited") {
       storeCardFingerprint(app, paymentId);
       // Once per payment: a webhook delivered again finds it paid ("already_paid") and mails nobody.
-      require(`${__hooks}/lib/core/mail-templates.js`).creditReceipt(app, paymentId);
+      require(`${__hooks}/lib/money/mails.js`).creditReceipt(app, paymentId);
     }
     return outcome;
   };

@@ -48,7 +48,7 @@ function dueRows() {
  * @param {DueProxy[]} due  oldest expiry first
  * @param {Record<string, number>} unitPrices  unit prices of the types for sale
  * @param {number} budgetCents  what the customer may spend now
- * @param {number} lockedCents  welcome credit left out of the budget (lib/accounts/welcome-credit.js lockedWelcomeCents)
+ * @param {number} lockedCents  welcome credit left out of the budget (lib/money/welcome-credit.js lockedWelcomeCents)
  * @returns {{ renew: DueProxy[], failures: RenewalFailure[] }}
  */
 function chooseRenewals(due, unitPrices, budgetCents, lockedCents) {
@@ -100,8 +100,8 @@ function autoRenew(app, now) {
         const still = dueRows();
         txApp.db().newQuery(`${dueQuery} AND assigned_to_user_id = {:userId} ORDER BY expires_at, id`).bind({ userId, now }).all(still);
         // What the customer may spend now: the balance less the welcome credit that may not
-        // be spent before a first payment (lib/accounts/welcome-credit.js), which renew() refuses too.
-        const locked = require(`${__hooks}/lib/accounts/welcome-credit.js`).lockedWelcomeCents(txApp, userId);
+        // be spent before a first payment (lib/money/welcome-credit.js), which renew() refuses too.
+        const locked = require(`${__hooks}/lib/money/welcome-credit.js`).lockedWelcomeCents(txApp, userId);
         const budget = ledger.balanceRecord(txApp, userId).getInt("balance_cents") - locked;
         const choice = chooseRenewals(still, prices.priceList(txApp), budget, locked);
         if (choice.renew.length > 0) {

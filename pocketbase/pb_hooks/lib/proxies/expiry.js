@@ -102,7 +102,7 @@ function remind(app, now) {
         .newQuery(`UPDATE proxies SET expiry_notice_sent_at = {:now} WHERE ${list.sql}`)
         .bind({ ...list.params, now: now.string() })
         .execute();
-      require(`${__hooks}/lib/webhooks/events.js`).proxiesExpiring(txApp, userId, ids);
+      require(`${__hooks}/lib/proxies/events.js`).proxiesExpiring(txApp, userId, ids);
     });
     reminded += rows.length;
   }
@@ -132,7 +132,7 @@ function runExpiryJob(app) {
       .bind({ now: nowText })
       .execute()
       .rowsAffected();
-    require(`${__hooks}/lib/webhooks/events.js`).proxiesExpired(txApp, rows);
+    require(`${__hooks}/lib/proxies/events.js`).proxiesExpired(txApp, rows);
   });
 
   for (const failure of failed) {

@@ -71,8 +71,8 @@ function hostOfUrl(url) {
  * @param {CoreApp} app
  */
 function publicHost(app) {
-  /** @type {typeof import("../settings/values.js")} */
-  const values = require(`${__hooks}/lib/settings/values.js`);
+  /** @type {typeof import("../core/settings.js")} */
+  const values = require(`${__hooks}/lib/core/settings.js`);
   const setting = (values.settingText(app, "gateway_public_host") ?? "").trim().toLowerCase();
   if (setting) return setting;
   return hostOfUrl($os.getenv("SHOP_APP_URL") || "") || "localhost";
@@ -132,54 +132,7 @@ function withPorts(record) {
   return record;
 }
 
-/**
- * Tells each owner whose proxies moved to the gateway (marked endpoint_notice_pending by the
- * 1764600200 migration) once by mail: their host and port changed, their username and
- * password did not. The marks of an owner are cleared before the mail goes out, so a
- * crash never sends it twice. Returns the number of mails sent.
- * @param {CoreApp} app
- */
-function sendEndpointNotices(app) {
-  /** @type {typeof import("../core/sql.js")} */
-  const sql = require(`${__hooks}/lib/core/sql.js`);
-  const rows = sql.rowsLike({ id: "", user_id: "", host: "", port: 0, username: "", type: "", country: "" });
-  try {
-    app
-      .db()
-      .newQuery(
-        `SELECT id, assigned_to_user_id AS user_id, host, port, username, type, country FROM proxies
-         WHERE endpoint_notice_pending = TRUE ORDER BY assigned_to_user_id, created, rowid`,
-      )
-      .all(rows);
-  } catch (_) {
-    return 0; // not migrated yet
-  }
-  /** @type {Map<string, typeof rows>} */
-  const byOwner = new Map();
-  for (const row of rows) byOwner.set(row.user_id, [...(byOwner.get(row.user_id) ?? []), row]);
-  let sent = 0;
-  for (const [userId, owned] of byOwner) {
-    const list = sql.inList(
-      "id",
-      owned.map((r) => r.id),
-    );
-    app.db().newQuery(`UPDATE proxies SET endpoint_notice_pending = FALSE WHERE ${list.sql}`).bind(list.params).execute();
-    if (!userId) continue; // released since the move: nobody to tell
-    const moved = owned.map((r) => ({
-      host: r.host,
-      port: r.port,
-      username: r.username,
-      type: r.type,
-      country: r.country,
-      ports: portsFor(r.type),
-    }));
-    if (require(`${__hooks}/lib/core/mail-templates.js`).endpointMoved(app, userId, moved)) sent++;
-  }
-  return sent;
-}
-
 module.exports = {
-  sendEndpointNotices,
   gatewayEndpoint,
   gatewayPorts,
   portsFor,

@@ -4,14 +4,14 @@
 // transaction with its audit row. Generated proxies exit direct from the gateway's machine
 // (issue #16). Refused in demo mode.
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("./credentials.js")} */
-const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("../core/sealing.js")} */
+const sealing = require(`${__hooks}/lib/core/sealing.js`);
 /** @type {typeof import("./proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
@@ -59,8 +59,8 @@ function validateGenerate(body) {
  * @returns {string[]}
  */
 function bindAddresses(app) {
-  /** @type {typeof import("../settings/values.js")} */
-  const values = require(`${__hooks}/lib/settings/values.js`);
+  /** @type {typeof import("../core/settings.js")} */
+  const values = require(`${__hooks}/lib/core/settings.js`);
   return (values.settingText(app, "gateway_bind_addresses") ?? "")
     .split(/[\s,]+/)
     .map((a) => a.trim())
@@ -102,7 +102,7 @@ function generate(txApp, input) {
   const now = new DateTime().string();
   /** @type {string[]} */
   const ids = [];
-  const seal = credentials.sealer();
+  const seal = sealing.sealer();
   const query = txApp.db().newQuery(INSERT_PROXY).prepare();
   let bind = nextBind();
   try {

@@ -9,14 +9,14 @@
 // row carries an upstream's username or password (a skipped line shows its host:port).
 // Refused in demo mode.
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("./credentials.js")} */
-const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("../core/sealing.js")} */
+const sealing = require(`${__hooks}/lib/core/sealing.js`);
 /** @type {typeof import("./endpoints.js")} */
 const endpoints = require(`${__hooks}/lib/proxies/endpoints.js`);
 /** @type {typeof import("./proxies.js")} */
@@ -88,7 +88,7 @@ function parseImport(body) {
   const skipped = [];
   /** @type {Record<string, number>} */
   const seen = {};
-  const seal = credentials.sealer();
+  const seal = sealing.sealer();
   lines.forEach((raw, i) => {
     const line = i + 1;
     const trimmed = raw.trim();
@@ -145,7 +145,7 @@ const NOT_INSERTED = `SELECT j.value ->> '$[0]' AS id, EXISTS (SELECT 1 FROM pro
  */
 function insertImport(txApp, parsed) {
   const { host, port } = require(`${__hooks}/lib/proxies/gateway-endpoint.js`).gatewayEndpoint(parsed.batch.type, txApp);
-  const seal = credentials.sealer();
+  const seal = sealing.sealer();
   const now = new DateTime().string();
   let pending = parsed.valid;
   let imported = 0;

@@ -3,14 +3,16 @@
 // the customer's credentials, where the proxy exits (issue #16: direct with a bind address,
 // or through an upstream whose password stays sealed), its limits (a monthly bandwidth quota
 // and a cap on connections at once) and the status rules, and one audit row per change in its own transaction
-// (lib/audit/admin.js). Refused in demo mode.
+// (lib/core/admin.js). Refused in demo mode.
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("./credentials.js")} */
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("../core/sealing.js")} */
+const sealing = require(`${__hooks}/lib/core/sealing.js`);
 /** @type {typeof import("./endpoints.js")} */
 const endpoints = require(`${__hooks}/lib/proxies/endpoints.js`);
 /** @type {typeof import("./inventory.js")} */
@@ -302,19 +304,19 @@ function applyEdit(txApp, id, edit) {
     changes["assigned_to_user_id"] = { from: owner, to: "", owner_email: emailOf(txApp, owner) };
   }
   if (edit.password !== undefined) {
-    const current = credentials.openPassword(record.getString("password_encrypted"));
+    const current = sealing.openPassword(record.getString("password_encrypted"));
     if (edit.password !== current) {
       // A new password must be as hard to guess as a generated one (#26 finding 7).
       const problem = credentials.proxyPasswordProblem(edit.password, current);
       if (problem) throw api.fieldError("password", problem, "validation_invalid_password");
-      record.set("password_encrypted", credentials.sealPassword(edit.password));
+      record.set("password_encrypted", sealing.sealPassword(edit.password));
       changes["password"] = { changed: true };
     }
   }
   if (edit.upstream_password !== undefined) {
-    const current = credentials.openPassword(record.getString("upstream_password_encrypted"));
+    const current = sealing.openPassword(record.getString("upstream_password_encrypted"));
     if (edit.upstream_password !== current) {
-      record.set("upstream_password_encrypted", credentials.sealPassword(edit.upstream_password));
+      record.set("upstream_password_encrypted", sealing.sealPassword(edit.upstream_password));
       changes["upstream_password"] = { changed: true };
       upstreamChanged = true;
     }

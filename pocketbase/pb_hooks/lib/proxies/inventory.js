@@ -3,14 +3,14 @@
 // list with its search and filters, the stats and one proxy with its password, by SQL.
 // Shop admins only: anonymous 401, customers 403. Never a password in the list.
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("./credentials.js")} */
-const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("../core/sealing.js")} */
+const sealing = require(`${__hooks}/lib/core/sealing.js`);
 /** @type {typeof import("./proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
@@ -174,7 +174,7 @@ function detail(app, id) {
   );
   return {
     ...rest,
-    password: credentials.openPassword(password_encrypted),
+    password: sealing.openPassword(password_encrypted),
     usage: require(`${__hooks}/lib/proxies/usage.js`).detailUsage(app, id),
   };
 }

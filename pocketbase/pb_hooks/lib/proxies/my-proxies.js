@@ -9,10 +9,12 @@ const api = require(`${__hooks}/lib/core/api.js`);
 const sql = require(`${__hooks}/lib/core/sql.js`);
 /** @type {typeof import("./credentials.js")} */
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("../core/sealing.js")} */
+const sealing = require(`${__hooks}/lib/core/sealing.js`);
 /** @type {typeof import("./proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
-/** @type {typeof import("../api/changes.js")} */
-const changes = require(`${__hooks}/lib/api/changes.js`);
+/** @type {typeof import("../core/changes.js")} */
+const changes = require(`${__hooks}/lib/core/changes.js`);
 
 /**
  * The user's proxy `id`, or a 404.
@@ -47,11 +49,11 @@ function regenerateCredentials(app, userId, id) {
     throw new BadRequestError("Only active proxies get new credentials; renew this proxy first.");
   }
   const password = proxies.newPassword();
-  proxy.set("password_encrypted", credentials.sealPassword(password));
+  proxy.set("password_encrypted", sealing.sealPassword(password));
   app.save(proxy);
   proxy.withCustomData(true);
   proxy.set("password", password);
-  return require(`${__hooks}/lib/api/views.js`).proxyRecordView(require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(proxy));
+  return require(`${__hooks}/lib/core/views.js`).proxyRecordView(require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(proxy));
 }
 
 /**
@@ -71,7 +73,7 @@ function setAutoRenew(app, userId, id, enabled) {
     proxy.set("auto_renew", enabled);
     app.save(proxy);
   }
-  return require(`${__hooks}/lib/api/views.js`).proxyRecordView(
+  return require(`${__hooks}/lib/core/views.js`).proxyRecordView(
     require(`${__hooks}/lib/proxies/gateway-endpoint.js`).withPorts(credentials.withPassword(proxy)),
   );
 }
@@ -118,7 +120,7 @@ function rotateRoute(e) {
   const id = e.request?.pathValue("id") ?? "";
   return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/proxies/{id}/rotate", input: { id } }, (txApp) => {
     const proxy = regenerateCredentials(txApp, user.id, id);
-    require(`${__hooks}/lib/api/api-keys.js`).recordActivity(
+    require(`${__hooks}/lib/activity/activity.js`).record(
       txApp,
       e,
       user.id,

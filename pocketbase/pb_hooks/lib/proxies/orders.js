@@ -40,8 +40,8 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 /**
  * @typedef {object} OrderView  what the purchase and renewal routes answer (the contract's OrderResult)
- * @property {ReturnType<typeof import("../api/views.js").orderView>} order
- * @property {import("../api/views.js").ProxyView[]} proxies
+ * @property {ReturnType<typeof import("../core/views.js").orderView>} order
+ * @property {import("../core/views.js").ProxyView[]} proxies
  * @property {number} balance_cents  the balance right after the order
  */
 
@@ -56,8 +56,8 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
  * @param {(txApp: CoreApp, userId: string, input: any, idempotency: Idempotency) => OrderView} work
  */
 function answerOnce(e, route, validate, work) {
-  /** @type {typeof import("../money/idempotency.js")} */
-  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
+  /** @type {typeof import("../core/idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/core/idempotency.js`);
   const user = api.actingCustomer(e, { verified: true });
   const key = api.idempotencyKey(e);
   const input = validate(api.jsonBody(e));
@@ -85,8 +85,8 @@ function answerOnce(e, route, validate, work) {
  * @param {import("../core/api.js").RequestApiKey | null | undefined} apiKey
  */
 function recordOrderActivity(txApp, e, userId, view, apiKey) {
-  /** @type {typeof import("../api/api-keys.js")} */
-  const apiKeys = require(`${__hooks}/lib/api/api-keys.js`);
+  /** @type {typeof import("../activity/activity.js")} */
+  const activity = require(`${__hooks}/lib/activity/activity.js`);
   const order = view.order;
   const request = /** @type {core.RequestEvent} */ (/** @type {unknown} */ (e));
   const cost = ledger.formatUsd(order.total_cents);
@@ -94,14 +94,14 @@ function recordOrderActivity(txApp, e, userId, view, apiKey) {
   if (order.kind === "purchase") {
     const place = [order.country, order.state, order.city].filter(Boolean).join(" / ");
     const what = proxies.proxiesLabel(order.quantity, order.proxy_type);
-    apiKeys.recordActivity(txApp, request, userId, "purchase", `Bought ${what} in ${place} for ${cost} (order ${number})`);
+    activity.record(txApp, request, userId, "purchase", `Bought ${what} in ${place} for ${cost} (order ${number})`);
   } else {
     const what = proxies.proxiesLabel(order.quantity, order.proxy_type);
     const how = e ? "Renewed" : "Automatic renewal of";
-    apiKeys.recordActivity(txApp, request, userId, "renewal", `${how} ${what} for ${proxies.TERM_DAYS} days for ${cost} (order ${number})`);
+    activity.record(txApp, request, userId, "renewal", `${how} ${what} for ${proxies.TERM_DAYS} days for ${cost} (order ${number})`);
   }
   if (apiKey) {
-    apiKeys.recordActivity(txApp, request, userId, "api_key_spent", `Spent ${cost} with API key “${apiKey.name}” (order ${number})`);
+    activity.record(txApp, request, userId, "api_key_spent", `Spent ${cost} with API key “${apiKey.name}” (order ${number})`);
   }
 }
 
@@ -117,7 +117,7 @@ function recordOrderActivity(txApp, e, userId, view, apiKey) {
  *   `apiKey`: the key it is made with, held to its monthly spend cap
  */
 function chargeOrder(txApp, userId, charge) {
-  require(`${__hooks}/lib/api/api-keys.js`).assertUnderSpendCap(txApp, charge.apiKey, charge.cents);
+  require(`${__hooks}/lib/money/spend-cap.js`).assertUnderSpendCap(txApp, charge.apiKey, charge.cents);
   const { transaction, balanceCents } = ledger.applyLedgerEntry(
     txApp,
     {
@@ -132,7 +132,7 @@ function chargeOrder(txApp, userId, charge) {
       return new BadRequestError(message, { [charge.field]: new ValidationError("insufficient_balance", message) });
     },
   );
-  require(`${__hooks}/lib/accounts/welcome-credit.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, charge.field);
+  require(`${__hooks}/lib/money/welcome-credit.js`).assertWelcomeCreditRule(txApp, userId, balanceCents, charge.field);
   return { transactionId: transaction.id, balanceCents };
 }
 
@@ -173,8 +173,8 @@ function saveOrder(txApp, fields, bought, balanceCents, idempotency) {
  * @returns {OrderView}
  */
 function orderView(order, rows, balanceCents) {
-  /** @type {typeof import("../api/views.js")} */
-  const views = require(`${__hooks}/lib/api/views.js`);
+  /** @type {typeof import("../core/views.js")} */
+  const views = require(`${__hooks}/lib/core/views.js`);
   return { order: views.orderView(order), proxies: rows.map(views.proxyView), balance_cents: balanceCents };
 }
 

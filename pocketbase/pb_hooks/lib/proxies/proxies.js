@@ -5,8 +5,8 @@
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("./credentials.js")} */
-const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+/** @type {typeof import("../core/sealing.js")} */
+const sealing = require(`${__hooks}/lib/core/sealing.js`);
 
 /**
  * @typedef {object} Catalog  the parts of lib/catalog.json this domain reads
@@ -144,7 +144,7 @@ function proxyRows() {
  * @returns {T}
  */
 function openPasswords(rows) {
-  for (const row of rows) row.password = credentials.openPassword(row.password);
+  for (const row of rows) row.password = sealing.openPassword(row.password);
   return rows;
 }
 
@@ -167,7 +167,7 @@ function returnToStock(txApp, ids, fromStatus) {
         `UPDATE proxies SET status = 'AVAILABLE', assigned_to_user_id = '', password_encrypted = {:password}, expires_at = '',
          auto_renew = FALSE, expiry_notice_sent_at = '', updated = {:now} WHERE id = {:id} AND +status = {:from}`,
       )
-      .bind({ id, password: credentials.sealPassword(newPassword()), now, from: fromStatus })
+      .bind({ id, password: sealing.sealPassword(newPassword()), now, from: fromStatus })
       .execute()
       .rowsAffected();
   }

@@ -171,7 +171,7 @@ function purchaseRoute(e) {
     return view;
   });
   // The receipt after the commit (answerOnce returned), never for an Idempotency-Key replay.
-  if (made) require(`${__hooks}/lib/core/mail-templates.js`).proxyReceipt(e.app, made.userId, made.view);
+  if (made) require(`${__hooks}/lib/proxies/mails.js`).proxyReceipt(e.app, made.userId, made.view);
   return answer;
 }
 

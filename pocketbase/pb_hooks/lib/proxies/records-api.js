@@ -79,7 +79,7 @@ function checkUpdate(e) {
     }
   }
   e.next();
-  // The answer is written; the audit row (lib/audit/audit.js, after this) lists the password as
+  // The answer is written; the audit row (lib/core/audit.js, after this) lists the password as
   // changed ("[redacted]") only when it was.
   if (!changed) e.record?.withCustomData(false);
 }

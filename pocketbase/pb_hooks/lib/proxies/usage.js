@@ -139,7 +139,7 @@ function usageOf(app, proxyId, range, userId, now = Date.now()) {
     })
     .all(rows);
   const totals = { bytes_up: 0, bytes_down: 0, bytes: 0, connections: 0, failed_connections: 0 };
-  const { rfc3339 } = require(`${__hooks}/lib/api/views.js`);
+  const { rfc3339 } = require(`${__hooks}/lib/core/views.js`);
   const hours = rows.map((r) => {
     totals.bytes_up += r.bytes_up;
     totals.bytes_down += r.bytes_down;

@@ -378,7 +378,7 @@ function figures(app, days, nowMs = Date.now()) {
  * @param {core.RequestEvent} e
  */
 function analytics(e) {
-  require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+  require(`${__hooks}/lib/core/admin.js`).requireAdmin(e);
   const days = parseDays(String(e.request?.url?.query().get("days") ?? ""));
   return e.json(200, figures(e.app, days));
 }

@@ -91,7 +91,7 @@ function overviewFigures(app, nowMs = Date.now()) {
  * @param {core.RequestEvent} e
  */
 function overview(e) {
-  require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+  require(`${__hooks}/lib/core/admin.js`).requireAdmin(e);
   return e.json(200, overviewFigures(e.app));
 }
 

@@ -163,7 +163,7 @@ function saveSettings(txApp, values) {
  * @param {core.RequestEvent} e
  */
 function get(e) {
-  require(`${__hooks}/lib/audit/admin.js`).requireAdmin(e);
+  require(`${__hooks}/lib/core/admin.js`).requireAdmin(e);
   return e.json(200, readSettings(e.app));
 }
 
@@ -187,12 +187,12 @@ function get(e) {
  * @param {core.RequestEvent} e
  */
 function put(e) {
-  require(`${__hooks}/lib/audit/admin.js`).requireAdminWrite(e);
+  require(`${__hooks}/lib/core/admin.js`).requireAdminWrite(e);
   const values = validateSettings(require(`${__hooks}/lib/core/api.js`).jsonBody(e));
   e.app.runInTransaction((txApp) => {
     const changes = saveSettings(txApp, values);
     if (Object.keys(changes).length > 0) {
-      require(`${__hooks}/lib/audit/audit.js`).writeAuditLog(txApp, {
+      require(`${__hooks}/lib/core/audit.js`).writeAuditLog(txApp, {
         adminId: e.auth?.id ?? "",
         action: "settings.update",
         targetType: "settings",

@@ -44,7 +44,7 @@ function updateRequest(e) {
  */
 function mailNewMessage(e) {
   e.next();
-  if (e.record) require(`${__hooks}/lib/core/mail-templates.js`).staffContactMessage(e.app, e.record);
+  if (e.record) require(`${__hooks}/lib/support/mails.js`).staffContactMessage(e.app, e.record);
 }
 
 module.exports = { newMessageRequest, updateRequest, mailNewMessage };

@@ -17,7 +17,7 @@ function newMessageRequest(e) {
   if (!e.hasSuperuserAuth() && e.auth && e.record) {
     e.record.set("sender_id", e.auth.id);
     e.record.set("is_admin_message", e.auth.getBool("is_admin"));
-    if (staff) require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
+    if (staff) require(`${__hooks}/lib/core/demo-mode.js`).refuseInDemoMode(e.app);
   }
   if (e.record) e.record.set("message", e.record.getString("message").trim());
   const message = e.record;
@@ -28,7 +28,7 @@ function newMessageRequest(e) {
   e.app.runInTransaction((txApp) => {
     e.app = txApp;
     e.next();
-    require(`${__hooks}/lib/audit/audit.js`).writeAuditLog(txApp, {
+    require(`${__hooks}/lib/core/audit.js`).writeAuditLog(txApp, {
       adminId,
       action: "chat_messages.reply",
       targetType: "chat_messages",

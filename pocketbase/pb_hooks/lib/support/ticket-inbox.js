@@ -9,8 +9,8 @@
 //                    (is_admin_message forced by messages.js; refused in demo mode)
 //   - contact read/unread: PATCH /api/collections/contact_messages/records/{id} {read_at: "now" | ""}
 
-/** @type {typeof import("../audit/admin.js")} */
-const admin = require(`${__hooks}/lib/audit/admin.js`);
+/** @type {typeof import("../core/admin.js")} */
+const admin = require(`${__hooks}/lib/core/admin.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 

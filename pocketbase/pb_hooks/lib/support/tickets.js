@@ -4,7 +4,7 @@
 // last_message_at and awaiting_reply (the console's inbox order and "awaiting reply" mark)
 // are the server's (messages.js sets them on every saved message). After the commit, staff
 // get a new ticket's notice and the owner a closed ticket's (mails.pb.js,
-// lib/core/mail-templates.js).
+// lib/support/mails.js).
 
 /**
  * The errors of a new ticket's fields, with the catalog's limits and messages.
@@ -125,7 +125,7 @@ function mailNewTicket(e) {
     .newQuery("SELECT message FROM chat_messages WHERE ticket_id = {:id} ORDER BY created, id LIMIT 1")
     .bind({ id: e.record.id })
     .all(rows);
-  require(`${__hooks}/lib/core/mail-templates.js`).staffNewTicket(e.app, e.record, rows[0]?.message ?? "");
+  require(`${__hooks}/lib/support/mails.js`).staffNewTicket(e.app, e.record, rows[0]?.message ?? "");
 }
 
 /**
@@ -137,7 +137,7 @@ function mailClosedTicket(e) {
   e.next();
   const record = e.record;
   if (!record || record.getString("status") !== "closed" || record.original().getString("status") === "closed") return;
-  require(`${__hooks}/lib/core/mail-templates.js`).ticketClosed(e.app, record);
+  require(`${__hooks}/lib/support/mails.js`).ticketClosed(e.app, record);
 }
 
 module.exports = { createTicket, newTicketRequest, ticketUpdateRequest, startActivity, mailNewTicket, mailClosedTicket };

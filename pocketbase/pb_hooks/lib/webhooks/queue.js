@@ -65,9 +65,9 @@ function newSecret() {
  * @param {string} secret
  */
 function sealSecret(secret) {
-  /** @type {typeof import("../proxies/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
-  return credentials.sealPassword(secret);
+  /** @type {typeof import("../core/sealing.js")} */
+  const sealing = require(`${__hooks}/lib/core/sealing.js`);
+  return sealing.sealPassword(secret);
 }
 
 /** A new Standard Webhooks message id. */

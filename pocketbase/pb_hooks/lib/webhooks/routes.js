@@ -3,16 +3,16 @@
 // the contract is src/lib/api-contract/webhooks.ts): a customer's endpoints (at most the
 // contract's max_endpoints), their signing secret (shown only in the answers of create and
 // rotate-secret, stored sealed), their deliveries (newest first, cursor paging) and resending
-// one. Changes take an optional Idempotency-Key (lib/api/changes.js) and are written to the
+// one. Changes take an optional Idempotency-Key (lib/core/changes.js) and are written to the
 // activity log. Another customer's endpoint or delivery is a 404. What is sent, and when, is
 // the queue's and the dispatcher's (lib/webhooks/queue.js, pocketbase/webhooks).
 
 /** @type {typeof import("../core/api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
-/** @type {typeof import("../api/views.js")} */
-const views = require(`${__hooks}/lib/api/views.js`);
-/** @type {typeof import("../api/changes.js")} */
-const changes = require(`${__hooks}/lib/api/changes.js`);
+/** @type {typeof import("../core/views.js")} */
+const views = require(`${__hooks}/lib/core/views.js`);
+/** @type {typeof import("../core/changes.js")} */
+const changes = require(`${__hooks}/lib/core/changes.js`);
 /** @type {typeof import("./queue.js")} */
 const queue = require(`${__hooks}/lib/webhooks/queue.js`);
 
@@ -237,9 +237,9 @@ function createRoute(e) {
       disabled_reason: "",
     });
     txApp.save(record);
-    /** @type {typeof import("../api/api-keys.js")} */
-    const keys = require(`${__hooks}/lib/api/api-keys.js`);
-    keys.recordActivity(
+    /** @type {typeof import("../activity/activity.js")} */
+    const activity = require(`${__hooks}/lib/activity/activity.js`);
+    activity.record(
       txApp,
       e,
       user.id,
@@ -286,9 +286,9 @@ function updateRoute(e) {
     }
     if (changed.length) {
       txApp.save(record);
-      /** @type {typeof import("../api/api-keys.js")} */
-      const keys = require(`${__hooks}/lib/api/api-keys.js`);
-      keys.recordActivity(
+      /** @type {typeof import("../activity/activity.js")} */
+      const activity = require(`${__hooks}/lib/activity/activity.js`);
+      activity.record(
         txApp,
         e,
         user.id,
@@ -311,9 +311,9 @@ function deleteRoute(e) {
     const record = ownEndpoint(txApp, user.id, id);
     const view = webhookView(record);
     txApp.delete(record); // the deliveries' relation cascades
-    /** @type {typeof import("../api/api-keys.js")} */
-    const keys = require(`${__hooks}/lib/api/api-keys.js`);
-    keys.recordActivity(txApp, e, user.id, "webhook_deleted", `Removed webhook endpoint ${shortUrl(view.url)}`);
+    /** @type {typeof import("../activity/activity.js")} */
+    const activity = require(`${__hooks}/lib/activity/activity.js`);
+    activity.record(txApp, e, user.id, "webhook_deleted", `Removed webhook endpoint ${shortUrl(view.url)}`);
     return view;
   });
 }
@@ -331,9 +331,9 @@ function rotateRoute(e) {
     const secret = queue.newSecret();
     record.set("secret", queue.sealSecret(secret));
     txApp.save(record);
-    /** @type {typeof import("../api/api-keys.js")} */
-    const keys = require(`${__hooks}/lib/api/api-keys.js`);
-    keys.recordActivity(
+    /** @type {typeof import("../activity/activity.js")} */
+    const activity = require(`${__hooks}/lib/activity/activity.js`);
+    activity.record(
       txApp,
       e,
       user.id,
@@ -371,8 +371,8 @@ function deliveryRows() {
  */
 function deliveriesRoute(e) {
   const user = api.customer(e);
-  /** @type {typeof import("../api/paging.js")} */
-  const paging = require(`${__hooks}/lib/api/paging.js`);
+  /** @type {typeof import("../core/paging.js")} */
+  const paging = require(`${__hooks}/lib/core/paging.js`);
   const endpoint = ownEndpoint(e.app, user.id, e.request?.pathValue("id") ?? "");
   const status = api.queryChoice(e, "status", DELIVERY_STATUSES);
   const { limit, after } = paging.pageParams(e);

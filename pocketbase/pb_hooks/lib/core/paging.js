@@ -3,7 +3,7 @@
 // is the last item's position, opaque to clients (base64url of "created|id"), so a page
 // never repeats or skips a row however many are added meanwhile.
 
-/** @type {typeof import("../core/api.js")} */
+/** @type {typeof import("./api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 
 const DEFAULT_LIMIT = 50;

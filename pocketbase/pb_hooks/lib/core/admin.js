@@ -1,17 +1,17 @@
 // @ts-check
 // The console's routes under /api/admin/ (the spec's admin "stored procedures"): who may
-// call them, demo mode (the console read-only, lib/settings/demo-mode.js), and a change
+// call them, demo mode (the console read-only, lib/core/demo-mode.js), and a change
 // written together with its audit row. Every admin route starts with requireAdmin(e) (reads) or requireAdminWrite(e)
-// (changes); records-API writes by admins are checked in lib/audit/audit.js auditAdminWrite.
+// (changes); records-API writes by admins are checked in lib/core/audit.js auditAdminWrite.
 
 /** @type {typeof import("./audit.js")} */
-const audit = require(`${__hooks}/lib/audit/audit.js`);
-/** @type {typeof import("../settings/demo-mode.js")} */
-const demo = require(`${__hooks}/lib/settings/demo-mode.js`);
+const audit = require(`${__hooks}/lib/core/audit.js`);
+/** @type {typeof import("./demo-mode.js")} */
+const demo = require(`${__hooks}/lib/core/demo-mode.js`);
 
 /**
  * The signed-in shop admin (a users record with is_admin), else 401 or 403. A signed-in
- * customer's refusal is audited ("admin.refused", lib/audit/audit.js auditRefused).
+ * customer's refusal is audited ("admin.refused", lib/core/audit.js auditRefused).
  * @param {core.RequestEvent} e
  * @returns {core.Record}
  */

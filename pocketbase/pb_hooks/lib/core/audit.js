@@ -78,7 +78,7 @@ function isShopAdmin(e) {
  */
 function auditAdminWrite(e, action) {
   if (!isShopAdmin(e) || !e.record) return e.next();
-  require(`${__hooks}/lib/settings/demo-mode.js`).refuseInDemoMode(e.app);
+  require(`${__hooks}/lib/core/demo-mode.js`).refuseInDemoMode(e.app);
   const record = e.record;
   const collection = record.collection().name;
   // Taken before the write: the stored values an update changes, or the deleted row.
@@ -172,7 +172,7 @@ function logRefusal(e, caller) {
   const method = e.request?.method ?? "";
   const route = e.request?.url?.path ?? "";
   const now = Date.now();
-  /** @type {typeof import("../core/sql.js")} */
+  /** @type {typeof import("./sql.js")} */
   const sql = require(`${__hooks}/lib/core/sql.js`);
   const seen = new DynamicModel({ hour: 0, same: 0 });
   e.app

@@ -48,7 +48,7 @@ function validateAdjustment(body) {
  * entry plus its audit row (users.balance_credit|debit {amount_cents, description,
  * balance_before_cents, balance_after_cents, transaction_id}), in one transaction. Shop
  * admins only; refused in demo mode. The key is stored as the ledger row's reference
- * ("adjustment:<sha256 of admin id and key>", lib/money/idempotency.js): the same key with
+ * ("adjustment:<sha256 of admin id and key>", lib/core/idempotency.js): the same key with
  * the same user, type, amount and description answers the first adjustment again (header
  * `Idempotent-Replayed: true`, balance_cents as right after it) and moves nothing; the same
  * key with anything else is refused (422). 400 for a bad field (named in data), a debit
@@ -56,13 +56,13 @@ function validateAdjustment(body) {
  * @param {core.RequestEvent} e
  */
 function adjust(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
-  /** @type {typeof import("./idempotency.js")} */
-  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
-  /** @type {typeof import("../accounts/user-admin.js")} */
+  /** @type {typeof import("../core/idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/core/idempotency.js`);
+  /** @type {typeof import("./user-admin.js")} */
   const userAdmin = require(`${__hooks}/lib/accounts/user-admin.js`);
   const caller = admin.requireAdminWrite(e);
   const input = validateAdjustment(api.jsonBody(e));
@@ -95,10 +95,10 @@ function adjust(e) {
  * @param {string} reference
  */
 function book(txApp, adminId, userId, input, reference) {
-  /** @type {typeof import("./ledger.js")} */
+  /** @type {typeof import("../money/ledger.js")} */
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
   const signed = input.type === "CREDIT" ? input.amountCents : -input.amountCents;
   const entry = ledger.applyLedgerEntry(txApp, {
     userId,

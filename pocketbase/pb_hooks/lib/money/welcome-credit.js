@@ -5,8 +5,8 @@
 // first Stripe payment (purchases and renewals check it: assertWelcomeCreditRule,
 // lockedWelcomeCents).
 
-/** @type {typeof import("../settings/values.js")} */
-const values = require(`${__hooks}/lib/settings/values.js`);
+/** @type {typeof import("../core/settings.js")} */
+const values = require(`${__hooks}/lib/core/settings.js`);
 
 /** The largest welcome credit the setting may grant ($100), so a typo cannot give away more. */
 const MAX_WELCOME_CREDIT_CENTS = require(`${__hooks}/lib/catalog.json`).welcome_credit.max_cents;
@@ -49,7 +49,7 @@ function welcomeCreditsFromAddressToday(txApp, address, userId) {
  * @param {string} userId
  */
 function grantWelcomeCredit(txApp, userId) {
-  /** @type {typeof import("../money/ledger.js")} */
+  /** @type {typeof import("./ledger.js")} */
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
   const cents = welcomeCreditCents(txApp);
   if (cents === 0 || ledger.hasReference(txApp, userId, "welcome")) return;
@@ -127,7 +127,7 @@ function lockedWelcomeCents(txApp, userId) {
 function assertWelcomeCreditRule(txApp, userId, balanceCents, field) {
   const { grantedCents, lockedCents } = welcomeCreditHold(txApp, userId);
   if (lockedCents <= 0 || balanceCents >= lockedCents) return;
-  /** @type {typeof import("../money/ledger.js")} */
+  /** @type {typeof import("./ledger.js")} */
   const { formatUsd } = require(`${__hooks}/lib/money/ledger.js`);
   const spendable = grantedCents - lockedCents;
   const message =

@@ -12,7 +12,7 @@
 // a key used before for anything else is refused (422) with one message naming the route's
 // noun.
 
-/** @type {typeof import("../core/sql.js")} */
+/** @type {typeof import("./sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
 /**
@@ -39,7 +39,7 @@ const STORES = {
     noun: "purchase",
   },
   payments: { scope: "customer", collection: "payments", owner: "user_id", key: "idempotency_key", hash: "request_hash", noun: "purchase" },
-  // The developer API's other changes (lib/api/changes.js), in the same key space.
+  // The developer API's other changes (lib/core/changes.js), in the same key space.
   api_changes: {
     scope: "customer",
     collection: "api_idempotency",

@@ -1,11 +1,11 @@
 // @ts-check
 // Refunding a proxy order, by an admin in the console, behind the admin's Idempotency-Key:
-// what comes back and what happens to the proxies follow the rules in lib/money/refunds.js.
+// what comes back and what happens to the proxies follow the rules in lib/proxies/refunds.js.
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
 /** @type {typeof import("./refunds.js")} */
-const rules = require(`${__hooks}/lib/money/refunds.js`);
+const rules = require(`${__hooks}/lib/proxies/refunds.js`);
 
 /**
  * POST /api/admin/orders/{id}/refund  {reason: 3-500 chars, allow_late?: boolean}  Idempotency-Key
@@ -16,18 +16,18 @@ const rules = require(`${__hooks}/lib/money/refunds.js`);
  * than the promise (7 days) without allow_late, or a purchase a later renewal extended; same
  * key + same request -> the first answer again with header `Idempotent-Replayed: true`; same
  * key, other request -> 422. After the commit (not on a replay) the customer gets a refund
- * notice (lib/core/mail-templates.js refundNotice). Audit proxy_orders.refund {user_id, order_number, kind,
+ * notice (lib/proxies/mails.js refundNotice). Audit proxy_orders.refund {user_id, order_number, kind,
  * amount_cents, reason, within_promise, transaction_id, balance_after_cents,
  * proxies_released, proxies_shortened}.
  * @param {core.RequestEvent} e
  */
 function refund(e) {
-  /** @type {typeof import("../audit/admin.js")} */
-  const admin = require(`${__hooks}/lib/audit/admin.js`);
+  /** @type {typeof import("../core/admin.js")} */
+  const admin = require(`${__hooks}/lib/core/admin.js`);
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
-  /** @type {typeof import("./idempotency.js")} */
-  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
+  /** @type {typeof import("../core/idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/core/idempotency.js`);
   const caller = admin.requireAdminWrite(e);
   const input = validateRefund(api.jsonBody(e));
   const key = api.idempotencyKey(e);
@@ -45,7 +45,7 @@ function refund(e) {
     (txApp, keyed) => refundOrder(txApp, { adminId: caller.id, orderId, ...input }, keyed),
   );
   // The customer's notice after the commit, never for a replay.
-  if (!earlier && result) require(`${__hooks}/lib/core/mail-templates.js`).refundNotice(e.app, result);
+  if (!earlier && result) require(`${__hooks}/lib/proxies/mails.js`).refundNotice(e.app, result);
   e.response.header().set("Idempotent-Replayed", String(!!earlier));
   return e.json(200, refundView(e.app, earlier ?? result ?? ""));
 }
@@ -70,19 +70,19 @@ function validateRefund(body) {
 }
 
 /**
- * Refunds an order (see the rules in lib/money/refunds.js), with its audit row, inside the
+ * Refunds an order (see the rules in lib/proxies/refunds.js), with its audit row, inside the
  * caller's transaction; the order keeps the admin's key. Answers the order's id.
  * @param {CoreApp} txApp
  * @param {{ adminId: string, orderId: string, reason: string, allowLate: boolean }} request
  * @param {{ key: string, hash: string }} keyed
  */
 function refundOrder(txApp, request, keyed) {
-  /** @type {typeof import("./ledger.js")} */
+  /** @type {typeof import("../money/ledger.js")} */
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
-  /** @type {typeof import("../proxies/proxies.js")} */
+  /** @type {typeof import("./proxies.js")} */
   const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
-  /** @type {typeof import("../audit/audit.js")} */
-  const audit = require(`${__hooks}/lib/audit/audit.js`);
+  /** @type {typeof import("../core/audit.js")} */
+  const audit = require(`${__hooks}/lib/core/audit.js`);
   const order = rules.findOrder(txApp, request.orderId);
   if (!order) throw new NotFoundError("No order with this id.");
   if (order.status === "refunded") {
@@ -191,7 +191,7 @@ function refundOrder(txApp, request, keyed) {
 function refundView(app, orderId) {
   const order = rules.findOrder(app, orderId);
   if (!order) throw new NotFoundError("No order with this id.");
-  /** @type {typeof import("./ledger.js")} */
+  /** @type {typeof import("../money/ledger.js")} */
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
   const transaction = ledger.entryByReference(app, order.user_id, `refund:${order.id}`);
   return {

@@ -1,14 +1,14 @@
 // @ts-check
 // The Idempotency-Key of the developer API's changes that are not orders or payments
 // (rotate, auto-renewal, the IP allowlist, API keys, webhooks), with the purchase route's
-// guarantees (lib/money/idempotency.js): the change and the record of its answer commit in
+// guarantees (lib/core/idempotency.js): the change and the record of its answer commit in
 // one transaction, so a retry with the key answers what the first request got
 // (Idempotent-Replayed: true) and changes nothing again, and a key used for another request
 // is refused (422). The answer is kept sealed (it can hold a new password or key) in
 // api_idempotency for two days. Routes that move money require the key; these take it when
 // it is sent (a change sent without one simply happens, once per request).
 
-/** @type {typeof import("../core/api.js")} */
+/** @type {typeof import("./api.js")} */
 const api = require(`${__hooks}/lib/core/api.js`);
 
 const KEEP_HOURS = 48;
@@ -24,10 +24,10 @@ const KEEP_HOURS = 48;
  * @param {(txApp: CoreApp) => T} work
  */
 function answerChange(e, request, work) {
-  /** @type {typeof import("../money/idempotency.js")} */
-  const idempotency = require(`${__hooks}/lib/money/idempotency.js`);
-  /** @type {typeof import("../proxies/credentials.js")} */
-  const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
+  /** @type {typeof import("./idempotency.js")} */
+  const idempotency = require(`${__hooks}/lib/core/idempotency.js`);
+  /** @type {typeof import("./sealing.js")} */
+  const sealing = require(`${__hooks}/lib/core/sealing.js`);
   const status = request.status ?? 200;
   if (!(e.request?.header.get("Idempotency-Key") ?? "").trim()) {
     /** @type {T | undefined} */
@@ -56,7 +56,7 @@ function answerChange(e, request, work) {
           key: keyed.key,
           hash: keyed.hash,
           status,
-          response: credentials.sealPassword(JSON.stringify(answer)),
+          response: sealing.sealPassword(JSON.stringify(answer)),
           now,
         })
         .execute();
@@ -66,7 +66,7 @@ function answerChange(e, request, work) {
   e.response.header().set("Idempotent-Replayed", String(!!earlier));
   if (earlier) {
     const row = e.app.findRecordById("api_idempotency", earlier);
-    return e.json(row.getInt("status"), JSON.parse(credentials.openPassword(row.getString("response"))));
+    return e.json(row.getInt("status"), JSON.parse(sealing.openPassword(row.getString("response"))));
   }
   return e.json(status, result);
 }

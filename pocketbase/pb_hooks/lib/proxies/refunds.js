@@ -1,7 +1,7 @@
 // @ts-check
 // Refunds of proxy orders (the money-back promise, catalog.json refund_window_days), made by
 // an admin in the console: which orders can be refunded and why (the rules below); the
-// refund itself is lib/money/order-refund.js.
+// refund itself is lib/proxies/order-refund.js.
 //
 // Rules:
 // - The whole order total comes back as one REFUND ledger row (reference "refund:<order
@@ -23,7 +23,7 @@
 
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
-/** @type {typeof import("../proxies/proxies.js")} */
+/** @type {typeof import("./proxies.js")} */
 const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
 
 /** @type {{ refund_window_days: number, proxy_term_days: number }} */

@@ -4,8 +4,8 @@
 // finding 5). SHOP_DEMO_MODE pins the setting on every start; no console user can switch
 // it off.
 
-/** @type {typeof import("./values.js")} */
-const values = require(`${__hooks}/lib/settings/values.js`);
+/** @type {typeof import("./settings.js")} */
+const values = require(`${__hooks}/lib/core/settings.js`);
 
 const DEMO_MODE_MESSAGE = "Demo mode is on: the console is read-only and changes are not saved.";
 /** What a demo account is told when it tries to change itself or buy while demo mode is on. */
