@@ -6,7 +6,15 @@ import path from "node:path";
 import { ROOT } from "../server/pocketbase-process.ts";
 
 // server/precompress.ts runs inside the build (astro.config.mjs); compression.ts is its helper.
-const SOURCES = ["src", "public", "astro.config.mjs", "package-lock.json", "server/precompress.ts", "server/compression.ts"];
+const SOURCES = [
+  "src",
+  "public",
+  "astro.config.mjs",
+  "package-lock.json",
+  "server/precompress.ts",
+  "server/compression.ts",
+  "server/lean-contract.ts",
+];
 const BUILT = path.join(ROOT, "dist", "server", "entry.mjs");
 
 function newestMtime(p: string): number {

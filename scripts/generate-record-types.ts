@@ -134,9 +134,6 @@ export function recordTypesSource(collections: readonly Collection[]): string {
 
   return `${HEADER}
 import type { RecordModel } from "pocketbase";
-import type { PricingPlan } from "@/lib/site";
-
-export type { PricingPlan };
 ${blocks.join("\n")}`;
 }
 

@@ -3,9 +3,6 @@
 // generator's notes), then rerun. Hidden fields are left out: the browser never sees them.
 // Money is integer cents; `created`/`updated` are PocketBase autodate fields.
 import type { RecordModel } from "pocketbase";
-import type { PricingPlan } from "@/lib/site";
-
-export type { PricingPlan };
 
 export interface UserRecord extends RecordModel {
   email: string;

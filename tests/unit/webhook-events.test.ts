@@ -5,7 +5,7 @@
 // with its texts must name the same events.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EVENTS as FORM_EVENTS } from "@/features/account/components/webhooks/api";
+import { EVENTS as FORM_EVENTS } from "@/features/account/webhooks/schemas";
 import { WEBHOOK_EVENTS } from "@/lib/api-contract/events";
 import { hookModule } from "./support/hook-module.ts";
 

@@ -1,8 +1,8 @@
-// GET /api/v1/affiliate: the signed-in user's affiliate figures; PUT /api/v1/affiliate/payout-method
-// sets how they want to be paid (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
-import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
-import type { getAffiliate, setAffiliatePayoutMethod } from "@/lib/api-contract/affiliate";
-import { pb, withSignal } from "@/lib/pocketbase";
+// The signed-in user's affiliate figures (getAffiliate) and how they want to be paid
+// (setAffiliatePayoutMethod), through the typed caller (pocketbase/pb_hooks/lib/affiliate/affiliate.js).
+import { api } from "@/lib/api-client";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import { getAffiliate, setAffiliatePayoutMethod } from "@/lib/api-contract/affiliate";
 
 /** The signed-in user's affiliate figures (the contract's AffiliateSummary). */
 export type AffiliateSummary = ResponseOf<typeof getAffiliate>;
@@ -11,14 +11,10 @@ export type AffiliateProgram = AffiliateSummary["program"];
 export type RecentReferral = AffiliateSummary["recent_referrals"][number];
 
 export async function loadAffiliate(signal?: AbortSignal): Promise<AffiliateSummary> {
-  return pb().send<AffiliateSummary>("/api/v1/affiliate", withSignal(signal));
+  return api.call(getAffiliate, signal ? { signal } : {});
 }
 
 /** Saves the payout method ("" clears it); answers the figures as GET does. */
 export async function savePayoutMethod(payoutMethod: string): Promise<ResponseOf<typeof setAffiliatePayoutMethod>> {
-  return pb().send<ResponseOf<typeof setAffiliatePayoutMethod>>("/api/v1/affiliate/payout-method", {
-    method: "PUT",
-    body: { payout_method: payoutMethod } satisfies BodyOf<typeof setAffiliatePayoutMethod>,
-    requestKey: null,
-  });
+  return api.call(setAffiliatePayoutMethod, { body: { payout_method: payoutMethod } });
 }

@@ -1,6 +1,7 @@
-// Buy Proxies state (spec section 5): the types for sale (GET /api/v1/proxies/prices: every
-// type with an active plan or a built-in price) and each one's live stock (loaded with the
-// first subscriber), and the purchase under way, its refusal or its receipt. The form's
+// Buy Proxies state (spec section 5): the types for sale (the prices route: every type with
+// an active plan or a built-in price) and each one's live stock (loaded with the first
+// subscriber; after a purchase, or a refusal for want of stock, only the bought type's again),
+// and the purchase under way, its refusal or its receipt. The form's
 // values live in the form (react-hook-form); a purchase is one attempt with one
 // Idempotency-Key, reused while the same order is retried.
 import { atom, onMount } from "nanostores";
@@ -41,6 +42,15 @@ function stockLoaded(type: ProxyType, stock: Stock): void {
 
 let stockRequest: AbortController | null = null;
 
+/** Reads one type's stock; a superseded or stopped load (aborted) changes nothing. */
+function fetchTypeStock(type: ProxyType, signal: AbortSignal | undefined): void {
+  loadStock(type, signal)
+    .then((stock) => stockLoaded(type, stock))
+    .catch((err: unknown) => {
+      if (!isAbort(err)) $stock.set({ ...$stock.get(), [type]: { status: "error", error: errorMessage(err) } });
+    });
+}
+
 function fetchStock(): void {
   stockRequest?.abort();
   const current = new AbortController();
@@ -49,25 +59,17 @@ function fetchStock(): void {
     .then((prices) => {
       const types = PROXY_TYPES.filter((t) => (prices[t] ?? 0) > 0);
       $offer.set({ status: "ready", types });
-      for (const type of types) {
-        loadStock(type, current.signal)
-          .then((stock) => stockLoaded(type, stock))
-          .catch((err: unknown) => {
-            if (!isAbort(err)) $stock.set({ ...$stock.get(), [type]: { status: "error", error: errorMessage(err) } });
-          });
-      }
+      for (const type of types) fetchTypeStock(type, current.signal);
     })
     .catch((err: unknown) => {
       if (!isAbort(err)) $offer.set({ status: "error", error: errorMessage(err) });
     });
 }
 
-/** Reloads the types for sale and their stock; `quiet` keeps the current choices on screen meanwhile. */
-export function reloadStock(quiet = false): void {
-  if (!quiet) {
-    $offer.set({ status: "loading" });
-    $stock.set({});
-  }
+/** Reloads the types for sale and their stock (Refresh, Try again). */
+export function reloadStock(): void {
+  $offer.set({ status: "loading" });
+  $stock.set({});
   fetchStock();
 }
 
@@ -113,7 +115,7 @@ export async function purchase(order: ProxyPurchaseOutput): Promise<boolean> {
     attempt = null;
     $purchase.set({ processing: false, refusal: null, serverFields: {}, result });
     setBalance(result.balance_cents);
-    reloadStock(true);
+    fetchTypeStock(order.type, stockRequest?.signal);
     return true;
   } catch (err) {
     const status = err instanceof ClientResponseError ? err.status : 0;
@@ -127,7 +129,7 @@ export async function purchase(order: ProxyPurchaseOutput): Promise<boolean> {
       },
       result: null,
     });
-    if (status === 409) reloadStock(true);
+    if (status === 409) fetchTypeStock(order.type, stockRequest?.signal);
     if (status === 403) void refreshSession().catch(() => {});
     return false;
   }

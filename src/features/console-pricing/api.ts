@@ -2,7 +2,8 @@
 // audited and demo-mode-checked by audit.pb.js; the public pages follow by themselves).
 import type { PlanOutput } from "@/features/console-pricing/schemas";
 import { pb } from "@/lib/pocketbase";
-import type { PricingPlan, PricingPlanRecord } from "@/lib/pocketbase-types";
+import type { PricingPlanRecord } from "@/lib/pocketbase-types";
+import type { PricingPlan } from "@/lib/site";
 
 /** A plan as the console edits it: with the limits a purchase copies onto its proxies (0 = unlimited). */
 export type ConsolePlan = PricingPlan & Pick<PricingPlanRecord, "bandwidth_quota_gb" | "max_connections">;

@@ -1,12 +1,13 @@
 // Buying credits: the packages, the checkout (one Idempotency-Key per attempt) and the
 // payment it creates, followed until it settles.
-import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
-import type { createCreditCheckout, listCreditPackages } from "@/lib/api-contract/credits";
+import { api } from "@/lib/api-client";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import { createCreditCheckout, listCreditPackages } from "@/lib/api-contract/credits";
 import { pb, withSignal } from "@/lib/pocketbase";
 import type { PaymentRecord } from "@/lib/pocketbase-types";
 
 /**
- * GET /api/v1/credits/packages's answer (the contract's CreditPackages). provider "test": the
+ * listCreditPackages's answer (the contract's CreditPackages). provider "test": the
  * labelled test provider (no real money, paid at once; only with PAYMENTS_TEST_MODE=true);
  * "stripe": Stripe Checkout; "none": buying credits is not set up (not_set_up_message is the
  * sentence to show instead of the buy buttons).
@@ -15,24 +16,19 @@ export type CreditPackages = ResponseOf<typeof listCreditPackages>;
 export type CreditPackage = CreditPackages["packages"][number];
 
 /**
- * POST /api/v1/credits/checkout's answer (the contract's CreditCheckout): the payment, where to
+ * createCreditCheckout's answer (the contract's CreditCheckout): the payment, where to
  * pay (Stripe; null when the payment is already complete: test provider) and the balance now.
  */
 export type CheckoutResult = ResponseOf<typeof createCreditCheckout>;
 
-/** GET /api/v1/credits/packages. */
+/** The credit packages for sale and how they are paid. */
 export async function loadPackages(signal?: AbortSignal): Promise<CreditPackages> {
-  return pb().send<CreditPackages>("/api/v1/credits/packages", { method: "GET", ...withSignal(signal) });
+  return api.call(listCreditPackages, signal ? { signal } : {});
 }
 
-/** POST /api/v1/credits/checkout; `key` is the attempt's Idempotency-Key (reused on retries). */
+/** Starts a checkout; `key` is the attempt's Idempotency-Key (reused on retries). */
 export async function startCheckout(packageId: CreditPackage["id"], key: string): Promise<CheckoutResult> {
-  return pb().send<CheckoutResult>("/api/v1/credits/checkout", {
-    method: "POST",
-    body: { package_id: packageId } satisfies BodyOf<typeof createCreditCheckout>,
-    headers: { "Idempotency-Key": key },
-    requestKey: null,
-  });
+  return api.call(createCreditCheckout, { body: { package_id: packageId }, idempotencyKey: key });
 }
 
 /** One of my payments (the records API scopes it to me). */

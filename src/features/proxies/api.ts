@@ -1,9 +1,10 @@
 // The My Proxies calls: the records API for reading (rules scope rows to the user) and
-// the /api/v1/proxies routes for every change.
+// the developer API's proxy routes (through the typed caller) for every change.
+import { api, apiThrough } from "@/lib/api-client";
 import { pb, readAllForExport, withSignal, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import type { ResponseOf } from "@/lib/api-contract/define";
-import type { listProxyCountries, renewProxies as renewRoute, rotateProxy, updateProxy } from "@/lib/api-contract/proxies";
+import { getProxyPrices, listProxyCountries, renewProxies as renewRoute, rotateProxy, updateProxy } from "@/lib/api-contract/proxies";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import type { FirstDataContext } from "@/lib/server/first-data";
 import { hasCriteria, NO_CRITERIA, PROXIES_PER_PAGE, PROXY_SORT, proxyFilter, type ProxyCriteria } from "@/features/proxies/filters";
@@ -52,9 +53,9 @@ export function fetchAllProxies(userId: string, criteria: ProxyCriteria, signal?
   return readAllForExport(client.collection("proxies"), proxyFilter(client, userId, criteria), PROXY_SORT, signal);
 }
 
-/** GET /api/v1/proxies/countries: the distinct countries of my proxies. */
+/** The distinct countries of my proxies (through `client`: on the server, the request's). */
 export function fetchOwnCountries(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<ResponseOf<typeof listProxyCountries>> {
-  return client.send<ResponseOf<typeof listProxyCountries>>("/api/v1/proxies/countries", withSignal(signal));
+  return apiThrough(() => client).call(listProxyCountries, signal ? { signal } : {});
 }
 
 /** The page's first data, read on the server with the user's session (pages/dashboard/proxies.astro). */
@@ -63,40 +64,26 @@ export const proxiesFirstData = {
   countries: ({ client, signal }: FirstDataContext): Promise<string[]> => fetchOwnCountries(signal, client),
 };
 
-/** GET /api/v1/proxies/prices: today's unit price per 30 days of each type for sale. */
+/** Today's unit price per 30 days of each type for sale. */
 export function fetchPrices(signal?: AbortSignal): Promise<PriceList> {
-  return pb().send<PriceList>("/api/v1/proxies/prices", withSignal(signal));
+  return api.call(getProxyPrices, signal ? { signal } : {});
 }
 
 export type RenewalResult = ResponseOf<typeof renewRoute>;
 /** A proxy as the developer API answers it (the contract's Proxy). */
 export type ApiProxy = ResponseOf<typeof rotateProxy>;
 
-/** POST /api/v1/proxies/renew; `key` is the attempt's Idempotency-Key (same for its retries). */
+/** Renews the proxies; `key` is the attempt's Idempotency-Key (same for its retries). */
 export function renewProxies(ids: readonly string[], key: string): Promise<RenewalResult> {
-  return pb().send<RenewalResult>("/api/v1/proxies/renew", {
-    method: "POST",
-    headers: { "Idempotency-Key": key },
-    body: { proxy_ids: ids },
-    requestKey: null,
-  });
+  return api.call(renewRoute, { body: { proxy_ids: [...ids] }, idempotencyKey: key });
 }
 
-/** PATCH /api/v1/proxies/{id} {auto_renew}. */
+/** Turns auto-renew on or off. */
 export function updateAutoRenew(id: string, enabled: boolean): Promise<ResponseOf<typeof updateProxy>> {
-  return pb().send<ResponseOf<typeof updateProxy>>(`/api/v1/proxies/${encodeURIComponent(id)}`, {
-    method: "PATCH",
-    body: { auto_renew: enabled },
-    headers: { "Idempotency-Key": newIdempotencyKey() },
-    requestKey: null,
-  });
+  return api.call(updateProxy, { params: { id }, body: { auto_renew: enabled }, idempotencyKey: newIdempotencyKey() });
 }
 
-/** POST /api/v1/proxies/{id}/rotate: the proxy with its new password. */
+/** New credentials: the proxy with its new password. */
 export function regenerateCredentials(id: string): Promise<ApiProxy> {
-  return pb().send<ApiProxy>(`/api/v1/proxies/${encodeURIComponent(id)}/rotate`, {
-    method: "POST",
-    headers: { "Idempotency-Key": newIdempotencyKey() },
-    requestKey: null,
-  });
+  return api.call(rotateProxy, { params: { id }, idempotencyKey: newIdempotencyKey() });
 }

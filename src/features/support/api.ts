@@ -3,8 +3,9 @@
 // and a message's sender.
 import type { UnsubscribeFunc } from "pocketbase";
 import type { SupportEvent } from "@/components/support/api";
-import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
-import type { createSupportTicket } from "@/lib/api-contract/support";
+import { api } from "@/lib/api-client";
+import type { ResponseOf } from "@/lib/api-contract/define";
+import { createSupportTicket } from "@/lib/api-contract/support";
 import { pb, withSignal } from "@/lib/pocketbase";
 import type { SupportTicketRecord } from "@/lib/pocketbase-types";
 import type { NewTicketOutput } from "@/features/support/schemas";
@@ -26,13 +27,9 @@ export async function getTicket(id: string, signal?: AbortSignal): Promise<Suppo
   return pb().collection("support_tickets").getOne(id, withSignal(signal));
 }
 
-/** POST /api/v1/support/tickets: the ticket and its first message, in one transaction. */
+/** A new ticket and its first message, in one transaction. */
 export async function createTicket(input: NewTicketOutput): Promise<ResponseOf<typeof createSupportTicket>> {
-  return pb().send<ResponseOf<typeof createSupportTicket>>("/api/v1/support/tickets", {
-    method: "POST",
-    body: input satisfies BodyOf<typeof createSupportTicket>,
-    requestKey: null,
-  });
+  return api.call(createSupportTicket, { body: input });
 }
 
 /** Live changes of the user's tickets (custom topic, like subscribeConversation). */

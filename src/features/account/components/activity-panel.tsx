@@ -1,24 +1,23 @@
 // Settings → Activity (issue #18): the customer's own log from GET /api/v1/activity, newest
 // first, paged with "Load more", filtered by event, exported as CSV. The route's types come
-// from the API contract (type-only imports: no schema code ships with the panel).
+// from the API contract; the typed caller sends the route.
 import { useEffect, useState } from "react";
 import { Download, History } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { LoadMore } from "@/components/ui/load-more";
 import { Select } from "@/components/ui/select";
+import { api } from "@/lib/api-client";
 import type { ResponseOf } from "@/lib/api-contract/define";
-import type { ActivityKindValue, listActivity } from "@/lib/api-contract/activity";
+import { listActivity, type ActivityKindValue } from "@/lib/api-contract/activity";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatDateTime, todayStamp } from "@/lib/dates";
-import { pb, withSignal } from "@/lib/pocketbase";
 
 type ActivityPage = ResponseOf<typeof listActivity>;
 type Activity = ActivityPage["items"][number];
 
-const ROUTE = "/api/v1/activity";
 const PAGE_SIZE = 50;
 /** The most rows one export holds (pages of 100). */
 export const EXPORT_MAX_ROWS = 5000;
@@ -43,11 +42,18 @@ export const ACTIVITY_LABELS: Record<ActivityKindValue, string> = {
 const KIND_OPTIONS = Object.entries(ACTIVITY_LABELS) as [ActivityKindValue, string][];
 
 /** One page of the log: `kind` "" for every event. */
-function fetchActivity(query: { kind: string; cursor?: string | null; limit?: number }, signal?: AbortSignal): Promise<ActivityPage> {
-  const params: Record<string, string> = { limit: String(query.limit ?? PAGE_SIZE) };
-  if (query.kind) params["kind"] = query.kind;
-  if (query.cursor) params["cursor"] = query.cursor;
-  return pb().send<ActivityPage>(ROUTE, { ...withSignal(signal), query: params });
+function fetchActivity(
+  query: { kind: ActivityKindValue | ""; cursor?: string | null; limit?: number },
+  signal?: AbortSignal,
+): Promise<ActivityPage> {
+  return api.call(listActivity, {
+    query: {
+      limit: String(query.limit ?? PAGE_SIZE),
+      ...(query.kind ? { kind: query.kind } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    },
+    ...(signal ? { signal } : {}),
+  });
 }
 
 const BROWSERS: [RegExp, string][] = [
@@ -80,7 +86,7 @@ export function shortAgent(agent: string): string {
 }
 
 /** Every row the filter matches, up to EXPORT_MAX_ROWS, as CSV text. */
-async function activityCsv(kind: string): Promise<string> {
+async function activityCsv(kind: ActivityKindValue | ""): Promise<string> {
   const rows: Activity[] = [];
   let cursor: string | null = null;
   do {
@@ -102,7 +108,7 @@ type List = { status: "loading" | "ready" | "error"; error: string; items: Activ
 
 /** Settings → Activity: what happened to the account, newest first. */
 export function ActivityPanel() {
-  const [kind, setKind] = useState("");
+  const [kind, setKind] = useState<ActivityKindValue | "">("");
   const [attempt, setAttempt] = useState(0);
   const [list, setList] = useState<List>({ status: "loading", error: "", items: [], next: null });
   const [loadingMore, setLoadingMore] = useState(false);
@@ -159,7 +165,12 @@ export function ActivityPanel() {
             <label htmlFor="activity-kind" className="block text-sm font-medium text-slate-700">
               Event
             </label>
-            <Select id="activity-kind" value={kind} onChange={(event) => setKind(event.target.value)} className="w-56">
+            <Select
+              id="activity-kind"
+              value={kind}
+              onChange={(event) => setKind(event.target.value as ActivityKindValue | "")}
+              className="w-56"
+            >
               <option value="">All events</option>
               {KIND_OPTIONS.map(([value, label]) => (
                 <option key={value} value={value}>
@@ -176,10 +187,7 @@ export function ActivityPanel() {
       </div>
       {exporting.error ? <Alert tone="error">{exporting.error}</Alert> : null}
       <ListState
-        status={list.status}
-        error={list.error}
-        loaded={list.status === "ready" || list.items.length > 0}
-        empty={list.items.length === 0}
+        {...pagedListState(list)}
         onRetry={() => setAttempt((n) => n + 1)}
         loadingLabel="Loading your activity"
         emptyState={

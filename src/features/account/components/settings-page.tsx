@@ -38,12 +38,12 @@ const ProfileForm = lazyComponent(
 
 // The developer API's panels (issue #18) load when their tab first opens.
 const ApiKeysPanel = lazyComponent(
-  () => import("@/features/account/components/api-keys-panel"),
+  () => import("@/features/account/api-keys/components/api-keys-panel"),
   "ApiKeysPanel",
   <Skeleton className="h-64" />,
 );
 const WebhooksPanel = lazyComponent(
-  () => import("@/features/account/components/webhooks-panel"),
+  () => import("@/features/account/webhooks/components/webhooks-panel"),
   "WebhooksPanel",
   <Skeleton className="h-64" />,
 );

@@ -4,7 +4,6 @@ import { RefreshCw } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ComponentProps } from "react";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { AuthGate } from "@/components/session/auth-gate";
-import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -51,6 +50,8 @@ export function BuyProxiesPage() {
 // The receipt (with its date formatting and copy buttons) loads when a purchase starts.
 const loadReceipt = () => import("@/features/buy-proxies/components/purchase-receipt");
 const PurchaseReceipt = lazyComponent(loadReceipt, "PurchaseReceipt");
+// Only an account that has not verified its e-mail sees the notice: its code loads then.
+const VerifyEmailNotice = lazyComponent(() => import("@/components/session/verify-email-notice"), "VerifyEmailNotice");
 
 const DEFAULTS: ProxyPurchaseInput = { type: "RESIDENTIAL", country: "", state: "", city: "", quantity: "1" };
 

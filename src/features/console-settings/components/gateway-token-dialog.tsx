@@ -3,15 +3,17 @@
 // its machine) and the confirmation of a revocation.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { KeyRound } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Alert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { SecretShownOnce } from "@/components/ui/secret-shown-once";
+import { useKeyedCreate } from "@/components/ui/use-keyed-create";
 import {
   GatewayTokenNameSchema,
   type GatewayTokenNameInput,
@@ -20,6 +22,7 @@ import {
 import {
   createGatewayToken,
   gatewayCommand,
+  revokeGatewayToken,
   type CreatedGatewayToken,
   type GatewayToken,
 } from "@/features/console-settings/components/gateway-tokens";
@@ -52,36 +55,20 @@ export function GatewayTokenDialog({ open, onClose }: GatewayTokenDialogProps) {
   );
 }
 
+/** The server's field messages end with a period; the form's own do not. */
+const withoutPeriod = (message: string) => message.replace(/\.$/, "");
+
 function NameForm({ onCreated, onCancel }: { onCreated: (made: CreatedGatewayToken) => void; onCancel: () => void }) {
-  const {
-    register,
-    handleSubmit,
-    setError: setFieldError,
-    formState: { errors, isSubmitting },
-  } = useForm<GatewayTokenNameInput, unknown, GatewayTokenNameOutput>({
+  const form = useForm<GatewayTokenNameInput, unknown, GatewayTokenNameOutput>({
     resolver: valibotResolver(GatewayTokenNameSchema),
     defaultValues: { name: "" },
   });
-  const [error, setError] = useState("");
+  const {
+    register,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { error, onSubmit } = useKeyedCreate(form, { name: "name" }, ({ name }) => createGatewayToken(name), onCreated, withoutPeriod);
   const nameError = errors.name?.message;
-
-  const submit = async ({ name }: GatewayTokenNameOutput) => {
-    setError("");
-    try {
-      onCreated(await createGatewayToken(name));
-    } catch (err) {
-      const fields = fieldErrors(err);
-      if (fields["name"]) setFieldError("name", { message: fields["name"].replace(/\.$/, "") });
-      else setError(errorMessage(err));
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // The dialog is rendered in a portal, but React sends its submit up to the settings form.
-    event.stopPropagation();
-    setError("");
-    void handleSubmit(submit)(event);
-  };
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -95,7 +82,7 @@ function NameForm({ onCreated, onCancel }: { onCreated: (made: CreatedGatewayTok
           {...register("name")}
         />
       </Field>
-      <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
+      <LiveAlert tone="error">{error}</LiveAlert>
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onCancel}>
           Cancel
@@ -111,23 +98,15 @@ function NameForm({ onCreated, onCancel }: { onCreated: (made: CreatedGatewayTok
 function CreatedToken({ created, onDone }: { created: CreatedGatewayToken; onDone: () => void }) {
   const command = gatewayCommand(created.pb_url || window.location.origin);
   return (
-    <div className="space-y-4">
-      <Alert tone="success">Token created. Copy it now: it cannot be shown again.</Alert>
-      <div className="space-y-1">
-        <label htmlFor="gateway_token_value" className="block text-sm font-medium text-slate-700">
-          Token
-        </label>
-        <div className="flex min-w-0 items-center gap-2">
-          <Input
-            id="gateway_token_value"
-            readOnly
-            value={created.token}
-            className="min-w-0 flex-1 font-mono text-xs"
-            onFocus={(e) => e.target.select()}
-          />
-          <CopyButton value={created.token} label="Copy the gateway token" className="shrink-0" />
-        </div>
-      </div>
+    <SecretShownOnce
+      value={created.token}
+      warning="Token created. Copy it now: it cannot be shown again."
+      tone="success"
+      id="gateway_token_value"
+      label="Token"
+      copyLabel="Copy the gateway token"
+      onDone={onDone}
+    >
       <div className="space-y-1">
         <p id="gateway_command_label" className="text-sm font-medium text-slate-700">
           On the gateway's machine, save the token in <code className="text-slate-900">gateway.token</code> and run:
@@ -146,36 +125,27 @@ function CreatedToken({ created, onDone }: { created: CreatedGatewayToken; onDon
           call.
         </p>
       </div>
-      <div className="flex justify-end">
-        <Button onClick={onDone}>Done</Button>
-      </div>
-    </div>
+    </SecretShownOnce>
   );
 }
 
 export interface RevokeGatewayTokenDialogProps {
   token: GatewayToken;
-  pending: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
+  onClose: () => void;
+  /** The server's refusal, shown in the panel. */
+  onError: (message: string) => void;
 }
 
-export function RevokeGatewayTokenDialog({ token, pending, onCancel, onConfirm }: RevokeGatewayTokenDialogProps) {
+export function RevokeGatewayTokenDialog({ token, onClose, onError }: RevokeGatewayTokenDialogProps) {
   return (
-    <Dialog
-      open
-      onClose={() => (pending ? undefined : onCancel())}
+    <KeyedConfirmDialog
       title={`Revoke the gateway token "${token.name}"?`}
       description="The gateway using it is refused from its next call to the shop, within a second: it cuts every tunnel and stops serving. This cannot be undone: it needs a new token to follow the shop again."
-    >
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" disabled={pending} onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button variant="danger" pending={pending} pendingText="Revoking..." onClick={onConfirm}>
-          Revoke token
-        </Button>
-      </div>
-    </Dialog>
+      confirmText="Revoke token"
+      pendingText="Revoking..."
+      change={() => revokeGatewayToken(token.id)}
+      onClose={onClose}
+      onError={onError}
+    />
   );
 }

@@ -4,21 +4,15 @@
 import { useStore } from "@nanostores/react";
 import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
+import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
-import { errorMessage } from "@/lib/api-error";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { formatDateTime } from "@/lib/dates";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { GatewayTokenDialogProps, RevokeGatewayTokenDialogProps } from "@/features/console-settings/components/gateway-token-dialog";
-import {
-  $gatewayTokens,
-  reloadGatewayTokens,
-  revokeGatewayToken,
-  type GatewayToken,
-} from "@/features/console-settings/components/gateway-tokens";
+import { $gatewayTokens, reloadGatewayTokens, type GatewayToken } from "@/features/console-settings/components/gateway-tokens";
 
 const GatewayTokenDialog = lazyComponent<"GatewayTokenDialog", GatewayTokenDialogProps>(
   () => import("@/features/console-settings/components/gateway-token-dialog"),
@@ -40,22 +34,7 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
   const state = useStore($gatewayTokens);
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<GatewayToken | null>(null);
-  const [revoking, setRevoking] = useState(false);
   const [error, setError] = useState("");
-
-  const revoke = async (token: GatewayToken) => {
-    setError("");
-    setRevoking(true);
-    try {
-      await revokeGatewayToken(token.id);
-      setConfirming(null);
-    } catch (err) {
-      setConfirming(null);
-      setError(errorMessage(err));
-    } finally {
-      setRevoking(false);
-    }
-  };
 
   return (
     <section aria-labelledby="gateway-tokens-title" className="space-y-3 border-t border-slate-200 pt-4">
@@ -75,12 +54,9 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
           <Plus className="size-4" aria-hidden="true" /> New gateway token
         </Button>
       </div>
-      <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
+      <LiveAlert tone="error">{error}</LiveAlert>
       <ListState
-        status={state.status}
-        error={state.error}
-        loaded={state.status === "ready" || state.items.length > 0}
-        empty={state.items.length === 0}
+        {...pagedListState(state)}
         onRetry={reloadGatewayTokens}
         loadingLabel="Loading gateway tokens"
         skeletonRows={2}
@@ -113,7 +89,10 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
                 size="sm"
                 disabled={readOnly}
                 aria-label={`Revoke the gateway token ${token.name}`}
-                onClick={() => setConfirming(token)}
+                onClick={() => {
+                  setError("");
+                  setConfirming(token);
+                }}
               >
                 Revoke
               </Button>
@@ -124,14 +103,7 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
 
       {creating ? <GatewayTokenDialog open onClose={() => setCreating(false)} /> : null}
 
-      {confirming ? (
-        <RevokeGatewayTokenDialog
-          token={confirming}
-          pending={revoking}
-          onCancel={() => setConfirming(null)}
-          onConfirm={() => void revoke(confirming)}
-        />
-      ) : null}
+      {confirming ? <RevokeGatewayTokenDialog token={confirming} onClose={() => setConfirming(null)} onError={setError} /> : null}
     </section>
   );
 }

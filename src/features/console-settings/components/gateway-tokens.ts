@@ -1,8 +1,8 @@
 // The gateway tokens of System Settings' "Proxy gateway" section: the calls
 // (/api/admin/gateway-tokens, pb_hooks/lib/gateway/tokens.js), the list's store and the
-// command shown with a new token. A reload aborts the request it supersedes.
-import { atom, onMount } from "nanostores";
-import { errorMessage, isAbort } from "@/lib/api-error";
+// command shown with a new token. A reload aborts the request it supersedes (keepLoaded).
+import { atom } from "nanostores";
+import { keepLoaded } from "@/lib/keep-loaded";
 import { pb, withSignal } from "@/lib/pocketbase";
 
 export interface GatewayToken {
@@ -52,31 +52,9 @@ export interface GatewayTokenListState {
 export const $gatewayTokens = atom<GatewayTokenListState>({ status: "loading", items: [], totalItems: 0, error: "" });
 const $reloads = atom(0);
 
-onMount($gatewayTokens, () => {
-  let controller: AbortController | null = null;
-  const load = () => {
-    controller?.abort();
-    const current = new AbortController();
-    controller = current;
-    $gatewayTokens.set({ ...$gatewayTokens.get(), status: "loading", error: "" });
-    pb()
-      .send<GatewayTokenPage>(PATH, { method: "GET", query: { perPage: PER_PAGE }, ...withSignal(current.signal) })
-      .then(
-        (page) => {
-          if (!current.signal.aborted) $gatewayTokens.set({ status: "ready", items: page.items, totalItems: page.totalItems, error: "" });
-        },
-        (err: unknown) => {
-          if (current.signal.aborted || isAbort(err)) return;
-          $gatewayTokens.set({ ...$gatewayTokens.get(), status: "error", error: errorMessage(err) });
-        },
-      );
-  };
-  load();
-  const stop = $reloads.listen(load);
-  return () => {
-    stop();
-    controller?.abort();
-  };
+keepLoaded($gatewayTokens, [$reloads], async (signal) => {
+  const page = await pb().send<GatewayTokenPage>(PATH, { method: "GET", query: { perPage: PER_PAGE }, ...withSignal(signal) });
+  return { status: "ready", items: page.items, totalItems: page.totalItems, error: "" };
 });
 
 export function reloadGatewayTokens(): void {

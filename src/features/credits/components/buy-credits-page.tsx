@@ -2,10 +2,10 @@ import { useStore } from "@nanostores/react";
 import { FlaskConical, Wallet, Zap } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { AuthGate } from "@/components/session/auth-gate";
-import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { lazyComponent } from "@/lib/lazy-component";
 import { loadPackages, startCheckout, type CreditPackage, type CreditPackages } from "@/features/credits/api";
 import { returnedPayment } from "@/features/credits/packages";
 import { PackageCard } from "@/features/credits/components/package-card";
@@ -19,6 +19,9 @@ import { $balance, setBalance } from "@/stores/balance";
 
 /** How long a package's button says "Purchased" after a completed purchase. */
 const DONE_MS = 3000;
+
+// Only an account that has not verified its e-mail sees the notice: its code loads then.
+const VerifyEmailNotice = lazyComponent(() => import("@/components/session/verify-email-notice"), "VerifyEmailNotice");
 
 /** /dashboard/buy-credits (spec 2.14). */
 export function BuyCreditsPage() {

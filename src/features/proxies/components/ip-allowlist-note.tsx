@@ -1,12 +1,11 @@
 import { ShieldCheck } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { ResponseOf } from "@/lib/api-contract/define";
-import type { getIpAllowlist } from "@/lib/api-contract/account";
-import { pb, withSignal } from "@/lib/pocketbase";
+import { api } from "@/lib/api-client";
+import { getIpAllowlist } from "@/lib/api-contract/account";
 import { plural } from "@/lib/plural";
 
 /**
- * My Proxies' line about the customer's IP allowlist (GET /api/v1/account/ip-allowlist),
+ * My Proxies' line about the customer's IP allowlist (the developer API's getIpAllowlist),
  * shown only when one is set; read after the page mounts, so nothing changes while it
  * hydrates. A failed read shows nothing: the allowlist is managed and shown in Settings.
  */
@@ -14,12 +13,10 @@ export function IpAllowlistNote() {
   const [count, setCount] = useState(0);
   useEffect(() => {
     const controller = new AbortController();
-    pb()
-      .send<ResponseOf<typeof getIpAllowlist>>("/api/v1/account/ip-allowlist", withSignal(controller.signal))
-      .then(
-        (list) => setCount(list.entries.length),
-        () => undefined,
-      );
+    api.call(getIpAllowlist, { signal: controller.signal }).then(
+      (list) => setCount(list.entries.length),
+      () => undefined,
+    );
     return () => controller.abort();
   }, []);
   if (count === 0) return null;

@@ -9,7 +9,7 @@ import { $monthUsage, renewsLabel } from "@/features/proxies/usage";
  * cap on connections at once. Nothing until the page's usage summary has arrived.
  */
 export function MonthUsageLine({ proxyId }: { proxyId: string }) {
-  const usage = useStore($monthUsage)[proxyId];
+  const usage = useStore($monthUsage).usage[proxyId];
   if (!usage) return null;
   const { bytes, quota_bytes: quota, max_connections: cap, quota_reached: reached } = usage;
   return (

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
@@ -152,9 +152,7 @@ function ProxyList() {
   const pageSelected = renewableOnPage.length > 0 && renewableOnPage.every((p) => selected.has(p.id));
   return (
     <ListState
-      status={list.status}
-      error={list.error}
-      loaded={list.status === "ready" || list.items.length > 0}
+      {...pagedListState(list)}
       empty={list.total === 0 || list.matching === 0}
       onRetry={refreshProxies}
       loadingLabel="Loading proxies"

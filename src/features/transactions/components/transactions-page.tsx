@@ -6,7 +6,7 @@ import { LocalDateTime } from "@/components/session/local-date-time";
 import { FilterSelect } from "@/components/form/filter-fields";
 import { SearchField } from "@/components/ui/search-field";
 import { Alert } from "@/components/ui/alert";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -89,10 +89,7 @@ function TransactionList({ first, userId }: { first: TransactionPage | null; use
   const filtered = hasCriteria(list.criteria);
   return (
     <ListState
-      status={list.status}
-      error={list.error}
-      loaded={list.status === "ready" || list.items.length > 0}
-      empty={list.items.length === 0}
+      {...pagedListState(list)}
       onRetry={reloadTransactions}
       loadingLabel="Loading transactions"
       skeletonClassName="h-16"

@@ -6,12 +6,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { LoadMore } from "@/components/ui/load-more";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
-import { loadDeliveries, resendDelivery, type Delivery, type Webhook } from "@/features/account/components/webhooks/api";
+import { loadDeliveries, resendDelivery, type Delivery, type Webhook } from "@/features/account/webhooks/api";
 
 const STATUS = {
   pending: { label: "Pending", tone: "info" },
@@ -88,10 +88,7 @@ export function WebhookDeliveries({ webhook }: WebhookDeliveriesProps) {
     <div className="space-y-2" data-testid="webhook-deliveries">
       <LiveAlert tone="info">{notice}</LiveAlert>
       <ListState
-        status={state.status}
-        error={state.error}
-        loaded={state.status === "ready" || state.items.length > 0}
-        empty={state.items.length === 0}
+        {...pagedListState(state)}
         onRetry={reload}
         loadingLabel="Loading deliveries"
         skeletonRows={2}

@@ -2,8 +2,8 @@
 // the API tests; these mirror them for instant feedback).
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { keyStatus } from "@/features/account/components/api-keys/api";
-import { EMPTY_KEY, expiryTime, KEY_MESSAGES, localDate, NewApiKeySchema } from "@/features/account/components/api-keys/schema";
+import { keyStatus } from "@/features/account/api-keys/format";
+import { EMPTY_KEY, expiryTime, KEY_MESSAGES, localDate, NewApiKeySchema } from "@/features/account/api-keys/schemas";
 
 const messages = (input: unknown): Partial<Record<string, string[]>> => {
   const result = v.safeParse(NewApiKeySchema, input);

@@ -2,7 +2,7 @@
 // tests/api/webhooks-routes.test.ts; these mirror them for instant feedback).
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EMPTY_WEBHOOK, NewWebhookSchema, WEBHOOK_MESSAGES } from "@/features/account/components/webhooks/schema";
+import { EMPTY_WEBHOOK, NewWebhookSchema, WEBHOOK_MESSAGES } from "@/features/account/webhooks/schemas";
 
 const messages = (input: unknown): Partial<Record<string, string[]>> => {
   const result = v.safeParse(NewWebhookSchema, input);

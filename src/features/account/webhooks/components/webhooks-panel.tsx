@@ -9,35 +9,36 @@ import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/api-error";
 import { formatDate } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { lazyComponent } from "@/lib/lazy-component";
 import { formatCents } from "@/lib/money";
-import { $webhooks, changeWebhook, reloadWebhooks, type Webhook } from "@/features/account/components/webhooks/api";
+import type { Webhook } from "@/features/account/webhooks/api";
+import { $webhooks, changeWebhook, reloadWebhooks } from "@/features/account/webhooks/stores";
 import type {
   AddWebhookDialogProps,
   DeleteWebhookDialogProps,
   RotateSecretDialogProps,
-} from "@/features/account/components/webhooks/webhook-dialogs";
-import type { WebhookDeliveriesProps } from "@/features/account/components/webhooks/deliveries";
+} from "@/features/account/webhooks/components/webhook-dialogs";
+import type { WebhookDeliveriesProps } from "@/features/account/webhooks/components/deliveries";
 
 const AddWebhookDialog = lazyComponent<"AddWebhookDialog", AddWebhookDialogProps>(
-  () => import("@/features/account/components/webhooks/webhook-dialogs"),
+  () => import("@/features/account/webhooks/components/webhook-dialogs"),
   "AddWebhookDialog",
 );
 const RotateSecretDialog = lazyComponent<"RotateSecretDialog", RotateSecretDialogProps>(
-  () => import("@/features/account/components/webhooks/webhook-dialogs"),
+  () => import("@/features/account/webhooks/components/webhook-dialogs"),
   "RotateSecretDialog",
 );
 const DeleteWebhookDialog = lazyComponent<"DeleteWebhookDialog", DeleteWebhookDialogProps>(
-  () => import("@/features/account/components/webhooks/webhook-dialogs"),
+  () => import("@/features/account/webhooks/components/webhook-dialogs"),
   "DeleteWebhookDialog",
 );
 const WebhookDeliveries = lazyComponent<"WebhookDeliveries", WebhookDeliveriesProps>(
-  () => import("@/features/account/components/webhooks/deliveries"),
+  () => import("@/features/account/webhooks/components/deliveries"),
   "WebhookDeliveries",
   <Skeleton className="h-16" />,
 );
@@ -78,10 +79,7 @@ export function WebhooksPanel() {
         </p>
         <LiveAlert tone="error">{error}</LiveAlert>
         <ListState
-          status={state.status}
-          error={state.error}
-          loaded={state.status === "ready" || state.items.length > 0}
-          empty={state.items.length === 0}
+          {...pagedListState(state)}
           onRetry={reloadWebhooks}
           loadingLabel="Loading your webhook endpoints"
           skeletonRows={2}

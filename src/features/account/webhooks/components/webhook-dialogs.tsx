@@ -12,24 +12,26 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
-import {
-  addWebhook,
-  EVENTS,
-  removeWebhook,
-  rotateSecret,
-  type Webhook,
-  type WebhookWithSecret,
-} from "@/features/account/components/webhooks/api";
+import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { SecretShownOnce } from "@/components/ui/secret-shown-once";
+import { useKeyedCreate } from "@/components/ui/use-keyed-create";
+import type { Webhook, WebhookWithSecret } from "@/features/account/webhooks/api";
 import {
   EMPTY_WEBHOOK,
+  EVENTS,
   NewWebhookSchema,
   SERVER_FIELDS,
   type NewWebhookInput,
   type NewWebhookOutput,
-} from "@/features/account/components/webhooks/schema";
-import { KeyedConfirmDialog } from "@/features/account/components/keyed-confirm-dialog";
-import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
-import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
+} from "@/features/account/webhooks/schemas";
+import { addWebhook, removeWebhook, rotateSecret } from "@/features/account/webhooks/stores";
+import { ChoiceFieldset, chosen, type Choice } from "@/features/account/components/choice-fieldset";
+
+const EVENT_CHOICES: readonly Choice[] = EVENTS.map(({ event, text }) => ({
+  value: event,
+  label: <code className="font-mono text-xs font-medium text-slate-900">{event}</code>,
+  text,
+}));
 
 /** The exact warning beside a new signing secret (issue #18). */
 export const SECRET_SHOWN_ONCE = "Copy this signing secret now. You will not be able to see it again.";
@@ -77,34 +79,15 @@ function NewWebhookForm({ onCreated, onCancel }: { onCreated: (created: WebhookW
     formState: { errors, isSubmitting },
   } = form;
   const events = useWatch({ control: form.control, name: "events" });
-  const balanceLow = Array.isArray(events) ? events.includes("balance.low") : events === "balance.low";
+  const balanceLow = chosen(events, "balance.low");
   const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, addWebhook, onCreated);
 
-  const eventError = errors.events?.message ?? errors.events?.root?.message;
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField form={form} name="url" id="webhook-url" label="Endpoint URL" hint="Where we send events: an https:// address of yours.">
         {(field) => <Input {...field} type="url" inputMode="url" autoComplete="off" placeholder="https://example.com/webhooks" />}
       </FormField>
-      <fieldset className="space-y-2" aria-describedby={eventError ? "webhook-events-error" : undefined}>
-        <legend className="text-sm font-medium text-slate-700">Events</legend>
-        {EVENTS.map(({ event, text }) => (
-          <label key={event} className="flex items-start gap-2 text-sm">
-            <input type="checkbox" value={event} className="mt-1" aria-describedby={`webhook-event-${event}`} {...register("events")} />
-            <span>
-              <code className="font-mono text-xs font-medium text-slate-900">{event}</code>
-              <span id={`webhook-event-${event}`} className="block text-slate-600">
-                {text}
-              </span>
-            </span>
-          </label>
-        ))}
-        {eventError ? (
-          <p id="webhook-events-error" className="text-sm text-red-600">
-            {eventError}
-          </p>
-        ) : null}
-      </fieldset>
+      <ChoiceFieldset legend="Events" id="webhook-event" choices={EVENT_CHOICES} register={register("events")} error={errors.events} />
       {balanceLow ? (
         <FormField
           form={form}

@@ -1,11 +1,11 @@
 // What a key's row shows, shared by the table (wide screens) and the cards (small ones).
-import { atom } from "nanostores";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { ColumnDef } from "@/components/ui/data-table";
-import { formatDate, formatDateTime } from "@/lib/dates";
-import { formatCents } from "@/lib/money";
-import { keyStatus, type ApiKey } from "@/features/account/components/api-keys/api";
+import { formatDate } from "@/lib/dates";
+import type { ApiKey } from "@/features/account/api-keys/api";
+import { expires, keyStatus, lastUsed, spend } from "@/features/account/api-keys/format";
+import { $revoking } from "@/features/account/api-keys/stores";
 
 const STATUS_TONES = { Active: "success", Revoked: "danger", Expired: "warning" } as const;
 
@@ -33,24 +33,6 @@ export function KeyScopes({ apiKey }: { apiKey: ApiKey }) {
     </span>
   );
 }
-
-/** "Jan 02, 2026 10:00 from 203.0.113.7", or "Never". */
-export function lastUsed(apiKey: ApiKey): string {
-  if (!apiKey.last_used_at) return "Never";
-  return `${formatDateTime(apiKey.last_used_at)}${apiKey.last_used_ip ? ` from ${apiKey.last_used_ip}` : ""}`;
-}
-
-/** "$12.00 of $50.00", or "No cap". */
-export function spend(apiKey: ApiKey): string {
-  return apiKey.spend_cap_cents === null
-    ? "No cap"
-    : `${formatCents(apiKey.spent_this_month_cents)} of ${formatCents(apiKey.spend_cap_cents)}`;
-}
-
-export const expires = (apiKey: ApiKey): string => (apiKey.expires_at ? formatDate(apiKey.expires_at) : "Never");
-
-/** The key whose revocation is being confirmed (the panel shows the dialog). */
-export const $revoking = atom<ApiKey | null>(null);
 
 /** Revoke (asks first), on a key that still works. */
 export function RevokeButton({ apiKey }: { apiKey: ApiKey }) {

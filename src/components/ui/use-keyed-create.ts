@@ -1,5 +1,5 @@
-// The submit of a "create" form on the developer API (a new API key, a new webhook endpoint):
-// one Idempotency-Key per attempt, the server's field errors under their fields and any other
+// The submit of a "create" form (a new API key, webhook endpoint or gateway token): one
+// Idempotency-Key per attempt, the server's field errors under their fields and any other
 // refusal as the form's error.
 import { useRef, useState, type FormEvent } from "react";
 import type { FieldPath, FieldValues, UseFormReturn } from "react-hook-form";
@@ -15,13 +15,15 @@ export interface KeyedCreate {
 
 /**
  * Sends the form's body with `create`, then hands its answer to `onCreated`. `serverFields`
- * names the form field that shows the server's error on each body field.
+ * names the form field that shows the server's error on each body field; `fieldMessage`
+ * words it for the field (as the server says it by default).
  */
 export function useKeyedCreate<Input extends FieldValues, Output, Created>(
   form: UseFormReturn<Input, unknown, Output>,
   serverFields: Readonly<Record<string, FieldPath<Input>>>,
   create: (body: Output, idempotencyKey: string) => Promise<Created>,
   onCreated: (created: Created) => void,
+  fieldMessage: (message: string) => string = (message) => message,
 ): KeyedCreate {
   const [error, setError] = useState("");
   // One Idempotency-Key per attempt: a retry of the same body (after a failure) sends the same
@@ -39,7 +41,7 @@ export function useKeyedCreate<Input extends FieldValues, Output, Created>(
       for (const [field, name] of Object.entries(serverFields)) {
         const message = fields[field];
         if (message) {
-          form.setError(name, { message });
+          form.setError(name, { message: fieldMessage(message) });
           shown = true;
         }
       }

@@ -1,5 +1,7 @@
-// A secret the server shows this once (a new API key, a webhook's signing secret): its
-// warning, the value in a read-only field that selects itself, Copy, and Done.
+// A secret the server shows this once (a new API key, a webhook's signing secret, a gateway
+// token): its notice, the value in a read-only field that selects itself, Copy, what else goes
+// with it (the children), and Done.
+import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -8,20 +10,23 @@ import { Input } from "@/components/ui/input";
 export interface SecretShownOnceProps {
   /** The secret. */
   value: string;
-  /** The exact warning above it. */
+  /** The exact notice above it, a warning unless `tone` says otherwise. */
   warning: string;
+  tone?: "warning" | "success";
   /** The field's id and label. */
   id: string;
   label: string;
   /** The Copy button's name for screen readers. */
   copyLabel: string;
+  /** Shown under the secret, above Done. */
+  children?: ReactNode;
   onDone: () => void;
 }
 
-export function SecretShownOnce({ value, warning, id, label, copyLabel, onDone }: SecretShownOnceProps) {
+export function SecretShownOnce({ value, warning, tone = "warning", id, label, copyLabel, children, onDone }: SecretShownOnceProps) {
   return (
     <div className="space-y-4">
-      <Alert tone="warning">{warning}</Alert>
+      <Alert tone={tone}>{warning}</Alert>
       <div className="space-y-1">
         <label htmlFor={id} className="block text-sm font-medium text-slate-700">
           {label}
@@ -31,6 +36,7 @@ export function SecretShownOnce({ value, warning, id, label, copyLabel, onDone }
           <CopyButton value={value} label={copyLabel} className="shrink-0" />
         </div>
       </div>
+      {children}
       <div className="flex justify-end">
         <Button onClick={onDone}>Done</Button>
       </div>

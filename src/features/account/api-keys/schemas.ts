@@ -3,8 +3,16 @@
 // texts; its output is the POST body: the expiry as an ISO time, the allowlist as a list, the
 // spend cap in whole cents (sent only with the purchase scope).
 import * as v from "valibot";
-import { API_KEY_SCOPES } from "@/lib/api-contract/define";
-import type { NewApiKey } from "@/features/account/components/api-keys/api";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-contract/define";
+import type { NewApiKey } from "@/features/account/api-keys/api";
+
+/** The scopes offered, in order, each with what it lets a program do. */
+export const SCOPES: readonly { scope: ApiKeyScope; label: string; text: string }[] = [
+  { scope: "read", label: "Read", text: "See your balance, proxies, usage, orders, transactions, locations and prices." },
+  { scope: "purchase", label: "Purchase", text: "Buy and renew proxies and turn auto-renew on or off, spending your balance." },
+  { scope: "rotate", label: "Rotate", text: "Give proxies new credentials and change your proxy IP allowlist." },
+  { scope: "webhooks", label: "Webhooks", text: "Add, change and remove your webhook endpoints and resend deliveries." },
+];
 
 /** The most addresses and ranges a key's allowlist holds (as the account's allowlist). */
 export const MAX_ALLOWLIST_ENTRIES = 100;

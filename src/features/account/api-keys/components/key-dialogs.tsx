@@ -11,18 +11,27 @@ import { Dialog } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { createKey, revokeKey, SCOPES, type ApiKey, type CreatedApiKey } from "@/features/account/components/api-keys/api";
+import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { SecretShownOnce } from "@/components/ui/secret-shown-once";
+import { useKeyedCreate } from "@/components/ui/use-keyed-create";
+import type { ApiKey, CreatedApiKey } from "@/features/account/api-keys/api";
 import {
   EMPTY_KEY,
   localDate,
   NewApiKeySchema,
+  SCOPES,
   SERVER_FIELDS,
   type NewApiKeyInput,
   type NewApiKeyOutput,
-} from "@/features/account/components/api-keys/schema";
-import { KeyedConfirmDialog } from "@/features/account/components/keyed-confirm-dialog";
-import { SecretShownOnce } from "@/features/account/components/secret-shown-once";
-import { useKeyedCreate } from "@/features/account/components/use-keyed-create";
+} from "@/features/account/api-keys/schemas";
+import { createKey, revokeKey } from "@/features/account/api-keys/stores";
+import { ChoiceFieldset, chosen, type Choice } from "@/features/account/components/choice-fieldset";
+
+const SCOPE_CHOICES: readonly Choice[] = SCOPES.map(({ scope, label, text }) => ({
+  value: scope,
+  label: <span className="font-medium text-slate-900">{label}</span>,
+  text,
+}));
 
 /** The exact warning beside a new key (issue #18). */
 export const SHOWN_ONCE = "Copy this key now. You will not be able to see it again.";
@@ -56,34 +65,15 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
     formState: { errors, isSubmitting },
   } = form;
   const scopes = useWatch({ control: form.control, name: "scopes" });
-  const purchase = Array.isArray(scopes) ? scopes.includes("purchase") : scopes === "purchase";
+  const purchase = chosen(scopes, "purchase");
   const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, createKey, onCreated);
 
-  const scopeError = errors.scopes?.message ?? errors.scopes?.root?.message;
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField form={form} name="name" id="api-key-name" label="Name" hint="What uses it, to tell your keys apart: 1-100 characters.">
         {(field) => <Input {...field} autoComplete="off" maxLength={100} placeholder="Inventory sync" />}
       </FormField>
-      <fieldset className="space-y-2" aria-describedby={scopeError ? "api-key-scopes-error" : undefined}>
-        <legend className="text-sm font-medium text-slate-700">Scopes</legend>
-        {SCOPES.map(({ scope, label, text }) => (
-          <label key={scope} className="flex items-start gap-2 text-sm">
-            <input type="checkbox" value={scope} className="mt-1" aria-describedby={`api-key-scope-${scope}`} {...register("scopes")} />
-            <span>
-              <span className="font-medium text-slate-900">{label}</span>
-              <span id={`api-key-scope-${scope}`} className="block text-slate-600">
-                {text}
-              </span>
-            </span>
-          </label>
-        ))}
-        {scopeError ? (
-          <p id="api-key-scopes-error" className="text-sm text-red-600">
-            {scopeError}
-          </p>
-        ) : null}
-      </fieldset>
+      <ChoiceFieldset legend="Scopes" id="api-key-scope" choices={SCOPE_CHOICES} register={register("scopes")} error={errors.scopes} />
       <FormField
         form={form}
         name="expires"

@@ -10,35 +10,29 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState } from "@/components/ui/list-state";
+import { ListState, pagedListState } from "@/components/ui/list-state";
+import { getAccount } from "@/lib/api-contract/account";
+import { requestOf } from "@/lib/api-contract/client";
 import { formatDate } from "@/lib/dates";
 import { lazyComponent } from "@/lib/lazy-component";
-import { $apiKeys, reloadApiKeys } from "@/features/account/components/api-keys/api";
-import {
-  $revoking,
-  expires,
-  KEY_COLUMNS,
-  KeyPrefix,
-  KeyScopes,
-  KeyStatus,
-  lastUsed,
-  RevokeButton,
-  spend,
-} from "@/features/account/components/api-keys/key-cells";
-import type { CreateApiKeyDialogProps, RevokeApiKeyDialogProps } from "@/features/account/components/api-keys/key-dialogs";
+import { expires, lastUsed, spend } from "@/features/account/api-keys/format";
+import { $apiKeys, $revoking, reloadApiKeys } from "@/features/account/api-keys/stores";
+import { KEY_COLUMNS, KeyPrefix, KeyScopes, KeyStatus, RevokeButton } from "@/features/account/api-keys/components/key-cells";
+import type { CreateApiKeyDialogProps, RevokeApiKeyDialogProps } from "@/features/account/api-keys/components/key-dialogs";
 
 const CreateApiKeyDialog = lazyComponent<"CreateApiKeyDialog", CreateApiKeyDialogProps>(
-  () => import("@/features/account/components/api-keys/key-dialogs"),
+  () => import("@/features/account/api-keys/components/key-dialogs"),
   "CreateApiKeyDialog",
 );
 const RevokeApiKeyDialog = lazyComponent<"RevokeApiKeyDialog", RevokeApiKeyDialogProps>(
-  () => import("@/features/account/components/api-keys/key-dialogs"),
+  () => import("@/features/account/api-keys/components/key-dialogs"),
   "RevokeApiKeyDialog",
 );
 
 /** Where the API answers: this shop's own address (the web server passes /api to PocketBase). */
 function baseUrl(): string {
-  return `${typeof window === "undefined" ? "" : window.location.origin}/api/v1`;
+  const account = requestOf(getAccount).path;
+  return `${typeof window === "undefined" ? "" : window.location.origin}${account.slice(0, -getAccount.path.length)}`;
 }
 
 export function ApiKeysPanel() {
@@ -102,10 +96,7 @@ export function ApiKeysPanel() {
         </div>
         <LiveAlert tone="error">{error}</LiveAlert>
         <ListState
-          status={state.status}
-          error={state.error}
-          loaded={state.status === "ready" || state.items.length > 0}
-          empty={state.items.length === 0}
+          {...pagedListState(state)}
           onRetry={reloadApiKeys}
           loadingLabel="Loading your API keys"
           skeletonRows={2}

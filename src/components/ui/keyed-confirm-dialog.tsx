@@ -1,7 +1,7 @@
-// The confirmation of a change that cannot be undone (revoking an API key, deleting a webhook
-// endpoint): Cancel, or the danger button that sends it with one Idempotency-Key for this
-// confirmation (a second click repeats the same change); then it closes, a refusal shown by
-// the panel.
+// The confirmation of a change that cannot be undone (revoking an API key or a gateway token,
+// deleting a webhook endpoint): Cancel, or the danger button that sends it with one
+// Idempotency-Key for this confirmation (a second click repeats the same change); then it
+// closes, a refusal shown by the panel.
 import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";

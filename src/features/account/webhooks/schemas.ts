@@ -4,9 +4,19 @@
 // The form holds texts; its output is the POST body, the low-balance threshold in whole cents
 // (sent only with balance.low).
 import * as v from "valibot";
-import { WEBHOOK_EVENTS } from "@/lib/api-contract/events";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/api-contract/events";
 import { BALANCE_LOW_CENTS, MAX_WEBHOOK_DESCRIPTION, MAX_WEBHOOK_URL } from "@/lib/api-contract/webhooks";
-import type { NewWebhook } from "@/features/account/components/webhooks/api";
+import type { NewWebhook } from "@/features/account/webhooks/api";
+
+/** The events offered, in the order, each with when it is sent. */
+export const EVENTS: readonly { event: WebhookEvent; text: string }[] = [
+  { event: "purchase.completed", text: "Proxies you bought are assigned and ready to use." },
+  { event: "proxy.expiring", text: "A proxy expires in 3 days." },
+  { event: "proxy.expired", text: "A proxy expired and stopped working." },
+  { event: "proxy.quota_reached", text: "A proxy used 80% or all of its monthly traffic quota." },
+  { event: "balance.low", text: "Your balance fell under the threshold you set below." },
+  { event: "payment.succeeded", text: "A payment added credits to your balance." },
+];
 
 export const WEBHOOK_MESSAGES = {
   urlRequired: "Enter the endpoint's URL, e.g. https://example.com/webhooks.",
