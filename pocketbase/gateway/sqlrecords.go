@@ -104,7 +104,7 @@ func (s *SQLSource) records(rows []recordRow) ([]Record, error) {
 	return out, nil
 }
 
-// OpenSealed opens a password sealed by pb_hooks/lib/proxies/credentials.js ("v1:" +
+// OpenSealed opens a password sealed by pb_hooks/lib/core/sealing.js ("v1:" +
 // PocketBase's security.Encrypt, AES-256-GCM under SHOP_CREDENTIALS_KEY).
 func OpenSealed(sealed, key string) (string, error) {
 	if sealed == "" {

@@ -1,4 +1,4 @@
-// Proxy passwords are encrypted at rest (pocketbase/pb_hooks/lib/proxies/credentials.js): the
+// Proxy passwords are encrypted at rest (pocketbase/pb_hooks/lib/core/sealing.js): the
 // database files never hold a password in clear, equal passwords get different
 // ciphertexts, customers still read plaintext everywhere (records API, purchase answer,
 // realtime), old plaintext rows are encrypted by the migration, and PocketBase refuses to

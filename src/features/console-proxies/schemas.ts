@@ -1,5 +1,5 @@
 // The console proxy forms (admin spec 5): generate, edit and import. They mirror the
-// server's checks (pb_hooks/lib/proxies/inventory-edit.js, generate.js, import.js) for instant feedback; the server's
+// server's checks (pb_hooks/lib/proxies/edit-rules.js, generate.js, import.js) for instant feedback; the server's
 // messages still land on the fields.
 import * as v from "valibot";
 import { INVENTORY_LIMITS, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
@@ -74,7 +74,7 @@ const hostText = v.pipe(
 /** A GB as quotas count it (2^30 bytes, like the gateway). */
 export const GB = 2 ** 30;
 
-// The server's messages (pb_hooks/lib/proxies/inventory-edit.js, endpoints.js).
+// The server's messages (pb_hooks/lib/proxies/edit-rules.js, endpoints.js).
 export const EDIT_MESSAGES = {
   bandwidthQuota: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)",
   maxConnections: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)",

@@ -76,8 +76,6 @@ function register(e) {
  * @returns {core.Record} the new admin
  */
 function acceptInvitation(app, invitation, input) {
-  /** @type {typeof import("../core/audit.js")} */
-  const audit = require(`${__hooks}/lib/core/audit.js`);
   const duplicate = () =>
     signup.emailTaken("An account with this email already exists. Sign in instead, or ask an administrator for admin rights.");
   const invited = invitation.getString("email");
@@ -90,30 +88,15 @@ function acceptInvitation(app, invitation, input) {
 
   /** @type {typeof import("./admin-account.js")} */
   const account = require(`${__hooks}/lib/accounts/admin-account.js`);
-  let user = /** @type {core.Record | null} */ (null);
-  try {
-    app.runInTransaction((txApp) => {
-      const now = links.dbDate();
-      const claimed = txApp
-        .db()
-        .newQuery(
-          `UPDATE admin_invitations SET used_at = {:now}, updated = {:now}
-            WHERE id = {:id} AND used_at = '' AND revoked_at = '' AND expires_at > {:now}`,
-        )
-        .bind({ now, id: invitation.id })
-        .execute();
-      if (claimed.rowsAffected() !== 1) {
-        throw links.linkError(links.stateOf(txApp.findRecordById("admin_invitations", invitation.id), now));
-      }
-      const admin = account.createAdminUser(txApp, input, now);
-      user = admin;
-      txApp
-        .db()
-        .newQuery("UPDATE admin_invitations SET used_by = {:user} WHERE id = {:id}")
-        .bind({ user: admin.id, id: invitation.id })
-        .execute();
-      audit.writeAuditLog(txApp, {
-        adminId: admin.id,
+  return account.createByLink(
+    app,
+    {
+      table: "admin_invitations",
+      id: invitation.id,
+      open: " AND revoked_at = ''",
+      refused: (txApp, now) => links.linkError(links.stateOf(txApp.findRecordById("admin_invitations", invitation.id), now)),
+      duplicate,
+      audit: (admin) => ({
         action: "invitations.accept",
         targetType: "admin_invitations",
         targetId: invitation.id,
@@ -123,13 +106,10 @@ function acceptInvitation(app, invitation, input) {
           invited_by: invitation.getString("created_by"),
           invitation_email: invited || null,
         },
-      });
-    });
-  } catch (err) {
-    if (/not_unique|must be unique/i.test(String(err))) throw duplicate();
-    throw err;
-  }
-  return /** @type {core.Record} */ (user);
+      }),
+    },
+    input,
+  );
 }
 
 module.exports = { checkByGet, check, register };

@@ -112,8 +112,6 @@ function create(e) {
   const links = require(`${__hooks}/lib/accounts/invitation-links.js`);
   /** @type {typeof import("./admin-account.js")} */
   const account = require(`${__hooks}/lib/accounts/admin-account.js`);
-  /** @type {typeof import("../core/audit.js")} */
-  const audit = require(`${__hooks}/lib/core/audit.js`);
 
   const body = api.jsonBody(e);
   const token = usableToken(e.app, api.text(body["token"]));
@@ -127,41 +125,25 @@ function create(e) {
   const duplicate = () => signup.emailTaken("An account with this email already exists. Sign in with it instead.");
   if (links.accountExists(e.app, input.email)) throw duplicate();
 
-  let user = /** @type {core.Record | null} */ (null);
-  try {
-    e.app.runInTransaction((txApp) => {
-      const now = dbDate();
-      const claimed = txApp
-        .db()
-        .newQuery(
-          `UPDATE admin_setup_tokens SET used_at = {:now}, updated = {:now}
-            WHERE id = {:id} AND used_at = '' AND expires_at > {:now}`,
-        )
-        .bind({ now, id: token.id })
-        .execute();
-      if (claimed.rowsAffected() !== 1) {
-        throw tokenError(/** @type {"used" | "expired"} */ (stateOf(txApp.findRecordById("admin_setup_tokens", token.id), now)));
-      }
-      const admin = account.createAdminUser(txApp, input, now);
-      user = admin;
-      txApp
-        .db()
-        .newQuery("UPDATE admin_setup_tokens SET used_by = {:user} WHERE id = {:id}")
-        .bind({ user: admin.id, id: token.id })
-        .execute();
-      audit.writeAuditLog(txApp, {
-        adminId: admin.id,
+  const user = account.createByLink(
+    e.app,
+    {
+      table: "admin_setup_tokens",
+      id: token.id,
+      open: "",
+      refused: (txApp, now) =>
+        tokenError(/** @type {"used" | "expired"} */ (stateOf(txApp.findRecordById("admin_setup_tokens", token.id), now))),
+      duplicate,
+      audit: (admin) => ({
         action: "admin_setup.create",
         targetType: "users",
         targetId: admin.id,
         details: { email: input.email, setup_token_id: token.id, link_email: locked || null },
-      });
-    });
-  } catch (err) {
-    if (/not_unique|must be unique/i.test(String(err))) throw duplicate();
-    throw err;
-  }
-  return $apis.recordAuthResponse(e, /** @type {core.Record} */ (user), "password", null);
+      }),
+    },
+    input,
+  );
+  return $apis.recordAuthResponse(e, user, "password", null);
 }
 
 module.exports = { MESSAGES, adminExists, status, check, create };

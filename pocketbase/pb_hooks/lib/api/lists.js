@@ -170,21 +170,8 @@ function ordersRoute(e) {
   const user = api.customer(e);
   const kind = api.queryChoice(e, "kind", ["purchase", "renewal"]);
   const { limit, after } = paging.pageParams(e);
-  const rows = sql.rowsLike({
-    id: "",
-    kind: "",
-    proxy_type: "",
-    country: "",
-    state: "",
-    city: "",
-    quantity: 0,
-    total_cents: 0,
-    items: "",
-    transaction_id: "",
-    status: "",
-    refunded_at: "",
-    created: "",
-  });
+  // proxy_orders rows (lib/proxies/refunds.js orderRows); the columns the API answers are read.
+  const rows = require(`${__hooks}/lib/proxies/refunds.js`).orderRows();
   e.app
     .db()
     .newQuery(

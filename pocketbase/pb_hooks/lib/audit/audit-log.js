@@ -244,8 +244,8 @@ function summarize(app, nowMs = Date.now()) {
     today: counts.today,
     this_week: counts.this_week,
     active_admins: counts.active_admins,
-    // The gateway's uptime over the same 7 days (lib/reports/analytics.js), null without reports.
-    uptime_percent: require(`${__hooks}/lib/reports/analytics.js`).uptimeSince(app, nowMs - 7 * DAY_MS, nowMs).uptime_percent,
+    // The gateway's uptime over the same 7 days (lib/reports/performance.js), null without reports.
+    uptime_percent: require(`${__hooks}/lib/reports/performance.js`).uptimeSince(app, nowMs - 7 * DAY_MS, nowMs).uptime_percent,
     actions: actions.map((row) => row.action),
   };
 }

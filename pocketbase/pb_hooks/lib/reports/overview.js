@@ -17,18 +17,18 @@ const sql = require(`${__hooks}/lib/core/sql.js`);
  * @param {number} nowMs
  */
 function gatewayFigures(app, nowMs) {
-  /** @type {typeof import("./analytics.js")} */
-  const analytics = require(`${__hooks}/lib/reports/analytics.js`);
+  /** @type {typeof import("./performance.js")} */
+  const performance = require(`${__hooks}/lib/reports/performance.js`);
   const now = new Date(nowMs);
   const end = sql.dbDate(nowMs + 1);
   const today = sql.dbDate(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const monthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
   const prevMonthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
   const prevEndMs = Math.min(prevMonthStartMs + (nowMs - monthStartMs), monthStartMs);
-  const traffic = analytics.trafficBetween(app, today, end);
-  const connects = analytics.connectsBetween(app, today, end);
-  const month = analytics.trafficBetween(app, sql.dbDate(monthStartMs), end);
-  const lastMonth = analytics.trafficBetween(app, sql.dbDate(prevMonthStartMs), sql.dbDate(prevEndMs));
+  const traffic = performance.trafficBetween(app, today, end);
+  const connects = performance.connectsBetween(app, today, end);
+  const month = performance.trafficBetween(app, sql.dbDate(monthStartMs), end);
+  const lastMonth = performance.trafficBetween(app, sql.dbDate(prevMonthStartMs), sql.dbDate(prevEndMs));
   return {
     gateway_today: {
       ...traffic,
@@ -36,7 +36,7 @@ function gatewayFigures(app, nowMs) {
       connections_failed: connects.connections_failed,
       success_rate_percent: connects.success_rate_percent,
     },
-    traffic_month: analytics.growth(month.bytes, lastMonth.bytes, "the same days of last month"),
+    traffic_month: performance.growth(month.bytes, lastMonth.bytes, "the same days of last month"),
   };
 }
 
