@@ -5,6 +5,8 @@ const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
 export default defineConfig({
   test: {
+    // Fails the run when a process a test started outlives it (Prism, PocketBase, stripe-mock ...).
+    globalSetup: ["tests/support/process-guard.ts"],
     projects: [
       { resolve: { alias }, test: { name: "unit", include: ["tests/unit/**/*.test.ts", "src/**/*.test.ts"], sequence: { groupOrder: 0 } } },
       {

@@ -26,7 +26,7 @@ import (
 // on a command line, which ps shows to every user); the web server and its page renderer send
 // it in X-Shop-Forwarding-Secret beside every X-Forwarded-For they set. This middleware runs
 // before everything that reads the address (PocketBase's CORS, activity logger, superuser IP
-// list and rate limiter, and the API key middleware in apikeys.go) and:
+// list and rate limiter, and the API key middleware in devapi/keys.go) and:
 //   - removes every forwarded header (the trustedProxy ones and the usual others) from a
 //     request without the right secret, so RealIP() is its TCP peer;
 //   - always removes the secret header, so no hook, log or route ever sees it.

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proxyshop/pocketbase/gateway"
+	"proxyshop/pocketbase/gatewayapi"
 )
 
 // runStandaloneGateway is `pocketbase gateway --pb-url URL (--token-file FILE | --token T)
@@ -88,7 +89,7 @@ func gatewayTokenCommand(app core.App) *cobra.Command {
 	cmd := shopCommand("gateway-token <name>", "Makes a token for a gateway on another machine (printed once, stored as a hash)", nil)
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.Run = func(command *cobra.Command, args []string) {
-		token, err := newGatewayToken(app, args[0])
+		token, err := gatewayapi.NewToken(app, args[0])
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

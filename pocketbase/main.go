@@ -20,6 +20,9 @@ import (
 	"github.com/pocketbase/pocketbase/plugins/migratecmd"
 	"github.com/pocketbase/pocketbase/tools/hook"
 	"github.com/spf13/cobra"
+
+	"proxyshop/pocketbase/devapi"
+	"proxyshop/pocketbase/gatewayapi"
 )
 
 func main() {
@@ -89,8 +92,8 @@ func main() {
 		if err := registerForwardedGuard(e); err != nil {
 			return err
 		}
-		registerGatewayAPI(e)
-		registerDeveloperAPI(e, hooksDir)
+		gatewayapi.Register(e)
+		devapi.Register(e, hooksDir)
 		if err := startWebhooks(e); err != nil {
 			return err
 		}

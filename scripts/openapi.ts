@@ -1,8 +1,9 @@
 // Writes the developer API's OpenAPI document from the route definitions in
 // src/lib/api-contract/ to pocketbase/pb_hooks/lib/api/openapi.json (the hooks serve it, the
-// API key middleware reads its scopes, the docs page renders it), and beside it facts.json,
-// the contract's facts the hooks read (events, kinds, scopes, limits, ports: facts.ts).
-// --check: fail when a committed file is not what the definitions make (npm run check).
+// Go middleware reads its scopes and checks every request against it, the docs page renders
+// it), and beside it facts.json, the contract's facts the hooks read (events, kinds, scopes,
+// limits, ports: facts.ts). --check: fail when a committed file is not what the definitions
+// make (npm run check).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

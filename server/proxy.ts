@@ -52,6 +52,21 @@ const CLIENT_CLAIMS = [
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+const UNAVAILABLE = "The backend is unavailable. Please try again shortly.";
+
+/**
+ * The 502 when PocketBase cannot be reached: on /api/v1 the RFC 9457 problem details every
+ * answer there is (the contract's Problem), elsewhere PocketBase's own error shape.
+ */
+export function backendUnavailable(url: string | undefined): { contentType: string; body: string } {
+  const path = (url ?? "").split("?")[0] ?? "";
+  if (path.startsWith("/api/v1/")) {
+    const problem = { type: "about:blank", title: "Bad Gateway", status: 502, detail: UNAVAILABLE, message: UNAVAILABLE };
+    return { contentType: "application/problem+json", body: JSON.stringify(problem) };
+  }
+  return { contentType: "application/json", body: JSON.stringify({ status: 502, message: UNAVAILABLE, data: {} }) };
+}
+
 /**
  * `forwardingSecret` is the one PocketBase was started with (PocketBaseProcess): PocketBase
  * believes our X-Forwarded-For only beside it (pocketbase/forwarded.go), so its rate limiter,
@@ -92,8 +107,9 @@ export function proxyToPocketBase(target: URL, clientOf: (req: IncomingMessage) 
     );
     upstream.on("error", () => {
       if (!res.headersSent) {
-        res.writeHead(502, { "content-type": "application/json" });
-        res.end(JSON.stringify({ status: 502, message: "The backend is unavailable. Please try again shortly.", data: {} }));
+        const { contentType, body } = backendUnavailable(req.url);
+        res.writeHead(502, { "content-type": contentType });
+        res.end(body);
       } else {
         res.destroy();
       }

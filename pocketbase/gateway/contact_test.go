@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// fakeShop serves the shop's gateway API (what pocketbase/gateway_api.go answers) from a
+// fakeShop serves the shop's gateway API (what pocketbase/gatewayapi answers) from a
 // StaticSource, and can revoke the token (401) or be unreachable (503).
 type fakeShop struct {
 	src     *StaticSource

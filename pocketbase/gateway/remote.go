@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// The wire answers of PocketBase's /api/gateway routes (pocketbase/gateway_api.go serves
+// The wire answers of PocketBase's /api/gateway routes (pocketbase/gatewayapi serves
 // them from an SQLSource; HTTPSource reads them).
 type (
 	SnapshotAnswer struct {

@@ -3,8 +3,9 @@
 // The developer API (issue #18): the reads of a customer's account, proxies, ledger and
 // orders, the catalog, API keys, and the OpenAPI document that is the contract of every
 // /api/v1 route (written from src/lib/api-contract/ by `npm run openapi`). Pocketbase's Go
-// side (apikeys.go, problem.go) authenticates API keys, holds them to their scopes and
-// answers every failure as problem details. Route docs are on the functions in lib/api/.
+// side (pocketbase/devapi) authenticates API keys, holds them to their scopes, checks every
+// request against the document before a hook runs and answers every failure as problem
+// details. Route docs are on the functions in lib/api/.
 
 routerAdd("GET", "/api/v1/openapi.json", (e) => require(`${__hooks}/lib/api/openapi.js`).documentRoute(e));
 

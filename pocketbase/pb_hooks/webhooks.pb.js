@@ -2,8 +2,8 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // Customer webhooks (issue #18): a customer's endpoints, their signing secrets and
 // deliveries under /api/v1/webhooks (the "webhooks" scope for API keys). Route docs are on
-// the functions in lib/webhooks/routes.js; the queue is lib/webhooks/queue.js and the
-// dispatcher pocketbase/webhooks.
+// the functions in lib/webhooks/routes.js and delivery-routes.js; the queue is
+// lib/webhooks/queue.js and the dispatcher pocketbase/webhooks.
 
 routerAdd("GET", "/api/v1/webhooks", (e) => require(`${__hooks}/lib/webhooks/routes.js`).listRoute(e), $apis.requireAuth("users"));
 routerAdd("POST", "/api/v1/webhooks", (e) => require(`${__hooks}/lib/webhooks/routes.js`).createRoute(e), $apis.requireAuth("users"));
@@ -23,12 +23,12 @@ routerAdd(
 routerAdd(
   "GET",
   "/api/v1/webhooks/{id}/deliveries",
-  (e) => require(`${__hooks}/lib/webhooks/routes.js`).deliveriesRoute(e),
+  (e) => require(`${__hooks}/lib/webhooks/delivery-routes.js`).deliveriesRoute(e),
   $apis.requireAuth("users"),
 );
 routerAdd(
   "POST",
   "/api/v1/webhooks/{id}/deliveries/{delivery}/resend",
-  (e) => require(`${__hooks}/lib/webhooks/routes.js`).resendRoute(e),
+  (e) => require(`${__hooks}/lib/webhooks/delivery-routes.js`).resendRoute(e),
   $apis.requireAuth("users"),
 );

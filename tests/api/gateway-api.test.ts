@@ -1,4 +1,4 @@
-// What a gateway token may do on /api/gateway (security review #26, pocketbase/gateway_api.go):
+// What a gateway token may do on /api/gateway (security review #26, pocketbase/gatewayapi):
 // - finding 5: a usage batch writes each row to the proxy's own owner (never the batch's
 //   owner_id), skips proxies that do not exist, is refused whole when its hour is more than
 //   2 hours from the shop's clock or it holds more than a gateway can move since the token's

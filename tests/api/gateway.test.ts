@@ -9,14 +9,12 @@ import { connect, createServer as createTcpServer, type Server as TcpServer, typ
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS_DIR, MIGRATIONS_DIR, POCKETBASE_BIN } from "../../server/pocketbase-process.ts";
-import { gatewayPorts } from "../support/gateway-ports.ts";
+import { useGatewayShop } from "../support/gateway-shop.ts";
 import { freePort, TEST_CREDENTIALS_KEY } from "../support/pocketbase.ts";
-import { addStock, customer, post, purchase, setProxyColumns, type Customer } from "../support/shop.ts";
-import { useShop } from "../support/use-shop.ts";
+import { customer, post, setProxyColumns } from "../support/shop.ts";
 
-const gateway = await gatewayPorts();
-const [HTTP_PORT, SOCKS_PORT] = [gateway.http, gateway.socks];
-const shop = useShop({ env: gateway.env });
+const shop = await useGatewayShop();
+const [HTTP_PORT, SOCKS_PORT] = [shop.gateway.http, shop.gateway.socks];
 
 // ---- Targets on loopback -----------------------------------------------------------
 
@@ -126,27 +124,11 @@ function msUntilClosed(socket: Socket, since: number): Promise<number> {
   });
 }
 
-// ---- Fixtures ------------------------------------------------------------------------
-
-interface Bought extends Creds {
-  id: string;
-  owner: Customer;
-  orderId: string;
-}
-
-async function buy(type = "DATACENTER", country = "US"): Promise<Bought> {
-  await addStock(shop, { type, country, count: 1 });
-  const owner = await customer(shop, 50_000);
-  const res = await purchase(owner.pb, { type, country, quantity: 1 });
-  const proxy = res.proxies[0]!;
-  return { id: proxy.id, username: proxy.username, password: String(proxy["password"]), owner, orderId: res.order.id };
-}
-
 // ---- Tests ---------------------------------------------------------------------------
 
 describe("the proxy gateway", () => {
   it("serves a bought proxy over plain HTTP, CONNECT and SOCKS5, and keeps the customer's credentials from the target", async () => {
-    const proxy = await buy("DATACENTER");
+    const proxy = await shop.buy("DATACENTER");
     const plain = await viaPlain(proxy);
     expect(plain.status).toBe(200);
     expect(plain.body).toContain("hello from the target /ip");
@@ -160,8 +142,8 @@ describe("the proxy gateway", () => {
   });
 
   it("refuses wrong credentials, and each type on a port it is not sold for, dialling nothing", async () => {
-    const dc = await buy("DATACENTER");
-    const socksOnly = await buy("SOCKS5");
+    const dc = await shop.buy("DATACENTER");
+    const socksOnly = await shop.buy("SOCKS5");
     const hits = webHits;
     const wrong = await viaPlain({ username: dc.username, password: `${dc.password}x` });
     expect(wrong.status).toBe(407);
@@ -175,7 +157,7 @@ describe("the proxy gateway", () => {
   });
 
   it("cuts an open tunnel within a second of new credentials, and refuses the old ones", async () => {
-    const proxy = await buy("RESIDENTIAL");
+    const proxy = await shop.buy("RESIDENTIAL");
     const { status, socket } = await openTunnel(proxy);
     expect(status).toBe(200);
     expect(await echoes(socket!, "ping")).toBe("ping");
@@ -188,11 +170,11 @@ describe("the proxy gateway", () => {
   });
 
   it("refuses refunded, released, deleted, expired and suspended proxies within a second", async () => {
-    const refunded = await buy();
-    const released = await buy();
-    const deleted = await buy();
-    const expired = await buy();
-    const suspended = await buy();
+    const refunded = await shop.buy();
+    const released = await shop.buy();
+    const deleted = await shop.buy();
+    const expired = await shop.buy();
+    const suspended = await shop.buy();
     for (const p of [refunded, released, deleted, expired, suspended]) expect((await viaConnect(p)).status).toBe(200);
 
     let since = Date.now();
@@ -223,7 +205,7 @@ describe("the proxy gateway", () => {
   }, 60_000);
 
   it("meters each proxy's traffic into hourly usage rows its owner can read, and holds its limits", async () => {
-    const proxy = await buy("HTTPS");
+    const proxy = await shop.buy("HTTPS");
     const download = await viaConnect(proxy);
     expect(download.status).toBe(200);
     let rows: { proxy_id: string; bytes_up: number; bytes_down: number; connections: number }[] = [];
@@ -264,7 +246,7 @@ describe("the proxy gateway", () => {
   });
 
   it("answers only from the owner's IP allowlist when one is set", async () => {
-    const proxy = await buy();
+    const proxy = await shop.buy();
     await proxy.owner.pb.send("/api/v1/account/ip-allowlist", { method: "PUT", body: { entries: ["203.0.113.0/24"] } });
     expect(await msUntilRefused(proxy, Date.now())).toBeLessThan(1000);
     await proxy.owner.pb.send("/api/v1/account/ip-allowlist", { method: "PUT", body: { entries: ["127.0.0.1"] } });
@@ -315,7 +297,7 @@ describe("a gateway alone, following the shop over its API", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
 
-    const proxy = await buy("DATACENTER");
+    const proxy = await shop.buy("DATACENTER");
     expect((await viaConnect(proxy)).status).toBe(200);
     expect((await viaConnect(proxy, port)).status).toBe(200);
     const changed = Date.now();

@@ -1,7 +1,7 @@
 // Issue #15 on /dashboard/affiliate: the affiliate sets the payout method admins see when
 // they pay (its form loads on demand, saving says so and the text shows as text), and the
 // marketing materials are real: a banner linked to the referral link and its HTML to copy,
-// no "Coming soon". The admin's side is in console-insights.spec.ts. Also issue #15's
+// no "Coming soon". The admin's side is in console-affiliates.spec.ts. Also issue #15's
 // copy fixes: the pricing FAQ (no prorated plan changes) and the docs' sign-up example.
 import { expect, test } from "@playwright/test";
 import { createCustomer, signInAs } from "./support/customers.ts";

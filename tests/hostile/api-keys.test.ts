@@ -10,7 +10,7 @@ import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.
 import { addStock, customer, shopClients, type Customer, type Shop } from "../support/shop.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./support/db-snapshot.ts";
 import { FULL } from "./support/fuzz-kit.ts";
-import { errorBodyProblems, sendRaw, type HostileResponse } from "./support/http.ts";
+import { errorBodyProblems, pool, sendRaw, type HostileResponse } from "./support/http.ts";
 
 /** Requests a key may make a minute on this shop. */
 const PER_MINUTE = 5;
@@ -47,20 +47,6 @@ function buy(key: string, body: unknown): Promise<HostileResponse> {
     body: JSON.stringify(body),
     target: "purchase",
   });
-}
-
-async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        out[i] = await tasks[i]!();
-      }
-    }),
-  );
-  return out;
 }
 
 /** A readable refusal: the status expected, a problem-details body a person can read, nothing of `owner`. */

@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from "../support/pocketbase.ts";
 import { changedTables, dbSnapshotter, type DbSnapshotter } from "./support/db-snapshot.ts";
-import { errorBodyProblems, sendRaw, type HostileResponse } from "./support/http.ts";
+import { errorBodyProblems, pool, sendRaw, type HostileResponse } from "./support/http.ts";
 
 /** The default limits (pb_hooks/lib/settings/rate-limits.js DEFAULT_RULES) these tests prove. */
 const AUTH_PER_MINUTE = 10;
@@ -36,21 +36,6 @@ function signIn(ip: string, identity: string, password: string): Promise<Hostile
     body: JSON.stringify({ identity, password }),
     target: "sign-in",
   });
-}
-
-/** Runs `tasks` with at most `width` in flight, keeping their order in the answer. */
-async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        out[i] = await tasks[i]!();
-      }
-    }),
-  );
-  return out;
 }
 
 function expectClear429(res: HostileResponse, what: string): void {

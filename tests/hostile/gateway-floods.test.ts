@@ -11,39 +11,23 @@
 // `npm test` floods with 600 connections; `npm run test:hostile` with the review's 4,200.
 import { connect as netConnect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatewayPorts } from "../support/gateway-ports.ts";
-import { addStock, customer, purchase, setProxyColumns } from "../support/shop.ts";
-import { useShop } from "../support/use-shop.ts";
+import { useGatewayShop, type GatewayProxy } from "../support/gateway-shop.ts";
+import { setProxyColumns } from "../support/shop.ts";
 import { FULL } from "./support/fuzz-kit.ts";
 import { basic, dialCounter, httpBody, httpStatus, rawExchange, slowClients, type DialCounter } from "./support/gateway-kit.ts";
 
-const gateway = await gatewayPorts();
-const [HTTP_PORT, SOCKS_PORT] = [gateway.http, gateway.socks];
-const shop = useShop({ env: gateway.env, ledger: false });
+const shop = await useGatewayShop({ ledger: false });
+const [HTTP_PORT, SOCKS_PORT] = [shop.gateway.http, shop.gateway.socks];
 
 /** gateway.Config's defaults the attacks meet. */
 const PER_SOURCE_HANDSHAKES = 128;
 const AUTH_FAILURE_LIMIT = 30;
 
-interface Creds {
-  id: string;
-  username: string;
-  password: string;
-}
-
 let target: DialCounter;
 let streamer: Server;
 let streamerPort = 0;
 
-async function buy(): Promise<Creds> {
-  const country = `F${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
-  await addStock(shop, { type: "DATACENTER", country, count: 1 });
-  const owner = await customer(shop, 10_000);
-  const proxy = (await purchase(owner.pb, { type: "DATACENTER", country, quantity: 1 })).proxies[0]!;
-  return { id: proxy.id, username: proxy.username, password: String(proxy["password"]) };
-}
-
-const connect = (creds: Creds, port: number, from?: string) =>
+const connect = (creds: GatewayProxy, port: number, from?: string) =>
   rawExchange(
     HTTP_PORT,
     [Buffer.from(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nProxy-Authorization: ${basic(creds.username, creds.password)}\r\n\r\n`)],
@@ -51,7 +35,7 @@ const connect = (creds: Creds, port: number, from?: string) =>
   );
 
 /** A plain HTTP request through the gateway from 127.0.0.1, answered by the counting target. */
-async function served(creds: Creds): Promise<number> {
+async function served(creds: GatewayProxy): Promise<number> {
   const res = await rawExchange(HTTP_PORT, [
     Buffer.from(
       `GET http://127.0.0.1:${target.port}/ HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nProxy-Authorization: ${basic(creds.username, creds.password)}\r\n\r\n`,
@@ -81,7 +65,7 @@ afterAll(async () => {
 });
 
 /** A CONNECT tunnel to the streamer, read until the gateway closes it or `limit` bytes came. */
-function drink(creds: Creds, limit: number): Promise<{ status: number; received: number; closed: boolean }> {
+function drink(creds: GatewayProxy, limit: number): Promise<{ status: number; received: number; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = netConnect({ port: HTTP_PORT, host: "127.0.0.1" });
     let head = Buffer.alloc(0);
@@ -111,13 +95,13 @@ function drink(creds: Creds, limit: number): Promise<{ status: number; received:
 describe("finding 1: a tunnel past the quota", () => {
   it("stops at the quota's last byte, refuses the next connection, and the usage rows hold no more than the quota", async () => {
     const quota = 2 * 1024 * 1024;
-    let creds = await buy();
+    let creds = await shop.buy();
     setProxyColumns(shop.tpb, [creds.id], { bandwidth_quota_bytes: quota });
     let tunnel = await drink(creds, 3 * quota);
     // A tunnel opened before the gateway followed the new quota (within a second) is cut when
     // it does, past the quota: then again with a proxy whose quota it has seen.
     for (let i = 0; i < 3 && tunnel.received > quota; i++) {
-      creds = await buy();
+      creds = await shop.buy();
       setProxyColumns(shop.tpb, [creds.id], { bandwidth_quota_bytes: quota });
       await new Promise((r) => setTimeout(r, 1000));
       tunnel = await drink(creds, 3 * quota);
@@ -144,7 +128,7 @@ describe("finding 1: a tunnel past the quota", () => {
 
 describe("finding 3: a handshake flood from one address", () => {
   it("holds only that address's share while a customer on another address is served on both ports", async () => {
-    const creds = await buy();
+    const creds = await shop.buy();
     const count = FULL ? 4200 : 600;
     const every = { everyMs: 60_000, giveUpMs: 15_000, from: "127.0.0.2", batch: 300 };
     const flood = Promise.all([
@@ -186,7 +170,7 @@ describe("finding 3: a handshake flood from one address", () => {
 
 describe("finding 7: password guessing", () => {
   it(`refuses an address after ${AUTH_FAILURE_LIMIT} failed sign-ins in a minute, the right password too, while the customer is served`, async () => {
-    const creds = await buy();
+    const creds = await shop.buy();
     const statuses: number[] = [];
     for (let i = 0; i < AUTH_FAILURE_LIMIT + 5; i++) {
       statuses.push(httpStatus((await connect({ ...creds, password: `guess-${i}` }, target.port, "127.0.0.3")).data));

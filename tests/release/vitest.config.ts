@@ -7,6 +7,8 @@ export default defineConfig({
     name: "release",
     root: new URL("../..", import.meta.url).pathname,
     include: ["tests/release/**/*.test.ts"],
+    // Fails the run when a process a test started outlives it (those with the run's mark).
+    globalSetup: ["tests/support/process-guard.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     maxWorkers: 1,

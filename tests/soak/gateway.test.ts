@@ -32,20 +32,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayPorts } from "../support/gateway-ports.ts";
 import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { checkAgainstBook } from "./support/acknowledged.ts";
-import {
-  countingTarget,
-  plainRequest,
-  Tunnel,
-  type ClientBytes,
-  type CountingTarget,
-  type Creds,
-  type Ports,
-} from "./support/gateway-traffic.ts";
+import { revocationFindings, settledUsage, usageFindings } from "./support/gateway-findings.ts";
+import { startGatewayLoad, type Bought } from "./support/gateway-load.ts";
+import { countingTarget, type CountingTarget, type Ports } from "./support/gateway-traffic.ts";
 import { checkMoneyInvariants, integrityCheck } from "./support/invariants.ts";
-import { purchase, PLACES, type Actor, type LoadOptions } from "./support/load.ts";
-import { nextKey, send } from "./support/load-send.ts";
+import { purchase, PLACES, type LoadOptions } from "./support/load.ts";
 import { PROFILE } from "./support/profile.ts";
-import { call, Prng, ServerGate } from "./support/soak-client.ts";
+import { Prng, ServerGate } from "./support/soak-client.ts";
 import { loadOptionsFor, populate, type SoakShop } from "./support/soak-shop.ts";
 
 const FULL = PROFILE.name === "full";
@@ -64,36 +57,6 @@ const G = {
 const REVOCATION_MS = 1000;
 /** How far the metered bytes may be outside what the two ends saw. */
 const USAGE_TOLERANCE = 0.05;
-
-interface Cred extends Creds {
-  proxyId: string;
-  /** When the shop answered with these credentials (ms). */
-  issuedAt: number;
-  /** When the call that revokes these credentials was sent / answered (ms). */
-  revokeSentAt?: number;
-  revokedAt?: number;
-  how?: "regenerate" | "refund" | "release";
-}
-
-interface Bought {
-  id: string;
-  owner: Actor;
-  orderId: string;
-  cred: Cred;
-  /** Refunded or released: no live credentials any more. */
-  gone: boolean;
-}
-
-interface Req {
-  cred: Cred;
-  /** A new connection (its handshake) or one exchange in an open tunnel. */
-  kind: "plain" | "connect" | "socks" | "exchange";
-  startedAt: number;
-  endedAt: number;
-  served: boolean;
-  /** What came back when not served. */
-  answer?: string;
-}
 
 let tpb: TestPocketBase;
 let dataDir: string;
@@ -173,173 +136,11 @@ describe(`gateway soak (${PROFILE.name}: ${G.loadSeconds} s, ${G.customers} cust
     phase("setup");
 
     // ---- Traffic and revocations ----
-    const reqs: Req[] = [];
-    const allCreds: Cred[] = [...bought.values()].map((b) => b.cred);
-    const client = new Map<string, ClientBytes>();
-    const bytesOf = (id: string) => {
-      let b = client.get(id);
-      if (!b) client.set(id, (b = { sent: 0, received: 0 }));
-      return b;
-    };
-    const released = new Set<string>();
-    const problems: string[] = [];
-    const revocations = { regenerate: 0, refund: 0, release: 0 };
-
-    /** Credentials for the next request: mostly live ones, sometimes ones the customer no longer holds. */
-    const pickCred = (rng: Prng, owner: Actor): Cred | undefined => {
-      const mine = [...bought.values()].filter((b) => b.owner.id === owner.id);
-      const live = mine.filter((b) => !b.gone).map((b) => b.cred);
-      const stale = allCreds.filter((c) => c.revokeSentAt !== undefined && bought.get(c.proxyId)!.owner.id === owner.id);
-      if (stale.length > 0 && rng.chance(G.staleChance)) return rng.pick(stale);
-      return live.length > 0 ? rng.pick(live) : undefined;
-    };
-
-    /** Short requests on new connections, all three ways. */
-    const requestLane = async (actor: Actor, i: number) => {
-      const rng = Prng.derive(SEED, `gateway-requests-${i}`);
-      while (!stop) {
-        const cred = pickCred(rng, actor);
-        if (!cred) {
-          await sleep(50);
-          continue;
-        }
-        const way = rng.pick(["plain", "connect", "socks"] as const);
-        const n = rng.int(1, 48) * 1024;
-        const startedAt = Date.now();
-        const bytes = bytesOf(cred.proxyId);
-        if (way === "plain") {
-          const r = await plainRequest(ports, cred, cred.proxyId, n);
-          reqs.push({ cred, kind: way, startedAt, endedAt: Date.now(), served: r.served, answer: r.answer });
-          bytes.received += r.received;
-        } else {
-          const { tunnel, answer } = await Tunnel.open(ports, way, cred, cred.proxyId);
-          reqs.push({ cred, kind: way, startedAt, endedAt: Date.now(), served: tunnel !== null, answer });
-          if (tunnel) {
-            const at = Date.now();
-            const ex = await tunnel.exchange(n, rng.int(0, 8192));
-            reqs.push({ cred, kind: "exchange", startedAt: at, endedAt: Date.now(), served: ex.served });
-            bytes.sent += ex.sent;
-            bytes.received += ex.received;
-            await tunnel.close();
-          }
-        }
-        await sleep(rng.int(0, 30));
-      }
-    };
-
-    /** A long-lived tunnel at a time, exchanging frames until it is cut or has done enough. */
-    const tunnelLane = async (actor: Actor, i: number) => {
-      const rng = Prng.derive(SEED, `gateway-tunnels-${i}`);
-      while (!stop) {
-        const cred = pickCred(rng, actor);
-        if (!cred) {
-          await sleep(50);
-          continue;
-        }
-        const way = rng.pick(["connect", "socks"] as const);
-        const startedAt = Date.now();
-        const { tunnel, answer } = await Tunnel.open(ports, way, cred, cred.proxyId);
-        reqs.push({ cred, kind: way, startedAt, endedAt: Date.now(), served: tunnel !== null, answer });
-        if (!tunnel) {
-          await sleep(20);
-          continue;
-        }
-        const bytes = bytesOf(cred.proxyId);
-        for (let k = rng.int(5, 60); k > 0 && !stop; k--) {
-          const at = Date.now();
-          const ex = await tunnel.exchange(rng.int(256, 16 * 1024), rng.int(0, 4096));
-          reqs.push({ cred, kind: "exchange", startedAt: at, endedAt: Date.now(), served: ex.served });
-          bytes.sent += ex.sent;
-          bytes.received += ex.received;
-          if (!ex.served) break;
-          await sleep(rng.int(0, 40));
-        }
-        await tunnel.close();
-      }
-    };
-
-    /** Customers regenerate, the admin refunds and releases, at random moments. */
-    const revoker = async () => {
-      const rng = Prng.derive(SEED, "gateway-revoker");
-      while (!stop) {
-        await sleep(rng.int(...G.revokeEvery));
-        const alive = [...bought.values()].filter((b) => !b.gone);
-        if (alive.length === 0 || stop) continue;
-        const victim = rng.pick(alive);
-        // A refund or release that would leave the customer nothing to send through becomes
-        // a regeneration, so traffic flows until the end.
-        const ownLive = alive.filter((b) => b.owner.id === victim.owner.id).length;
-        const orderLive = alive.filter((b) => b.orderId === victim.orderId).length;
-        let roll = rng.next();
-        if ((roll >= G.revokeMix[1] && ownLive <= 1) || (roll >= G.revokeMix[0] && roll < G.revokeMix[1] && ownLive <= orderLive)) roll = 0;
-        if (roll < G.revokeMix[0]) {
-          const old = victim.cred;
-          old.revokeSentAt = Date.now();
-          const res = await call(tpb.url, "POST", `/api/v1/proxies/${victim.id}/rotate`, { token: victim.owner.token });
-          if (res.status !== 200) {
-            problems.push(`regenerate ${victim.id} answered ${res.status}: ${JSON.stringify(res.body)}`);
-            delete old.revokeSentAt;
-            continue;
-          }
-          Object.assign(old, { revokedAt: Date.now(), how: "regenerate" });
-          victim.cred = {
-            proxyId: victim.id,
-            username: String(res.body["username"]),
-            password: String(res.body["password"]),
-            issuedAt: Date.now(),
-          };
-          allCreds.push(victim.cred);
-          revocations.regenerate += 1;
-        } else if (roll < G.revokeMix[1]) {
-          const order = book.orders.get(victim.orderId)!;
-          const held = (orderProxies.get(order.id) ?? []).map((id) => bought.get(id)!).filter((b) => !b.gone);
-          const sentAt = Date.now();
-          for (const b of held) b.cred.revokeSentAt = sentAt;
-          const res = await send(
-            options,
-            { key: nextKey(options, admin), kind: "refund", userId: order.userId, body: { reason: "gateway soak refund" }, order },
-            `/api/admin/orders/${order.id}/refund`,
-            admin.token,
-          );
-          if (!res.answer) {
-            for (const b of held) delete b.cred.revokeSentAt;
-            continue;
-          }
-          const tx = res.answer.body["transaction"] as Record<string, unknown> | null;
-          Object.assign(res.entry, {
-            transactionId: typeof tx?.["id"] === "string" ? tx["id"] : "",
-            cents: Number(tx?.["amount_cents"] ?? 0),
-          });
-          const at = Date.now();
-          for (const b of held) {
-            Object.assign(b.cred, { revokedAt: at, how: "refund" });
-            b.gone = true;
-          }
-          revocations.refund += 1;
-        } else {
-          victim.cred.revokeSentAt = Date.now();
-          const res = await call(tpb.url, "PATCH", `/api/admin/proxies/${victim.id}`, {
-            token: admin.token,
-            body: { status: "AVAILABLE" },
-          });
-          if (res.status !== 200) {
-            problems.push(`release ${victim.id} answered ${res.status}: ${JSON.stringify(res.body)}`);
-            delete victim.cred.revokeSentAt;
-            continue;
-          }
-          Object.assign(victim.cred, { revokedAt: Date.now(), how: "release" });
-          victim.gone = true;
-          released.add(victim.id);
-          revocations.release += 1;
-        }
-      }
-    };
-
-    const lanes = [
-      ...population.customers.map((c, i) => requestLane(c, i)),
-      ...population.customers.map((c, i) => tunnelLane(c, i)),
-      revoker(),
-    ];
+    const load = startGatewayLoad(
+      { url: tpb.url, ports, seed: SEED, options, admin, bought, orderProxies, mix: G, stopped: () => stop },
+      population.customers,
+    );
+    const { lanes, reqs, client, released, problems, revocations } = load;
     await sleep(G.loadSeconds * 1000);
     stop = true;
     await Promise.all(lanes);
@@ -355,38 +156,7 @@ describe(`gateway soak (${PROFILE.name}: ${G.loadSeconds} s, ${G.customers} cust
     ledger.catch(() => undefined); // awaited below; a failure before that is not unhandled
 
     // ---- Revocation: nothing served more than a second after it ----
-    let maxLag = 0;
-    const late: string[] = [];
-    const refusedLive: string[] = [];
-    let staleTried = 0;
-    let staleRefused = 0;
-    let cutTunnels = 0;
-    let refusedFresh = 0;
-    for (const r of reqs) {
-      const { cred } = r;
-      const what = () => `${r.kind} with ${cred.username} of ${cred.proxyId}`;
-      if (cred.revokedAt !== undefined && r.startedAt > cred.revokedAt) {
-        staleTried += 1;
-        if (r.served) {
-          maxLag = Math.max(maxLag, r.startedAt - cred.revokedAt);
-          if (r.startedAt - cred.revokedAt > REVOCATION_MS)
-            late.push(`${what()} started ${r.startedAt - cred.revokedAt} ms after its ${cred.how} was answered, and was served`);
-        } else {
-          staleRefused += 1;
-          if (r.kind === "exchange") cutTunnels += 1;
-        }
-      }
-      const liveThroughout = cred.revokeSentAt === undefined || r.endedAt < cred.revokeSentAt;
-      // New credentials (a regeneration) reach the gateway within a second, like every change.
-      if (liveThroughout && !r.served && r.startedAt - cred.issuedAt <= REVOCATION_MS) {
-        refusedFresh += 1;
-        continue;
-      }
-      if (liveThroughout && !r.served)
-        refusedLive.push(
-          `${what()}, issued ${r.startedAt - cred.issuedAt} ms before, at ${new Date(r.startedAt).toISOString()} was not served: ${r.answer ?? "cut"}`,
-        );
-    }
+    const { maxLag, late, refusedLive, staleTried, staleRefused, cutTunnels, refusedFresh } = revocationFindings(reqs, REVOCATION_MS);
     const served = reqs.filter((r) => r.served).length;
     console.info(
       `gateway soak: ${reqs.length} requests (${served} served), revocations ${JSON.stringify(revocations)}; ` +
@@ -405,65 +175,8 @@ describe(`gateway soak (${PROFILE.name}: ${G.loadSeconds} s, ${G.customers} cust
     for (let i = 0; i < 50 && target.open() > 0; i++) await sleep(100);
     expect(target.open(), "target connections still open").toBe(0);
     const su = await tpb.superuser();
-    const readUsage = async () => {
-      const rows = await su.collection("proxy_usage").getFullList({ batch: 1000 });
-      const by = new Map<string, { up: number; down: number; connections: number }>();
-      for (const row of rows) {
-        const u = by.get(row["proxy_id"] as string) ?? { up: 0, down: 0, connections: 0 };
-        u.up += row["bytes_up"] as number;
-        u.down += row["bytes_down"] as number;
-        u.connections += row["connections"] as number;
-        by.set(row["proxy_id"] as string, u);
-      }
-      return by;
-    };
-    // A flush interval and a half after the last byte, then until two reads a flush apart agree.
-    await sleep(1500);
-    let usage = await readUsage();
-    for (let i = 0; i < 10; i++) {
-      await sleep(1200);
-      const again = await readUsage();
-      if (JSON.stringify([...again]) === JSON.stringify([...usage])) break;
-      usage = again;
-    }
-
-    const total = { upLow: 0, upHigh: 0, up: 0, downLow: 0, downHigh: 0, down: 0, plainUp: 0, connLow: 0, connHigh: 0, conn: 0 };
-    const off: string[] = [];
-    const within = (value: number, low: number, high: number) =>
-      value >= Math.floor(low * (1 - USAGE_TOLERANCE)) && value <= Math.ceil(high * (1 + USAGE_TOLERANCE));
-    for (const id of bought.keys()) {
-      const c = client.get(id) ?? { sent: 0, received: 0 };
-      const t = target.bytes.get(id) ?? { read: 0, written: 0, plainRead: 0 };
-      const m = usage.get(id) ?? { up: 0, down: 0, connections: 0 };
-      // Up: what reached the target through tunnels <= metered <= what the client sent into
-      // them, plus the plain requests as the gateway forwarded them (what the target read of
-      // those).
-      const upLow = t.read;
-      const upHigh = c.sent + t.plainRead;
-      // Down: what the client received <= metered <= what the target sent.
-      const downLow = c.received;
-      const downHigh = t.written;
-      const mine = reqs.filter((r) => r.cred.proxyId === id && r.kind !== "exchange");
-      const connLow = mine.filter((r) => r.served).length;
-      const connHigh = mine.length;
-      if (!within(m.up, upLow, upHigh)) off.push(`${id}: ${m.up} bytes up metered, ${upLow}-${upHigh} moved`);
-      if (!within(m.down, downLow, downHigh)) off.push(`${id}: ${m.down} bytes down metered, ${downLow}-${downHigh} moved`);
-      if (m.connections < connLow || m.connections > connHigh)
-        off.push(`${id}: ${m.connections} connections metered, ${connLow} served of ${connHigh} tried`);
-      Object.assign(total, {
-        upLow: total.upLow + upLow,
-        upHigh: total.upHigh + upHigh,
-        up: total.up + m.up,
-        downLow: total.downLow + downLow,
-        downHigh: total.downHigh + downHigh,
-        down: total.down + m.down,
-        plainUp: total.plainUp + t.plainRead,
-        connLow: total.connLow + connLow,
-        connHigh: total.connHigh + connHigh,
-        conn: total.conn + m.connections,
-      });
-    }
-    const unknown = [...usage.keys()].filter((id) => !bought.has(id));
+    const usage = await settledUsage(su);
+    const { total, off, unknown, within } = usageFindings(bought, { client, targetBytes: target.bytes, reqs }, usage, USAGE_TOLERANCE);
     phase("usage");
     // ---- The ledger ----
     expect(book.problems, "what the client saw").toEqual([]);

@@ -7,11 +7,14 @@
 // With API_VIA_PRISM=1 (npm run test:prism) every call also goes through Stoplight Prism's
 // validation proxy (`prism proxy <document> <shop> --errors`), which refuses a request or
 // an answer outside the document on its own reading of it.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../server/free-port.ts";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { afterAll } from "vitest";
+import { requestOf, urlOf, type CallInput } from "@/lib/api-contract/client";
+import type { ApiRoute, ResponseOf } from "@/lib/api-contract/define";
 
 type Json = Record<string, unknown>;
 
@@ -82,6 +85,24 @@ export function contractProblems(method: string, path: string, status: number, c
 }
 
 const prisms = new Map<string, Promise<string>>();
+const prismChildren: ChildProcess[] = [];
+
+/** Stops the Prism proxies this file started (registered below: after each test file that imports this one). */
+async function stopPrisms(): Promise<void> {
+  const running = prismChildren.splice(0);
+  prisms.clear();
+  await Promise.all(
+    running.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+afterAll(stopPrisms);
 
 /** The address to call for `baseUrl`: itself, or a Prism validation proxy in front of it (API_VIA_PRISM). */
 function viaPrism(baseUrl: string): Promise<string> {
@@ -100,7 +121,7 @@ async function startPrism(upstream: string): Promise<string> {
   const child = spawn(bin, ["proxy", fileURLToPath(OPENAPI_FILE), upstream, "--errors", "-h", "127.0.0.1", "-p", String(port)], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  process.once("exit", () => child.kill());
+  prismChildren.push(child);
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${output}`)), 30_000);
@@ -146,12 +167,21 @@ export interface ApiAnswer<T = unknown> {
   headers: Headers;
 }
 
+interface CallOptions {
+  body?: unknown;
+  key?: string | null;
+  headers?: Record<string, string>;
+  invalid?: boolean;
+}
+
 export interface ApiClient {
-  <T = Json>(
-    method: string,
-    path: string,
-    options?: { body?: unknown; key?: string | null; headers?: Record<string, string>; invalid?: boolean },
-  ): Promise<ApiAnswer<T>>;
+  <T = Json>(method: string, path: string, options?: CallOptions): Promise<ApiAnswer<T>>;
+  /** A contract route (lib/api-contract): its method, path and query from the route object, the answer typed by it. */
+  call<R extends ApiRoute>(
+    route: R,
+    input?: CallInput<R>,
+    options?: Pick<CallOptions, "headers" | "invalid">,
+  ): Promise<ApiAnswer<ResponseOf<R>>>;
 }
 
 /**
@@ -162,7 +192,7 @@ export interface ApiClient {
  * refuse it itself; its answer is still checked against the document.
  */
 export function apiClient(baseUrl: string, auth: string | null): ApiClient {
-  return async (method, path, options = {}) => {
+  const send = async <T = Json>(method: string, path: string, options: CallOptions = {}): Promise<ApiAnswer<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (auth) headers["Authorization"] = `Bearer ${auth}`;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -180,4 +210,11 @@ export function apiClient(baseUrl: string, auth: string | null): ApiClient {
     if (problems.length) throw new Error(`Answer outside the contract:\n${problems.join("\n")}\n${text.slice(0, 500)}`);
     return { status: res.status, body: body as never, headers: res.headers };
   };
+  const call = <R extends ApiRoute>(route: R, input: CallInput<R> = {}, options: Pick<CallOptions, "headers" | "invalid"> = {}) => {
+    // A write gets a new Idempotency-Key unless the input names one (as `send` does).
+    const key = input.idempotencyKey ?? (route.method === "GET" ? undefined : crypto.randomUUID());
+    const request = requestOf(route, { ...input, ...(key ? { idempotencyKey: key } : {}) });
+    return send<ResponseOf<R>>(request.method, urlOf(request), { ...options, body: request.body, key: key ?? null });
+  };
+  return Object.assign(send, { call });
 }

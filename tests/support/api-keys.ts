@@ -2,6 +2,8 @@
 // theirs, each as an apiClient (so every answer is checked against the OpenAPI document),
 // and the problem details a refusal answers.
 import { expect } from "vitest";
+import { createApiKey } from "@/lib/api-contract/keys";
+import type { ApiKeyScope } from "@/lib/api-contract/define";
 import { apiClient, type ApiClient } from "./api-contract.ts";
 import type { Customer, Shop } from "./shop.ts";
 
@@ -24,7 +26,7 @@ export interface ApiCallers {
 export function apiCallers(shop: Pick<Shop, "tpb">): ApiCallers {
   const sessionOf = (user: Customer): ApiClient => apiClient(shop.tpb.url, user.pb.authStore.token);
   const keyOf = async (user: Customer, scopes: string[]): Promise<ApiClient> => {
-    const created = await sessionOf(user)<{ key: string }>("POST", "/api/v1/api-keys", { body: { name: "API test key", scopes } });
+    const created = await sessionOf(user).call(createApiKey, { body: { name: "API test key", scopes: scopes as ApiKeyScope[] } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return apiClient(shop.tpb.url, created.body.key);
   };

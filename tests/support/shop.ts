@@ -2,7 +2,10 @@
 // the money routes, and the invariant every test ends with (balance = sum of ledger).
 import { randomUUID } from "node:crypto";
 import type { PurchaseResult } from "@/features/buy-proxies/api";
-import type { CheckoutResult } from "@/features/credits/api";
+import { requestOf, type CallInput } from "@/lib/api-contract/client";
+import { createCreditCheckout } from "@/lib/api-contract/credits";
+import type { ApiRoute, BodyOf, ResponseOf } from "@/lib/api-contract/define";
+import { purchaseProxies } from "@/lib/api-contract/proxies";
 import type { PaymentRecord } from "@/lib/pocketbase-types";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
@@ -100,7 +103,32 @@ export function post<T = PurchaseResult>(pb: PocketBase, path: string, body: unk
   return pb.send<T>(path, { method: "POST", body, headers: key === null ? {} : { "Idempotency-Key": key } });
 }
 
-export const purchase = (pb: PocketBase, body: unknown, key?: string | null) => post(pb, "/api/v1/proxies/purchase", body, key);
+/**
+ * A contract route (lib/api-contract) called as `pb`, through the SDK like the islands'
+ * lib/api-client.ts. A keyed route gets a new Idempotency-Key unless `key` is given; null
+ * sends none (to see the refusal).
+ */
+export function callAs<R extends ApiRoute>(
+  pb: PocketBase,
+  route: R,
+  input: CallInput<R> = {},
+  key?: string | null,
+): Promise<ResponseOf<R>> {
+  const idempotencyKey = key === undefined ? (route.idempotency ? randomUUID() : null) : key;
+  // requestOf refuses a keyed route without a key: a stand-in, taken off again, sends none.
+  const request = requestOf(route, { ...input, idempotencyKey: idempotencyKey ?? "none" });
+  if (idempotencyKey === null) delete request.headers["Idempotency-Key"];
+  return pb.send(request.path, {
+    method: request.method,
+    query: request.query,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+}
+
+/** POST /api/v1/proxies/purchase; the body as sent (a test may send a wrong one). */
+export const purchase = (pb: PocketBase, body: unknown, key?: string | null) =>
+  callAs(pb, purchaseProxies, { body: body as BodyOf<typeof purchaseProxies> }, key);
 
 /** Balance, ledger sum and ledger rows of one user, read as the superuser. */
 export async function ledgerOf(shop: Shop, userId: string): Promise<{ balance: number; sum: number; rows: RecordModel[] }> {
@@ -135,7 +163,7 @@ export async function expectEveryBalanceMatchesItsLedger(su: PocketBase): Promis
 
 /** POST /api/v1/credits/checkout for a credit package (a new Idempotency-Key unless given). */
 export const checkout = (pb: PocketBase, packageId: unknown, key?: string | null) =>
-  post<CheckoutResult>(pb, "/api/v1/credits/checkout", { package_id: packageId }, key);
+  callAs(pb, createCreditCheckout, { body: { package_id: packageId as BodyOf<typeof createCreditCheckout>["package_id"] } }, key);
 
 /** A checkout of `packageId` by `pb`, paid through Stripe (the signed checkout.session.completed); the payment as stored. */
 export async function payWithStripe(shop: Shop, pb: PocketBase, packageId: string, webhookSecret?: string): Promise<PaymentRecord> {

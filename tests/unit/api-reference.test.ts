@@ -1,4 +1,4 @@
-// The API reference's view data (src/features/api-reference/reference.ts): every operation
+// The API reference's view data (src/features/api-reference/: reference.ts, curl.ts, ...): every operation
 // of the OpenAPI document once, curl examples at the shop's address with the headers and an
 // example body the contract accepts, fields flattened, and an anchor for every problem code
 // the server answers with.
@@ -6,15 +6,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import openapi from "../../pocketbase/pb_hooks/lib/api/openapi.json" with { type: "json" };
-import {
-  apiBaseUrl,
-  apiReference,
-  exampleOf,
-  fieldsOf,
-  PROBLEM_TYPE_BASE,
-  type OpenApiDocument,
-  type OperationView,
-} from "@/features/api-reference/reference";
+import { exampleOf } from "@/features/api-reference/curl";
+import type { OpenApiDocument } from "@/features/api-reference/openapi-types";
+import { PROBLEM_TYPE_BASE } from "@/features/api-reference/problems";
+import { apiBaseUrl, apiReference, type OperationView } from "@/features/api-reference/reference";
+import { fieldsOf } from "@/features/api-reference/schema-fields";
 import { API_ROUTES } from "@/lib/api-contract/index";
 
 const doc: OpenApiDocument = openapi;
@@ -144,7 +140,8 @@ describe("apiReference", () => {
     expect(purchase.parameters).toContainEqual(expect.objectContaining({ in: "header", name: "Idempotency-Key", required: true }));
     expect(purchase.requestFields.find((f) => f.name === "type")).toEqual({
       name: "type",
-      type: '"RESIDENTIAL" | "DATACENTER" | "SOCKS5" | "HTTP" | "HTTPS"',
+      // The hook always took the type in lower case too; the document now says so.
+      type: '"RESIDENTIAL" | "DATACENTER" | "SOCKS5" | "HTTP" | "HTTPS" | "residential" | "datacenter" | "socks5" | "http" | "https"',
       required: true,
       description: "",
     });
@@ -179,14 +176,16 @@ describe("apiBaseUrl", () => {
 });
 
 describe("problem codes", () => {
-  /** Every code the Go middlewares and the hooks answer with (newProblem(status, "code", ...)). */
+  /** Every code the Go middlewares and the hooks answer with (NewProblem(status, "code", ...)). */
   const serverCodes = (): Set<string> => {
     const codes = new Set<string>();
     const read = (file: string) => {
-      for (const m of readFileSync(file, "utf8").matchAll(/newProblem\(\s*[^,]+,\s*"([a-z_]+)"/g)) codes.add(m[1]!);
+      for (const m of readFileSync(file, "utf8").matchAll(/[nN]ewProblem\(\s*[^,]+,\s*"([a-z_]+)"/g)) codes.add(m[1]!);
     };
-    // The Go middlewares (package main) and every hook file.
-    for (const file of readdirSync("pocketbase").filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"))) read(`pocketbase/${file}`);
+    // The Go middlewares (pocketbase/devapi, package main) and every hook file.
+    for (const dir of ["pocketbase", "pocketbase/devapi"]) {
+      for (const file of readdirSync(dir).filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"))) read(`${dir}/${file}`);
+    }
     for (const entry of readdirSync("pocketbase/pb_hooks", { withFileTypes: true, recursive: true })) {
       if (entry.isFile() && entry.name.endsWith(".js")) read(`${entry.parentPath}/${entry.name}`);
     }
@@ -201,7 +200,7 @@ describe("problem codes", () => {
       expect(listed.has(code), `${code} is answered by the server but not in the reference`).toBe(true);
       expect(`/docs/api#${listed.get(code)!.anchor}`).toBe(`${PROBLEM_TYPE_BASE}${code.replaceAll("_", "-")}`);
     }
-    expect(readFileSync("pocketbase/problem.go", "utf8")).toContain(`const problemTypeBase = "${PROBLEM_TYPE_BASE}"`);
+    expect(readFileSync("pocketbase/devapi/problem.go", "utf8")).toContain(`const problemTypeBase = "${PROBLEM_TYPE_BASE}"`);
   });
 
   it("documents the codes of the key checks, the rate limit and the spend cap", () => {

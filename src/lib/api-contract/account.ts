@@ -66,12 +66,23 @@ export const replaceIpAllowlist = route({
   description: "At most 100 addresses or CIDR ranges; an empty list lets connections in from anywhere. Takes effect within a second.",
   scope: "rotate",
   idempotency: "optional",
-  body: v.object({
-    entries: v.optional(v.pipe(v.array(v.string()), v.description("The addresses and ranges; [] lets connections in from anywhere."))),
-    text: v.optional(
-      v.pipe(v.string(), v.description("Or the same as one text, entries separated by new lines, commas or spaces (entries wins).")),
-    ),
-  }),
+  body: v.pipe(
+    v.object({
+      entries: v.optional(
+        v.pipe(
+          v.array(
+            v.string("Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24)."),
+            "Entries must be a list of IP addresses or CIDR ranges ([] removes the restriction).",
+          ),
+          v.description("The addresses and ranges; [] lets connections in from anywhere."),
+        ),
+      ),
+      text: v.optional(
+        v.pipe(v.string(), v.description("Or the same as one text, entries separated by new lines, commas or spaces (entries wins).")),
+      ),
+    }),
+    v.examples([{ entries: ["203.0.113.7", "198.51.100.0/24"] }]),
+  ),
   response: Allowlist,
   errors: [400, 403, 422],
 });

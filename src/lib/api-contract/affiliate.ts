@@ -62,9 +62,16 @@ export const setAffiliatePayoutMethod = route({
   description:
     "Free text (a PayPal address, bank details) that shop staff read when they pay you; trimmed, line breaks kept, other control characters refused. An account setting: a signed-in session only, never an API key.",
   scope: "session",
-  body: v.object({
-    payout_method: v.pipe(v.string(), v.maxLength(MAX_PAYOUT_METHOD), v.description('"" clears it.')),
-  }),
+  body: v.pipe(
+    v.object({
+      payout_method: v.pipe(
+        v.string("Payout method must be text"),
+        v.maxLength(MAX_PAYOUT_METHOD, `Payout method must be at most ${MAX_PAYOUT_METHOD} characters`),
+        v.description('"" clears it.'),
+      ),
+    }),
+    v.examples([{ payout_method: "PayPal: payouts@example.com" }]),
+  ),
   response: AffiliateSummary,
   errors: [400, 403],
 });

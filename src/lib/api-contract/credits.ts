@@ -81,7 +81,15 @@ export const createCreditCheckout = route({
     "The price is the shop's, never the request's. With Stripe the payment is pending and checkout_url is where to pay: the balance is credited when Stripe confirms it. With the test provider it is paid at once. Needs a verified e-mail address (403 otherwise); 503 when buying credits is not set up, nothing charged. A retry with the same Idempotency-Key answers the same payment.",
   scope: "purchase",
   idempotency: "required",
-  body: v.object({ package_id: v.picklist(CREDIT_PACKAGE_IDS) }),
+  body: v.pipe(
+    v.object({
+      package_id: v.pipe(
+        v.picklist(CREDIT_PACKAGE_IDS, `Unknown credit package. Choose one of ${CREDIT_PACKAGE_IDS.join(", ")}.`),
+        v.metadata({ errorCode: "validation_invalid_package" }),
+      ),
+    }),
+    v.examples([{ package_id: "package-25" }]),
+  ),
   response: v.pipe(
     v.object({
       payment: Payment,

@@ -47,6 +47,8 @@ export interface ApiRoute {
   errors: readonly ErrorStatus[];
   /** What the answer's media type is, when it is not JSON. */
   mediaType?: string;
+  /** false: the server does not check requests against the document (x-request-validation). */
+  validated?: false;
 }
 
 /** A route definition, kept exactly as written (its schemas' types stay precise). */

@@ -1,7 +1,7 @@
 // API keys: made and revoked only from a signed-in session (a key cannot make keys).
 import * as v from "valibot";
 import { API_KEY_SCOPES, route } from "./define";
-import { Cents, Id, Timestamp } from "./schemas";
+import { Cents, Id, Timestamp, positiveCents } from "./schemas";
 
 const TAG = "API keys";
 
@@ -10,7 +10,7 @@ export const MAX_ACTIVE_API_KEYS = 50;
 /** The highest monthly spend cap a key may have, in US cents ($1,000,000.00). */
 export const MAX_SPEND_CAP_CENTS = 100_000_000;
 
-export const ApiKeyScope = v.picklist(API_KEY_SCOPES);
+export const ApiKeyScope = v.picklist(API_KEY_SCOPES, `Scopes are ${API_KEY_SCOPES.join(", ")}`);
 
 export const ApiKey = v.pipe(
   v.object({
@@ -30,12 +30,29 @@ export const ApiKey = v.pipe(
   v.title("ApiKey"),
 );
 
+const SPEND_CAP_MESSAGE = "The spend cap must be a whole number of cents from 1 to 100,000,000 (or none)";
+const EXPIRY_MESSAGE = "Expiry must be a date, e.g. 2027-01-31";
+
 export const NewApiKey = v.object({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, "Name is required"), v.maxLength(100, "Name must be at most 100 characters")),
-  scopes: v.pipe(v.array(ApiKeyScope), v.minLength(1, "Choose at least one scope")),
-  expires_at: v.optional(v.nullable(v.pipe(v.string(), v.description("ISO 8601, in the future; null or absent = never.")))),
-  ip_allowlist: v.optional(v.array(v.string())),
-  spend_cap_cents: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  name: v.pipe(
+    v.string("Name is required"),
+    v.regex(/\S/, "Name is required"),
+    v.trim(),
+    v.minLength(1, "Name is required"),
+    v.maxLength(100, "Name must be at most 100 characters"),
+  ),
+  scopes: v.pipe(v.array(ApiKeyScope, "Choose at least one scope"), v.minLength(1, "Choose at least one scope")),
+  expires_at: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(EXPIRY_MESSAGE),
+        v.metadata({ errorCode: "validation_invalid_date" }),
+        v.description("ISO 8601, in the future; null or absent = never."),
+      ),
+    ),
+  ),
+  ip_allowlist: v.optional(v.nullable(v.array(v.string(), "The IP allowlist must be a list of addresses or CIDR ranges."))),
+  spend_cap_cents: v.optional(v.nullable(positiveCents(MAX_SPEND_CAP_CENTS, SPEND_CAP_MESSAGE))),
 });
 
 export const listApiKeys = route({
@@ -60,7 +77,18 @@ export const createApiKey = route({
   scope: "session",
   idempotency: "optional",
   status: 201,
-  body: NewApiKey,
+  body: v.pipe(
+    NewApiKey,
+    v.examples([
+      {
+        name: "Inventory sync",
+        scopes: ["read", "purchase"],
+        expires_at: "2027-12-31",
+        ip_allowlist: ["203.0.113.7"],
+        spend_cap_cents: 50000,
+      },
+    ]),
+  ),
   response: v.pipe(
     v.object({ api_key: ApiKey, key: v.pipe(v.string(), v.startsWith("psk_live_"), v.description("The secret: store it now.")) }),
     v.title("CreatedApiKey"),

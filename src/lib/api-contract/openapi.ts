@@ -1,10 +1,10 @@
 // Writes the OpenAPI 3.1 document of the developer API from the route definitions
 // (index.ts). Run by `npm run openapi`; the shop serves the result at /api/v1/openapi.json.
-import { toJsonSchema } from "@valibot/to-json-schema";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { API_ROUTES } from "./index";
 import type { ApiRoute, ErrorStatus } from "./define";
 import { EVENT_SUMMARIES, eventBody, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+import { namedSchemas, schemaOf as jsonSchemaOf } from "./json-schema";
 import { ApiKey } from "./keys";
 import { Order, OrderResult, Problem, Proxy } from "./schemas";
 
@@ -40,12 +40,7 @@ const TAGS: Record<string, string> = {
   Meta: "About this API.",
 };
 
-function schemaOf(schema: v.GenericSchema): Json {
-  const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: NAMED, errorMode: "ignore" }) as Json;
-  delete json["$schema"];
-  delete json["$defs"];
-  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
-}
+const schemaOf = (schema: v.GenericSchema): Json => jsonSchemaOf(schema, NAMED);
 
 const problemResponse = (status: ErrorStatus | 401 | 429): Json => ({
   description: ERROR_TEXT[status],
@@ -61,15 +56,30 @@ const problemResponse = (status: ErrorStatus | 401 | 429): Json => ({
     : {}),
 });
 
+/** A path parameter: a record id (the hooks answer 404 for one that is not the caller's). */
+const ID_PARAMETER: Json = {
+  type: "string",
+  pattern: "^[A-Za-z0-9]{1,50}$",
+  examples: ["a1b2c3d4e5f6g7h"],
+  "x-error-messages": { pattern: "This is not an id this API gives: ids are 1-50 letters and digits." },
+};
+
+/** A query parameter with a list of values says so as the hooks always did (api.queryChoice). */
+function withChoiceMessage(name: string, schema: Json): Json {
+  const choices = schema["enum"] as string[] | undefined;
+  if (!choices || schema["x-error-messages"]) return schema;
+  return { ...schema, "x-error-messages": { enum: `${name} must be one of ${choices.join(", ")}.` } };
+}
+
 function parameters(r: ApiRoute): Json[] {
   const out: Json[] = [];
   for (const [name, description] of Object.entries(r.params ?? {})) {
-    out.push({ name, in: "path", required: true, description, schema: { type: "string" } });
+    out.push({ name, in: "path", required: true, description, schema: ID_PARAMETER });
   }
   if (r.query) {
     const query = schemaOf(r.query) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      const { description, ...rest } = schema;
+      const { description, ...rest } = withChoiceMessage(name, schema);
       out.push({
         name,
         in: "query",
@@ -119,6 +129,7 @@ function operation(r: ApiRoute): Json {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     "x-scope": r.scope,
+    ...(r.validated === false ? { "x-request-validation": false } : {}),
     security: security(r),
     ...(parameters(r).length ? { parameters: parameters(r) } : {}),
     ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(r.body) } } } } : {}),
@@ -158,12 +169,7 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
     const path = `/api/v1${r.path}`;
     paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: operation(r) };
   }
-  const schemas: Json = {};
-  for (const [name, schema] of Object.entries(NAMED)) {
-    const json = toJsonSchema(schema, { target: "draft-2020-12", definitions: NAMED, errorMode: "ignore" }) as Json;
-    const defs = json["$defs"] as Record<string, Json>;
-    schemas[name] = JSON.parse(JSON.stringify(defs[name]).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
-  }
+  const schemas = namedSchemas(NAMED);
   const tags = [...new Set(API_ROUTES.map((r) => r.tag))].map((name) => ({ name, description: TAGS[name] ?? name }));
   return {
     openapi: "3.1.0",

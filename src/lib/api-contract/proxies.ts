@@ -1,7 +1,11 @@
 // The proxies you own: list, read, usage, buy, renew, new credentials, auto-renewal.
 import * as v from "valibot";
 import { route } from "./define";
+import { PROXY_TYPES } from "../catalog";
 import { Cents, Count, OrderResult, PROXY_STATUSES, Proxy, ProxyType, Timestamp, page, pageQuery } from "./schemas";
+
+/** A purchase takes the type in lower case too (as the hook always did). */
+const PROXY_TYPES_LOWER = PROXY_TYPES.map((t) => t.toLowerCase() as Lowercase<(typeof PROXY_TYPES)[number]>);
 
 const TAG = "Proxies";
 
@@ -15,9 +19,21 @@ export const listProxies = route({
   scope: "read",
   query: v.object({
     type: v.optional(ProxyType),
-    country: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/), v.description("ISO 3166-1 alpha-2."))),
+    country: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[A-Za-z]{2}$/, "country must be a two-letter ISO 3166-1 code, e.g. DE."),
+        v.description("ISO 3166-1 alpha-2."),
+      ),
+    ),
     status: v.optional(v.picklist(PROXY_STATUSES)),
-    search: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Part of the host, username, id, state or city."))),
+    search: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(100, "search must be at most 100 characters."),
+        v.description("Part of the host, username, id, state or city."),
+      ),
+    ),
     ...pageQuery,
   }),
   response: page(Proxy, "ProxyPage"),
@@ -92,13 +108,27 @@ export const purchaseProxies = route({
     "Takes the price from your balance and assigns proxies from stock for 30 days, all or nothing. A key with a monthly spend cap is refused a purchase that would pass it.",
   scope: "purchase",
   idempotency: "required",
-  body: v.object({
-    type: ProxyType,
-    country: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-    state: v.optional(v.pipe(v.string(), v.maxLength(100))),
-    city: v.optional(v.pipe(v.string(), v.maxLength(100))),
-    quantity: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  }),
+  body: v.pipe(
+    v.object({
+      type: v.pipe(
+        v.union([ProxyType, v.picklist(PROXY_TYPES_LOWER)]),
+        v.metadata({ errorCode: "validation_invalid_type", errorMessage: `Proxy type must be one of ${PROXY_TYPES.join(", ")}` }),
+      ),
+      country: v.pipe(
+        v.string("Country is required"),
+        v.minLength(1, "Country is required"),
+        v.maxLength(100, "country must be at most 100 characters"),
+      ),
+      state: v.optional(v.pipe(v.string(), v.maxLength(100, "state must be at most 100 characters"))),
+      city: v.optional(v.pipe(v.string(), v.maxLength(100, "city must be at most 100 characters"))),
+      quantity: v.pipe(
+        v.number("Quantity must be a whole number"),
+        v.integer("Quantity must be a whole number"),
+        v.minValue(1, "Quantity must be at least 1"),
+      ),
+    }),
+    v.examples([{ type: "RESIDENTIAL", country: "US", quantity: 1 }]),
+  ),
   response: OrderResult,
   errors: [400, 403, 409, 422],
 });
@@ -111,7 +141,7 @@ export const renewProxies = route({
   summary: "Renew proxies for another term",
   scope: "purchase",
   idempotency: "required",
-  body: v.object({ proxy_ids: v.pipe(v.array(v.string()), v.minLength(1)) }),
+  body: v.pipe(v.object({ proxy_ids: v.pipe(v.array(v.string()), v.minLength(1)) }), v.examples([{ proxy_ids: ["a1b2c3d4e5f6g7h"] }])),
   response: OrderResult,
   errors: [400, 403, 404, 409, 422],
 });
@@ -139,7 +169,7 @@ export const updateProxy = route({
   scope: "purchase",
   idempotency: "optional",
   params: { id: "The proxy's id." },
-  body: v.object({ auto_renew: v.boolean() }),
+  body: v.pipe(v.object({ auto_renew: v.boolean() }), v.examples([{ auto_renew: true }])),
   response: Proxy,
   errors: [400, 403, 404, 422],
 });

@@ -8,6 +8,16 @@ export const PROXY_STATUSES = ["ASSIGNED", "EXPIRED"] as const;
 export const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]{15}$/), v.description("A 15-character record id."));
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description("UTC, RFC 3339."));
 export const Cents = v.pipe(v.number(), v.integer(), v.description("US cents."));
+
+/** A positive whole number of cents up to `max` (a cap, a threshold): `message` for any other value. */
+export const positiveCents = (max: number, message: string) =>
+  v.pipe(
+    v.number(message),
+    v.integer(message),
+    v.minValue(1, message),
+    v.maxValue(max, message),
+    v.metadata({ errorCode: "validation_invalid_number" }),
+  );
 export const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const ProxyType = v.picklist(PROXY_TYPES);
 
@@ -94,8 +104,16 @@ export function page<T extends v.GenericSchema>(item: T, title: string) {
 
 /** The paging parameters of every list. */
 export const pageQuery = {
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("From the previous page's next_cursor."))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.description("Items a page, 1-100 (default 50)."))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(200, "cursor is not one this API gave: pass next_cursor from the previous page as it is."),
+      v.description("From the previous page's next_cursor."),
+    ),
+  ),
+  limit: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number from 1 to 100."), v.description("Items a page, 1-100 (default 50).")),
+  ),
 };
 
 export const Problem = v.pipe(

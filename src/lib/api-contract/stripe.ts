@@ -12,6 +12,9 @@ export const receiveStripeWebhook = route({
   description:
     "Where Stripe reports checkouts, refunds and disputes of credit purchases. Its only credential is the Stripe-Signature header, checked against the shop's webhook secret: a bad signature or a stale timestamp is a 400 and changes nothing; 404 when the shop does not take Stripe payments. Every event is idempotent: a replay moves nothing.",
   scope: "public",
+  // Stripe's body, whose credential is its signature: checked by the hook after the
+  // signature, so an unsigned caller learns nothing from the shop's answer.
+  validated: false,
   body: v.pipe(
     v.looseObject({
       id: v.string(),
@@ -20,6 +23,13 @@ export const receiveStripeWebhook = route({
     }),
     v.title("StripeEvent"),
     v.description("A Stripe event as Stripe posts it."),
+    v.examples([
+      {
+        id: "evt_1QExample",
+        type: "checkout.session.completed",
+        data: { object: { id: "cs_test_a1Example", object: "checkout.session", payment_status: "paid" } },
+      },
+    ]),
   ),
   response: v.pipe(
     v.object({

@@ -54,16 +54,28 @@ export const createSupportTicket = route({
   description:
     "A new open ticket and its first message in one step (a JSON body; attachments are added to later messages). Staff are told by e-mail. A signed-in session only, never an API key.",
   scope: "session",
-  body: v.object({
-    subject: v.pipe(v.string(), v.minLength(5), v.maxLength(200), v.examples(["Proxy does not connect"])),
-    message: v.pipe(
-      v.string(),
-      v.minLength(10),
-      v.maxLength(5000),
-      v.examples(["My proxy in Germany refuses connections since this morning."]),
-    ),
-    priority: v.optional(v.pipe(v.picklist(TICKET_PRIORITIES), v.description("Default medium."))),
-  }),
+  body: v.pipe(
+    v.object({
+      subject: v.pipe(
+        v.string("Subject must be at least 5 characters"),
+        v.minLength(5, "Subject must be at least 5 characters"),
+        v.maxLength(200, "Subject must be at most 200 characters"),
+        v.examples(["Proxy does not connect"]),
+      ),
+      message: v.pipe(
+        v.string("Message must be at least 10 characters"),
+        v.minLength(10, "Message must be at least 10 characters"),
+        v.maxLength(5000, "Message must be at most 5000 characters"),
+        v.examples(["My proxy in Germany refuses connections since this morning."]),
+      ),
+      priority: v.optional(
+        v.pipe(v.picklist(TICKET_PRIORITIES, "Priority must be low, medium, high or urgent"), v.description("Default medium.")),
+      ),
+    }),
+    v.examples([
+      { subject: "Proxy does not connect", message: "My proxy in Germany refuses connections since this morning.", priority: "medium" },
+    ]),
+  ),
   response: v.pipe(v.object({ ticket: SupportTicket, message: ChatMessage }), v.title("NewSupportTicket")),
   errors: [400, 403],
 });

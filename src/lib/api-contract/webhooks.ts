@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { route } from "./define";
 import { WEBHOOK_EVENTS } from "./events";
-import { Count, Id, Timestamp, page, pageQuery } from "./schemas";
+import { Count, Id, Timestamp, page, pageQuery, positiveCents } from "./schemas";
 
 const TAG = "Webhooks";
 
@@ -19,10 +19,11 @@ export const MAX_WEBHOOK_DESCRIPTION = 200;
 /** balance.low's threshold, in US cents. */
 export const BALANCE_LOW_CENTS = { min: 1, max: 100_000_000 } as const;
 
-export const WebhookEventName = v.picklist(WEBHOOK_EVENTS);
+export const WebhookEventName = v.picklist(WEBHOOK_EVENTS, `Events are ${WEBHOOK_EVENTS.join(", ")}`);
 
+const BALANCE_LOW_MESSAGE = "The low-balance threshold must be a whole number of cents from 1 to 100,000,000 (or none)";
 const BalanceLow = v.pipe(
-  v.nullable(v.pipe(v.number(), v.integer(), v.minValue(BALANCE_LOW_CENTS.min), v.maxValue(BALANCE_LOW_CENTS.max))),
+  v.nullable(positiveCents(BALANCE_LOW_CENTS.max, BALANCE_LOW_MESSAGE)),
   v.description("balance.low is sent when your balance falls under this many US cents; null = no threshold."),
 );
 
@@ -43,12 +44,23 @@ export const Webhook = v.pipe(
 );
 
 const Url = v.pipe(
-  v.string(),
-  v.maxLength(MAX_WEBHOOK_URL),
+  v.string("Enter the endpoint's URL, e.g. https://example.com/webhooks."),
+  v.minLength(1, "Enter the endpoint's URL, e.g. https://example.com/webhooks."),
+  v.maxLength(MAX_WEBHOOK_URL, `The URL must be at most ${MAX_WEBHOOK_URL} characters.`),
+  v.regex(/^\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/\S/, "Enter a valid URL, e.g. https://example.com/webhooks."),
   v.description("https:// (plain http and loopback hosts only on a shop running on one machine); no private addresses."),
 );
-const Events = v.pipe(v.array(WebhookEventName), v.minLength(1), v.description("The events to send; at least one."));
-const Description = v.pipe(v.string(), v.maxLength(MAX_WEBHOOK_DESCRIPTION));
+const Events = v.pipe(
+  v.array(WebhookEventName, "Choose at least one event"),
+  v.minLength(1, "Choose at least one event"),
+  v.description("The events to send; at least one."),
+);
+const Description = v.nullable(
+  v.pipe(
+    v.string("The description must be text"),
+    v.maxLength(MAX_WEBHOOK_DESCRIPTION, `The description must be at most ${MAX_WEBHOOK_DESCRIPTION} characters`),
+  ),
+);
 
 const Secret = v.pipe(
   v.string(),
@@ -98,12 +110,22 @@ export const createWebhook = route({
   scope: "webhooks",
   idempotency: "optional",
   status: 201,
-  body: v.object({
-    url: Url,
-    events: Events,
-    description: v.optional(Description),
-    balance_low_cents: v.optional(BalanceLow),
-  }),
+  body: v.pipe(
+    v.object({
+      url: Url,
+      events: Events,
+      description: v.optional(Description),
+      balance_low_cents: v.optional(BalanceLow),
+    }),
+    v.examples([
+      {
+        url: "https://example.com/webhooks",
+        events: ["purchase.completed", "balance.low"],
+        description: "Orders to the warehouse",
+        balance_low_cents: 5000,
+      },
+    ]),
+  ),
   response: WebhookWithSecret,
   errors: [400, 422],
 });
@@ -118,13 +140,16 @@ export const updateWebhook = route({
   scope: "webhooks",
   idempotency: "optional",
   params,
-  body: v.object({
-    url: v.optional(Url),
-    events: v.optional(Events),
-    description: v.optional(Description),
-    enabled: v.optional(v.boolean()),
-    balance_low_cents: v.optional(BalanceLow),
-  }),
+  body: v.pipe(
+    v.object({
+      url: v.optional(Url),
+      events: v.optional(Events),
+      description: v.optional(Description),
+      enabled: v.optional(v.boolean("enabled must be true or false")),
+      balance_low_cents: v.optional(BalanceLow),
+    }),
+    v.examples([{ events: ["purchase.completed", "proxy.expiring"], enabled: true }]),
+  ),
   response: Webhook,
   errors: [400, 404, 422],
 });

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import type { TestPocketBase, TestUser } from "../../support/pocketbase.ts";
+import { checkout, purchase } from "../../support/shop.ts";
 import { payByStripe } from "../../support/stripe-mock.ts";
 
 export type Who = "anon" | "A" | "B" | "admin";
@@ -49,11 +50,7 @@ export async function referralFor(ctx: Context, owner: Owner): Promise<string> {
 /** A credit purchase (a Stripe checkout, not paid yet) of `owner`; returns the payment id. */
 export async function paymentFor(ctx: Context, owner: Owner): Promise<string> {
   const pb = await ctx.signIn(ctx.users[owner]);
-  const res = await pb.send<{ payment: RecordModel }>("/api/v1/credits/checkout", {
-    method: "POST",
-    headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
-    body: { package_id: "package-10" },
-  });
+  const res = await checkout(pb, "package-10", `matrix-${ctx.n()}`);
   return res.payment.id;
 }
 
@@ -71,11 +68,7 @@ export async function orderFor(ctx: Context, owner: Owner): Promise<string> {
   });
   await creditViaAdmin(ctx, ctx.users[owner].id, 1000);
   const pb = await ctx.signIn(ctx.users[owner]);
-  const res = await pb.send<{ order: RecordModel }>("/api/v1/proxies/purchase", {
-    method: "POST",
-    headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
-    body: { type: "HTTP", country, quantity: 1 },
-  });
+  const res = await purchase(pb, { type: "HTTP", country, quantity: 1 }, `matrix-${ctx.n()}`);
   return res.order.id;
 }
 
@@ -98,11 +91,7 @@ export async function commissionFor(ctx: Context, owner: Owner): Promise<string>
   await ctx.su.collection("users").update(auth.record.id, { verified: true });
   const pb = ctx.tpb.client();
   pb.authStore.save(auth.token, auth.record);
-  const res = await pb.send<{ payment: RecordModel }>("/api/v1/credits/checkout", {
-    method: "POST",
-    headers: { "Idempotency-Key": `matrix-${ctx.n()}` },
-    body: { package_id: "package-10" },
-  });
+  const res = await checkout(pb, "package-10", `matrix-${ctx.n()}`);
   await payByStripe(ctx.tpb.url, res.payment);
   return (await ctx.su.collection("commissions").getFirstListItem(`payment_id = "${res.payment.id}"`)).id;
 }

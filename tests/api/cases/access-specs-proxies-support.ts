@@ -1,6 +1,7 @@
 // The access matrix's rows for proxies, support tickets, chat and contact messages.
 import { setProxyColumns } from "../../support/shop.ts";
 import { ADMIN_ONLY, ADMIN_ROWS, ADMIN_WRITES, ALL, claimedId, OWN_ROWS, type CollectionSpec } from "./access-spec-kit.ts";
+import type { Context } from "./access-rows.ts";
 
 export const proxiesSpec: CollectionSpec = {
   name: "proxies",
@@ -60,19 +61,19 @@ export const supportTicketsSpec: CollectionSpec = {
   delete: ALL(403),
 };
 
+/** An open, low-priority ticket of `userId` to chat on. */
+const openTicket = (ctx: Context, userId: string) =>
+  ctx.su.collection("support_tickets").create({ user_id: userId, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+
 export const chatMessagesSpec: CollectionSpec = {
   name: "chat_messages",
   make: async (ctx, owner) => {
-    const ticket = await ctx.su
-      .collection("support_tickets")
-      .create({ user_id: ctx.users[owner].id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+    const ticket = await openTicket(ctx, ctx.users[owner].id);
     return (await ctx.su.collection("chat_messages").create({ ticket_id: ticket.id, sender_id: ctx.users[owner].id, message: "hello" })).id;
   },
   // Everybody tries to write on A's open ticket.
   createBody: async (ctx, who, marker) => {
-    const ticket = await ctx.su
-      .collection("support_tickets")
-      .create({ user_id: ctx.users.A.id, subject: `Chat ${ctx.n()}`, priority: "low", status: "open" });
+    const ticket = await openTicket(ctx, ctx.users.A.id);
     return {
       ticket_id: ticket.id,
       sender_id: claimedId(ctx, who),

@@ -41,3 +41,10 @@ export async function expectNoHorizontalScroll(page: Page): Promise<void> {
     throw new Error(`${(err as Error).message}\nElements past the right edge:\n${offenders.join("\n")}`);
   }
 }
+
+/** A 360 px wide screen does not scroll sideways; the viewport is 1280 x 900 again afterwards. */
+export async function checkNarrowScreen(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expectNoHorizontalScroll(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}

@@ -68,7 +68,7 @@ async function changesDuring(run: () => Promise<void>): Promise<string[]> {
   const before = await x.db.take();
   await run();
   const changed = changedTables(before, await x.db.take());
-  // B's key writes its last use at most once a minute (pocketbase/apikeys.go touch): that
+  // B's key writes its last use at most once a minute (pocketbase/devapi/keys.go touch): that
   // row may move; A's key row may not.
   expect(await x.hs.su.collection("api_keys").getOne(api.A.keyId)).toEqual(keyOfA);
   return changed.filter((t) => t !== "api_keys");

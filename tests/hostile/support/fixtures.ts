@@ -9,7 +9,9 @@ import { randomUUID } from "node:crypto";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { createTestUser, signIn, startTestPocketBase, type TestPocketBase, type TestUser } from "../../support/pocketbase.ts";
-import { addStock, credit, customer, post, purchase, shopClients, type Customer, type Shop } from "../../support/shop.ts";
+import { createSupportTicket } from "@/lib/api-contract/support";
+import { renewProxies } from "@/lib/api-contract/proxies";
+import { addStock, callAs, checkout, credit, customer, purchase, shopClients, type Customer, type Shop } from "../../support/shop.ts";
 import { payByStripe, startStripeMock, stripeEnv, type StripeMock } from "../../support/stripe-mock.ts";
 
 /** A 1x1 PNG: a real image, so PocketBase's MIME sniffing accepts it as an attachment. */
@@ -72,8 +74,7 @@ async function ticketWithAttachment(
   owner: Customer,
   subject: string,
 ): Promise<{ ticket: string; messages: string[]; files: Record<string, string[]> }> {
-  const { ticket } = await owner.pb.send<{ ticket: RecordModel; message: RecordModel }>("/api/v1/support/tickets", {
-    method: "POST",
+  const { ticket } = await callAs(owner.pb, createSupportTicket, {
     body: { subject, message: `${subject}: the first message of this ticket.`, priority: "high" },
   });
   const form = new FormData();
@@ -101,8 +102,8 @@ async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
   const country = `H${tag}${seq++}`;
   await addStock(shop, { type: "RESIDENTIAL", country, count: 3 });
   const bought = await purchase(user.pb, { type: "RESIDENTIAL", country, quantity: 2 });
-  await post(user.pb, "/api/v1/proxies/renew", { proxy_ids: [bought.proxies[0]!.id] });
-  const own = await post<{ payment: RecordModel }>(user.pb, "/api/v1/credits/checkout", { package_id: "package-10" });
+  await callAs(user.pb, renewProxies, { body: { proxy_ids: [bought.proxies[0]!.id] } });
+  const own = await checkout(user.pb, "package-10");
   await payByStripe(shop.tpb.url, own.payment);
   const { ticket, messages, files } = await ticketWithAttachment(shop, user, `Ticket of customer ${tag}`);
 
@@ -116,7 +117,7 @@ async function ownedRows(shop: Shop, tag: "A" | "B"): Promise<OwnedRows> {
   const password = `Referred#${randomUUID()}`;
   await su.collection("users").update(signup.record.id, { verified: true, password, passwordConfirm: password });
   const referred = await signIn(shop.tpb, { email, password });
-  const paid = await post<{ payment: RecordModel }>(referred, "/api/v1/credits/checkout", { package_id: "package-25" });
+  const paid = await checkout(referred, "package-25");
   await payByStripe(shop.tpb.url, paid.payment);
 
   const ids = async (collection: string, filter: string) =>

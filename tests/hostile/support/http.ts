@@ -118,3 +118,18 @@ export function describeRequest(req: HostileRequest): string {
     .join("; ");
   return `${req.method} ${req.url.slice(0, 300)} [${req.target}] {${headers}} ${body}`;
 }
+
+/** Runs `tasks` with at most `width` in flight, keeping their order in the answer. */
+export async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        out[i] = await tasks[i]!();
+      }
+    }),
+  );
+  return out;
+}

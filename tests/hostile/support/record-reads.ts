@@ -2,7 +2,7 @@
 // PocketBase's own endpoints around auth, files, batch and realtime.
 import fc from "fast-check";
 import { clientIp, hostileString, hostileValue, INJECTIONS, junkFields, junkId, malformedBody } from "./arbitraries.ts";
-import { hostileQueryValue } from "./route-specs.ts";
+import { hostileQueryValue } from "./route-spec-kit.ts";
 import { enc, fuzz, PEOPLE, type Caller, type Draft } from "./fuzz-kit.ts";
 import type { HostileResponse } from "./http.ts";
 

@@ -12,7 +12,7 @@ import {
   malformedBody,
   type RawBody,
 } from "./arbitraries.ts";
-import { someText } from "./route-specs.ts";
+import { someText } from "./route-spec-kit.ts";
 import { enc, fuzz, PEOPLE, type Caller, type Draft, type Op } from "./fuzz-kit.ts";
 
 interface WriteSpec {

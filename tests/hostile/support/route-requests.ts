@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { badIdempotencyKey, clientIp, hostileValue, junkFields, junkId, malformedBody, type RawBody } from "./arbitraries.ts";
 import { enc, PEOPLE, type Caller, type Draft } from "./fuzz-kit.ts";
-import { hostileQueryValue, type RouteSpec, type Who } from "./route-specs.ts";
+import { hostileQueryValue, type RouteSpec, type Who } from "./route-spec-kit.ts";
 
 /** Callers a route refuses, and callers it serves. */
 function callersOf(who: Who): { refused: Caller[]; allowed: Caller[] } {

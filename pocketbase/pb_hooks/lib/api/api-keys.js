@@ -1,8 +1,8 @@
 // @ts-check
 // API keys (issue #18): a customer makes, lists and revokes their keys for the developer API
-// from a signed-in session (the Go middleware, pocketbase/apikeys.go, refuses these routes to
+// from a signed-in session (the Go middleware, pocketbase/devapi, refuses these routes to
 // keys: a key cannot make keys). A key is psk_live_ + 32 random characters, shown once and
-// stored as its SHA-256 hash (hex, as apikeys.go looks it up); its first characters are kept
+// stored as its SHA-256 hash (hex, as devapi/keys.go looks it up); its first characters are kept
 // to tell keys apart. What a key spent this month is the sum of the orders made with it
 // (lib/money/spend-cap.js).
 
@@ -21,8 +21,8 @@ const KEY_PREFIX = "psk_live_";
 const SHOWN_CHARS = KEY_PREFIX.length + 4;
 /** @type {typeof import("../core/facts.js")} */
 const facts = require(`${__hooks}/lib/core/facts.js`);
-/** The contract's scopes, the most active keys an account may have, the highest monthly spend cap. */
-const KEY_FACTS = facts.facts().api_keys;
+/** The most active keys an account may have (the contract's). */
+const MAX_ACTIVE = facts.facts().api_keys.max_active;
 
 /**
  * @param {CoreApp} app
@@ -47,35 +47,23 @@ function keyView(app, record) {
 }
 
 /**
- * Checks a new key's fields; every broken rule under its field in one 400.
+ * A new key's fields as stored. The request kept to the OpenAPI document before this hook ran
+ * (pocketbase/devapi: a name of 1-100 characters, known scopes and at least one, the types,
+ * the cap's range, each broken field under its name); what a schema cannot say is checked
+ * here, each under its field in one 400: a date in the future, addresses and CIDR ranges.
  * @param {Record<string, unknown>} body
  */
 function validateNewKey(body) {
   /** @type {Record<string, ValidationError>} */
   const errors = {};
   const name = api.text(body["name"]);
-  if (!name) errors["name"] = new ValidationError("validation_required", "Name is required");
-  else if (api.chars(name) > 100) errors["name"] = new ValidationError("validation_max_length", "Name must be at most 100 characters");
-
-  const scopesIn = body["scopes"];
-  /** @type {string[]} */
-  const scopes = [];
-  if (!Array.isArray(scopesIn) || scopesIn.length === 0) {
-    errors["scopes"] = new ValidationError("validation_required", "Choose at least one scope");
-  } else {
-    for (const s of scopesIn) {
-      if (typeof s !== "string" || KEY_FACTS.scopes.indexOf(s) < 0) {
-        errors["scopes"] = new ValidationError("validation_invalid_value", `Scopes are ${KEY_FACTS.scopes.join(", ")}`);
-        break;
-      }
-      if (scopes.indexOf(s) < 0) scopes.push(s);
-    }
-  }
+  const scopesIn = /** @type {string[]} */ (body["scopes"]);
+  const scopes = scopesIn.filter((s, i) => scopesIn.indexOf(s) === i);
 
   let expires = "";
   const expiresIn = body["expires_at"];
-  if (expiresIn !== undefined && expiresIn !== null && expiresIn !== "") {
-    const ms = typeof expiresIn === "string" ? Date.parse(expiresIn.length === 10 ? `${expiresIn}T00:00:00Z` : expiresIn) : NaN;
+  if (typeof expiresIn === "string" && expiresIn !== "") {
+    const ms = Date.parse(expiresIn.length === 10 ? `${expiresIn}T00:00:00Z` : expiresIn);
     if (Number.isNaN(ms)) errors["expires_at"] = new ValidationError("validation_invalid_date", "Expiry must be a date, e.g. 2027-01-31");
     else if (ms <= Date.now()) errors["expires_at"] = new ValidationError("validation_past_date", "Expiry must be in the future");
     else expires = new DateTime(new Date(ms).toISOString()).string();
@@ -84,25 +72,13 @@ function validateNewKey(body) {
   /** @type {string[]} */
   let allowlist = [];
   const listIn = body["ip_allowlist"];
-  if (listIn !== undefined && listIn !== null) {
-    const parsed = Array.isArray(listIn)
-      ? require(`${__hooks}/lib/accounts/ip-allowlist.js`).normaliseList(listIn)
-      : { error: "The IP allowlist must be a list of addresses or CIDR ranges." };
+  if (Array.isArray(listIn)) {
+    const parsed = require(`${__hooks}/lib/accounts/ip-allowlist.js`).normaliseList(listIn);
     if ("error" in parsed) errors["ip_allowlist"] = new ValidationError("validation_invalid_value", parsed.error);
     else allowlist = parsed.entries;
   }
 
-  let cap = 0;
-  const capIn = body["spend_cap_cents"];
-  if (capIn !== undefined && capIn !== null) {
-    cap = api.wholeNumber(capIn);
-    if (!(cap >= 1 && cap <= KEY_FACTS.max_spend_cap_cents)) {
-      errors["spend_cap_cents"] = new ValidationError(
-        "validation_invalid_number",
-        "The spend cap must be a whole number of cents from 1 to 100,000,000 (or none)",
-      );
-    }
-  }
+  const cap = typeof body["spend_cap_cents"] === "number" ? body["spend_cap_cents"] : 0;
   const fields = Object.keys(errors);
   if (fields.length) throw new BadRequestError(errors[/** @type {string} */ (fields[0])]?.message() ?? "Invalid key", errors);
   return { name, scopes, expires, allowlist, cap };
@@ -114,7 +90,7 @@ function validateNewKey(body) {
  */
 function listRoute(e) {
   const user = api.customer(e);
-  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", KEY_FACTS.max_active * 4, 0, { user: user.id });
+  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", MAX_ACTIVE * 4, 0, { user: user.id });
   const items = records.map((r) => keyView(e.app, /** @type {core.Record} */ (r)));
   items.sort((a, b) => Number(!!a.revoked_at) - Number(!!b.revoked_at));
   return e.json(200, { items });
@@ -133,9 +109,9 @@ function createRoute(e) {
   return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/api-keys", input, status: 201 }, (txApp) => {
     const active = new DynamicModel({ n: 0 });
     txApp.db().newQuery("SELECT COUNT(*) AS n FROM api_keys WHERE user = {:user} AND revoked_at = ''").bind({ user: user.id }).one(active);
-    if (active.n >= KEY_FACTS.max_active) {
+    if (active.n >= MAX_ACTIVE) {
       throw new BadRequestError(
-        `You have ${KEY_FACTS.max_active} active API keys, the most an account may have: revoke one you no longer use first.`,
+        `You have ${MAX_ACTIVE} active API keys, the most an account may have: revoke one you no longer use first.`,
       );
     }
     const key = KEY_PREFIX + $security.randomString(32);

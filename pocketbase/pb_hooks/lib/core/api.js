@@ -132,7 +132,7 @@ function text(value) {
 }
 
 /**
- * @typedef {object} RequestApiKey  the API key a request came with (pocketbase/apikeys.go)
+ * @typedef {object} RequestApiKey  the API key a request came with (pocketbase/devapi)
  * @property {string} id
  * @property {string} name
  * @property {string[]} scopes

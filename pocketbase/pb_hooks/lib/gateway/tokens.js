@@ -1,14 +1,15 @@
 // @ts-check
 // The console's gateway tokens (System Settings, "Proxy gateway"): list them, make one,
 // revoke one. A gateway on another machine (`pocketbase gateway --pb-url URL --token-file F`)
-// follows the shop over /api/gateway/* with one (pocketbase/gateway_api.go requireToken).
+// follows the shop over /api/gateway/* with one (pocketbase/gatewayapi requireToken).
 // Every route needs a signed-in shop admin (401 anonymous, 403 otherwise); changes are
 // refused in demo mode (403) and write one audit row in their transaction, with the name,
 // never the token. The token is answered once and only its SHA-256 is stored.
 
 /**
- * The token format, as pocketbase/gateway_api.go makes and checks it (tokenPrefix +
- * security.RandomString(40), stored as hex SHA-256): "gwt_" and 40 of [A-Za-z0-9].
+ * The token format, as pocketbase/gatewayapi makes and checks it (TokenPrefix + TokenLength
+ * of TokenAlphabet, stored as hex SHA-256): "gwt_" and 40 of [A-Za-z0-9]. Its
+ * tokens_test.go fails when these and Go's part ways.
  */
 const TOKEN_PREFIX = "gwt_";
 const TOKEN_LENGTH = 40;
@@ -95,7 +96,7 @@ function shopUrl(app) {
 
 /**
  * A running gateway calls the shop several times a second and the shop records the call at
- * least every 15 s (pocketbase/gateway_api.go touch); a gateway that has not reached the
+ * least every 15 s (pocketbase/gatewayapi touch); a gateway that has not reached the
  * shop for 60 s refuses new connections (its GATEWAY_MAX_STALE_SECONDS). Past this, the
  * shop has not heard from it for longer.
  */

@@ -1,8 +1,10 @@
-package main
+// Package gatewayapi is the shop's side of the gateway protocol: the routes under
+// /api/gateway that gateways on other machines follow (gateway.HTTPSource), and the
+// gateway tokens (gwt_…) that open them.
+package gatewayapi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"database/sql"
 	"errors"
 	"net/http"
 	"os"
@@ -15,9 +17,10 @@ import (
 	"github.com/pocketbase/pocketbase/apis"
 	"github.com/pocketbase/pocketbase/core"
 	"github.com/pocketbase/pocketbase/tools/hook"
-	"github.com/pocketbase/pocketbase/tools/security"
 
 	"proxyshop/pocketbase/gateway"
+	"proxyshop/pocketbase/keylimit"
+	"proxyshop/pocketbase/tokens"
 )
 
 // The API that gateways on other machines follow (gateway.HTTPSource): the proxies with
@@ -37,14 +40,6 @@ import (
 //     within 2 hours of the shop's clock. Anything else is refused whole (400), nothing
 //     written. The owner of each row is the proxy's (SQLSource.FlushUsage), never the
 //     batch's.
-
-// tokenPrefix marks gateway tokens, so a leaked one is recognisable.
-const tokenPrefix = "gwt_"
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
 
 // defaultGatewayRequestsPerSecond applies unless GATEWAY_TOKEN_RATE_LIMIT says otherwise.
 const defaultGatewayRequestsPerSecond = 300
@@ -68,13 +63,14 @@ type gatewayAPI struct {
 	seen   map[string]time.Time // token id -> last_seen_at written
 	// perSecond requests a token may make each second (limiter's window).
 	perSecond int
-	limiter   *keyLimiter
+	limiter   *keylimit.Limiter
 	budget    *usageBudget
 	// addressLimit is PocketBase's own per-IP rate limiter (unbound from these routes).
 	addressLimit *hook.Handler[*core.RequestEvent]
 }
 
-func registerGatewayAPI(se *core.ServeEvent) {
+// Register mounts /api/gateway.
+func Register(se *core.ServeEvent) {
 	app := se.App
 	perSecond := defaultGatewayRequestsPerSecond
 	if n, err := strconv.Atoi(os.Getenv("GATEWAY_TOKEN_RATE_LIMIT")); err == nil && n > 0 {
@@ -85,7 +81,7 @@ func registerGatewayAPI(se *core.ServeEvent) {
 		source:    &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY"), Logger: app.Logger()},
 		seen:      map[string]time.Time{},
 		perSecond: perSecond,
-		limiter:   newKeyLimiter(perSecond, time.Second),
+		limiter:   keylimit.New(perSecond, time.Second),
 		budget:    newUsageBudget(),
 	}
 	for _, h := range se.Router.Middlewares {
@@ -109,7 +105,7 @@ func registerGatewayAPI(se *core.ServeEvent) {
 
 func (api *gatewayAPI) requireToken(e *core.RequestEvent) error {
 	token, ok := strings.CutPrefix(e.Request.Header.Get("Authorization"), "Bearer ")
-	if !ok || !strings.HasPrefix(token, tokenPrefix) {
+	if !ok || !strings.HasPrefix(token, TokenPrefix) {
 		if err := api.limitAddress(e); err != nil {
 			return err
 		}
@@ -119,7 +115,10 @@ func (api *gatewayAPI) requireToken(e *core.RequestEvent) error {
 		ID string `db:"id"`
 	}
 	err := api.app.ConcurrentDB().NewQuery("SELECT id FROM gateway_tokens WHERE token_hash = {:hash}").
-		Bind(dbx.Params{"hash": hashToken(token)}).One(&row)
+		Bind(dbx.Params{"hash": tokens.Hash(token)}).One(&row)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return e.InternalServerError("", err)
+	}
 	if err != nil {
 		if err := api.limitAddress(e); err != nil {
 			return err
@@ -149,7 +148,7 @@ func (api *gatewayAPI) limitAddress(e *core.RequestEvent) error {
 // limitToken counts the call against the token's second (GATEWAY_TOKEN_RATE_LIMIT): 429
 // with Retry-After past it.
 func (api *gatewayAPI) limitToken(e *core.RequestEvent, tokenID string) error {
-	ok, reset := api.limiter.admit(e.Response.Header(), tokenID)
+	ok, reset := api.limiter.Admit(e.Response.Header(), tokenID)
 	if ok {
 		return nil
 	}
@@ -276,63 +275,4 @@ func (api *gatewayAPI) monthUsage(e *core.RequestEvent) error {
 		return e.InternalServerError("", err)
 	}
 	return e.JSON(http.StatusOK, gateway.MonthUsageAnswer{Used: used})
-}
-
-// usageBudget is what each token may still write: bytes and connections, refilled at
-// gatewayBytesPerSecond and gatewayConnectionsPerSecond up to usageBudgetSeconds of them.
-// A token's budget is full the first time it writes after PocketBase starts.
-type usageBudget struct {
-	mu      sync.Mutex
-	byToken map[string]*usageLevel
-}
-
-type usageLevel struct {
-	bytes, connections float64
-	at                 time.Time
-}
-
-func newUsageBudget() *usageBudget { return &usageBudget{byToken: map[string]*usageLevel{}} }
-
-// take answers whether a batch of `bytes` and `connections` fits what `token` has left at
-// `now`, and takes it from the budget when it does (a refused batch takes nothing).
-func (b *usageBudget) take(token string, bytes, connections float64, now time.Time) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	const fullBytes, fullConnections = gatewayBytesPerSecond * usageBudgetSeconds, gatewayConnectionsPerSecond * usageBudgetSeconds
-	level := b.byToken[token]
-	if level == nil {
-		level = &usageLevel{bytes: fullBytes, connections: fullConnections, at: now}
-		b.byToken[token] = level
-	}
-	if elapsed := now.Sub(level.at).Seconds(); elapsed > 0 {
-		level.bytes = min(fullBytes, level.bytes+elapsed*gatewayBytesPerSecond)
-		level.connections = min(fullConnections, level.connections+elapsed*gatewayConnectionsPerSecond)
-		level.at = now
-	}
-	if bytes > level.bytes || connections > level.connections {
-		return false
-	}
-	level.bytes -= bytes
-	level.connections -= connections
-	return true
-}
-
-// newGatewayToken makes a token named `name` and answers it (stored only as a hash).
-func newGatewayToken(app core.App, name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 100 {
-		return "", errors.New("name the gateway (1-100 characters), e.g. pocketbase gateway-token eu-1")
-	}
-	collection, err := app.FindCollectionByNameOrId("gateway_tokens")
-	if err != nil {
-		return "", err
-	}
-	token := tokenPrefix + security.RandomString(40)
-	record := core.NewRecord(collection)
-	record.Set("name", name)
-	record.Set("token_hash", hashToken(token))
-	if err := app.Save(record); err != nil {
-		return "", err
-	}
-	return token, nil
 }

@@ -1,4 +1,4 @@
-package main
+package devapi
 
 import (
 	"errors"
@@ -23,17 +23,21 @@ const problemMiddlewarePriority = -1035
 // problemTypeBase is where the reference documents each problem code (a URI reference).
 const problemTypeBase = "/docs/api#problem-"
 
-// problem is an error of the developer API with a stable code, e.g. insufficient_scope.
-type problem struct {
-	status int
-	code   string
-	detail string
+// unexpectedDetail is what a client reads about a bug of ours.
+const unexpectedDetail = "Something went wrong on our side. Nothing was changed that you cannot retry: try again with the same Idempotency-Key, or contact support if it keeps happening."
+
+// Problem is an error of the developer API with a stable code, e.g. insufficient_scope.
+type Problem struct {
+	Status int
+	Code   string
+	Detail string
 }
 
-func (p *problem) Error() string { return p.detail }
+func (p *Problem) Error() string { return p.Detail }
 
-func newProblem(status int, code, detail string) *problem {
-	return &problem{status: status, code: code, detail: detail}
+// NewProblem is a refusal of the developer API: its HTTP status, code and what it tells.
+func NewProblem(status int, code, detail string) *Problem {
+	return &Problem{Status: status, Code: code, Detail: detail}
 }
 
 // documentedHookProblems are the hooks' refusals the API reference documents as problems of
@@ -52,7 +56,8 @@ func fieldCode(field any) string {
 	return ""
 }
 
-func isDeveloperAPI(path string) bool {
+// IsDeveloperAPI reports whether a request path is the developer API's.
+func IsDeveloperAPI(path string) bool {
 	return strings.HasPrefix(path, "/api/v1/")
 }
 
@@ -61,7 +66,7 @@ func problemDetails() *hook.Handler[*core.RequestEvent] {
 		Id:       "shopProblemDetails",
 		Priority: problemMiddlewarePriority,
 		Func: func(e *core.RequestEvent) error {
-			if !isDeveloperAPI(e.Request.URL.Path) {
+			if !IsDeveloperAPI(e.Request.URL.Path) {
 				return e.Next()
 			}
 			err := e.Next()
@@ -73,16 +78,19 @@ func problemDetails() *hook.Handler[*core.RequestEvent] {
 	}
 }
 
-func writeProblem(e *core.RequestEvent, err error) error {
+// problemBody is the problem details of `err`, and whether it is a bug of ours (to log)
+// rather than a refusal.
+func problemBody(err error) (map[string]any, bool) {
 	body := map[string]any{}
-	var p *problem
+	var p *Problem
 	var apiErr *router.ApiError
+	logged := false
 	switch {
 	case errors.As(err, &p):
-		body["status"] = p.status
-		body["detail"] = p.detail
-		body["code"] = p.code
-		body["type"] = problemTypeBase + strings.ReplaceAll(p.code, "_", "-")
+		body["status"] = p.Status
+		body["detail"] = p.Detail
+		body["code"] = p.Code
+		body["type"] = problemTypeBase + strings.ReplaceAll(p.Code, "_", "-")
 	case errors.As(err, &apiErr):
 		body["status"] = apiErr.Status
 		body["detail"] = apiErr.Message
@@ -97,22 +105,28 @@ func writeProblem(e *core.RequestEvent, err error) error {
 				body["type"] = problemTypeBase + strings.ReplaceAll(code, "_", "-")
 			}
 		}
+		logged = apiErr.Status >= 500
 	default:
 		// A bug, not a refusal: PocketBase would call it a 400; it is ours to own.
-		e.App.Logger().Error("developer API: unexpected error", "path", e.Request.URL.Path, "error", err.Error())
 		body["status"] = http.StatusInternalServerError
-		body["detail"] = "Something went wrong on our side. Nothing was changed that you cannot retry: try again with the same Idempotency-Key, or contact support if it keeps happening."
+		body["detail"] = unexpectedDetail
 		body["type"] = "about:blank"
+		logged = true
 	}
 	status := body["status"].(int)
 	body["title"] = http.StatusText(status)
 	if body["title"] == "" {
 		body["title"] = "Error"
 	}
-	if status >= 500 && apiErr != nil {
+	body["message"] = body["detail"]
+	return body, logged
+}
+
+func writeProblem(e *core.RequestEvent, err error) error {
+	body, logged := problemBody(err)
+	if logged {
 		e.App.Logger().Error("developer API: server error", "path", e.Request.URL.Path, "error", err.Error())
 	}
-	body["message"] = body["detail"]
 	e.Response.Header().Set("Content-Type", "application/problem+json")
-	return e.JSON(status, body)
+	return e.JSON(body["status"].(int), body)
 }
