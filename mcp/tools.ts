@@ -10,7 +10,8 @@ import { getAccount } from "../src/lib/api-contract/account.ts";
 import { listLocations } from "../src/lib/api-contract/catalog.ts";
 import type { ResponseOf } from "../src/lib/api-contract/define.ts";
 import { getProxyUsage, listProxies, purchaseProxies, rotateProxy } from "../src/lib/api-contract/proxies.ts";
-import { PROXY_STATUSES, PROXY_TYPES } from "../src/lib/api-contract/schemas.ts";
+import { PROXY_STATUSES } from "../src/lib/api-contract/schemas.ts";
+import { PROXY_TYPES } from "../src/lib/catalog.ts";
 import { ApiProblem, type ShopApi } from "./shop-api.ts";
 
 type Proxy = ResponseOf<typeof rotateProxy>;

@@ -3,8 +3,8 @@
 // The server (pb_hooks/lib/accounts/admin-register.js and admin-setup.js, with
 // lib/accounts/passwords.js assertStrongPassword) checks the same rules with the same messages.
 import * as v from "valibot";
+import { passwordRules } from "@/lib/shared-data";
 import { textSchema } from "@/lib/text-schema";
-import passwordRules from "../../pocketbase/pb_hooks/lib/password-rules.json";
 
 const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
 

@@ -2,9 +2,7 @@
 // limit, the 30-day term, the 7-day refund window, the welcome-credit cap and the support
 // limits. The JSON lives beside the hooks (pb_hooks/lib/catalog.json), which read the same
 // file, so a page can never state a number the server does not enforce.
-import catalog from "../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
-
-export const CATALOG = catalog;
+import { catalog } from "./shared-data";
 
 export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
@@ -76,6 +74,10 @@ export const MAX_PURCHASE_QUANTITY = catalog.purchase.max_quantity;
 /** "Maximum 100 proxies per purchase". */
 export const MAX_PURCHASE_QUANTITY_MESSAGE = catalog.purchase.max_quantity_message;
 export const MAX_GENERATE = catalog.inventory.max_generate;
+/** The inventory's limits: a batch, an import, a proxy password's length, and their messages. */
+export const INVENTORY_LIMITS = catalog.inventory;
+/** The contact form's name limit and its message. */
+export const CONTACT_LIMITS = catalog.contact;
 export const MAX_WELCOME_CREDIT_CENTS = catalog.welcome_credit.max_cents;
 export const MAX_WELCOME_CREDITS_PER_ADDRESS = catalog.welcome_credit.max_per_address_per_day;
 export const SUPPORT_LIMITS = catalog.support;

@@ -4,8 +4,7 @@
 // with a built-in state and city list (pb_hooks/lib/locations.json), which the pickers
 // suggest first. Import this only where the whole list is needed (the console's pickers):
 // Buy Proxies gets each stocked country's name from the stock route instead.
-import isoCountries from "../../pocketbase/pb_hooks/lib/iso-countries.json" with { type: "json" };
-import locations from "../../pocketbase/pb_hooks/lib/locations.json" with { type: "json" };
+import { isoCountries, locations } from "@/lib/shared-data";
 
 export interface Country {
   code: string;

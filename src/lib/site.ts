@@ -1,8 +1,8 @@
 // What every public page is rendered from: the site settings, the active plans and how many
 // countries are in stock.
-import defaultSettings from "../../pocketbase/pb_hooks/lib/default-settings.json" with { type: "json" };
 import { MAX_WELCOME_CREDIT_CENTS, type ProxyType } from "@/lib/catalog";
 import type { PricingPlanRecord } from "@/lib/pocketbase-types";
+import { defaultSettings } from "@/lib/shared-data";
 
 /** Kept here for the modules that name a plan's type from the site content. */
 export type { ProxyType };

@@ -46,7 +46,7 @@ async function refusal(pb: PocketBase, query: Record<string, string>): Promise<{
 
 describe("GET /api/v1/activity", () => {
   it("knows the same kinds as the contract", () => {
-    expect(hookModule<{ KINDS: readonly string[] }>("lib/activity/activity.js").KINDS).toEqual(ACTIVITY_KINDS);
+    expect(hookModule<{ facts(): { activity_kinds: string[] } }>("lib/core/facts.js").facts().activity_kinds).toEqual(ACTIVITY_KINDS);
   });
 
   it("answers anonymous callers 401", async () => {

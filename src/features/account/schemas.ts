@@ -2,8 +2,7 @@
 // server (pb_hooks/lib/accounts/accounts.js assertStrongPassword) checks exactly these; it also
 // checks the current password on update.
 import * as v from "valibot";
-import countries from "../../../pocketbase/pb_hooks/lib/countries.json";
-import passwordRules from "../../../pocketbase/pb_hooks/lib/password-rules.json";
+import { countryNames, passwordRules } from "@/lib/shared-data";
 import { textSchema } from "@/lib/text-schema";
 
 const RULES = passwordRules.map((rule) => ({ test: new RegExp(rule.pattern), message: rule.message }));
@@ -45,7 +44,7 @@ export const SetPasswordSchema = v.pipe(
 export type SetPasswordInput = v.InferInput<typeof SetPasswordSchema>;
 
 // The countries the sign-up form offers (the list beside the hooks, as the sign-up route checks).
-const COUNTRY_LIST: readonly string[] = countries;
+const COUNTRY_LIST: readonly string[] = countryNames;
 
 /** Settings → Profile: the customer's own names and country (the users update rule allows only their own record). */
 export const ProfileSchema = v.object({

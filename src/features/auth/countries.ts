@@ -1,5 +1,5 @@
 // Every country a customer can pick at sign-up (UN members, observers and Taiwan). The
 // list lives beside the hooks so the sign-up route accepts exactly what the picker offers.
-import countries from "../../../pocketbase/pb_hooks/lib/countries.json";
+import { countryNames } from "@/lib/shared-data";
 
-export const COUNTRIES: readonly string[] = countries;
+export const COUNTRIES: readonly string[] = countryNames;

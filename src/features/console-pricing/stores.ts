@@ -4,6 +4,7 @@ import { followLive, type Live } from "@/lib/realtime";
 import { createPlan, deletePlan, listPlans, updatePlan, type ConsolePlan } from "@/features/console-pricing/api";
 import type { PlanOutput } from "@/features/console-pricing/schemas";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { PROXY_TYPES } from "@/lib/catalog";
 import { pb } from "@/lib/pocketbase";
 
 export interface PlansState {
@@ -14,11 +15,12 @@ export interface PlansState {
 
 export const $plans = atom<PlansState>({ status: "loading", plans: [], error: "" });
 
-const TYPE_ORDER = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
+/** A plan type's place in the catalog's order of proxy types. */
+const typeRank = (type: string) => (PROXY_TYPES as readonly string[]).indexOf(type);
 
-/** By type (the five in their usual order), then price, then name. */
+/** By type (the catalog's order), then price, then name. */
 export function byTypeAndPrice(a: ConsolePlan, b: ConsolePlan): number {
-  return TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type) || a.price_cents - b.price_cents || a.name.localeCompare(b.name);
+  return typeRank(a.type) - typeRank(b.type) || a.price_cents - b.price_cents || a.name.localeCompare(b.name);
 }
 
 function put(plan: ConsolePlan): void {

@@ -1,6 +1,6 @@
 // The console's reference list of places (country code -> name, states, cities), shared
 // with the server: pb_hooks/lib/locations.json is what generate and import check against.
-import locations from "../../../pocketbase/pb_hooks/lib/locations.json" with { type: "json" };
+import { locations } from "@/lib/shared-data";
 
 export interface CountryPlaces {
   name: string;

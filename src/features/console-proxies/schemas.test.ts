@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { CATALOG } from "@/lib/catalog";
+import { INVENTORY_LIMITS } from "@/lib/catalog";
 import { EDIT_MESSAGES, editSchema, EMPTY_GENERATE, GenerateSchema, toProxyEdit, type EditInput } from "@/features/console-proxies/schemas";
 
 const quantityMessage = (quantity: string) => {
@@ -127,14 +127,14 @@ describe("the edit form's limits (issue #16)", () => {
 });
 
 describe("the edit form's customer password (#26 finding 7)", () => {
-  const SHORT = CATALOG.inventory.min_proxy_password_message;
+  const SHORT = INVENTORY_LIMITS.min_proxy_password_message;
   const passwordErrors = (password: string, stored = "") => {
     const result = v.safeParse(editSchema(true, stored), { ...EDIT, password });
     return result.success ? {} : v.flatten<ReturnType<typeof editSchema>>(result.issues).nested;
   };
 
   it("finding 7: refuses a new password shorter than 12 characters, as the server does", () => {
-    expect(CATALOG.inventory.min_proxy_password_length).toBe(12);
+    expect(INVENTORY_LIMITS.min_proxy_password_length).toBe(12);
     for (const short of ["p", "secret", "Elevenchars"]) expect(passwordErrors(short)).toEqual({ password: [SHORT] });
     expect(SHORT).toMatch(/at least 12 characters/);
     expect(passwordErrors("Twelve#chars")).toEqual({});

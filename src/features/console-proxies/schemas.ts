@@ -3,7 +3,7 @@
 // messages still land on the fields.
 import * as v from "valibot";
 import { PROXY_EXITS } from "@/lib/api-contract/admin/proxies";
-import { CATALOG, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
+import { INVENTORY_LIMITS, MAX_GENERATE, PROXY_TYPES } from "@/lib/catalog";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { ProxyEdit, ProxyExit } from "@/features/console-proxies/api";
 
@@ -16,7 +16,7 @@ export const STATUS_LABELS: Record<ProxyStatus, string> = {
   MAINTENANCE: "Maintenance",
 };
 
-export const MAX_IMPORT_LINES = CATALOG.inventory.max_import_lines;
+export const MAX_IMPORT_LINES = INVENTORY_LIMITS.max_import_lines;
 
 const HOST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 // The characters of an IPv6 address (isIpAddress checks it exactly).
@@ -34,7 +34,7 @@ export const GenerateSchema = v.object({
     v.regex(/^-?\d+$/, "Quantity must be a whole number"),
     v.transform(Number),
     v.minValue(1, "Quantity must be at least 1"),
-    v.maxValue(MAX_GENERATE, CATALOG.inventory.max_generate_message),
+    v.maxValue(MAX_GENERATE, INVENTORY_LIMITS.max_generate_message),
   ),
   country: v.pipe(v.string(), v.nonEmpty("Country is required")),
   state: v.string(),
@@ -161,12 +161,12 @@ const EditFields = v.object({
 
 /**
  * What is wrong with the customer's password as typed ("" when fine), beyond its characters:
- * a new one needs CATALOG's minimum length, the one the proxy has (`stored`) is kept as it is
+ * a new one needs the catalog's minimum length, the one the proxy has (`stored`) is kept as it is
  * (pb_hooks/lib/proxies/credentials.js proxyPasswordProblem).
  */
 export function proxyPasswordProblem(password: string, stored: string): string {
-  return password.length < CATALOG.inventory.min_proxy_password_length && password !== stored
-    ? CATALOG.inventory.min_proxy_password_message
+  return password.length < INVENTORY_LIMITS.min_proxy_password_length && password !== stored
+    ? INVENTORY_LIMITS.min_proxy_password_message
     : "";
 }
 

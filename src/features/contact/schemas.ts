@@ -1,7 +1,7 @@
 // The contact form (spec 3 and 5). Mirrors the contact_messages field constraints
 // (pocketbase/pb_migrations), which stay the server's truth.
 import * as v from "valibot";
-import { CATALOG, SUPPORT_LIMITS } from "@/lib/catalog";
+import { CONTACT_LIMITS, SUPPORT_LIMITS } from "@/lib/catalog";
 import { textSchema } from "@/lib/text-schema";
 
 export const CONTACT_TYPES = ["general", "technical", "billing", "partnership"] as const;
@@ -15,7 +15,7 @@ export const CONTACT_TYPE_LABELS: Record<ContactType, string> = {
 };
 
 export const ContactMessageSchema = v.object({
-  name: textSchema(2, "Name must be at least 2 characters", CATALOG.contact.name_max, CATALOG.contact.name_max_message),
+  name: textSchema(2, "Name must be at least 2 characters", CONTACT_LIMITS.name_max, CONTACT_LIMITS.name_max_message),
   email: v.pipe(v.string(), v.trim(), v.email("Invalid email address")),
   subject: textSchema(
     SUPPORT_LIMITS.subject_min,

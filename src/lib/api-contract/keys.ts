@@ -5,6 +5,11 @@ import { Cents, Id, Timestamp, positiveCents } from "./schemas";
 
 const TAG = "API keys";
 
+/** At most this many active (not revoked) keys per account. */
+export const MAX_ACTIVE_API_KEYS = 50;
+/** The highest monthly spend cap a key may have, in US cents ($1,000,000.00). */
+export const MAX_SPEND_CAP_CENTS = 100_000_000;
+
 export const ApiKeyScope = v.picklist(API_KEY_SCOPES, `Scopes are ${API_KEY_SCOPES.join(", ")}`);
 
 export const ApiKey = v.pipe(
@@ -47,7 +52,7 @@ export const NewApiKey = v.object({
     ),
   ),
   ip_allowlist: v.optional(v.nullable(v.array(v.string(), "The IP allowlist must be a list of addresses or CIDR ranges."))),
-  spend_cap_cents: v.optional(v.nullable(positiveCents(100_000_000, SPEND_CAP_MESSAGE))),
+  spend_cap_cents: v.optional(v.nullable(positiveCents(MAX_SPEND_CAP_CENTS, SPEND_CAP_MESSAGE))),
 });
 
 export const listApiKeys = route({

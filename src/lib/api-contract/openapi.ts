@@ -4,7 +4,7 @@
 import type * as v from "valibot";
 import { API_ROUTES } from "./index";
 import type { ApiRoute, ErrorStatus } from "./define";
-import { eventBody, WEBHOOK_EVENTS } from "./events";
+import { EVENT_SUMMARIES, eventBody, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 import { namedSchemas, schemaOf as jsonSchemaOf } from "./json-schema";
 import { ApiKey } from "./keys";
 import { Order, OrderResult, Problem, Proxy } from "./schemas";
@@ -167,14 +167,14 @@ function operation(r: ApiRoute, spec: DocumentSpec): Json {
 }
 
 /** An event as OpenAPI 3.1 writes what the shop sends to a customer's endpoint. */
-function webhookOperation(event: (typeof WEBHOOK_EVENTS)[number]): Json {
+function webhookOperation(event: WebhookEvent): Json {
   const header = (name: string, description: string) => ({ name, in: "header", required: true, description, schema: { type: "string" } });
   return {
     post: {
-      operationId: `event${event.type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
+      operationId: `event${event.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
       tags: ["Webhooks"],
-      summary: event.type,
-      description: `${event.summary} Signed per Standard Webhooks: verify webhook-signature with your endpoint's secret (the standardwebhooks package does it); webhook-id is the same on retries and resends.`,
+      summary: event,
+      description: `${EVENT_SUMMARIES[event]} Signed per Standard Webhooks: verify webhook-signature with your endpoint's secret (the standardwebhooks package does it); webhook-id is the same on retries and resends.`,
       parameters: [
         header("webhook-id", "The message id (msg_…): the same on every retry and resend of this event."),
         header("webhook-timestamp", "Unix seconds of this attempt."),
@@ -229,7 +229,7 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8090"): Json {
         license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       },
       security: [{ apiKey: ["read"] }, { session: [] }],
-      webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event.type, webhookOperation(event)])),
+      webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event, webhookOperation(event)])),
       securitySchemes: {
         apiKey: {
           type: "http",

@@ -1,7 +1,8 @@
 // The proxies you own: list, read, usage, buy, renew, new credentials, auto-renewal.
 import * as v from "valibot";
 import { route } from "./define";
-import { Cents, Count, OrderResult, PROXY_STATUSES, PROXY_TYPES, Proxy, ProxyType, Timestamp, page, pageQuery } from "./schemas";
+import { PROXY_TYPES } from "../catalog";
+import { Cents, Count, OrderResult, PROXY_STATUSES, Proxy, ProxyType, Timestamp, page, pageQuery } from "./schemas";
 
 /** A purchase takes the type in lower case too (as the hook always did). */
 const PROXY_TYPES_LOWER = PROXY_TYPES.map((t) => t.toLowerCase() as Lowercase<(typeof PROXY_TYPES)[number]>);

@@ -1,8 +1,8 @@
 // The shapes the developer API answers with, shared by its routes. Field names are the
 // database's (snake_case), money is integer cents, times are UTC in RFC 3339.
 import * as v from "valibot";
+import { PROXY_TYPES, type ProxyType as ProxyTypeName } from "../catalog";
 
-export const PROXY_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"] as const;
 export const PROXY_STATUSES = ["ASSIGNED", "EXPIRED"] as const;
 
 export const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]{15}$/), v.description("A 15-character record id."));
@@ -20,6 +20,18 @@ export const positiveCents = (max: number, message: string) =>
   );
 export const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const ProxyType = v.picklist(PROXY_TYPES);
+
+/** The gateway's ports when the shop's environment names none (GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT). */
+export const GATEWAY_DEFAULT_PORTS = { http: 3128, socks5: 1080 } as const;
+
+/** The gateway ports a proxy of each type answers on: http (HTTP proxy and CONNECT), socks5. */
+export const PROXY_TYPE_PORTS = {
+  RESIDENTIAL: ["http", "socks5"],
+  DATACENTER: ["http", "socks5"],
+  SOCKS5: ["socks5"],
+  HTTP: ["http"],
+  HTTPS: ["http"],
+} as const satisfies Record<ProxyTypeName, readonly (keyof typeof GATEWAY_DEFAULT_PORTS)[]>;
 
 export const Ports = v.pipe(
   v.object({

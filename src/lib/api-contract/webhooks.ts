@@ -3,20 +3,12 @@
 // for 24 hours by the shop's dispatcher.
 import * as v from "valibot";
 import { route } from "./define";
+import { WEBHOOK_EVENTS } from "./events";
 import { Count, Id, Timestamp, page, pageQuery, positiveCents } from "./schemas";
 
 const TAG = "Webhooks";
 
-/** The events an endpoint can subscribe to (pb_hooks/lib/webhooks/queue.js EVENTS). */
-export const WEBHOOK_EVENTS = [
-  "purchase.completed",
-  "proxy.expiring",
-  "proxy.expired",
-  "proxy.quota_reached",
-  "balance.low",
-  "payment.succeeded",
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export type { WebhookEvent } from "./events";
 
 export const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"] as const;
 
@@ -24,12 +16,14 @@ export const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"
 export const MAX_WEBHOOKS = 10;
 export const MAX_WEBHOOK_URL = 2000;
 export const MAX_WEBHOOK_DESCRIPTION = 200;
+/** balance.low's threshold, in US cents. */
+export const BALANCE_LOW_CENTS = { min: 1, max: 100_000_000 } as const;
 
 export const WebhookEventName = v.picklist(WEBHOOK_EVENTS, `Events are ${WEBHOOK_EVENTS.join(", ")}`);
 
 const BALANCE_LOW_MESSAGE = "The low-balance threshold must be a whole number of cents from 1 to 100,000,000 (or none)";
 const BalanceLow = v.pipe(
-  v.nullable(positiveCents(100_000_000, BALANCE_LOW_MESSAGE)),
+  v.nullable(positiveCents(BALANCE_LOW_CENTS.max, BALANCE_LOW_MESSAGE)),
   v.description("balance.low is sent when your balance falls under this many US cents; null = no threshold."),
 );
 

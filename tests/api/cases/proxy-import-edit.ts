@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { AdminProxy } from "@/features/console-proxies/api";
 import { describe, expect, it } from "vitest";
-import { CATALOG } from "@/lib/catalog";
+import { INVENTORY_LIMITS } from "@/lib/catalog";
 import { adminSend } from "../../support/admin.ts";
 import { errorOf, statusOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { sealed } from "../../support/proxy-columns.ts";
@@ -173,7 +173,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
       const t = tag();
       const [proxy] = await stock([`${t}.test:8080:seven:Pw7`]);
       const generated = (await detail(proxy!.id)).password;
-      const tooShort = sentence(CATALOG.inventory.min_proxy_password_message);
+      const tooShort = sentence(INVENTORY_LIMITS.min_proxy_password_message);
       for (const password of ["x", "1234", "Elevenchars"]) {
         const err = await errorOf(() => edit(proxy!.id, { password }));
         expect(err.status).toBe(400);
@@ -231,7 +231,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         [{ username: "" }, "username", "Username is required"],
         [{ password: "" }, "password", "Password is required"],
         [{ password: "has space" }, "password", "Password cannot contain spaces or control characters"],
-        [{ password: "Elevenchars" }, "password", CATALOG.inventory.min_proxy_password_message],
+        [{ password: "Elevenchars" }, "password", INVENTORY_LIMITS.min_proxy_password_message],
         [{ status: "SOLD" }, "status", "Status must be one of AVAILABLE, ASSIGNED, EXPIRED, MAINTENANCE"],
         [{ username: b!.username }, "username", "Username is already in use"],
         [{ status: "ASSIGNED" }, "status", "A proxy becomes Assigned when a customer buys it; this one has no customer."],

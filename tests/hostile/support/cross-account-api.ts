@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { RecordModel } from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
+import { API_KEY_SCOPES } from "@/lib/api-contract/define";
 import { addStock } from "../../support/shop.ts";
 import { changedTables } from "./db-snapshot.ts";
 import { call, expectNothingOfA, x } from "./cross-account-kit.ts";
@@ -23,13 +24,11 @@ interface Party {
 
 const api = { A: {} as Party, B: {} as Party };
 
-const SCOPES = ["read", "purchase", "rotate", "webhooks"];
-
 async function partyOf(who: "A" | "B"): Promise<Party> {
   const owner = who === "A" ? x.A.user : x.hs.B.user;
   const made = await owner.pb.send<{ key: string; api_key: { id: string } }>("/api/v1/api-keys", {
     method: "POST",
-    body: { name: `key of ${who}`, scopes: SCOPES, spend_cap_cents: 5_000 },
+    body: { name: `key of ${who}`, scopes: API_KEY_SCOPES, spend_cap_cents: 5_000 },
   });
   // The endpoint is made as the superuser (no delivery is sent to it); its delivery is done
   // already, so the dispatcher leaves both alone while B tries them.

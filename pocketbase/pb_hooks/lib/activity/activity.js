@@ -14,7 +14,8 @@
 //            it was made with, e.get("api_key"), are stored), or null from a job or for a
 //            change the customer did not make themselves (e.g. a shop admin's).
 //   userId   the account the row belongs to (users id).
-//   kind     one of KINDS (an unknown kind throws: a programming error, caught by tests).
+//   kind     one of the contract's kinds (lib/api/facts.json; an unknown kind throws: a
+//            programming error, caught by tests).
 //   summary  the sentence the customer reads, e.g. "Bought 3 Residential proxies in DE",
 //            'Created API key “CI”' (cut to 300 characters).
 //   data     optional small JSON object for machines (ids, amounts); over 2,000 characters
@@ -23,22 +24,10 @@
 // It writes one row by SQL (no record hooks) and never throws for a too-long text, a
 // missing header or an odd API key value: every text is cut to its column's size.
 
-const KINDS = /** @type {const} */ ([
-  "sign_in",
-  "password_changed",
-  "email_changed",
-  "api_key_created",
-  "api_key_revoked",
-  "api_key_spent",
-  "webhook_created",
-  "webhook_updated",
-  "webhook_deleted",
-  "webhook_secret_rotated",
-  "purchase",
-  "renewal",
-  "credentials_rotated",
-  "ip_allowlist_changed",
-]);
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+
+/** @typedef {string} ActivityKind  one of the contract's activity kinds (facts().activity_kinds) */
 
 /** The most characters a stored field holds (the collection's max). */
 const MAX = { summary: 300, ip: 45, user_agent: 300, api_key_id: 15, api_key_name: 100 };
@@ -95,12 +84,12 @@ function originOf(e) {
  * @param {CoreApp} app
  * @param {core.RequestEvent | null | undefined} e
  * @param {string} userId
- * @param {(typeof KINDS)[number]} kind
+ * @param {ActivityKind} kind
  * @param {string} summary
  * @param {Record<string, unknown>} [data]
  */
 function record(app, e, userId, kind, summary, data) {
-  if (KINDS.indexOf(kind) < 0) throw new Error(`Unknown account activity kind: ${String(kind)}`);
+  if (facts.facts().activity_kinds.indexOf(kind) < 0) throw new Error(`Unknown account activity kind: ${String(kind)}`);
   let json = "{}";
   try {
     json = JSON.stringify(data ?? {}) ?? "{}";
@@ -138,7 +127,7 @@ function record(app, e, userId, kind, summary, data) {
  * @param {CoreApp} app
  * @param {core.RequestEvent | null} e
  * @param {string} userId
- * @param {(typeof KINDS)[number]} kind
+ * @param {ActivityKind} kind
  * @param {string} summary
  * @param {Record<string, unknown>} [data]
  */
@@ -236,7 +225,7 @@ function listParams(e) {
   /** @type {typeof import("../core/api.js")} */
   const api = require(`${__hooks}/lib/core/api.js`);
   const get = (/** @type {string} */ name) => api.queryParam(e, name);
-  const kind = api.queryChoice(e, "kind", KINDS);
+  const kind = api.queryChoice(e, "kind", facts.facts().activity_kinds);
 
   const example = "an ISO 8601 date or date and time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z";
   const fromText = get("from");
@@ -253,7 +242,7 @@ function listParams(e) {
 /**
  * GET /api/v1/activity?kind=&from=&to=&cursor=&limit= -> {items: [{id, kind, summary, ip,
  * user_agent, api_key_name, created}], next_cursor}: the signed-in customer's own activity,
- * newest first (created, then id). `kind` one of KINDS; `from` inclusive and `to`
+ * newest first (created, then id). `kind` one of the kinds; `from` inclusive and `to`
  * exclusive (ISO 8601, a date alone is its UTC midnight); `limit` 1-100 (default 50) and
  * `cursor` (the previous page's next_cursor; null on the last page) as every list's
  * (lib/core/paging.js). 400 naming the field otherwise; 401 signed out. Scope "read" for an
@@ -298,7 +287,6 @@ function listActivity(e) {
 }
 
 module.exports = {
-  KINDS,
   record,
   recordQuietly,
   onSignIn,

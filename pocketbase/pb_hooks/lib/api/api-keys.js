@@ -19,8 +19,10 @@ const activity = require(`${__hooks}/lib/activity/activity.js`);
 
 const KEY_PREFIX = "psk_live_";
 const SHOWN_CHARS = KEY_PREFIX.length + 4;
-const SCOPES = ["read", "purchase", "rotate", "webhooks"];
-const MAX_KEYS = 50;
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+/** The most active keys an account may have (the contract's). */
+const MAX_ACTIVE = facts.facts().api_keys.max_active;
 
 /**
  * @param {CoreApp} app
@@ -88,7 +90,7 @@ function validateNewKey(body) {
  */
 function listRoute(e) {
   const user = api.customer(e);
-  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", MAX_KEYS * 4, 0, { user: user.id });
+  const records = e.app.findRecordsByFilter("api_keys", "user = {:user}", "-created", MAX_ACTIVE * 4, 0, { user: user.id });
   const items = records.map((r) => keyView(e.app, /** @type {core.Record} */ (r)));
   items.sort((a, b) => Number(!!a.revoked_at) - Number(!!b.revoked_at));
   return e.json(200, { items });
@@ -97,7 +99,7 @@ function listRoute(e) {
 /**
  * POST /api/v1/api-keys {name, scopes, expires_at?, ip_allowlist?, spend_cap_cents?}
  * Idempotency-Key -> 201 {api_key, key}: the key itself only in this answer (and its
- * replays, which keep it sealed). At most MAX_KEYS active keys. Not a demo account.
+ * replays, which keep it sealed). At most the contract's max_active keys. Not a demo account.
  * @param {core.RequestEvent} e
  */
 function createRoute(e) {
@@ -107,8 +109,10 @@ function createRoute(e) {
   return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/api-keys", input, status: 201 }, (txApp) => {
     const active = new DynamicModel({ n: 0 });
     txApp.db().newQuery("SELECT COUNT(*) AS n FROM api_keys WHERE user = {:user} AND revoked_at = ''").bind({ user: user.id }).one(active);
-    if (active.n >= MAX_KEYS) {
-      throw new BadRequestError(`You have ${MAX_KEYS} active API keys, the most an account may have: revoke one you no longer use first.`);
+    if (active.n >= MAX_ACTIVE) {
+      throw new BadRequestError(
+        `You have ${MAX_ACTIVE} active API keys, the most an account may have: revoke one you no longer use first.`,
+      );
     }
     const key = KEY_PREFIX + $security.randomString(32);
     const record = new Record(txApp.findCollectionByNameOrId("api_keys"));
@@ -154,4 +158,4 @@ function revokeRoute(e) {
   });
 }
 
-module.exports = { KEY_PREFIX, SCOPES, keyView, listRoute, createRoute, revokeRoute };
+module.exports = { KEY_PREFIX, keyView, listRoute, createRoute, revokeRoute };

@@ -2,20 +2,18 @@
 // Where customers connect (issue #16): every proxy is reached through the shop's gateway,
 // so a proxy's `host` and `port` are the gateway's, not the upstream's. One function
 // computes them: host = setting gateway_public_host, else the host name of SHOP_APP_URL,
-// else "localhost"; port = GATEWAY_HTTP_PORT (3128 when unset) for HTTP, HTTPS,
-// RESIDENTIAL and DATACENTER, GATEWAY_SOCKS_PORT (1080 when unset) for SOCKS5. The
+// else "localhost"; port = the first of the gateway ports the contract gives the proxy's
+// type (lib/api/facts.json gateway_ports: http for HTTP, HTTPS, RESIDENTIAL and DATACENTER,
+// socks5 for SOCKS5), GATEWAY_HTTP_PORT and GATEWAY_SOCKS_PORT or the defaults there. The
 // columns are a stored copy (search, filters, exports and the records API read them),
 // kept in step by syncEndpoints: on every start (proxies.pb.js), after a change of the
 // setting (settings.pb.js) and by the 1764600200 migration. `ports` lists every port of
 // the gateway a proxy's type may use: customer answers carry it beside host and port.
 
-/** Types the gateway's HTTP port serves, and those its SOCKS5 port serves. */
-const HTTP_TYPES = ["HTTP", "HTTPS", "RESIDENTIAL", "DATACENTER"];
-const SOCKS_TYPES = ["SOCKS5", "RESIDENTIAL", "DATACENTER"];
-const ALL_TYPES = ["RESIDENTIAL", "DATACENTER", "SOCKS5", "HTTP", "HTTPS"];
-
-const DEFAULT_HTTP_PORT = 3128;
-const DEFAULT_SOCKS_PORT = 1080;
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+/** The gateway's ports when the environment names none, and the ports of each proxy type (the contract's). */
+const PORTS = facts.facts().gateway_ports;
 
 /** @typedef {{ http?: number, socks5?: number }} GatewayPorts */
 /** @typedef {{ host: string, port: number, ports: GatewayPorts }} GatewayEndpoint */
@@ -31,14 +29,14 @@ function envPort(name, fallback) {
   return n >= 1 && n <= 65535 ? n : fallback;
 }
 
-/** The gateway's ports: {http, socks5} from the environment (3128 and 1080 when unset). */
+/** The gateway's ports: {http, socks5} from the environment (the contract's defaults when unset). */
 function gatewayPorts() {
-  return { http: envPort("GATEWAY_HTTP_PORT", DEFAULT_HTTP_PORT), socks5: envPort("GATEWAY_SOCKS_PORT", DEFAULT_SOCKS_PORT) };
+  return { http: envPort("GATEWAY_HTTP_PORT", PORTS.defaults.http), socks5: envPort("GATEWAY_SOCKS_PORT", PORTS.defaults.socks5) };
 }
 
 /**
- * The ports a proxy of `type` may use on the gateway: RESIDENTIAL and DATACENTER both,
- * HTTP and HTTPS http, SOCKS5 socks5.
+ * The ports a proxy of `type` may use on the gateway, as the contract gives them
+ * (RESIDENTIAL and DATACENTER both, HTTP and HTTPS http, SOCKS5 socks5).
  * @param {string} type
  * @returns {GatewayPorts}
  */
@@ -46,8 +44,7 @@ function portsFor(type) {
   const all = gatewayPorts();
   /** @type {GatewayPorts} */
   const ports = {};
-  if (HTTP_TYPES.indexOf(type) >= 0) ports.http = all.http;
-  if (SOCKS_TYPES.indexOf(type) >= 0) ports.socks5 = all.socks5;
+  for (const name of PORTS.by_type[type] ?? []) ports[name] = all[name];
   return ports;
 }
 
@@ -98,10 +95,11 @@ function gatewayEndpoint(type, app) {
  * the environment's ports, fixed for the life of the process.
  */
 function portsSql() {
-  const { http, socks5 } = gatewayPorts();
-  return `CASE WHEN type = 'SOCKS5' THEN json_object('socks5', ${socks5})
-    WHEN type IN ('HTTP', 'HTTPS') THEN json_object('http', ${http})
-    ELSE json_object('http', ${http}, 'socks5', ${socks5}) END`;
+  const all = gatewayPorts();
+  /** @param {(keyof GatewayPorts)[]} names */
+  const object = (names) => `json_object(${names.map((name) => `'${name}', ${all[name]}`).join(", ")})`;
+  const cases = Object.keys(PORTS.by_type).map((type) => `WHEN '${type}' THEN ${object(PORTS.by_type[type] ?? [])}`);
+  return `CASE type ${cases.join(" ")} ELSE ${object(/** @type {(keyof GatewayPorts)[]} */ (Object.keys(all)))} END`;
 }
 
 /**
@@ -111,7 +109,7 @@ function portsSql() {
  */
 function syncEndpoints(app) {
   let changed = 0;
-  for (const type of ALL_TYPES) {
+  for (const type of Object.keys(PORTS.by_type)) {
     const { host, port } = gatewayEndpoint(type, app);
     changed += app
       .db()

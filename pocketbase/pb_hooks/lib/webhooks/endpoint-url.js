@@ -10,11 +10,14 @@
 // host too. There (`npm start` on one machine, and the tests) plain http and loopback
 // endpoints are allowed. pocketbase/webhooks_start.go decides the same way.
 
-const MAX_URL_LENGTH = 2000;
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+/** The most characters of an endpoint's URL (the contract's). */
+const URL_LIMIT = facts.facts().webhooks.max_url_length;
 
 const MESSAGES = {
   required: "Enter the endpoint's URL, e.g. https://example.com/webhooks.",
-  tooLong: `The URL must be at most ${MAX_URL_LENGTH} characters.`,
+  tooLong: `The URL must be at most ${URL_LIMIT} characters.`,
   invalid: "Enter a valid URL, e.g. https://example.com/webhooks.",
   https: "The endpoint must use https://.",
   credentials: "The URL must not contain a user name or password.",
@@ -202,7 +205,7 @@ function splitUrl(url) {
 function endpointUrlProblem(value, options = {}) {
   const url = typeof value === "string" ? value.trim() : "";
   if (!url) return MESSAGES.required;
-  if (url.length > MAX_URL_LENGTH) return MESSAGES.tooLong;
+  if (url.length > URL_LIMIT) return MESSAGES.tooLong;
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(url)) return MESSAGES.invalid;
   const parts = splitUrl(url);
@@ -239,7 +242,6 @@ function validateEndpointUrl(value) {
 }
 
 module.exports = {
-  MAX_URL_LENGTH,
   MESSAGES,
   embeddedDefault,
   isLoopbackHost,

@@ -13,17 +13,15 @@
 // same webhook is being resent", so a receiver that de-duplicates on it stays idempotent
 // (the signature still changes, since webhook-timestamp is the time of each attempt).
 
-/** The events a customer can subscribe to, in the order the issue lists them. */
-const EVENTS = /** @type {const} */ ([
-  "purchase.completed",
-  "proxy.expiring",
-  "proxy.expired",
-  "proxy.quota_reached",
-  "balance.low",
-  "payment.succeeded",
-]);
+/** @typedef {string} WebhookEvent  one of the contract's events (eventTypes) */
 
-/** @typedef {(typeof EVENTS)[number]} WebhookEvent */
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+
+/** The events a customer can subscribe to, in the contract's order (lib/api/facts.json). */
+function eventTypes() {
+  return facts.facts().webhooks.events.map((event) => event.type);
+}
 
 /** A secret's prefix (Standard Webhooks), followed by the base64 of 24 random bytes. */
 const SECRET_PREFIX = "whsec_";
@@ -45,12 +43,12 @@ const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456
  */
 
 /**
- * True for one of EVENTS.
+ * True for one of the contract's events.
  * @param {unknown} event
  * @returns {event is WebhookEvent}
  */
 function isEvent(event) {
-  return typeof event === "string" && /** @type {readonly string[]} */ (EVENTS).indexOf(event) >= 0;
+  return typeof event === "string" && eventTypes().indexOf(event) >= 0;
 }
 
 /**
@@ -201,7 +199,7 @@ function deliveryView(record) {
 }
 
 module.exports = {
-  EVENTS,
+  eventTypes,
   isEvent,
   newSecret,
   sealSecret,

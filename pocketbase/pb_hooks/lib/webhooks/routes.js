@@ -1,7 +1,7 @@
 // @ts-check
 // Customer webhooks (issue #18), the routes of /api/v1/webhooks (pb_hooks/webhooks.pb.js;
 // the contract is src/lib/api-contract/webhooks.ts): a customer's endpoints (at most
-// MAX_ENDPOINTS), their signing secret (shown only in the answers of create and
+// the contract's max_endpoints), their signing secret (shown only in the answers of create and
 // rotate-secret, stored sealed); their deliveries are lib/webhooks/delivery-routes.js. Changes take an optional Idempotency-Key (lib/core/changes.js) and are written to the
 // activity log. Another customer's endpoint or delivery is a 404. What is sent, and when, is
 // the queue's and the dispatcher's (lib/webhooks/queue.js, pocketbase/webhooks).
@@ -15,7 +15,10 @@ const changes = require(`${__hooks}/lib/core/changes.js`);
 /** @type {typeof import("./queue.js")} */
 const queue = require(`${__hooks}/lib/webhooks/queue.js`);
 
-const MAX_ENDPOINTS = 10;
+/** @type {typeof import("../core/facts.js")} */
+const facts = require(`${__hooks}/lib/core/facts.js`);
+/** The most endpoints an account may have (the contract's). */
+const ENDPOINT_LIMIT = facts.facts().webhooks.max_endpoints;
 
 /**
  * @typedef {object} WebhookView
@@ -84,7 +87,7 @@ function validate(body, partial) {
   }
   const events = body["events"];
   // Each once, in the order the issue lists them, whatever order they came in.
-  if (Array.isArray(events)) out.events = queue.EVENTS.filter((event) => events.indexOf(event) >= 0);
+  if (Array.isArray(events)) out.events = queue.eventTypes().filter((event) => events.indexOf(event) >= 0);
   const description = body["description"];
   if (typeof description === "string") out.description = description.trim();
   else if (description === null || !partial) out.description = "";
@@ -128,7 +131,9 @@ function shortUrl(url) {
  */
 function listRoute(e) {
   const user = api.customer(e);
-  const records = e.app.findRecordsByFilter("webhook_endpoints", "user = {:user}", "-created,-id", MAX_ENDPOINTS * 2, 0, { user: user.id });
+  const records = e.app.findRecordsByFilter("webhook_endpoints", "user = {:user}", "-created,-id", ENDPOINT_LIMIT * 2, 0, {
+    user: user.id,
+  });
   return e.json(200, { items: records.map((r) => webhookView(/** @type {core.Record} */ (r))) });
 }
 
@@ -143,9 +148,9 @@ function createRoute(e) {
   return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/webhooks", input, status: 201 }, (txApp) => {
     const count = new DynamicModel({ n: 0 });
     txApp.db().newQuery("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE user = {:user}").bind({ user: user.id }).one(count);
-    if (count.n >= MAX_ENDPOINTS) {
+    if (count.n >= ENDPOINT_LIMIT) {
       throw new BadRequestError(
-        `You have ${MAX_ENDPOINTS} webhook endpoints, the most an account may have: remove one you no longer use first.`,
+        `You have ${ENDPOINT_LIMIT} webhook endpoints, the most an account may have: remove one you no longer use first.`,
       );
     }
     const secret = queue.newSecret();
@@ -269,7 +274,6 @@ function rotateRoute(e) {
 }
 
 module.exports = {
-  MAX_ENDPOINTS,
   webhookView,
   listRoute,
   createRoute,

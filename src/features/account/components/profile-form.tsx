@@ -1,18 +1,18 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import countries from "../../../../pocketbase/pb_hooks/lib/countries.json";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField, SelectFormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ProfileSchema, type ProfileInput, type ProfileOutput } from "@/features/account/schemas";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
+import { countryNames } from "@/lib/shared-data";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { useHydrated } from "@/lib/use-hydrated";
 import { updateOwnUser } from "@/stores/auth";
 
-const COUNTRIES: readonly string[] = countries;
+const COUNTRIES: readonly string[] = countryNames;
 /** The list, led by "Select your country" when the stored country is not one of it. */
 const countryChoices = (current: string): readonly string[] => (COUNTRIES.includes(current) ? COUNTRIES : ["", ...COUNTRIES]);
 

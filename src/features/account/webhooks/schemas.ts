@@ -4,7 +4,8 @@
 // The form holds texts; its output is the POST body, the low-balance threshold in whole cents
 // (sent only with balance.low).
 import * as v from "valibot";
-import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/api-contract/webhooks";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/api-contract/events";
+import { BALANCE_LOW_CENTS, MAX_WEBHOOK_DESCRIPTION, MAX_WEBHOOK_URL } from "@/lib/api-contract/webhooks";
 import type { NewWebhook } from "@/features/account/webhooks/api";
 
 /** The events offered, in the issue's order, each with when it is sent. */
@@ -19,17 +20,15 @@ export const EVENTS: readonly { event: WebhookEvent; text: string }[] = [
 
 export const WEBHOOK_MESSAGES = {
   urlRequired: "Enter the endpoint's URL, e.g. https://example.com/webhooks.",
-  urlTooLong: "The URL must be at most 2000 characters.",
+  urlTooLong: `The URL must be at most ${MAX_WEBHOOK_URL} characters.`,
   urlInvalid: "Enter a valid URL, e.g. https://example.com/webhooks.",
   noEvent: "Choose at least one event",
-  descriptionTooLong: "The description must be at most 200 characters",
+  descriptionTooLong: `The description must be at most ${MAX_WEBHOOK_DESCRIPTION} characters`,
   thresholdNotNumber: "Enter the threshold in dollars, for example 10 or 12.50",
   thresholdFraction: "The threshold cannot have fractions of a cent (at most 2 decimal places)",
   thresholdNotPositive: "The threshold must be more than $0.00, or leave it empty",
   thresholdTooLarge: "The threshold can be at most $1,000,000.00",
 } as const;
-
-const MAX_THRESHOLD_CENTS = 100_000_000;
 
 /** "12.5" dollars -> 1250 cents; null when empty. */
 export function dollarsToCents(text: string): number | null {
@@ -44,7 +43,7 @@ export function thresholdError(text: string): string {
   if (!/^(\d+\.?\d*|\.\d+)$/.test(trimmed)) return WEBHOOK_MESSAGES.thresholdNotNumber;
   if (!/^\d*(\.\d{0,2})?$/.test(trimmed)) return WEBHOOK_MESSAGES.thresholdFraction;
   if (!(Number(trimmed) > 0)) return WEBHOOK_MESSAGES.thresholdNotPositive;
-  return (dollarsToCents(trimmed) ?? 0) > MAX_THRESHOLD_CENTS ? WEBHOOK_MESSAGES.thresholdTooLarge : "";
+  return (dollarsToCents(trimmed) ?? 0) > BALANCE_LOW_CENTS.max ? WEBHOOK_MESSAGES.thresholdTooLarge : "";
 }
 
 /** True for an absolute http(s) URL. */
@@ -63,7 +62,7 @@ export const NewWebhookSchema = v.pipe(
       v.string(),
       v.trim(),
       v.nonEmpty(WEBHOOK_MESSAGES.urlRequired),
-      v.maxLength(2000, WEBHOOK_MESSAGES.urlTooLong),
+      v.maxLength(MAX_WEBHOOK_URL, WEBHOOK_MESSAGES.urlTooLong),
       v.check((url) => url === "" || isHttpUrl(url), WEBHOOK_MESSAGES.urlInvalid),
     ),
     // An unticked group gives false, a single ticked box its value: both become a list.
@@ -72,7 +71,7 @@ export const NewWebhookSchema = v.pipe(
       v.transform((value) => (value === false ? [] : Array.isArray(value) ? value : [value])),
       v.minLength(1, WEBHOOK_MESSAGES.noEvent),
     ),
-    description: v.pipe(v.string(), v.trim(), v.maxLength(200, WEBHOOK_MESSAGES.descriptionTooLong)),
+    description: v.pipe(v.string(), v.trim(), v.maxLength(MAX_WEBHOOK_DESCRIPTION, WEBHOOK_MESSAGES.descriptionTooLong)),
     threshold: v.string(),
   }),
   // The threshold is checked only with balance.low (without it the field is hidden and not sent).

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
 import { route } from "../define";
 import { MonthUsage } from "../proxies";
-import { PROXY_TYPES } from "../schemas";
+import { PROXY_TYPES } from "../../catalog";
 import { Count, DbDate, Int, listPage, looseSearch, pagingQuery } from "./common";
 import { PROXY_STATUSES } from "./users";
 

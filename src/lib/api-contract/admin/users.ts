@@ -7,7 +7,7 @@ import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { ty
 import { route } from "../define";
 import { PAYMENT_STATUSES } from "../credits";
 import { TRANSACTION_TYPES } from "../money";
-import { PROXY_TYPES } from "../schemas";
+import { PROXY_TYPES } from "../../catalog";
 import { TICKET_PRIORITIES } from "../support";
 import { AdminUser, Count, DbDate, Int, looseSearch, pageEntries, pagingQuery } from "./common";
 
