@@ -2,7 +2,7 @@
 // proxy with its password and usage, editing and deleting one, and the two ways to add
 // stock (generate on the gateway, import upstream lines). Changes are audited.
 import * as v from "valibot";
-import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+import { catalog } from "../../shared-data";
 import { route } from "../define";
 import { MonthUsage } from "../proxies";
 import { PROXY_TYPES } from "../../catalog";

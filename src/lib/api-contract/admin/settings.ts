@@ -2,7 +2,7 @@
 // with the rules of pb_hooks/lib/settings/setting-rules.js, and the admin invitations
 // (make a registration link, list the pending ones, revoke one). Changes are audited.
 import * as v from "valibot";
-import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+import { catalog } from "../../shared-data";
 import { route } from "../define";
 import { DbDate, pageEntries, pagingQuery } from "./common";
 

@@ -3,7 +3,7 @@
 // sign-in; rate limited per address (lib/settings/rate-limits.js). The old GET of the
 // invitation check is left out: it only ever answers 405 (send the token in a body).
 import * as v from "valibot";
-import countries from "../../../../pocketbase/pb_hooks/lib/countries.json" with { type: "json" };
+import { countryNames as countries } from "../../shared-data";
 import { route } from "../define";
 import { AuthAnswer, Count, DbDate } from "./common";
 

@@ -3,7 +3,7 @@
 // money routes (balance adjustments, order refunds), each audited. Money routes take an
 // Idempotency-Key (one per attempt).
 import * as v from "valibot";
-import catalog from "../../../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+import { catalog } from "../../shared-data";
 import { route } from "../define";
 import { PAYMENT_STATUSES } from "../credits";
 import { TRANSACTION_TYPES } from "../money";
