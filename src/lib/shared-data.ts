@@ -1,8 +1,8 @@
 // The JSON files src shares with the hooks (pocketbase/pb_hooks/lib/): the hooks read the same
 // files, so a page can never state a fact the server does not hold. Every src module reads
-// them here, never by a path into pocketbase/. The catalog is a namespace of its top-level
-// parts, so an island that reads `catalog.purchase` ships that part, not the whole file.
-import * as catalog from "../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
+// them here, never by a path into pocketbase/. (A default import: Playwright's loader gives a
+// JSON module no named parts, so a namespace import reads undefined there.)
+import catalog from "../../pocketbase/pb_hooks/lib/catalog.json" with { type: "json" };
 
 /** The shop's fixed facts (types, terms, limits): src/lib/catalog.ts names them. */
 export { catalog };
