@@ -15,7 +15,7 @@ import { openApiDocument } from "../src/lib/api-contract/openapi.ts";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const OPENAPI_FILE = join(ROOT, "pocketbase/pb_hooks/lib/api/openapi.json");
 export const ADMIN_OPENAPI_FILE = join(ROOT, "pocketbase/pb_hooks/lib/api/admin-openapi.json");
-export const FACTS_FILE = join(ROOT, "pocketbase/pb_hooks/lib/api/facts.json");
+export const FACTS_FILE = join(ROOT, "pocketbase/pb_hooks/lib/facts.json");
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const outputs: [file: string, text: string][] = [

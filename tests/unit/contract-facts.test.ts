@@ -1,5 +1,5 @@
 // The contract's facts are stated once: src/lib/api-contract/ defines them, `npm run openapi`
-// writes pocketbase/pb_hooks/lib/api/facts.json from them (facts.ts), the hooks read that
+// writes pocketbase/pb_hooks/lib/facts.json from them (facts.ts), the hooks read that
 // file through lib/core/facts.js and keep no copy of their own, and src reads the JSON it
 // shares with the hooks through one module (lib/shared-data.ts).
 import { readdirSync, readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { contractFacts, type ContractFacts } from "@/lib/api-contract/facts";
 import { PROXY_TYPES } from "@/lib/catalog";
 import { hookModule } from "./support/hook-module.ts";
 
-const FACTS_FILE = "pocketbase/pb_hooks/lib/api/facts.json";
+const FACTS_FILE = "pocketbase/pb_hooks/lib/facts.json";
 
 /** Every file under `dir` whose name ends with one of `extensions`, with its text. */
 function sources(dir: string, extensions: string[]): { file: string; text: string }[] {

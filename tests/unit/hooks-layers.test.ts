@@ -11,7 +11,7 @@ const requiring = (...targets: string[]) => targets.map((target) => `const m = r
 
 /** The files of a small shop: one core module, two domains, a view and a route file. */
 const SHOP = {
-  "lib/core/api.js": requiring("lib/catalog.json", "lib/api/facts.json"),
+  "lib/core/api.js": requiring("lib/catalog.json", "lib/facts.json"),
   "lib/money/ledger.js": requiring("lib/core/api.js"),
   "lib/proxies/purchase.js": requiring("lib/money/ledger.js", "lib/core/api.js"),
   "lib/api/lists.js": requiring("lib/proxies/purchase.js"),

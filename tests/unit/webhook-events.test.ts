@@ -1,7 +1,7 @@
 // The webhook events are written down once, in the contract (src/lib/api-contract/events.ts
 // WEBHOOK_EVENTS, which the Settings form and the route schemas use); the hooks' queue
 // (pb_hooks/lib/webhooks/queue.js) reads them from the facts file npm run openapi writes
-// from it (lib/api/facts.json). The OpenAPI document's webhooks section and the form's list
+// from it (lib/facts.json). The OpenAPI document's webhooks section and the form's list
 // with its texts must name the same events.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // {type, timestamp, data}, signed in the webhook-id / webhook-timestamp / webhook-signature
 // headers). The OpenAPI document lists them under `webhooks`; the hooks that queue them
 // are in pocketbase/pb_hooks/lib/webhooks/ and read this list from the facts file
-// (lib/api/facts.json, see facts.ts).
+// (lib/facts.json, see facts.ts).
 import * as v from "valibot";
 import { Cents, Count, Id, Order, ProxyFields, Timestamp } from "./schemas";
 

@@ -1,7 +1,7 @@
 // The facts of the contract the hooks need, gathered from the definitions: webhook events
 // with their summaries, activity kinds, API key scopes and limits, the webhook limits and
 // the gateway ports of each proxy type. `npm run openapi` writes them to
-// pocketbase/pb_hooks/lib/api/facts.json beside the OpenAPI document; the hooks read that
+// pocketbase/pb_hooks/lib/facts.json (beside catalog.json: core data); the hooks read that
 // file through lib/core/facts.js (the way they read catalog.json), so neither language
 // states them a second time.
 import { ACTIVITY_KINDS } from "./activity";

@@ -1,5 +1,5 @@
 // The `require` graph of pocketbase/pb_hooks and the layer rules it must keep (ARCHITECTURE.md
-// "Layers in the hooks"): core (lib/core/ and the JSON facts: lib/*.json, lib/api/facts.json) requires only core;
+// "Layers in the hooks"): core (lib/core/ and the JSON facts: lib/*.json) requires only core;
 // a domain (any other lib/<folder>/) requires core, its own folder and other domains, one
 // way: no two domain folders require each other, directly or around a longer loop; routes
 // (the *.pb.js files and the /api/v1 views in lib/api/) may require anything, and nothing
@@ -90,7 +90,6 @@ export function layerOf(file: string): Layer {
   const parts = file.split("/");
   if (parts.length === 1 || parts[0] !== "lib") return { kind: "routes" }; // *.pb.js
   if (parts.length === 2) return { kind: "core" }; // lib/catalog.json and the other shared facts
-  if (file.endsWith(".json")) return { kind: "core" }; // data, requiring nothing: lib/api/facts.json, the contract's facts
   if (parts[1] === "core") return { kind: "core" };
   if (parts[1] === "api") return { kind: "routes" };
   return { kind: "domain", name: parts[1] ?? "" };

@@ -14,7 +14,7 @@
 //            it was made with, e.get("api_key"), are stored), or null from a job or for a
 //            change the customer did not make themselves (e.g. a shop admin's).
 //   userId   the account the row belongs to (users id).
-//   kind     one of the contract's kinds (lib/api/facts.json; an unknown kind throws: a
+//   kind     one of the contract's kinds (lib/facts.json; an unknown kind throws: a
 //            programming error, caught by tests).
 //   summary  the sentence the customer reads, e.g. "Bought 3 Residential proxies in DE",
 //            'Created API key “CI”' (cut to 300 characters).

@@ -1,6 +1,6 @@
 // @ts-check
-// The API contract's facts the hooks need, read from lib/api/facts.json: `npm run openapi`
-// writes it from src/lib/api-contract/facts.ts beside the OpenAPI document, and npm run check
+// The API contract's facts the hooks need, read from lib/facts.json: `npm run openapi`
+// writes it from src/lib/api-contract/facts.ts (beside catalog.json), and npm run check
 // fails when it is stale. The hooks state none of these facts themselves.
 
 /**
@@ -29,7 +29,7 @@
  * @returns {Facts}
  */
 function facts() {
-  return require(`${__hooks}/lib/api/facts.json`);
+  return require(`${__hooks}/lib/facts.json`);
 }
 
 module.exports = { facts };

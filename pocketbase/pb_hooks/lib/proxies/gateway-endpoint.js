@@ -3,7 +3,7 @@
 // so a proxy's `host` and `port` are the gateway's, not the upstream's. One function
 // computes them: host = setting gateway_public_host, else the host name of SHOP_APP_URL,
 // else "localhost"; port = the first of the gateway ports the contract gives the proxy's
-// type (lib/api/facts.json gateway_ports: http for HTTP, HTTPS, RESIDENTIAL and DATACENTER,
+// type (lib/facts.json gateway_ports: http for HTTP, HTTPS, RESIDENTIAL and DATACENTER,
 // socks5 for SOCKS5), GATEWAY_HTTP_PORT and GATEWAY_SOCKS_PORT or the defaults there. The
 // columns are a stored copy (search, filters, exports and the records API read them),
 // kept in step by syncEndpoints: on every start (proxies.pb.js), after a change of the

@@ -18,7 +18,7 @@
 /** @type {typeof import("../core/facts.js")} */
 const facts = require(`${__hooks}/lib/core/facts.js`);
 
-/** The events a customer can subscribe to, in the contract's order (lib/api/facts.json). */
+/** The events a customer can subscribe to, in the contract's order (lib/facts.json). */
 function eventTypes() {
   return facts.facts().webhooks.events.map((event) => event.type);
 }
