@@ -115,9 +115,7 @@ export function callAs<R extends ApiRoute>(
   key?: string | null,
 ): Promise<ResponseOf<R>> {
   const idempotencyKey = key === undefined ? (route.idempotency ? randomUUID() : null) : key;
-  // requestOf refuses a keyed route without a key: a stand-in, taken off again, sends none.
-  const request = requestOf(route, { ...input, idempotencyKey: idempotencyKey ?? "none" });
-  if (idempotencyKey === null) delete request.headers["Idempotency-Key"];
+  const request = requestOf(route, { ...input, idempotencyKey });
   return pb.send(request.path, {
     method: request.method,
     query: request.query,

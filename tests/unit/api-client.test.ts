@@ -21,6 +21,8 @@ describe("the typed caller of contract routes", () => {
       "Idempotency-Key": "attempt-1",
     });
     expect(() => requestOf(purchaseProxies, { body: { type: "http", quantity: 1 } as never })).toThrow(MissingParameterError);
+    // null leaves it out on purpose (a test of the server's refusal).
+    expect(requestOf(purchaseProxies, { body: { type: "http", quantity: 1 } as never, idempotencyKey: null }).headers).toEqual({});
   });
 
   it("refuses a call that leaves out a path parameter", () => {

@@ -10,8 +10,11 @@ export interface CallInput<R extends ApiRoute> {
   params?: Record<keyof NonNullable<R["params"]> & string, string>;
   query?: [QueryOf<R>] extends [never] ? never : QueryOf<R>;
   body?: BodyOf<R>;
-  /** The attempt's key: the same on every retry of one intention (required where the route says so). */
-  idempotencyKey?: string;
+  /**
+   * The attempt's key: the same on every retry of one intention (required where the route says
+   * so). null sends none on purpose, to see the server refuse it.
+   */
+  idempotencyKey?: string | null;
   signal?: AbortSignal;
 }
 
@@ -47,7 +50,8 @@ export function requestOf<R extends ApiRoute>(route: R, input: CallInput<R> = {}
     if (value !== undefined && value !== "") query[name] = String(value);
   const headers: Record<string, string> = {};
   if (input.idempotencyKey) headers["Idempotency-Key"] = input.idempotencyKey;
-  else if (route.idempotency === "required") throw new MissingParameterError(`${route.method} ${route.path} needs an Idempotency-Key.`);
+  else if (input.idempotencyKey === undefined && route.idempotency === "required")
+    throw new MissingParameterError(`${route.method} ${route.path} needs an Idempotency-Key.`);
   return {
     method: route.method,
     path: `${route.base ?? "/api/v1"}${path}`,
