@@ -20,6 +20,9 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	DialTimeout      time.Duration
 	FlushInterval    time.Duration
+	// UDPIdleTimeout ends a SOCKS5 UDP association when no datagram moved for this long
+	// (default 2 minutes).
+	UDPIdleTimeout time.Duration
 	// MaxHandshakes bounds the connections in their handshake at once (default 4096), a
 	// backstop behind MaxHandshakesPerSource: the connections of one address (an IPv6 /64)
 	// not yet authenticated (default 128).
@@ -67,6 +70,9 @@ func (c *Config) defaults() {
 	}
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
+	}
+	if c.UDPIdleTimeout <= 0 {
+		c.UDPIdleTimeout = 2 * time.Minute
 	}
 	if c.MaxHandshakes <= 0 {
 		c.MaxHandshakes = 4096

@@ -1,5 +1,6 @@
 // Package gateway is the shop's proxy gateway: an HTTP proxy port (plain forwarding and
-// CONNECT) and a SOCKS5 port (RFC 1928 CONNECT with RFC 1929 username/password) that
+// CONNECT; also over TLS) and a SOCKS5 port (RFC 1928 CONNECT and UDP ASSOCIATE with
+// RFC 1929 username/password) that
 // accept the credentials of ASSIGNED, unexpired proxies only, and send each connection
 // out through the proxy's exit (direct, bound to a local address, or an upstream proxy;
 // RESIDENTIAL proxies through a pool of their location's upstreams).
