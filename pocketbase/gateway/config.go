@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"crypto/tls"
 	"log/slog"
 	"time"
 )
@@ -9,6 +10,10 @@ import (
 type Config struct {
 	HTTPAddr  string // "host:port" of the HTTP proxy listener; "" = off
 	SOCKSAddr string // "host:port" of the SOCKS5 listener; "" = off
+	// HTTPSAddr is "host:port" of the HTTPS proxy listener (TLS, then the HTTP port's
+	// handling), served with TLS; "" = off.
+	HTTPSAddr string
+	TLS       *tls.Config
 	// OpenTargets lets connections reach loopback and private addresses: only when the
 	// gateway listens on loopback (the embedded default on one machine).
 	OpenTargets  bool

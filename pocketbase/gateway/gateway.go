@@ -99,9 +99,13 @@ func (g *Gateway) Start() error {
 	for _, l := range []struct {
 		addr  string
 		serve func(net.Conn, *handshake)
-	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}} {
+	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}, {g.cfg.HTTPSAddr, g.serveHTTPS}} {
 		if l.addr == "" {
 			continue
+		}
+		if l.addr == g.cfg.HTTPSAddr && g.cfg.TLS == nil {
+			g.Close()
+			return errors.New("the HTTPS proxy listener needs a certificate")
 		}
 		ln, err := net.Listen("tcp", l.addr)
 		if err != nil {
@@ -121,7 +125,7 @@ func (g *Gateway) Start() error {
 	return nil
 }
 
-// Addrs are the listeners' addresses (HTTP first when both are open).
+// Addrs are the listeners' addresses in the order HTTP, SOCKS5, HTTPS (those open).
 func (g *Gateway) Addrs() []net.Addr {
 	out := []net.Addr{}
 	for _, l := range g.listeners {

@@ -20,8 +20,9 @@ const maxHeaderBytes = 32 << 10
 // serveHTTP answers one client of the HTTP proxy port: a CONNECT tunnel, or one plain
 // HTTP request forwarded with `Connection: close` (a following request on the same
 // connection would carry the customer's Proxy-Authorization to the target).
+// c is a TCP connection, or a TLS one on the HTTPS port.
 func (g *Gateway) serveHTTP(c net.Conn, h *handshake) {
-	client := c.(*net.TCPConn)
+	client := c
 	_ = client.SetDeadline(time.Now().Add(g.cfg.AuthTimeout)) // the head holds the credentials
 	head := &io.LimitedReader{R: client, N: maxHeaderBytes}
 	br := bufio.NewReaderSize(head, 4096)
