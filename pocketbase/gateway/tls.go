@@ -13,7 +13,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -33,37 +32,15 @@ func (g *Gateway) serveHTTPS(c net.Conn, h *handshake) {
 		c.Close()
 		return
 	}
-	g.serveHTTP(conn, h)
+	g.serveProxyHTTP(conn, h, PortHTTPS)
 }
 
 // relayStream is relay for a client that is not a TCP connection (TLS): the same budget
 // and meter, copied through user space (no splice) in chunks taken from the budget.
 func relayStream(client net.Conn, target *net.TCPConn, b *budget, up, down func(int64)) error {
-	done := make(chan error, 1)
-	go func() {
-		err := pumpStream(target, client, b, up)
-		if err != nil {
-			client.Close()
-			target.Close()
-		} else {
-			_ = target.CloseWrite()
-		}
-		done <- err
-	}()
-	downErr := pumpStream(client, target, b, down)
-	if downErr != nil {
-		client.Close()
-		target.Close()
-	} else if cw, ok := client.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
-	}
-	upErr := <-done
-	client.Close()
-	target.Close()
-	if errors.Is(upErr, errBudgetSpent) {
-		return upErr
-	}
-	return downErr
+	return relayBoth(client, target,
+		func() error { return pumpStream(target, client, b, up) },
+		func() error { return pumpStream(client, target, b, down) })
 }
 
 // pumpStream moves src to dst until src ends (nil) or either fails, each chunk taken

@@ -1,11 +1,8 @@
 package gateway
 
 import (
-	"bufio"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/base64"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -47,15 +44,12 @@ func TestHTTPSProxyPortServesConnectAndPlainHTTPInsideTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	auth := base64.StdEncoding.EncodeToString([]byte("user-h:pass-h"))
-	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n", echo.addr, echo.addr, auth)
-	br := bufio.NewReader(c)
-	res, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
-	if err != nil || res.StatusCode != 200 {
-		t.Fatalf("CONNECT through TLS: %v %v", res, err)
+	status, tunnel, err := connectOver(c, "user-h", "pass-h", echo.addr)
+	if err != nil || status != 200 {
+		t.Fatalf("CONNECT through TLS: %d %v", status, err)
 	}
-	roundTrip(t, &readerConn{Conn: c, r: br}, "inside TLS, through CONNECT")
+	defer tunnel.Close()
+	roundTrip(t, tunnel, "inside TLS, through CONNECT")
 
 	proxy := &url.URL{Scheme: "https", User: url.UserPassword("user-h", "pass-h"), Host: g.httpsAddr()}
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(proxy),
@@ -147,5 +141,20 @@ func TestSelfSignedCertificateIsMadeOnceAndKept(t *testing.T) {
 	moved, err := LoadOrCreateCertificate(dir, []string{"203.0.113.9"})
 	if err != nil || Fingerprint(moved) == Fingerprint(first) || moved.Leaf.VerifyHostname("203.0.113.9") != nil {
 		t.Fatalf("a new host name kept the old certificate: %v", err)
+	}
+}
+
+func TestHTTPSPortServesTheTypesThatHaveIt(t *testing.T) {
+	echo := startEcho(t, "echo")
+	g, roots := startTLSGateway(t, NewStaticSource(assigned("h", "HTTP"), assigned("s", "SOCKS5"), assigned("dc", "DATACENTER")), t.TempDir())
+	for user, want := range map[string]int{"h": 407, "s": 407, "dc": 200} {
+		proxy := &url.URL{Scheme: "https", User: url.UserPassword("user-"+user, "pass-"+user), Host: g.httpsAddr()}
+		client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(proxy),
+			TLSClientConfig: &tls.Config{RootCAs: roots}, DisableKeepAlives: true}}
+		resp, err := client.Get("http://" + echo.addr + "/")
+		if err != nil || resp.StatusCode != want {
+			t.Fatalf("%s on the HTTPS port: %v %v, want %d", user, resp, err, want)
+		}
+		resp.Body.Close()
 	}
 }
