@@ -1,7 +1,7 @@
 // @ts-check
 // The starting plans promised what the gateway did not do (issue #28): sticky sessions "up
-// to 30 minutes" (the gateway takes 1-1440), "5 countries" whatever the stock, a
-// dedicated account manager. A plan whose features are still exactly the ones first
+// to 30 minutes" (the gateway takes 1-1440), "5 countries" whatever the stock, "UDP
+// support" and "TLS to the proxy" before the gateway had them, a dedicated account manager. A plan whose features are still exactly the ones first
 // seeded gets the current ones (lib/default-plans.json, numbers read from the facts they
 // name); a plan an admin has edited is left as it is.
 
@@ -18,7 +18,7 @@ const FIRST_SEEDED = {
     "City-level targeting",
     "Sticky sessions up to 30 minutes",
     "99.9% success rate",
-    "24/7 priority support",
+    "Priority support", // "24/7 priority support" until 1764500700
   ],
   "SOCKS5 Private": ["Private SOCKS5 endpoint", "Username and password auth", "IP whitelisting", "UDP support", "No traffic logs"],
   "HTTPS Business": [

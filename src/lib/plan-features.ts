@@ -2,7 +2,7 @@
 // an admin writes "Sticky sessions up to {session_max_hours} hours" and the page says what
 // the gateway does today. Plain text passes unchanged; a line whose fact is unknown (no
 // country in stock) is left out rather than shown with a wrong number.
-import { GATEWAY_SESSION_MINUTES } from "@/lib/api-contract/schemas";
+import { GATEWAY_SESSION_MINUTES, PLAN_PLACEHOLDERS } from "@/lib/api-contract/schemas";
 import { TERM_DAYS } from "@/lib/catalog";
 
 /** What the placeholders are filled from besides the contract: the live stock. */
@@ -11,14 +11,8 @@ export interface PlanFacts {
   countries: number;
 }
 
-/** Every placeholder a feature text may hold, with what it stands for (the console lists them). */
-export const PLAN_PLACEHOLDERS = {
-  session_max_minutes: "the longest sticky session, in minutes",
-  session_max_hours: "the longest sticky session, in hours",
-  session_default_minutes: "a sticky session's default length, in minutes",
-  term_days: "the days a proxy is bought for",
-  countries: "the countries with a proxy in stock",
-} as const;
+/** Every placeholder a feature text may hold, with what it stands for (the contract's). */
+export { PLAN_PLACEHOLDERS };
 
 type Placeholder = keyof typeof PLAN_PLACEHOLDERS;
 

@@ -13,6 +13,7 @@
  *   the gateway's ports when the environment names none, and the ports each proxy type answers on
  * @property {{ default_minutes: number, max_minutes: number }} gateway_sessions
  *   a RESIDENTIAL proxy's sticky session: its default and longest length (-sesstime-<minutes>)
+ * @property {string[]} plan_placeholders  the facts a plan's feature text may name ("{session_max_hours}")
  */
 
 /**
