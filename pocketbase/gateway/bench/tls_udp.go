@@ -44,35 +44,16 @@ func tlsConnectVia(gw string, cfg *tls.Config, user, pass, target string) net.Co
 // tlsFigures: MB/s of an n MB download through plain CONNECT and through CONNECT inside
 // TLS (median of 5, in turn), and the p99 of dial-to-200 of each (µs) over `handshakes`.
 func tlsFigures(mb, handshakes int) (plainMBps, tlsMBps, plainP99, tlsP99 float64) {
-	size := int64(mb) << 20
-	chunk := make([]byte, 1<<20)
-	server := listen(func(c net.Conn) {
-		defer c.Close()
-		for sent := int64(0); sent < size; sent += int64(len(chunk)) {
-			if _, err := c.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
+	server := downloadServer(mb)
 	g, cfg := startTLSGateway(gateway.NewStaticSource(proxy("tls")))
 	defer g.Close()
 	addrs := g.Addrs()
 	plain := func() net.Conn { return connectVia(addrs[0].String(), "utls", "ptls", server) }
 	inTLS := func() net.Conn { return tlsConnectVia(addrs[2].String(), cfg, "utls", "ptls", server) }
-	once := func(dial func() net.Conn) float64 {
-		start := time.Now()
-		c := dial()
-		n, _ := io.Copy(io.Discard, c)
-		c.Close()
-		if n != size {
-			must(fmt.Errorf("downloaded %d of %d bytes", n, size))
-		}
-		return float64(mb) / time.Since(start).Seconds()
-	}
 	var runs [2][]float64
 	for i := 0; i < 5; i++ {
-		runs[0] = append(runs[0], once(plain))
-		runs[1] = append(runs[1], once(inTLS))
+		runs[0] = append(runs[0], downloadMBps(mb, plain))
+		runs[1] = append(runs[1], downloadMBps(mb, inTLS))
 	}
 	median := func(r []float64) float64 { sort.Float64s(r); return r[len(r)/2] }
 
