@@ -189,3 +189,22 @@ func TestUDPTargetsPassTheGuard(t *testing.T) {
 		t.Fatalf("a datagram to a loopback target passed the guard (%d hits)", echo.hits.Load())
 	}
 }
+
+func TestUDPAssociationEndsWhenIdle(t *testing.T) {
+	echo := startUDPEcho(t)
+	g := New(Config{SOCKSAddr: "127.0.0.1:0", OpenTargets: true, UDPIdleTimeout: 150 * time.Millisecond}, NewStaticSource(assigned("s", "SOCKS5")))
+	if err := g.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	client := udpClient(t)
+	_, control, relay := socksAssociate(t, g.Addrs()[0].String(), "user-s", "pass-s", netip.MustParseAddrPort(client.LocalAddr().String()))
+	started := time.Now()
+	if got, _ := exchange(t, client, relay, datagram(0, echo.addr, "still here")); got != "still here" {
+		t.Fatalf("answer %q", got)
+	}
+	waitClosed(t, control, 3*time.Second)
+	if took := time.Since(started); took < 150*time.Millisecond {
+		t.Fatalf("closed after %v, before the idle timeout", took)
+	}
+}
