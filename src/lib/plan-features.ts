@@ -2,7 +2,7 @@
 // an admin writes "Sticky sessions up to {session_max_hours} hours" and the page says what
 // the gateway does today. Plain text passes unchanged; a line whose fact is unknown (no
 // country in stock) is left out rather than shown with a wrong number.
-import { GATEWAY_SESSION_MINUTES, PLAN_PLACEHOLDERS } from "@/lib/api-contract/schemas";
+import { GATEWAY_SESSION_MINUTES, PLAN_PLACEHOLDERS } from "@/lib/api-contract/plan-facts";
 import { TERM_DAYS } from "@/lib/catalog";
 
 /** What the placeholders are filled from besides the contract: the live stock. */

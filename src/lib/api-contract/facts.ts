@@ -9,7 +9,8 @@ import { ACTIVITY_KINDS } from "./activity";
 import { API_KEY_SCOPES } from "./define";
 import { EVENT_SUMMARIES, WEBHOOK_EVENTS } from "./events";
 import { MAX_ACTIVE_API_KEYS, MAX_SPEND_CAP_CENTS } from "./keys";
-import { GATEWAY_DEFAULT_PORTS, GATEWAY_SESSION_MINUTES, PLAN_PLACEHOLDERS, PROXY_TYPE_PORTS } from "./schemas";
+import { GATEWAY_SESSION_MINUTES, PLAN_PLACEHOLDERS } from "./plan-facts";
+import { GATEWAY_DEFAULT_PORTS, PROXY_TYPE_PORTS } from "./schemas";
 import { BALANCE_LOW_CENTS, MAX_WEBHOOK_DESCRIPTION, MAX_WEBHOOK_URL, MAX_WEBHOOKS } from "./webhooks";
 
 /** The facts file's content (its shape is typed for the hooks in pb_hooks/lib/core/facts.js). */
