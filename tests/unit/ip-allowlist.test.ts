@@ -1,7 +1,9 @@
 // The customer's IP allowlist entries (pocketbase/pb_hooks/lib/accounts/ip-allowlist.js, run
 // as the hooks run it: a CommonJS script with no Node globals): IPv4 and IPv6 addresses and
 // CIDR ranges, normalised as Go's net/netip writes them (the gateway parses them with it).
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { replaceIpAllowlist } from "@/lib/api-contract/account";
 import { hookModule } from "./support/hook-module.ts";
 
 type Parsed = { entry: string } | { error: string };
@@ -118,8 +120,15 @@ describe("normaliseList", () => {
 
   it("stops at the first bad entry", () => {
     expect(allowlist.normaliseList(["1.2.3.4", "nope", "also bad"])).toEqual({ error: "'nope' is not an IP address or CIDR range." });
-    expect(allowlist.normaliseList(["1.2.3.4", 5])).toEqual({
-      error: "Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24).",
+  });
+
+  it("leaves an entry that is not a text, and entries that are not a list, to the document", () => {
+    const issues = (body: unknown) => v.flatten(v.safeParse(replaceIpAllowlist.body, body).issues ?? []).nested;
+    expect(issues({ entries: ["1.2.3.4", 5] })).toEqual({
+      "entries.1": ["Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24)."],
+    });
+    expect(issues({ entries: "1.2.3.4" })).toEqual({
+      entries: ["Entries must be a list of IP addresses or CIDR ranges ([] removes the restriction)."],
     });
   });
 
