@@ -74,14 +74,7 @@ const TARGET_COLUMNS = [
  * @param {AuditQuery} query
  */
 function listEntries(app, query) {
-  /** @type {string[]} */
-  const where = [];
-  /** @type {Record<string, unknown>} */
-  const params = { limit: query.perPage, offset: query.offset };
-  if (query.action) {
-    where.push("l.action = {:action}");
-    params["action"] = query.action;
-  }
+  const { where, params } = sql.listFilters(query, { "l.action": ["action", query.action] });
   if (query.search) {
     params["q"] = sql.containsPattern(query.search);
     // The admins whose e-mail or names match, found first among the few who ever acted
@@ -114,7 +107,7 @@ function listEntries(app, query) {
     }
     where.push(`(${matches.join(" OR ")})`);
   }
-  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const whereSql = sql.whereSql(where);
   // With a search, "+l.created" makes SQLite read the table once and keep the newest rows
   // (a bounded top-N sort) instead of walking the created index row by row, which costs a
   // random read per entry when few match (measured at 100,000 entries: 50 ms against 600 ms).
