@@ -136,7 +136,10 @@ describe("normaliseList", () => {
   });
 
   it("leaves an entry that is not a text, and entries that are not a list, to the document", () => {
-    const issues = (body: unknown) => v.flatten(v.safeParse(replaceIpAllowlist.body, body).issues ?? []).nested;
+    const issues = (body: unknown) => {
+      const result = v.safeParse(replaceIpAllowlist.body, body);
+      return result.success ? {} : v.flatten(result.issues).nested;
+    };
     expect(issues({ entries: ["1.2.3.4", 5] })).toEqual({
       "entries.1": ["Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24)."],
     });
