@@ -116,8 +116,16 @@ describe("normaliseList", () => {
     expect(allowlist.normaliseList([])).toEqual({ entries: [] });
   });
 
-  it("stops at the first bad entry", () => {
-    expect(allowlist.normaliseList(["1.2.3.4", "nope", "also bad"])).toEqual({ error: "'nope' is not an IP address or CIDR range." });
+  it("names every bad entry at once, in order (issue #28 item 11)", () => {
+    expect(allowlist.normaliseList(["1.2.3.4", "nope"])).toEqual({ error: "'nope' is not an IP address or CIDR range." });
+    expect(allowlist.normaliseList(["1.2.3.4", "nope", "0.0.0.0/0", "also bad"])).toEqual({
+      error:
+        "'nope' is not an IP address or CIDR range. '0.0.0.0/0' would let every address in: to remove the restriction, clear the list instead. 'also bad' is not an IP address or CIDR range.",
+    });
+    const many = allowlist.normaliseList(Array.from({ length: 22 }, (_, i) => `bad${i}`));
+    expect("error" in many && many.error).toMatch(
+      /^'bad0' is .* 'bad19' is not an IP address or CIDR range\. And 2 more entries like these\.$/,
+    );
     expect(allowlist.normaliseList(["1.2.3.4", 5])).toEqual({
       error: "Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24).",
     });

@@ -47,6 +47,9 @@ describe("NewApiKeySchema", () => {
     expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "10.0.0.1\n10.0.0.300" })).toEqual({
       ip_allowlist: ["'10.0.0.300' is not an IP address or CIDR range."],
     });
+    expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "nope\n10.0.0.1\n10.0.0.300" }).ip_allowlist).toEqual([
+      "'nope' is not an IP address or CIDR range. '10.0.0.300' is not an IP address or CIDR range.",
+    ]);
     expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "10.0.0.0/33" }).ip_allowlist).toHaveLength(1);
     expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "0.0.0.0/0" }).ip_allowlist?.[0]).toContain("would let every address in");
     expect(messages({ ...EMPTY_KEY, name: "k", expires: "2000-01-01" })).toEqual({ expires: [KEY_MESSAGES.expiryPast] });

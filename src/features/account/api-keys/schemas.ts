@@ -106,8 +106,9 @@ export const NewApiKeySchema = v.pipe(
       v.rawCheck(({ dataset, addIssue }) => {
         if (!dataset.typed) return;
         const entries = allowlistEntries(dataset.value);
-        const bad = entries.map(allowlistEntryError).find(Boolean);
-        if (bad) addIssue({ message: bad });
+        // Every bad line at once (as the server names them), so a pasted list is fixed in one go.
+        const bad = entries.map(allowlistEntryError).filter(Boolean);
+        if (bad.length > 0) addIssue({ message: bad.join(" ") });
         else if (new Set(entries).size > MAX_ALLOWLIST_ENTRIES) addIssue({ message: KEY_MESSAGES.tooManyEntries });
       }),
     ),
