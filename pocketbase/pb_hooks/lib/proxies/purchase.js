@@ -71,13 +71,7 @@ function checkCountry(txApp, input) {
     input.country = code;
     return;
   }
-  const stocked = new DynamicModel({ n: 0 });
-  txApp
-    .db()
-    .newQuery("SELECT COUNT(*) AS n FROM (SELECT 1 FROM proxies WHERE country = {:country} LIMIT 1)")
-    .bind({ country: input.country })
-    .one(stocked);
-  if (stocked.n > 0) return;
+  if (txApp.countRecords("proxies", $dbx.hashExp({ country: input.country })) > 0) return;
   const message = `Unknown country ${input.country.slice(0, 20)}`;
   throw new BadRequestError(message, { country: new ValidationError("validation_invalid_country", message) });
 }
