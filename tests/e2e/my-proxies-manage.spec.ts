@@ -7,6 +7,7 @@
 // limits (issue #16). Browsing is my-proxies.spec.ts.
 import { expect, test } from "@playwright/test";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { proxyTitle } from "@/lib/proxy-title";
 import { adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
@@ -197,10 +198,10 @@ test.describe("My Proxies", () => {
 
     // A selection of two.
     await cardOf(page, b!)
-      .getByRole("checkbox", { name: `Select ${endpointOf(b!)}` })
+      .getByRole("checkbox", { name: `Select ${proxyTitle(b!)}` })
       .check();
     await cardOf(page, c!)
-      .getByRole("checkbox", { name: `Select ${endpointOf(c!)}` })
+      .getByRole("checkbox", { name: `Select ${proxyTitle(c!)}` })
       .check();
     await expect(page.getByText("2 proxies selected")).toBeVisible();
     await page.getByRole("button", { name: "Renew selected" }).click();

@@ -8,7 +8,9 @@ import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/c
 import { bannerDismissed, dismissBanner, isNewAccount, takeFirstVisit } from "@/features/account/welcome";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { endpoint } from "@/lib/endpoint";
+import { proxyTitle } from "@/lib/proxy-title";
 import { formatCents, formatSignedCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import type { FirstDataProps } from "@/lib/server/first-data";
@@ -184,9 +186,9 @@ function Overview({
               <ul className="divide-y divide-slate-100">
                 {data.activeProxies.slice(0, 5).map((p) => (
                   <li key={p.id} className="flex flex-wrap items-center justify-between gap-x-3 py-2 text-sm">
-                    <span className="min-w-0 font-mono break-all text-slate-900">{endpoint(p)}</span>
-                    <span className="text-slate-500">
-                      {p.type} · {p.country}
+                    <span className="min-w-0 font-medium break-words text-slate-900">{proxyTitle(p)}</span>
+                    <span className="min-w-0 break-all text-slate-500">
+                      {PROXY_TYPE_LABELS[p.type]} · <span className="font-mono">{endpoint(p)}</span>
                     </span>
                   </li>
                 ))}
