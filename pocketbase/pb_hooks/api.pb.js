@@ -19,6 +19,7 @@ routerAdd("GET", "/api/v1/pricing", (e) => require(`${__hooks}/lib/api/lists.js`
 
 routerAdd("GET", "/api/v1/api-keys", (e) => require(`${__hooks}/lib/api/api-keys.js`).listRoute(e), $apis.requireAuth("users"));
 routerAdd("POST", "/api/v1/api-keys", (e) => require(`${__hooks}/lib/api/api-keys.js`).createRoute(e), $apis.requireAuth("users"));
+routerAdd("PATCH", "/api/v1/api-keys/{id}", (e) => require(`${__hooks}/lib/api/api-keys.js`).updateRoute(e), $apis.requireAuth("users"));
 routerAdd("DELETE", "/api/v1/api-keys/{id}", (e) => require(`${__hooks}/lib/api/api-keys.js`).revokeRoute(e), $apis.requireAuth("users"));
 
 // Kept answers of changes (Idempotency-Key) live two days.
