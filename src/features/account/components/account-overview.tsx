@@ -4,7 +4,7 @@ import { LocalDateTime } from "@/components/session/local-date-time";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
 import { loadOverview, type OverviewData, type overviewFirstData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
-import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/components/overview-sections";
+import { OverviewGuides, OverviewList, QuickActions, WelcomeWithheldNotice } from "@/features/account/components/overview-sections";
 import { bannerDismissed, dismissBanner, isNewAccount, takeFirstVisit } from "@/features/account/welcome";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
@@ -132,6 +132,7 @@ function Overview({
         <p className="text-sm text-slate-600">Here is an overview of your account.</p>
       </div>
       {user.verified || bannerOff ? null : <VerifyEmailNotice email={user.email} credit={welcomeCredit} onDismiss={dismiss} />}
+      {user.verified && user.welcome_credit_withheld ? <WelcomeWithheldNotice credit={welcomeCredit} /> : null}
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
