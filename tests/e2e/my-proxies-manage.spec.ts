@@ -7,6 +7,7 @@
 // limits (issue #16). Browsing is my-proxies.spec.ts.
 import { expect, test } from "@playwright/test";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { formatDateUtc } from "@/lib/dates";
 import { proxyTitle } from "@/lib/proxy-title";
 import { adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations } from "./support/checks.ts";
@@ -43,11 +44,8 @@ test.describe("My Proxies", () => {
     await expect(card.getByTestId("proxy-usage")).toContainText("This month: 1.2 GB of 10 GB");
     await expect(card.getByTestId("proxy-usage")).toContainText("Up to 5 connections at once");
     await expect(card.getByText(/Monthly quota used up/)).toHaveCount(0);
-    const renews = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toLocaleDateString("en-US", {
-      month: "short",
-      day: "numeric",
-      timeZone: "UTC",
-    });
+    // The dashboard's one date format, 'MMM dd, yyyy' (issue #28).
+    const renews = formatDateUtc(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString());
     const spentUsage = cardOf(page, await proxyInDb(spent!.id)).getByTestId("proxy-usage");
     await expect(spentUsage).toContainText("This month: 1 GB of 1 GB");
     await expect(spentUsage).toContainText(`Monthly quota used up: new connections are refused until ${renews}`);
