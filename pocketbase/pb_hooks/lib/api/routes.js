@@ -60,6 +60,7 @@ module.exports = {
     "GET /api/v1/pricing": (e) => require(`${__hooks}/lib/api/lists.js`).pricingRoute(e),
     "GET /api/v1/api-keys": (e) => require(`${__hooks}/lib/api/api-keys.js`).listRoute(e),
     "POST /api/v1/api-keys": (e) => require(`${__hooks}/lib/api/api-keys.js`).createRoute(e),
+    "PATCH /api/v1/api-keys/{id}": (e) => require(`${__hooks}/lib/api/api-keys.js`).updateRoute(e),
     "DELETE /api/v1/api-keys/{id}": (e) => require(`${__hooks}/lib/api/api-keys.js`).revokeRoute(e),
   }),
   audit: table({
