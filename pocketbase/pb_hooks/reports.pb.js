@@ -4,3 +4,4 @@
 
 routerAdd("GET", "/api/admin/overview", (e) => require(`${__hooks}/lib/reports/overview.js`).overview(e), $apis.requireAuth("users"));
 routerAdd("GET", "/api/admin/analytics", (e) => require(`${__hooks}/lib/reports/analytics.js`).analytics(e), $apis.requireAuth("users"));
+routerAdd("GET", "/api/admin/system-alerts", (e) => require(`${__hooks}/lib/reports/alerts.js`).alerts(e), $apis.requireAuth("users"));

@@ -22,13 +22,8 @@ function gatewayFigures(app, nowMs) {
   const now = new Date(nowMs);
   const end = sql.dbDate(nowMs + 1);
   const today = sql.dbDate(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const monthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-  const prevMonthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
-  const prevEndMs = Math.min(prevMonthStartMs + (nowMs - monthStartMs), monthStartMs);
   const traffic = performance.trafficBetween(app, today, end);
   const connects = performance.connectsBetween(app, today, end);
-  const month = performance.trafficBetween(app, sql.dbDate(monthStartMs), end);
-  const lastMonth = performance.trafficBetween(app, sql.dbDate(prevMonthStartMs), sql.dbDate(prevEndMs));
   return {
     gateway_today: {
       ...traffic,
@@ -36,7 +31,7 @@ function gatewayFigures(app, nowMs) {
       connections_failed: connects.connections_failed,
       success_rate_percent: connects.success_rate_percent,
     },
-    traffic_month: performance.growth(month.bytes, lastMonth.bytes, "the same days of last month"),
+    traffic_month: require(`${__hooks}/lib/reports/alerts.js`).monthGrowth(app, nowMs).traffic,
   };
 }
 

@@ -53,6 +53,49 @@ export const getOverview = route({
   errors: [],
 });
 
+export const getSystemAlerts = route({
+  id: "getSystemAlerts",
+  method: "GET",
+  path: "/system-alerts",
+  base: ADMIN,
+  tag: "Reports",
+  summary: "What the Overview's System Alerts read: failing upstreams, silent gateways, failed payments, waiting tickets, growth",
+  scope: "admin",
+  response: v.object({
+    checked_at: DbDate,
+    failing_upstreams: v.object({
+      count: Count,
+      items: v.pipe(
+        v.array(
+          v.object({
+            id: v.string(),
+            upstream_host: v.string(),
+            upstream_port: Int,
+            status: v.string(),
+            error: v.string(),
+            failed_at: DbDate,
+          }),
+        ),
+        v.description("The five longest failing, as the gateway reported them (it clears a mark when the upstream answers again)."),
+      ),
+    }),
+    silent_gateways: v.pipe(
+      v.array(v.object({ id: v.string(), name: v.string(), last_seen_at: v.pipe(v.string(), v.description('"" when never seen.')) })),
+      v.description("Gateway tokens the shop has not heard from for 90 seconds or more."),
+    ),
+    failed_payments: v.object({ count: Count, amount_cents: Int, since: v.pipe(DbDate, v.description("24 hours ago.")) }),
+    waiting_tickets: v.object({
+      count: v.pipe(Count, v.description("Open or pending tickets whose customer wrote last.")),
+      oldest_at: v.pipe(v.string(), v.description('The oldest one\'s last message; "" when none waits.')),
+    }),
+    growth: v.object({
+      customers: v.pipe(Growth, v.description("New customers this month so far against the same days of last month.")),
+      traffic: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
+    }),
+  }),
+  errors: [],
+});
+
 export const ANALYTICS_PERIODS = ["7", "30", "90"] as const;
 
 const GatewayUptime = v.object({
@@ -161,4 +204,4 @@ export const getAuditSummary = route({
   errors: [],
 });
 
-export const insightRoutes = [getOverview, getAnalytics, listAuditLogs, getAuditSummary];
+export const insightRoutes = [getOverview, getSystemAlerts, getAnalytics, listAuditLogs, getAuditSummary];
