@@ -33,9 +33,12 @@ func (g *Gateway) takeConnection(grant *Grant) (release func(), refused *refusal
 }
 
 func formatBytes(n int64) string {
-	const gb = 1 << 30
+	const gb, mb = 1 << 30, 1 << 20
 	if n%gb == 0 {
 		return fmt.Sprintf("%d GB", n/gb)
+	}
+	if n%mb == 0 && n > 0 {
+		return fmt.Sprintf("%d MB", n/mb) // a quota given in MB (a 500 MB trial)
 	}
 	return fmt.Sprintf("%.2f GB", float64(n)/gb)
 }

@@ -167,7 +167,7 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   // Its usage (nothing yet) and limits (none yet).
   await expect(dialog.getByTestId("proxy-usage")).toContainText("This month0 B");
   await expect(dialog.getByTestId("proxy-usage")).toContainText("Last 24 hours0 B · 0 connections");
-  const quota = dialog.getByLabel("Bandwidth quota (GB / month, 0 = unlimited)");
+  const quota = dialog.getByLabel("Bandwidth quota a month (0 = unlimited)");
   const cap = dialog.getByLabel("Max concurrent connections (0 = unlimited)");
   await expect(quota).toHaveValue("0");
   await expect(cap).toHaveValue("0");
