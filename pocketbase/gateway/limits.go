@@ -82,7 +82,7 @@ func (g *Gateway) flush(ctx context.Context, force bool) {
 	defer g.flushMu.Unlock()
 	now := time.Now().UTC()
 	proxies, counts := g.meter.Take()
-	idle := len(proxies) == 0 && counts.OK == 0 && counts.Failed == 0
+	idle := len(proxies) == 0 && counts.OK == 0 && counts.Failed == 0 && counts.Refused == 0
 	sameHour := now.Truncate(time.Hour).Equal(g.lastFlush.Truncate(time.Hour))
 	if idle && sameHour && now.Sub(g.lastFlush) < time.Minute && !force {
 		return // nothing moved: the up time is written with the next flush (at least once a minute)
@@ -128,6 +128,7 @@ func (m *Meter) putBack(proxies map[string]Counts, gc GatewayCounts) {
 	}
 	m.ok.Add(gc.OK)
 	m.failed.Add(gc.Failed)
+	m.refused.Add(gc.Refused)
 	for i, n := range gc.Histogram {
 		m.histogram[i].Add(n)
 	}

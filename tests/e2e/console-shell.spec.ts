@@ -57,6 +57,15 @@ test("the console shows its sidebar, the admin header and the Overview with real
   await su
     .collection("proxy_usage")
     .create({ proxy_id: `e2e${randomUUID().slice(0, 8)}`, hour, bytes_up: 1024, bytes_down: 2048, connections: 3 });
+  // Its connections, as the gateway counts them (gateway_stats: the one count, issue #28).
+  await su.collection("gateway_stats").create({
+    gateway: `e2e-${randomUUID().slice(0, 8)}`,
+    hour,
+    connections_ok: 3,
+    connections_failed: 0,
+    connect_ms_histogram: [0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    up_seconds: 60,
+  });
   await signInAs(page, admin, "/console");
 
   const sidebar = page.getByRole("navigation", { name: "Console", exact: true });

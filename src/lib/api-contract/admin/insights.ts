@@ -11,9 +11,17 @@ const Traffic = {
   bytes_up: Count,
   bytes_down: Count,
   bytes: Count,
-  connections: Count,
-  failed_connections: Count,
+  connections: v.pipe(
+    Count,
+    v.description("Authorised attempts through the gateways to reach a target: connections_ok + connections_failed."),
+  ),
+  failed_connections: v.pipe(Count, v.description("Those that did not reach their target (connections_failed).")),
 };
+
+const Refused = v.pipe(
+  Count,
+  v.description("Clients answered 407 or 429 (credentials, quota, concurrency): never connections, counted apart."),
+);
 
 /** A figure of the period against the one before it, with the caption the server words. */
 export const Growth = v.object({
@@ -47,7 +55,13 @@ export const getOverview = route({
         created: DbDate,
       }),
     ),
-    gateway_today: v.object({ ...Traffic, connections_ok: Count, connections_failed: Count, success_rate_percent: Percent }),
+    gateway_today: v.object({
+      ...Traffic,
+      connections_ok: Count,
+      connections_failed: Count,
+      connections_refused: Refused,
+      success_rate_percent: Percent,
+    }),
     traffic_month: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
   }),
   errors: [],
@@ -142,6 +156,7 @@ export const getAnalytics = route({
     performance: v.object({
       connections_ok: Count,
       connections_failed: Count,
+      connections_refused: Refused,
       success_rate_percent: Percent,
       connect_ms_histogram: v.pipe(v.array(Count), v.description("Counts per bucket: upper bounds 1, 2, 5 ... 5000 ms, then slower.")),
       median_connect: v.nullable(v.object({ at_most_ms: v.nullable(Int), over_ms: v.nullable(Int) })),
