@@ -86,7 +86,7 @@ function refundOrder(txApp, request, keyed) {
   const order = rules.findOrder(txApp, request.orderId);
   if (!order) throw new NotFoundError("No order with this id.");
   if (order.status === "refunded") {
-    throw new ApiError(409, `This order was already refunded on ${order.refunded_at.slice(0, 10)}: an order is refunded once.`, {
+    throw new ApiError(409, "This order was already refunded: an order is refunded once.", {
       order: new ValidationError("already_refunded", "Already refunded"),
     });
   }

@@ -65,9 +65,11 @@ export function OrderRow({ order, userId }: { order: AdminOrder; userId: string 
             {label} · {order.quantity} × {proxyTypeLabel(order.proxy_type)} · {formatCents(order.total_cents)}
           </p>
           <p className="text-xs text-slate-500">
-            {formatDateTime(order.created)} · {order.status === "refunded" ? "Refunded" : "Completed"}
+            {formatDateTime(order.created)} ·{" "}
+            {order.status === "refunded" ? `Refunded on ${formatDateTime(order.refunded_at)}` : "Completed"}
           </p>
-          <p className="text-xs text-slate-600">{order.refundable_reason}</p>
+          {/* A refunded order's reason only repeats its date (in another format): the line above says it. */}
+          {order.status === "refunded" ? null : <p className="text-xs text-slate-600">{order.refundable_reason}</p>}
           {order.refund_reason ? <p className="text-xs text-slate-600">Refund reason: {order.refund_reason}</p> : null}
         </div>
         {order.refundable && !confirming ? (
