@@ -262,8 +262,6 @@ export interface GatewayStatRecord extends RecordModel {
   hour: string;
   connections_ok: number;
   connections_failed: number;
-  /** Clients answered 407 or 429: never connections (issue #28). */
-  connections_refused: number;
   connect_ms_histogram: unknown;
   up_seconds: number;
   created: string;
