@@ -15,6 +15,7 @@ type Port int
 const (
 	PortHTTP Port = iota
 	PortSOCKS
+	PortHTTPS // the HTTP proxy inside TLS
 )
 
 // Record is one proxy row as the source reads it, passwords already in plaintext.
@@ -73,14 +74,17 @@ type Grant struct {
 	MaxConnections int
 }
 
-// allowsPort: SOCKS5 proxies on the SOCKS5 port, HTTP/HTTPS on the HTTP port, RESIDENTIAL
-// and DATACENTER on both.
+// allowsPort: SOCKS5 proxies on the SOCKS5 port, HTTP on the HTTP port, HTTPS on the
+// HTTP and HTTPS ports, RESIDENTIAL and DATACENTER on all three (the contract's
+// PROXY_TYPE_PORTS).
 func (g *Grant) allowsPort(p Port) bool {
 	switch g.Type {
 	case "SOCKS5":
 		return p == PortSOCKS
-	case "HTTP", "HTTPS":
+	case "HTTP":
 		return p == PortHTTP
+	case "HTTPS":
+		return p == PortHTTP || p == PortHTTPS
 	default:
 		return true
 	}

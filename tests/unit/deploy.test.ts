@@ -158,6 +158,8 @@ describe("README Deploy", () => {
   it("opens the gateway's ports of the settings file in the firewall, and not the web port", () => {
     const ufw = deploy.split("\n").find((l) => l.startsWith("sudo ufw ")) ?? "";
     expect(ufw).toContain(`ufw allow ${env["GATEWAY_HTTP_PORT"]},${env["GATEWAY_SOCKS_PORT"]}/tcp`);
+    expect(ufw).toContain(`ufw allow ${env["GATEWAY_HTTPS_PORT"]}/tcp`);
+    expect(ufw).toContain("/udp"); // SOCKS5 UDP relay sockets
     expect(ufw).toContain("ufw allow 80,443/tcp");
     expect(ufw).not.toContain(String(PORT));
   });
