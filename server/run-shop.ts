@@ -15,6 +15,7 @@ import { credentialsKeyFile, setupBannerLine, setupLink } from "./admin-setup.ts
 import { doctorReport, formatDoctor } from "./doctor.ts";
 import { httpsPortLine } from "./gateway-tls.ts";
 import { startShop } from "./shop.ts";
+import { contractFacts } from "../src/lib/shared-data.ts";
 import { isLoopbackHost, paymentProvider, paymentsBannerLine, paymentsTestMode, startupProblems } from "./start-checks.ts";
 
 export interface RunShopOptions {
@@ -167,14 +168,16 @@ export async function runShop(options: RunShopOptions): Promise<void> {
 
   // The proxy gateway (in the PocketBase process): customers' proxies connect here. On a
   // loopback HOST it listens on loopback too and may reach this machine's own services, so
-  // a proxy can be tried end to end on one machine.
+  // a proxy can be tried end to end on one machine. Its default ports are the contract's
+  // (facts.json, which the hooks read to tell customers where to connect).
+  const ports = contractFacts.gateway_ports.defaults;
   const gateway = {
     host: env("GATEWAY_HOST", webHost),
-    httpPort: env("GATEWAY_HTTP_PORT", "3128"),
-    socksPort: env("GATEWAY_SOCKS_PORT", "1080"),
+    httpPort: env("GATEWAY_HTTP_PORT", String(ports.http)),
+    socksPort: env("GATEWAY_SOCKS_PORT", String(ports.socks5)),
     // The HTTPS proxy port (TLS to the gateway): GATEWAY_TLS_CERT and GATEWAY_TLS_KEY, else
     // a self-signed certificate the gateway makes in the data dir on first start.
-    httpsPort: env("GATEWAY_HTTPS_PORT", "3129"),
+    httpsPort: env("GATEWAY_HTTPS_PORT", String(ports.https)),
   };
 
   if (stopAsked) {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -74,20 +75,24 @@ type Grant struct {
 	MaxConnections int
 }
 
-// allowsPort: SOCKS5 proxies on the SOCKS5 port, HTTP on the HTTP port, HTTPS on the
-// HTTP and HTTPS ports, RESIDENTIAL and DATACENTER on all three (the contract's
-// PROXY_TYPE_PORTS).
+// typePorts: the ports a proxy of each type answers on (SOCKS5 carries CONNECT and UDP
+// ASSOCIATE; HTTPS is the HTTP proxy inside TLS). The contract states them
+// (src/lib/api-contract/schemas.ts PROXY_TYPE_PORTS, written to pb_hooks/lib/facts.json
+// gateway_ports.by_type, which the hooks read to tell customers where to connect);
+// facts_test.go holds this table to that file. A gateway on another machine has no hooks
+// folder to read it from, so the table is compiled in and the test keeps it honest.
+var typePorts = map[string][]Port{
+	"RESIDENTIAL": {PortHTTP, PortSOCKS, PortHTTPS},
+	"DATACENTER":  {PortHTTP, PortSOCKS, PortHTTPS},
+	"SOCKS5":      {PortSOCKS},
+	"HTTP":        {PortHTTP},
+	"HTTPS":       {PortHTTP, PortHTTPS},
+}
+
+// allowsPort: the type's ports (typePorts); a type the table does not name, on both.
 func (g *Grant) allowsPort(p Port) bool {
-	switch g.Type {
-	case "SOCKS5":
-		return p == PortSOCKS
-	case "HTTP":
-		return p == PortHTTP
-	case "HTTPS":
-		return p == PortHTTP || p == PortHTTPS
-	default:
-		return true
-	}
+	ports, ok := typePorts[g.Type]
+	return !ok || slices.Contains(ports, p)
 }
 
 func (g *Grant) expired(now time.Time) bool {
