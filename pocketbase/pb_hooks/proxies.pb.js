@@ -29,6 +29,25 @@ routerAdd(
   (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).rotateRoute(e),
   $apis.requireAuth("users"),
 );
+// Replacement and the refund of a proxy whose exit is down (issue #28, lib/proxies/replacement.js).
+routerAdd(
+  "GET",
+  "/api/v1/proxies/{id}/replacement",
+  (e) => require(`${__hooks}/lib/proxies/replacement.js`).previewRoute(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/v1/proxies/{id}/replace",
+  (e) => require(`${__hooks}/lib/proxies/replacement.js`).replaceRoute(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/v1/proxies/{id}/refund",
+  (e) => require(`${__hooks}/lib/proxies/replacement.js`).refundRoute(e),
+  $apis.requireAuth("users"),
+);
 routerAdd("GET", "/api/v1/proxies/stock", (e) => require(`${__hooks}/lib/proxies/prices.js`).stockRoute(e), $apis.requireAuth("users"));
 routerAdd("GET", "/api/v1/proxies/prices", (e) => require(`${__hooks}/lib/proxies/prices.js`).pricesRoute(e), $apis.requireAuth("users"));
 routerAdd(
@@ -81,6 +100,18 @@ routerAdd(
 );
 routerAdd(
   "POST",
+  "/api/admin/proxies/{id}/assign",
+  (e) => require(`${__hooks}/lib/proxies/assign.js`).assignRoute(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
+  "/api/admin/proxies/{id}/replace",
+  (e) => require(`${__hooks}/lib/proxies/assign.js`).replaceRoute(e),
+  $apis.requireAuth("users"),
+);
+routerAdd(
+  "POST",
   "/api/admin/proxies/generate",
   (e) => require(`${__hooks}/lib/proxies/generate.js`).generateRoute(e),
   $apis.requireAuth("users"),
@@ -95,6 +126,16 @@ routerAdd(
 // ---- Expiry: auto-renewals, expiries, returns to stock, reminder mails, every minute ------
 
 cronAdd("proxy_expiry", "* * * * *", () => require(`${__hooks}/lib/proxies/expiry.js`).runScheduled());
+
+// ---- Upstream health: failing upstreams leave stock, dead exits of sold proxies replaced ----
+
+cronAdd("upstream_health", "* * * * *", () => require(`${__hooks}/lib/proxies/upstream-health.js`).runScheduled());
+routerAdd(
+  "POST",
+  "/api/admin/jobs/upstream-health",
+  (e) => require(`${__hooks}/lib/proxies/upstream-health.js`).runJobRoute(e),
+  $apis.requireSuperuserAuth(),
+);
 
 // ---- The countries in stock, for the public pages (lib/proxies/stock-summary.js) ----------
 
