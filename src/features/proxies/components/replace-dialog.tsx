@@ -118,13 +118,13 @@ export function RefundDialog({ proxy, onClose, onDone }: ActionDialogProps) {
   const [key] = useState(newIdempotencyKey);
   const { pending, error, go } = useAttempt(async () => {
     const res = await refundDown(proxy.id, key);
-    // The card goes with the proxy: the page says what happened.
+    // The card goes with the proxy: the page says what happened (after the reload, which clears notices).
+    refreshProxies();
     $notice.set({
       tone: "success",
       text: `Refunded ${formatCents(res.refunded_cents)} to your balance for the days left on ${proxy.username}.`,
     });
     onDone("");
-    refreshProxies();
   });
   return (
     <Dialog
