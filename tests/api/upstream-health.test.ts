@@ -41,16 +41,16 @@ afterAll(async () => {
 
 describe("a failing upstream in stock", () => {
   it("leaves stock after the set time (a System Setting) and comes back when it answers again", async () => {
-    expect(await adminGet(shop.admin, "/api/admin/settings")).toMatchObject({ upstream_offline_after_seconds: 120 });
-    const settings = await adminGet(shop.admin, "/api/admin/settings");
-    await adminSend(shop.admin, "/api/admin/settings", { ...settings, upstream_offline_after_seconds: 1 }, "PUT");
-
+    // Marked failing while the setting is its default (120 s): still offered, whatever job runs meanwhile.
     const place = newPlace();
     const [dead, healthy] = await addStock(shop, { type: "DATACENTER", country: place, count: 2 });
     const port = await freePort();
     exitThrough(shop.tpb, [dead!], port, Date.now());
     const buyer = await customer(shop, 10_000);
     expect(await offered(buyer.pb, "DATACENTER", place)).toBe(2);
+    const settings = await adminGet(shop.admin, "/api/admin/settings");
+    expect(settings).toMatchObject({ upstream_offline_after_seconds: 120 });
+    await adminSend(shop.admin, "/api/admin/settings", { ...settings, upstream_offline_after_seconds: 1 }, "PUT");
 
     await healthUntil(shop, async () => (await storedProxy(shop, dead!))["status"] === "MAINTENANCE", "withdraw the failing proxy");
     expect(await storedProxy(shop, dead!)).toMatchObject({ status: "MAINTENANCE", withdrawn_at: expect.stringMatching(/^20/) });
