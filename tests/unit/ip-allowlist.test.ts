@@ -131,8 +131,16 @@ describe("normaliseList", () => {
     expect(allowlist.normaliseList([])).toEqual({ entries: [] });
   });
 
-  it("stops at the first bad entry", () => {
-    expect(allowlist.normaliseList(["1.2.3.4", "nope", "also bad"])).toEqual({ error: "'nope' is not an IP address or CIDR range." });
+  it("names every bad entry at once, in order (issue #28 item 11)", () => {
+    expect(allowlist.normaliseList(["1.2.3.4", "nope"])).toEqual({ error: "'nope' is not an IP address or CIDR range." });
+    expect(allowlist.normaliseList(["1.2.3.4", "nope", "0.0.0.0/0", "also bad"])).toEqual({
+      error:
+        "'nope' is not an IP address or CIDR range. '0.0.0.0/0' would let every address in: to remove the restriction, clear the list instead. 'also bad' is not an IP address or CIDR range.",
+    });
+    const many = allowlist.normaliseList(Array.from({ length: 22 }, (_, i) => `bad${i}`));
+    expect("error" in many && many.error).toMatch(
+      /^'bad0' is .* 'bad19' is not an IP address or CIDR range\. And 2 more entries like these\.$/,
+    );
   });
 
   it("leaves an entry that is not a text, and entries that are not a list, to the document", () => {

@@ -71,27 +71,40 @@ function parseEntry(raw) {
   return { entry };
 }
 
+/** The most bad entries one message names (the rest are counted). */
+const MAX_NAMED_ERRORS = 20;
+
 /**
  * A whole list checked and normalised, duplicates removed (first one kept, in the given
- * order); blank entries are skipped. The first bad entry, or a list longer than
- * MAX_ENTRIES, is the error. That each entry is a text the document states (the request
- * validation refused anything else before the hook ran).
+ * order); blank entries are skipped. Every bad entry is named in one error, in order (at
+ * most MAX_NAMED_ERRORS, then how many more), so a pasted list is fixed in one go; a list
+ * longer than MAX_ENTRIES is an error too. That each entry is a text the document states
+ * (the request validation refused anything else before the hook ran).
  * @param {string[]} items
  * @returns {{ entries: string[] } | { error: string }}
  */
 function normaliseList(items) {
   /** @type {string[]} */
   const entries = [];
+  /** @type {string[]} */
+  const errors = [];
   /** @type {Record<string, boolean>} */
   const seen = {};
   for (const item of items) {
     if (!item.trim()) continue;
     const parsed = parseEntry(item);
-    if ("error" in parsed) return parsed;
+    if ("error" in parsed) {
+      errors.push(parsed.error);
+      continue;
+    }
     if (seen[parsed.entry]) continue;
     seen[parsed.entry] = true;
     entries.push(parsed.entry);
-    if (entries.length > MAX_ENTRIES) break;
+  }
+  if (errors.length > 0) {
+    const more = errors.length - MAX_NAMED_ERRORS;
+    const named = errors.slice(0, MAX_NAMED_ERRORS).join(" ");
+    return { error: more > 0 ? `${named} And ${more} more ${more === 1 ? "entry" : "entries"} like these.` : named };
   }
   if (entries.length > MAX_ENTRIES) {
     return { error: `The list can hold at most ${MAX_ENTRIES} addresses or ranges: use ranges to cover more.` };
@@ -170,7 +183,7 @@ function show(e) {
  * lines, commas or spaces) -> {entries}: replaces the signed-in user's allowlist. Each entry
  * an IPv4/IPv6 address or CIDR range, normalised (trimmed, lower-case, host bits zeroed),
  * duplicates and blanks dropped, at most 100; [] removes the restriction. 400 with
- * data.entries naming the first bad entry ("'10.0.0.300' is not an IP address or CIDR
+ * data.entries naming every bad entry ("'10.0.0.300' is not an IP address or CIDR
  * range"; a /0 range is refused: clear the list instead). Demo accounts are refused in demo
  * mode (403). Writing a changed list makes a gateway_changes row for each of the user's
  * proxies (the 1764600100 trigger) and an ip_allowlist_changed row in the customer's

@@ -60,6 +60,7 @@ module.exports = {
     "GET /api/v1/pricing": (e) => require(`${__hooks}/lib/api/lists.js`).pricingRoute(e),
     "GET /api/v1/api-keys": (e) => require(`${__hooks}/lib/api/api-keys.js`).listRoute(e),
     "POST /api/v1/api-keys": (e) => require(`${__hooks}/lib/api/api-keys.js`).createRoute(e),
+    "PATCH /api/v1/api-keys/{id}": (e) => require(`${__hooks}/lib/api/api-keys.js`).updateRoute(e),
     "DELETE /api/v1/api-keys/{id}": (e) => require(`${__hooks}/lib/api/api-keys.js`).revokeRoute(e),
   }),
   audit: table({
@@ -118,6 +119,7 @@ module.exports = {
   reports: table({
     "GET /api/admin/overview": (e) => require(`${__hooks}/lib/reports/overview.js`).overview(e),
     "GET /api/admin/analytics": (e) => require(`${__hooks}/lib/reports/analytics.js`).analytics(e),
+    "GET /api/admin/system-alerts": (e) => require(`${__hooks}/lib/reports/alerts.js`).alerts(e),
   }),
   settings: table({
     "GET /api/admin/settings": (e) => require(`${__hooks}/lib/settings/site-settings.js`).get(e),

@@ -50,6 +50,27 @@ function placeLabel(where) {
 }
 
 /**
+ * Writes the purchase's country as the stock holds it ("us" and "UK" are US and GB) and
+ * refuses (400, on the country) a value that is no ISO 3166-1 country and no place any
+ * proxy was ever stocked in (an import without a country is "Unknown"), instead of
+ * answering "Not enough stock" for a place that cannot exist.
+ * @param {CoreApp} txApp
+ * @param {PurchaseInput} input
+ */
+function checkCountry(txApp, input) {
+  /** @type {typeof import("./places.js")} */
+  const places = require(`${__hooks}/lib/proxies/places.js`);
+  const code = places.normalizeCountry(input.country);
+  if (places.isoCountries()[code]) {
+    input.country = code;
+    return;
+  }
+  if (txApp.countRecords("proxies", $dbx.hashExp({ country: input.country })) > 0) return;
+  const message = `Unknown country ${input.country.slice(0, 20)}`;
+  throw new BadRequestError(message, { country: new ValidationError("validation_invalid_country", message) });
+}
+
+/**
  * Buys `input.quantity` proxies for the user, inside the caller's transaction: prices on
  * the server, checks stock and balance, assigns the proxies for a term, writes one
  * PROXY_PURCHASE ledger row and the order (with its Idempotency-Key), and queues the
@@ -60,6 +81,7 @@ function placeLabel(where) {
  * @param {import("./orders.js").Idempotency | null} idempotency
  */
 function purchase(txApp, userId, input, idempotency) {
+  checkCountry(txApp, input);
   const unit = prices.unitPriceCents(txApp, input.type);
   if (!unit) {
     throw new BadRequestError(`${proxies.typeLabel(input.type)} proxies are not for sale right now.`, {
