@@ -75,6 +75,14 @@ func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 		}
 		cfg.MaxStale = time.Duration(seconds) * time.Second
 	}
+	// GATEWAY_PROBE_SECONDS: how often upstreams marked failing are tried again (default 30).
+	if text := strings.TrimSpace(os.Getenv("GATEWAY_PROBE_SECONDS")); text != "" {
+		seconds, err := strconv.Atoi(text)
+		if err != nil || seconds < 1 || seconds > 3600 {
+			return cfg, false, fmt.Errorf("GATEWAY_PROBE_SECONDS must be 1 to 3600, not %q", text)
+		}
+		cfg.ProbeInterval = time.Duration(seconds) * time.Second
+	}
 	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "" || cfg.HTTPSAddr != "", nil
 }
 

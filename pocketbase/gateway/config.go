@@ -42,6 +42,9 @@ type Config struct {
 	// MaxStale: without a successful read of the source's changes for this long the
 	// gateway refuses new connections until it reads again (default 60 s; negative: never).
 	MaxStale time.Duration
+	// ProbeInterval: how often the upstreams marked failing are tried again (probe.go;
+	// default 30 s; negative: never).
+	ProbeInterval time.Duration
 	// Name names this gateway in its stats rows (default GATEWAY_NAME or the host name).
 	Name   string
 	Logger *slog.Logger
@@ -69,6 +72,9 @@ func (c *Config) defaults() {
 	}
 	if c.CatchUpEvery <= 0 {
 		c.CatchUpEvery = 5 * time.Millisecond
+	}
+	if c.ProbeInterval == 0 {
+		c.ProbeInterval = 30 * time.Second
 	}
 	if c.MaxStale == 0 {
 		c.MaxStale = time.Minute

@@ -63,7 +63,7 @@ func (d *Dialer) Dial(ctx context.Context, g *Grant, opts Options, host string, 
 		if !exit.Upstream || errors.Is(err, errTargetRefused) || errors.As(err, &de) || ctx.Err() != nil {
 			return nil, err
 		}
-		d.health.failed(exit.ProxyID, err)
+		d.health.failed(exit, err)
 		lastErr = err
 	}
 	return nil, lastErr

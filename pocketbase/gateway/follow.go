@@ -22,8 +22,9 @@ func (g *Gateway) reloadLocked() error {
 		return err
 	}
 	for i := range records {
-		g.dialer.health.seed(records[i].ID, records[i].UpstreamFailed)
+		g.dialer.health.seed(&records[i])
 	}
+	g.dialer.health.retain(records)
 	g.applyChanges(g.index.Replace(records))
 	g.cursor = cursor
 	g.updated.Store(time.Now().UnixNano())
@@ -84,8 +85,15 @@ func (g *Gateway) pollLocked() error {
 		if err != nil {
 			return err
 		}
+		found := make(map[string]bool, len(records))
 		for i := range records {
-			g.dialer.health.seed(records[i].ID, records[i].UpstreamFailed)
+			g.dialer.health.seed(&records[i])
+			found[records[i].ID] = true
+		}
+		for _, id := range ids {
+			if !found[id] {
+				g.dialer.health.forget(id)
+			}
 		}
 		g.applyChanges(g.index.Apply(ids, records))
 	}

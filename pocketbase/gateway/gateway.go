@@ -120,6 +120,10 @@ func (g *Gateway) Start() error {
 	g.wg.Add(2)
 	go g.follow()
 	go g.meterLoop()
+	if g.cfg.ProbeInterval > 0 {
+		g.wg.Add(1)
+		go g.probeLoop()
+	}
 	g.cfg.Logger.Info("gateway: usage is written every " + g.cfg.FlushInterval.String() + "; a stop without Close (a crash, SIGKILL) loses at most that much of it")
 	g.ready.Store(true)
 	return nil

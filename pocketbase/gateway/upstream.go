@@ -45,35 +45,8 @@ func httpClientConnect(c *net.TCPConn, username, password, host string, port int
 
 // socksClientConnect does an RFC 1928/1929 CONNECT to host:port through a SOCKS5 upstream.
 func socksClientConnect(c *net.TCPConn, username, password, host string, port int) error {
-	method := byte(0x00)
-	if username != "" || password != "" {
-		method = 0x02
-	}
-	if _, err := c.Write([]byte{5, 1, method}); err != nil {
-		return fmt.Errorf("upstream: %w", err)
-	}
-	reply := make([]byte, 2)
-	if _, err := io.ReadFull(c, reply); err != nil {
-		return fmt.Errorf("upstream: %w", err)
-	}
-	if reply[0] != 5 || reply[1] != method {
-		return errors.New("upstream refused the SOCKS5 authentication method")
-	}
-	if method == 0x02 {
-		if len(username) > 255 || len(password) > 255 {
-			return errors.New("upstream credentials are too long for SOCKS5")
-		}
-		msg := append([]byte{1, byte(len(username))}, username...)
-		msg = append(append(msg, byte(len(password))), password...)
-		if _, err := c.Write(msg); err != nil {
-			return fmt.Errorf("upstream: %w", err)
-		}
-		if _, err := io.ReadFull(c, reply); err != nil {
-			return fmt.Errorf("upstream: %w", err)
-		}
-		if reply[1] != 0 {
-			return errors.New("upstream refused its SOCKS5 username and password")
-		}
+	if err := socksClientSignIn(c, username, password); err != nil {
+		return err
 	}
 	req := []byte{5, 1, 0}
 	if a, err := netip.ParseAddr(host); err == nil && a.Is4() {
@@ -114,4 +87,39 @@ func socksClientConnect(c *net.TCPConn, username, password, host string, port in
 	}
 	_, err := io.ReadFull(c, make([]byte, skip+2))
 	return err
+}
+
+// socksClientSignIn does an RFC 1928 greeting and, with credentials, the RFC 1929 sign-in.
+func socksClientSignIn(c *net.TCPConn, username, password string) error {
+	method := byte(0x00)
+	if username != "" || password != "" {
+		method = 0x02
+	}
+	if _, err := c.Write([]byte{5, 1, method}); err != nil {
+		return fmt.Errorf("upstream: %w", err)
+	}
+	reply := make([]byte, 2)
+	if _, err := io.ReadFull(c, reply); err != nil {
+		return fmt.Errorf("upstream: %w", err)
+	}
+	if reply[0] != 5 || reply[1] != method {
+		return errors.New("upstream refused the SOCKS5 authentication method")
+	}
+	if method == 0x02 {
+		if len(username) > 255 || len(password) > 255 {
+			return errors.New("upstream credentials are too long for SOCKS5")
+		}
+		msg := append([]byte{1, byte(len(username))}, username...)
+		msg = append(append(msg, byte(len(password))), password...)
+		if _, err := c.Write(msg); err != nil {
+			return fmt.Errorf("upstream: %w", err)
+		}
+		if _, err := io.ReadFull(c, reply); err != nil {
+			return fmt.Errorf("upstream: %w", err)
+		}
+		if reply[1] != 0 {
+			return errors.New("upstream refused its SOCKS5 username and password")
+		}
+	}
+	return nil
 }

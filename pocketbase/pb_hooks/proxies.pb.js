@@ -17,6 +17,11 @@ require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/ro
 
 cronAdd("proxy_expiry", "* * * * *", () => require(`${__hooks}/lib/proxies/expiry.js`).runScheduled());
 
+// ---- Upstream health: failing upstreams leave stock, dead exits of sold proxies replaced ----
+// (lib/proxies/upstream-health.js; superusers run it at once with POST /api/admin/jobs/upstream-health)
+
+cronAdd("upstream_health", "* * * * *", () => require(`${__hooks}/lib/proxies/upstream-health.js`).runScheduled());
+
 // ---- The countries in stock, for the public pages (lib/proxies/stock-summary.js) ----------
 
 cronAdd("stock_summary", "* * * * *", () => require(`${__hooks}/lib/proxies/stock-summary.js`).announceIfChanged());

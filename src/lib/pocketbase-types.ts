@@ -44,6 +44,7 @@ export interface PricingPlanRecord extends RecordModel {
   updated: string;
   bandwidth_quota_gb: number;
   max_connections: number;
+  replacements_per_term: number;
 }
 
 export interface BalanceRecord extends RecordModel {
@@ -89,6 +90,7 @@ export interface ProxyRecord extends RecordModel {
   expiry_notice_sent_at: string;
   bandwidth_quota_bytes: number;
   max_connections: number;
+  exit_down_at: string;
   /** The plaintext password, added by the server for whoever may view the proxy; stored only encrypted (the hidden `password_encrypted`). */
   password: string;
 }

@@ -13,7 +13,7 @@ import type { CallInput } from "@/lib/api-contract/client";
 import { examplesOf, type ApiRoute } from "@/lib/api-contract/define";
 import { setSetting } from "../support/admin.ts";
 import { createTestUser } from "../support/pocketbase.ts";
-import { customer, proxyBuyer } from "../support/shop.ts";
+import { addStock, customer, proxyBuyer } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
 const shop = useShop();
@@ -58,6 +58,10 @@ const CASES: Record<string, Case> = {
       body: { type: "HTTP", country: "US", quantity: 1 },
     });
     return { params: { id: made.ids[0] ?? "" }, body };
+  },
+  assignInventoryProxy: async (body) => {
+    const [spare] = await addStock(shop, { type: "HTTP", country: `A${randomUUID().slice(0, 5)}`, count: 1 });
+    return { params: { id: spare ?? "" }, body: { ...body, user_id: (await customer(shop, 1000)).id }, idempotencyKey: key() };
   },
   generateProxies: async (body) => ({ body }),
   importProxies: async (body) => ({ body }),

@@ -19,7 +19,11 @@ const DEMO_MESSAGE = "Demo mode is on: the console is read-only and changes are 
 // the user tools send mails (a mail sink).
 const shop = useShop({ stripe: true, ledger: false, mail: true });
 
-const SUPERUSER_ROUTES = new Set(["POST /api/admin/jobs/proxy-expiry", "POST /api/admin/jobs/webhook-events"]);
+const SUPERUSER_ROUTES = new Set([
+  "POST /api/admin/jobs/proxy-expiry",
+  "POST /api/admin/jobs/webhook-events",
+  "POST /api/admin/jobs/upstream-health",
+]);
 
 /** Every route of pb_hooks under /api/admin/. */
 const declaredAdminRoutes = () => declaredRoutes().filter((r) => r.split(" ")[1]!.startsWith("/api/admin/"));
@@ -68,7 +72,7 @@ async function auditCount(action: string): Promise<number> {
 /** Fresh rows for one phase of calls. */
 async function arrange(): Promise<Targets> {
   const country = `M${randomUUID().slice(0, 5)}`;
-  const [proxyId, doomedProxyId] = await addStock(shop, { type: "RESIDENTIAL", country, count: 2 });
+  const [proxyId, doomedProxyId, spareProxyId] = await addStock(shop, { type: "RESIDENTIAL", country, count: 3 });
   await addStock(shop, { type: "RESIDENTIAL", country: `${country}B`, count: 1 });
   const buyer = await customer(shop, 5000);
   const order = await purchase(buyer.pb, { type: "RESIDENTIAL", country: `${country}B`, quantity: 1 });
@@ -119,6 +123,8 @@ async function arrange(): Promise<Targets> {
     orderId: order.order.id,
     proxyId: proxyId!,
     doomedProxyId: doomedProxyId!,
+    spareProxyId: spareProxyId!,
+    buyerId: buyer.id,
     ticketId: ticket.ticket.id,
     affiliateId: affiliate.id,
     referralId: referral.id,

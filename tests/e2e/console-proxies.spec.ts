@@ -2,12 +2,12 @@
 // against the real backend: generate 1,000 proxies and see the stats grow, import a file of
 // upstream lines with bad lines and see them reported, each proxy on the gateway with its
 // exit, edit one (the upstream's password never shown; its usage and limits, issue #16),
-// delete one after the confirmation,
+// delete one after the confirmation, assign one to a customer at a price (issue #28),
 // and the page's accessibility at 360 px.
 import { expect, test, type Page } from "@playwright/test";
 import type { AdminProxy, AdminProxyDetail } from "@/features/console-proxies/api";
 import type PocketBase from "pocketbase";
-import { adminClient, createAdmin, signInAs } from "./support/customers.ts";
+import { addStock, adminClient, createAdmin, createCustomer, ledgerOf, signInAs } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { tag } from "./support/unique.ts";
@@ -229,6 +229,31 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   await expect(rows).toHaveCount(1);
   await expect(page.getByTestId("proxy-count")).toHaveText("1 proxy");
   expect((await findProxies(pb, { search: `${t}-b.e2e.test` })).totalItems).toBe(0);
+});
+
+test("assigns an Available proxy to a customer at the admin's price from the Edit dialog (issue #28)", async ({ page }) => {
+  const admin = await createAdmin();
+  const buyer = await createCustomer({ balanceCents: 1000 });
+  const [id] = await addStock({ type: "HTTP", country: "NO", state: `Oslo ${tag()}`, count: 1 });
+  const su = await superuserClient();
+  const { username } = await su.collection("proxies").getOne(id!);
+  await signInAs(page, admin, "/console/proxies");
+  await page.getByLabel("Search").fill(username);
+  await page.getByRole("button", { name: `Edit proxy ${username}` }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Status").selectOption("ASSIGNED");
+  await expect(dialog.getByTestId("status-hint")).toHaveText("Choose the customer and the price below, then Assign.");
+  await dialog.getByLabel("Customer e-mail").fill(buyer.email);
+  await dialog.getByLabel("Price (USD)").fill("1.50");
+  await dialog.getByRole("button", { name: "Assign", exact: true }).click();
+  await expect(page.getByText(new RegExp(`Proxy ${username} \\(.*\\) assigned to ${buyer.email}`))).toBeVisible();
+  await expect(dialog).toBeHidden();
+  expect(await su.collection("proxies").getOne(id!)).toMatchObject({ status: "ASSIGNED", assigned_to_user_id: buyer.id });
+  expect((await ledgerOf(buyer.id)).balance).toBe(850);
+  const audit = await su
+    .collection("audit_logs")
+    .getFullList({ filter: su.filter("action = 'proxies.assign' && target_id = {:id}", { id }) });
+  expect(audit).toHaveLength(1);
 });
 
 test("has no accessibility violations and fits 360 px on every tab", async ({ page }) => {

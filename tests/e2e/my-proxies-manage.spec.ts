@@ -9,7 +9,7 @@ import { expect, test } from "@playwright/test";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
 import { formatDateUtc } from "@/lib/dates";
 import { proxyTitle } from "@/lib/proxy-title";
-import { adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
+import { addStock, adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
 import { setE2eProxyColumns, superuserClient } from "./support/pocketbase.ts";
@@ -257,5 +257,44 @@ test.describe("My Proxies", () => {
     await expect(dialog.getByRole("button", { name: /^Renew for/ })).toBeDisabled();
     await dialog.getByRole("button", { name: "Cancel" }).click();
     expect((await ledgerOf(user.id)).balance).toBe(0);
+  });
+
+  test("replaces a proxy's IP after a free preview, and a proxy whose exit is down offers a refund instead of Renew (issue #28)", async ({
+    page,
+  }) => {
+    const user = await createCustomer({ balanceCents: 10_000 });
+    const state = `Hesse ${tag()}`;
+    const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state, count: 1 });
+    const [spare] = await addStock({ type: "DATACENTER", country: "DE", state, count: 1 });
+    setE2eProxyColumns([bought!.id], { bind_address: "203.0.113.1" });
+    setE2eProxyColumns([spare!], { bind_address: "203.0.113.2" });
+    const paid = await ledgerOf(user.id);
+    await signInAs(page, user, "/dashboard/proxies");
+
+    await cardOf(page, bought!).getByRole("button", { name: "Replace IP" }).click();
+    const dialog = page.getByRole("dialog", { name: "Replace IP?" });
+    await expect(dialog.getByTestId("replacement-preview")).toHaveText(
+      `${bought!.username} gets a new IP: Datacenter in ${state}, DE. Username and password stay the same. No charge; 1 free replacement of 1 left this term.`,
+    );
+    await dialog.getByRole("button", { name: "Replace IP" }).click();
+    await expect(cardOf(page, bought!).getByRole("status")).toHaveText(
+      `${bought!.username} has a new IP. Its username and password are unchanged.`,
+    );
+    expect((await proxyInDb(bought!.id))["bind_address"]).toBe("203.0.113.2");
+    expect((await proxyInDb(bought!.id)).password).toBe(bought!.password);
+    expect(await ledgerOf(user.id)).toEqual(paid);
+
+    // Its exit dies with none in stock: no Active and no Renew, a refund of the days left.
+    setE2eProxyColumns([bought!.id], { exit_down_at: new Date().toISOString().replace("T", " ") });
+    await page.reload();
+    const card = cardOf(page, bought!);
+    await expect(card.getByText("Exit down", { exact: true })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Renew", exact: true })).toHaveCount(0);
+    await expect(card.getByTestId("exit-down")).toContainText("This proxy's exit stopped working");
+    await card.getByRole("button", { name: "Refund" }).click();
+    await page.getByRole("dialog", { name: "Refund this proxy?" }).getByRole("button", { name: "Refund" }).click();
+    await expect(page.getByText(/^Refunded \$\d+\.\d\d to your balance for the days left on /)).toBeVisible();
+    expect((await ledgerOf(user.id)).balance).toBeGreaterThan(paid.balance);
+    await expect(page.getByTestId("proxy-card")).toHaveCount(0);
   });
 });

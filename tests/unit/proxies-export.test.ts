@@ -25,6 +25,7 @@ const proxy = (over: Partial<ProxyRecord>): ProxyRecord => ({
   expiry_notice_sent_at: "",
   bandwidth_quota_bytes: 0,
   max_connections: 0,
+  exit_down_at: "",
   created: "",
   updated: "",
   ...over,

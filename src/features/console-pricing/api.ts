@@ -5,8 +5,8 @@ import { pb } from "@/lib/pocketbase";
 import type { PricingPlanRecord } from "@/lib/pocketbase-types";
 import type { PricingPlan } from "@/lib/site";
 
-/** A plan as the console edits it: with the limits a purchase copies onto its proxies (0 = unlimited). */
-export type ConsolePlan = PricingPlan & Pick<PricingPlanRecord, "bandwidth_quota_gb" | "max_connections">;
+/** A plan as the console edits it: with the limits a purchase copies onto its proxies (0 = unlimited) and its free replacements a term. */
+export type ConsolePlan = PricingPlan & Pick<PricingPlanRecord, "bandwidth_quota_gb" | "max_connections" | "replacements_per_term">;
 
 /** Every plan (a shop has a handful), by type then price. */
 export function listPlans(signal?: AbortSignal): Promise<ConsolePlan[]> {

@@ -24,6 +24,7 @@ describe("plan form", () => {
       features: ["a", "b"],
       bandwidth_quota_gb: 0,
       max_connections: 0,
+      replacements_per_term: 1,
       popular: false,
       active: true,
     });
@@ -70,5 +71,6 @@ describe("plan limits (issue #16)", () => {
       max_connections: [LIMIT_MESSAGES.maxConnections],
     });
     expect(messages({ ...base, bandwidth_quota_gb: "1000000", max_connections: "100000" })).toEqual({});
+    expect(messages({ ...base, replacements_per_term: "101" })).toEqual({ replacements_per_term: [LIMIT_MESSAGES.replacements] });
   });
 });

@@ -29,6 +29,7 @@ export function featureLines(text: string): string[] {
 export const LIMIT_MESSAGES = {
   bandwidthQuota: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)",
   maxConnections: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)",
+  replacements: "Free replacements must be a whole number from 0 to 100 a term",
 } as const;
 
 /** A limit as typed: a whole number from 0 to `max`, blank is 0 (unlimited). */
@@ -67,6 +68,7 @@ export const PlanSchema = v.pipe(
     ),
     bandwidth_quota_gb: limit(1_000_000, LIMIT_MESSAGES.bandwidthQuota),
     max_connections: limit(100_000, LIMIT_MESSAGES.maxConnections),
+    replacements_per_term: limit(100, LIMIT_MESSAGES.replacements),
     popular: v.boolean(),
     active: v.boolean(),
   }),
@@ -83,6 +85,7 @@ export const EMPTY_PLAN: PlanInput = {
   features: "",
   bandwidth_quota_gb: "0",
   max_connections: "0",
+  replacements_per_term: "1",
   popular: false,
   active: true,
 };
@@ -95,6 +98,7 @@ export function planToInput(plan: ConsolePlan): PlanInput {
     features: plan.features.join("\n"),
     bandwidth_quota_gb: String(plan.bandwidth_quota_gb ?? 0),
     max_connections: String(plan.max_connections ?? 0),
+    replacements_per_term: String(plan.replacements_per_term ?? 0),
     popular: plan.popular,
     active: plan.active,
   };
@@ -108,6 +112,7 @@ export const SERVER_FIELDS: Record<string, keyof PlanInput> = {
   features: "features",
   bandwidth_quota_gb: "bandwidth_quota_gb",
   max_connections: "max_connections",
+  replacements_per_term: "replacements_per_term",
   popular: "popular",
   active: "active",
 };

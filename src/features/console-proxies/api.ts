@@ -11,7 +11,10 @@ import {
   updateInventoryProxy,
   type PROXY_EXITS,
 } from "@/lib/api-contract/admin/proxies";
+import { assignInventoryProxy, replaceInventoryProxy } from "@/lib/api-contract/admin/proxy-assign";
+import { listUsers } from "@/lib/api-contract/admin/users";
 import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
+import { newIdempotencyKey } from "@/lib/idempotency";
 import type { ProxyType } from "@/lib/catalog";
 import { pb, type TypedPocketBase } from "@/lib/pocketbase";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
@@ -43,7 +46,8 @@ export interface InventoryCriteria {
   search: string;
   type: ProxyType | "";
   country: string;
-  status: ProxyStatus | "";
+  /** A status, or FAILING: the proxies whose upstream the gateway marks failing (issue #28). */
+  status: ProxyStatus | "FAILING" | "";
 }
 
 export function fetchInventory(
@@ -54,7 +58,14 @@ export function fetchInventory(
 ): Promise<InventoryPage> {
   const { search, type, country, status } = criteria;
   return apiThrough(() => client).call(listInventory, {
-    query: { search, country, page, perPage: PROXIES_PER_PAGE, ...(type ? { type } : {}), ...(status ? { status } : {}) },
+    query: {
+      search,
+      country,
+      page,
+      perPage: PROXIES_PER_PAGE,
+      ...(type ? { type } : {}),
+      ...(status === "FAILING" ? { failing: "true" } : status ? { status } : {}),
+    },
     ...(signal ? { signal } : {}),
   });
 }
@@ -88,4 +99,20 @@ export function generateProxies(body: BodyOf<typeof generateRoute>): Promise<Gen
 
 export function importProxies(body: ImportRequest): Promise<ImportResult> {
   return api.call(importRoute, { body });
+}
+
+/** The customer with this e-mail (exactly, any case), or null. */
+export async function findCustomer(email: string): Promise<{ id: string; email: string } | null> {
+  const page = await api.call(listUsers, { query: { search: email, role: "users", perPage: 20 } });
+  return page.items.find((u) => u.email.toLowerCase() === email.trim().toLowerCase()) ?? null;
+}
+
+/** Assigns an Available proxy to a customer with an order at `priceCents` (issue #28); one key per attempt. */
+export function assignProxy(id: string, body: BodyOf<typeof assignInventoryProxy>, key = newIdempotencyKey()) {
+  return api.call(assignInventoryProxy, { params: { id }, body, idempotencyKey: key });
+}
+
+/** Swaps a customer's proxy to another exit of its type and place (issue #28). */
+export function swapProxyExit(id: string): Promise<AdminProxyDetail> {
+  return api.call(replaceInventoryProxy, { params: { id } });
 }

@@ -10,6 +10,10 @@ import { ClientResponseError } from "pocketbase";
 import { OFFLINE_MESSAGE } from "@/lib/messages";
 import { plural } from "@/lib/plural";
 import {
+  assignProxy as assignRequest,
+  findCustomer,
+  swapProxyExit,
+  type AdminProxyDetail,
   deleteProxy as deleteProxyRequest,
   fetchInventory,
   fetchStats,
@@ -129,6 +133,29 @@ export function failureMessage(err: unknown, fallback: string): string {
 export async function saveProxy(id: string, edit: ProxyEdit): Promise<void> {
   const proxy = await updateRequest(id, edit);
   showBanner({ tone: "success", text: `Proxy ${proxy.username} (${endpoint(proxy)}) updated successfully` });
+  refreshProxies();
+}
+
+/** The e-mail an admin typed names no customer. */
+export class NoCustomerError extends Error {
+  constructor(email: string) {
+    super(`No customer with the e-mail ${email.trim()}.`);
+  }
+}
+
+/** Assigns the proxy to the customer with `email` at `priceCents` (issue #28); throws with the server's message. */
+export async function assignTo(proxy: AdminProxyDetail, email: string, priceCents: number): Promise<void> {
+  const owner = await findCustomer(email);
+  if (!owner) throw new NoCustomerError(email);
+  await assignRequest(proxy.id, { user_id: owner.id, price_cents: priceCents });
+  showBanner({ tone: "success", text: `Proxy ${proxy.username} (${endpoint(proxy)}) assigned to ${owner.email}` });
+  refreshProxies();
+}
+
+/** Gives a customer's proxy another exit from stock (issue #28); throws with the server's message. */
+export async function swapExit(proxy: AdminProxyDetail): Promise<void> {
+  await swapProxyExit(proxy.id);
+  showBanner({ tone: "success", text: `Proxy ${proxy.username} (${endpoint(proxy)}) has a new exit; its credentials are unchanged` });
   refreshProxies();
 }
 

@@ -10,6 +10,8 @@ const PHONE = /^\+?[0-9][0-9 ()./-]{2,}(?:\s*(?:ext\.?|x)\s*[0-9]{1,6})?$/i;
 const LOGO_URL = /^(?:https:\/\/[^\s/]+(?:\/\S*)?|\/(?!\/)\S*)$/i;
 const DOLLARS = /^\d{1,3}(?:\.\d{1,2})?$/;
 const WHOLE = /^\d{1,4}$/;
+/** The longest wait before a failing upstream leaves stock (a day). */
+const MAX_UPSTREAM_OFFLINE_SECONDS = 86400;
 
 /** The largest welcome credit the server accepts, in whole dollars ($100). */
 export const MAX_WELCOME_DOLLARS = MAX_WELCOME_CREDIT_CENTS / 100;
@@ -122,6 +124,15 @@ export const SettingsFormSchema = v.object({
   ),
   gateway_bind_addresses: ipList("Gateway bind addresses", "address"),
   gateway_allowed_ranges: ipList("Gateway allowed ranges", "range"),
+  /** Seconds as typed (issue #28): how long an upstream keeps failing before it leaves stock. */
+  upstream_offline_after_seconds: v.pipe(
+    v.string(),
+    v.trim(),
+    v.check(
+      (value) => /^\d{1,5}$/.test(value) && Number(value) <= MAX_UPSTREAM_OFFLINE_SECONDS,
+      `Failing upstreams leave stock after a whole number of seconds from 0 to ${MAX_UPSTREAM_OFFLINE_SECONDS}`,
+    ),
+  ),
   admin_registration_enabled: v.boolean(),
   demo_mode: v.boolean(),
   /** Dollars as typed ("5", "2.50"). */
@@ -143,9 +154,16 @@ export type SettingsFormOutput = v.InferOutput<typeof SettingsFormSchema>;
 
 /** The form's values for stored settings. */
 export function toFormValues(settings: ConsoleSettings): SettingsFormInput {
-  const { welcome_credit_cents, welcome_credit_spendable_cents, welcome_credits_per_address_per_day, ...rest } = settings;
+  const {
+    welcome_credit_cents,
+    welcome_credit_spendable_cents,
+    welcome_credits_per_address_per_day,
+    upstream_offline_after_seconds,
+    ...rest
+  } = settings;
   return {
     ...rest,
+    upstream_offline_after_seconds: String(upstream_offline_after_seconds ?? 120),
     // A server that predates the gateway settings answers without them.
     gateway_public_host: rest.gateway_public_host ?? "",
     gateway_bind_addresses: rest.gateway_bind_addresses ?? "",
@@ -158,9 +176,10 @@ export function toFormValues(settings: ConsoleSettings): SettingsFormInput {
 
 /** The PUT body for checked form values (dollars to whole cents by rounding). */
 export function toSettings(values: SettingsFormOutput): ConsoleSettings {
-  const { welcome_credit, welcome_credit_spendable, welcome_credits_per_address_per_day, ...rest } = values;
+  const { welcome_credit, welcome_credit_spendable, welcome_credits_per_address_per_day, upstream_offline_after_seconds, ...rest } = values;
   return {
     ...rest,
+    upstream_offline_after_seconds: Number(upstream_offline_after_seconds),
     welcome_credit_cents: Math.round(Number(welcome_credit) * 100),
     welcome_credit_spendable_cents: Math.round(Number(welcome_credit_spendable) * 100),
     welcome_credits_per_address_per_day: Number(welcome_credits_per_address_per_day),

@@ -20,6 +20,10 @@ export const ACTIVITY_KINDS = [
   "renewal",
   "credentials_rotated",
   "ip_allowlist_changed",
+  "proxy_replaced",
+  "proxy_exit_down",
+  "proxy_exit_refund",
+  "proxy_assigned",
 ] as const;
 
 export const ActivityKind = v.picklist(ACTIVITY_KINDS);

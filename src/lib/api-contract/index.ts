@@ -9,6 +9,7 @@ import { route, type ApiRoute } from "./define";
 import { keyRoutes } from "./keys";
 import { moneyRoutes } from "./money";
 import { proxyRoutes } from "./proxies";
+import { replacementRoutes } from "./proxy-replacement";
 import { stripeRoutes } from "./stripe";
 import { supportRoutes } from "./support";
 import { webhookRoutes } from "./webhooks";
@@ -28,6 +29,7 @@ export const getOpenApiDocument = route({
 export const API_ROUTES: readonly ApiRoute[] = [
   ...accountRoutes,
   ...proxyRoutes,
+  ...replacementRoutes,
   ...catalogRoutes,
   ...moneyRoutes,
   ...keyRoutes,

@@ -11,6 +11,10 @@ export interface Targets {
   orderId: string;
   proxyId: string;
   doomedProxyId: string;
+  /** An Available proxy the assign route gives to the buyer (userId is suspended by then); the
+   * replace route then swaps its exit with proxyId's, in stock in the same place. */
+  spareProxyId: string;
+  buyerId: string;
   ticketId: string;
   affiliateId: string;
   referralId: string;
@@ -119,6 +123,20 @@ export const ROUTES: Route[] = [
     audit: "proxies.update",
   },
   { method: "DELETE", route: "/api/admin/proxies/{id}", url: (t) => `/api/admin/proxies/${t.doomedProxyId}`, audit: "proxies.delete" },
+  {
+    method: "POST",
+    route: "/api/admin/proxies/{id}/assign",
+    url: (t) => `/api/admin/proxies/${t.spareProxyId}/assign`,
+    body: (t) => ({ user_id: t.buyerId, price_cents: 0 }),
+    audit: "proxies.assign",
+    keyed: true,
+  },
+  {
+    method: "POST",
+    route: "/api/admin/proxies/{id}/replace",
+    url: (t) => `/api/admin/proxies/${t.spareProxyId}/replace`,
+    audit: "proxies.replace",
+  },
   {
     method: "POST",
     route: "/api/admin/proxies/generate",

@@ -92,6 +92,10 @@ module.exports = {
     "POST /api/v1/proxies/renew": (e) => require(`${__hooks}/lib/proxies/renewal.js`).renewRoute(e),
     "PATCH /api/v1/proxies/{id}": (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).autoRenewRoute(e),
     "POST /api/v1/proxies/{id}/rotate": (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).rotateRoute(e),
+    // Replacement, and the refund of a proxy whose exit is down (issue #28).
+    "GET /api/v1/proxies/{id}/replacement": (e) => require(`${__hooks}/lib/proxies/replacement.js`).previewRoute(e),
+    "POST /api/v1/proxies/{id}/replace": (e) => require(`${__hooks}/lib/proxies/replacement.js`).replaceRoute(e),
+    "POST /api/v1/proxies/{id}/refund": (e) => require(`${__hooks}/lib/proxies/replacement.js`).refundRoute(e),
     "GET /api/v1/proxies/stock": (e) => require(`${__hooks}/lib/proxies/prices.js`).stockRoute(e),
     "GET /api/v1/proxies/prices": (e) => require(`${__hooks}/lib/proxies/prices.js`).pricesRoute(e),
     "GET /api/v1/proxies/countries": (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).countriesRoute(e),
@@ -106,8 +110,11 @@ module.exports = {
     "DELETE /api/admin/proxies/{id}": (e) => require(`${__hooks}/lib/proxies/inventory-edit.js`).deleteRoute(e),
     "POST /api/admin/proxies/generate": (e) => require(`${__hooks}/lib/proxies/generate.js`).generateRoute(e),
     "POST /api/admin/proxies/import": (e) => require(`${__hooks}/lib/proxies/import.js`).importRoute(e),
+    "POST /api/admin/proxies/{id}/assign": (e) => require(`${__hooks}/lib/proxies/assign.js`).assignRoute(e),
+    "POST /api/admin/proxies/{id}/replace": (e) => require(`${__hooks}/lib/proxies/assign.js`).replaceRoute(e),
     "GET /api/shop/stock-summary": open((e) => require(`${__hooks}/lib/proxies/stock-summary.js`).stockSummaryRoute(e)),
     "POST /api/admin/jobs/proxy-expiry": superusers((e) => require(`${__hooks}/lib/proxies/expiry.js`).runJobRoute(e)),
+    "POST /api/admin/jobs/upstream-health": superusers((e) => require(`${__hooks}/lib/proxies/upstream-health.js`).runJobRoute(e)),
   }),
   reports: table({
     "GET /api/admin/overview": (e) => require(`${__hooks}/lib/reports/overview.js`).overview(e),

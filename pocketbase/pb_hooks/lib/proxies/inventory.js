@@ -28,7 +28,7 @@ const LIST_COLUMNS = `p.id, p.host, p.port, p.username, p.type, p.country, p.sta
   COALESCE(u.email, '') AS owner_email, p.expires_at, p.auto_renew, p.created, p.updated,
   CASE WHEN p.exit = 'upstream' THEN 'upstream' ELSE 'direct' END AS exit, p.bind_address, p.upstream_host, p.upstream_port,
   p.upstream_username, p.upstream_password_encrypted != '' AS upstream_has_password, p.upstream_failed_at, p.upstream_error,
-  p.bandwidth_quota_bytes, p.max_connections`;
+  p.bandwidth_quota_bytes, p.max_connections, p.withdrawn_at, p.exit_down_at`;
 
 function listShape() {
   return {
@@ -44,6 +44,8 @@ function listShape() {
     upstream_error: "",
     bandwidth_quota_bytes: 0,
     max_connections: 0,
+    withdrawn_at: "",
+    exit_down_at: "",
   };
 }
 
@@ -53,6 +55,7 @@ function listShape() {
  * @property {string} type
  * @property {string} country
  * @property {string} status
+ * @property {boolean} failing  only proxies whose upstream the gateway marked failing (issue #28)
  */
 
 /**
@@ -68,6 +71,7 @@ function listFilters(e) {
     type: get("type").toUpperCase(),
     country: get("country"),
     status: get("status").toUpperCase(),
+    failing: get("failing") === "true",
   };
   if (filters.type && proxies.PROXY_TYPES.indexOf(filters.type) < 0) {
     throw api.fieldError("type", `type must be one of ${proxies.PROXY_TYPES.join(", ")}`);
@@ -92,6 +96,7 @@ function whereOf(f) {
     parts.push(`p.${column} = {:${column}}`);
     params[column] = f[column];
   }
+  if (f.failing) parts.push("p.upstream_failed_at != ''");
   if (f.search) {
     params["q"] = sql.containsPattern(f.search);
     parts.push(

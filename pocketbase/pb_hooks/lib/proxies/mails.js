@@ -1,6 +1,7 @@
 // @ts-check
 // The mails the proxies domain sends: the receipt of a proxy purchase, the notice of a refunded
-// order, and the notice that a customer's proxies moved to the gateway (issue #16).
+// order, the notice that a sold proxy's exit is down with no replacement in stock (#28), and
+// the notice that a customer's proxies moved to the gateway (issue #16).
 // Built with the shop's one mail layout (lib/core/mail-templates.js) and sent after the
 // transaction committed, once per action (never on an Idempotency-Key replay or a repeated
 // webhook). Building or sending a mail never throws: a failure is logged, the action stands.
@@ -88,6 +89,31 @@ function refundNotice(app, orderId) {
 }
 
 /**
+ * The notice that a sold proxy's exit stopped answering and none of its type and place was
+ * in stock to replace it (issue #28, lib/proxies/upstream-health.js): a refund is offered.
+ * @param {CoreApp} app
+ * @param {string} userId
+ * @param {{ username: string, type: string, country: string, state: string, city: string }} proxy
+ */
+function exitDownNotice(app, userId, proxy) {
+  return templates.deliver(app, "exit down notice", () => {
+    const user = app.findRecordById("users", userId);
+    if (user.getBool("deleted")) return null;
+    const place = [proxy.country, proxy.state, proxy.city].filter(Boolean).join(" / ");
+    return {
+      to: user.email(),
+      subject: `Your proxy ${proxy.username} is not working`,
+      name: user.getString("first_name"),
+      paragraphs: [
+        `The exit of your ${proxies.typeLabel(proxy.type)} proxy ${proxy.username} (${place}) stopped answering, and no replacement is in stock right now.`,
+        "We will replace it as soon as one is, with the same username and password. If you prefer, take a refund for the days left: open My Proxies and choose Refund on its card.",
+      ],
+      link: { url: `${mail.appUrl(app)}/dashboard/proxies`, label: "See your proxies" },
+    };
+  });
+}
+
+/**
  * The notice that the owner's proxies moved to the shop's gateway (issue #16): their host
  * and port changed, the username and password they hold did not.
  * @param {CoreApp} app
@@ -164,4 +190,4 @@ function sendEndpointNotices(app) {
   return sent;
 }
 
-module.exports = { proxyReceipt, refundNotice, endpointMoved, sendEndpointNotices };
+module.exports = { proxyReceipt, refundNotice, exitDownNotice, endpointMoved, sendEndpointNotices };

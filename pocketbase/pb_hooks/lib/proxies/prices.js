@@ -21,6 +21,7 @@ const PLAN_LIMIT = require(`${__hooks}/lib/catalog.json`).pricing_plan;
 const PLAN_LIMITS = /** @type {const} */ ([
   ["bandwidth_quota_gb", 1000000, "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)"],
   ["max_connections", 100000, "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)"],
+  ["replacements_per_term", 100, "Free replacements must be a whole number from 0 to 100 a term"],
 ]);
 
 /**

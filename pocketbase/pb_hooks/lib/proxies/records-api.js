@@ -16,7 +16,19 @@
 const credentials = require(`${__hooks}/lib/proxies/credentials.js`);
 
 /** The fields only the server writes: purchases, renewals, refunds, expiry, console routes. */
-const SERVER_FIELDS = ["assigned_to_user_id", "status", "expires_at", "auto_renew", "expiry_notice_sent_at", "term_started_at"];
+const SERVER_FIELDS = [
+  "assigned_to_user_id",
+  "status",
+  "expires_at",
+  "auto_renew",
+  "expiry_notice_sent_at",
+  "term_started_at",
+  // The upstream health job's and the replacements' marks (issue #28, lib/proxies/upstream-health.js).
+  "withdrawn_at",
+  "exit_down_at",
+  "replacements_used",
+  "replacements_for",
+];
 const SERVER_FIELDS_MESSAGE =
   "A proxy's owner, status, expiry and auto-renewal cannot be set through the records API: change them in the console's Proxy Management (PATCH /api/admin/proxies/{id}), which audits every change.";
 

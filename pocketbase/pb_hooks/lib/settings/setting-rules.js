@@ -57,6 +57,7 @@ const MAX_PER_ADDRESS_PER_DAY = require(`${__hooks}/lib/catalog.json`).welcome_c
  * @property {string} gateway_public_host  the name customers connect to the gateway by ("" = SHOP_APP_URL's host)
  * @property {string} gateway_bind_addresses  local IP addresses Generate spreads direct proxies over, ", " separated ("" = none)
  * @property {string} gateway_allowed_ranges  CIDR ranges the gateway may dial even off loopback, ", " separated ("" = none)
+ * @property {number} upstream_offline_after_seconds  how long an upstream keeps failing before it leaves stock (lib/proxies/upstream-health.js)
  */
 
 /**
@@ -191,6 +192,12 @@ const RULES = {
     max: 4000,
     label: "Gateway allowed ranges",
     ...ipList("Gateway allowed ranges", "range"),
+  },
+  upstream_offline_after_seconds: {
+    kind: "count",
+    required: false,
+    label: "Failing upstreams leave stock after (seconds)",
+    max: 86400,
   },
 };
 

@@ -39,6 +39,10 @@ export const ACTIVITY_LABELS: Record<ActivityKindValue, string> = {
   purchase: "Purchase",
   renewal: "Renewal",
   credentials_rotated: "Credentials rotated",
+  proxy_replaced: "Proxy IP replaced",
+  proxy_exit_down: "Proxy exit down",
+  proxy_exit_refund: "Proxy refunded",
+  proxy_assigned: "Proxy assigned",
 };
 const KIND_OPTIONS = Object.entries(ACTIVITY_LABELS) as [ActivityKindValue, string][];
 

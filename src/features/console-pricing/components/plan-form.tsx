@@ -103,7 +103,13 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
             {(field) => <Input type="number" inputMode="numeric" min="0" max="100000" step="1" {...field} />}
           </FormField>
         </div>
-        <p className="-mt-2 text-sm text-slate-600">Each proxy bought on this plan gets these limits; renewals keep them.</p>
+        <FormField form={form} name="replacements_per_term" id="plan-replacements" label="Free IP replacements a term">
+          {(field) => <Input type="number" inputMode="numeric" min="0" max="100" step="1" className="max-w-40" {...field} />}
+        </FormField>
+        <p className="-mt-2 text-sm text-slate-600">
+          Each proxy bought on this plan gets these limits; renewals keep them. A customer may replace a proxy&apos;s IP this many times a
+          term.
+        </p>
         <div className="flex flex-wrap gap-x-6 gap-y-2">
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" className="size-4 rounded border-slate-300 accent-primary" {...register("popular")} />

@@ -6,7 +6,8 @@
 // connections at once, 0 = unlimited), under its Usage this month and in the last 24 hours.
 // Cancel / "Update Proxy". The customer's password is read when the
 // modal opens (the list never carries it). Status changes follow the server's rules,
-// explained under the select.
+// explained under the select; Assigned opens the assign (or, on a customer's proxy, swap)
+// panel (issue #28).
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -33,6 +34,7 @@ import {
   type EditInput,
   type EditOutput,
 } from "@/features/console-proxies/schemas";
+import { AssignPanel } from "@/features/console-proxies/components/assign-panel";
 import { UpstreamFailure } from "@/features/console-proxies/components/upstream-failure";
 import { failureMessage, saveProxy } from "@/features/console-proxies/stores";
 import { endpoint } from "@/lib/endpoint";
@@ -107,7 +109,9 @@ function statusHint(detail: AdminProxyDetail, status: ProxyStatus): { tone: "inf
           }
         : null;
     case "ASSIGNED":
-      return { tone: "info", text: "A proxy becomes Assigned when a customer buys or renews it; it cannot be set by hand otherwise." };
+      return detail.status === "AVAILABLE"
+        ? { tone: "info", text: "Choose the customer and the price below, then Assign." }
+        : { tone: "info", text: "A proxy becomes Assigned when a customer buys or renews it; it cannot be set by hand otherwise." };
     case "EXPIRED":
       return owner
         ? { tone: "warning", text: `The term of ${owner} ends now; they can still renew it for 7 days.` }
@@ -146,7 +150,8 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
     control,
     formState: { isSubmitting },
   } = form;
-  const hint = statusHint(detail, useWatch({ control, name: "status" }));
+  const status = useWatch({ control, name: "status" });
+  const hint = statusHint(detail, status);
   const exit = useWatch({ control, name: "exit" });
 
   const onSubmit = async (values: EditOutput) => {
@@ -189,6 +194,9 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
         <p className={hint.tone === "warning" ? "text-sm text-amber-900" : "text-sm text-slate-600"} data-testid="status-hint">
           {hint.text}
         </p>
+      ) : null}
+      {status === "ASSIGNED" && (detail.status === "AVAILABLE" || detail.status === "ASSIGNED") ? (
+        <AssignPanel detail={detail} onDone={onClose} />
       ) : null}
       <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
         <legend className="px-1 text-sm font-semibold text-slate-900">Exit</legend>

@@ -13,7 +13,6 @@ import { Select } from "@/components/ui/select";
 import { PROXY_TYPE_LABELS, PROXY_TYPES, type ProxyType } from "@/lib/catalog";
 import { cn } from "@/lib/cn";
 import { plural } from "@/lib/plural";
-import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { InventoryCriteria } from "@/features/console-proxies/api";
 import { EndpointText, ExitCell, Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
 import { countryLabel, placeLabel } from "@/features/console-proxies/locations";
@@ -93,10 +92,11 @@ function Filters() {
         <Select
           id="proxy-status-filter"
           value={criteria.status}
-          onChange={(e) => setInventoryFilter({ status: e.target.value as ProxyStatus | "" })}
+          onChange={(e) => setInventoryFilter({ status: e.target.value as InventoryCriteria["status"] })}
         >
           <option value="">All Status</option>
           <Options values={PROXY_STATUSES} labels={STATUS_LABELS} />
+          <option value="FAILING">Upstream failing</option>
         </Select>
       </Field>
     </div>

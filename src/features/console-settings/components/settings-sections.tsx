@@ -27,6 +27,19 @@ function Section({ id, title, icon, children }: { id: string; title: string; ico
   );
 }
 
+/** A whole number typed in a short field, with its label and hint. */
+function WholeNumberField(props: {
+  name: "welcome_credits_per_address_per_day" | "upstream_offline_after_seconds";
+  label: string;
+  hint: string;
+}) {
+  return (
+    <FormField form={useSettingsForm()} {...props}>
+      {(field) => <Input inputMode="numeric" className="max-w-40" {...field} />}
+    </FormField>
+  );
+}
+
 export function SiteSection() {
   const form = useSettingsForm();
   const color = useWatch({ control: form.control, name: "primary_color" });
@@ -74,14 +87,11 @@ export function SiteSection() {
       >
         {(field) => <Input inputMode="decimal" className="max-w-40" {...field} />}
       </FormField>
-      <FormField
-        form={form}
+      <WholeNumberField
         name="welcome_credits_per_address_per_day"
         label="Welcome credits per sign-up address a day"
         hint="Accounts signed up from one network address get the welcome credit this many times a day; the others work normally without it. 0 means no limit."
-      >
-        {(field) => <Input inputMode="numeric" className="max-w-40" {...field} />}
-      </FormField>
+      />
     </Section>
   );
 }
@@ -171,6 +181,11 @@ export function GatewaySection() {
       >
         {(field) => <Textarea rows={2} spellCheck={false} placeholder="10.20.0.0/16" className="font-mono" {...field} />}
       </FormField>
+      <WholeNumberField
+        name="upstream_offline_after_seconds"
+        label="Failing upstreams leave stock after (seconds)"
+        hint="An upstream the gateway cannot reach for this long is taken off sale until it answers again, and a customer's proxy through it gets a new exit from stock. Default 120."
+      />
       <GatewayTokensPanel readOnly={readOnly} />
     </Section>
   );

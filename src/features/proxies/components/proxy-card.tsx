@@ -24,6 +24,11 @@ const MASK = PASSWORD_MASK;
 
 // Headless UI's dialog loads on the first confirmation, not with the page.
 const RegenerateDialog = lazyComponent(() => import("@/features/proxies/components/regenerate-dialog"), "RegenerateDialog");
+const ReplaceDialog = lazyComponent(() => import("@/features/proxies/components/replace-dialog"), "ReplaceDialog");
+const RefundDialog = lazyComponent(() => import("@/features/proxies/components/replace-dialog"), "RefundDialog");
+
+/** A sold proxy whose exit is down with none in stock to replace it (issue #28): no Active, no Renew. */
+const EXIT_DOWN_BADGE = { label: "Exit down", tone: "danger" } as const;
 
 /** One proxy: where it is, until when, its credentials, and what can be done with it. */
 export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: boolean }) {
@@ -38,11 +43,18 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
   // The server renders the first page of cards: UTC dates until hydrated (lib/dates.ts).
   const hydrated = useHydrated();
 
+  const [acting, setActing] = useState<"replace" | "refund" | null>(null);
   const address = endpoint(proxy);
   const title = proxyTitle(proxy);
-  const status = STATUS_BADGES[proxy.status];
-  const renewable = isRenewable(proxy);
+  const down = !!proxy.exit_down_at;
+  const status = down ? EXIT_DOWN_BADGE : STATUS_BADGES[proxy.status];
+  const renewable = isRenewable(proxy) && !down;
   const active = proxy.status === "ASSIGNED";
+  const actionDone = (text: string) => {
+    setActing(null);
+    setError("");
+    setNotice(text);
+  };
 
   const toggleAutoRenew = async () => {
     setAutoPending(true);
@@ -179,9 +191,25 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
           {notice ? <Alert tone="success">{notice}</Alert> : null}
         </div>
 
+        {down ? (
+          <p className="text-sm text-red-700" data-testid="exit-down">
+            This proxy&apos;s exit stopped working and none is in stock to replace it. We replace it as soon as one is, with the same
+            username and password; or take a refund for the days left.
+          </p>
+        ) : null}
+
         <div className="mt-auto flex flex-wrap gap-2">
-          <Button size="sm" disabled={!renewable} onClick={() => openRenewal([proxy])}>
-            Renew
+          {down ? (
+            <Button size="sm" onClick={() => setActing("refund")}>
+              Refund
+            </Button>
+          ) : (
+            <Button size="sm" disabled={!renewable} onClick={() => openRenewal([proxy])}>
+              Renew
+            </Button>
+          )}
+          <Button size="sm" variant="secondary" disabled={!active} onClick={() => setActing("replace")}>
+            Replace IP
           </Button>
           <Button
             size="sm"
@@ -198,6 +226,8 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
         {!active && renewable ? <p className="text-xs text-slate-500">Renew this proxy to use it again.</p> : null}
       </article>
 
+      {acting === "replace" ? <ReplaceDialog proxy={proxy} onClose={() => setActing(null)} onDone={actionDone} /> : null}
+      {acting === "refund" ? <RefundDialog proxy={proxy} onClose={() => setActing(null)} onDone={actionDone} /> : null}
       {confirming ? (
         <RegenerateDialog
           address={address}

@@ -7,6 +7,7 @@ import { gatewayRoutes } from "./gateway";
 import { insightRoutes } from "./insights";
 import { jobRoutes } from "./jobs";
 import { inventoryRoutes } from "./proxies";
+import { assignRoutes } from "./proxy-assign";
 import { settingsRoutes } from "./settings";
 import { shopRoutes } from "./shop";
 import { supportRoutes } from "./support";
@@ -15,6 +16,7 @@ import { userRoutes } from "./users";
 export const ADMIN_ROUTES: readonly ApiRoute[] = [
   ...userRoutes,
   ...inventoryRoutes,
+  ...assignRoutes,
   ...affiliateRoutes,
   ...insightRoutes,
   ...supportRoutes,

@@ -41,4 +41,17 @@ export const runWebhookEventsJob = route({
   errors: [],
 });
 
-export const jobRoutes = [runProxyExpiryJob, runWebhookEventsJob];
+export const runUpstreamHealthJob = route({
+  id: "runUpstreamHealthJob",
+  method: "POST",
+  path: "/jobs/upstream-health",
+  base: ADMIN,
+  tag: TAG,
+  summary: "Run the upstream health job now",
+  description: `Failing upstreams off sale and back, dead exits of sold proxies replaced or marked down, and what it did. ${SUPERUSER}`,
+  scope: "admin",
+  response: v.object({ withdrawn: Count, returned: Count, replaced: Count, down: Count, recovered: Count }),
+  errors: [],
+});
+
+export const jobRoutes = [runProxyExpiryJob, runWebhookEventsJob, runUpstreamHealthJob];

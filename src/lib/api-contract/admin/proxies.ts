@@ -45,6 +45,8 @@ const adminProxyEntries = {
   upstream_error: v.string(),
   bandwidth_quota_bytes: Count,
   max_connections: Count,
+  withdrawn_at: v.pipe(v.nullable(v.string()), v.description('When its failing upstream took it off sale ("" while on sale).')),
+  exit_down_at: v.pipe(v.nullable(v.string()), v.description('Sold, its exit down and none in stock to replace it since ("" otherwise).')),
 };
 export const AdminProxy = v.object(adminProxyEntries);
 
@@ -71,6 +73,7 @@ export const listInventory = route({
     type: v.optional(v.pipe(v.string(), v.description(`One of ${PROXY_TYPES.join(", ")}, in any case.`))),
     country: v.optional(v.string()),
     status: v.optional(v.pipe(v.string(), v.description(`One of ${PROXY_STATUSES.join(", ")}, in any case.`))),
+    failing: v.optional(v.pipe(v.string(), v.description('"true": only proxies whose upstream the gateway marks failing.'))),
     ...pagingQuery,
   }),
   response: listPage(AdminProxy),

@@ -80,6 +80,11 @@ const rules = () => ({
     undefined,
     "CIDR ranges the gateway may dial even off loopback (comma or newline separated). Not public.",
   ),
+  upstream_offline_after_seconds: whole(
+    "Seconds an upstream keeps failing before it leaves stock (and a sold proxy's exit is replaced)",
+    86400,
+    "Failing upstreams leave stock after a whole number of seconds from 0 to 86400",
+  ),
 });
 
 type Rules = ReturnType<typeof rules>;
