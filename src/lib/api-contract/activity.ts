@@ -1,7 +1,7 @@
 // Activity: the customer's own log (issue #18), its routes.
 import * as v from "valibot";
 import { routeList, routesOf } from "./define";
-import { Id, Timestamp, page, pageQuery } from "./schemas";
+import { Id, Timestamp, page, pageQuery, periodQuery } from "./schemas";
 
 /** What an activity row is about (account_activity.kind). */
 export const ACTIVITY_KINDS = [
@@ -49,8 +49,6 @@ export const Activity = v.pipe(
   ]),
 );
 
-const dateQuery = (what: string) => v.optional(v.pipe(v.string(), v.description(`${what}: ISO 8601; a date alone is its UTC midnight.`)));
-
 const activity = routesOf({ tag: "Activity", scope: "read" });
 
 export const listActivity = activity.get("/activity", {
@@ -59,8 +57,7 @@ export const listActivity = activity.get("/activity", {
     "Sign-ins (address and agent), password and e-mail changes, API keys made, spent with and revoked, webhook changes, purchases, renewals, credential rotations and IP allowlist changes; newest first.",
   query: v.object({
     kind: v.optional(ActivityKind),
-    from: dateQuery("From (inclusive)"),
-    to: dateQuery("To (exclusive)"),
+    ...periodQuery,
     ...pageQuery,
   }),
   response: page(Activity, "ActivityPage"),

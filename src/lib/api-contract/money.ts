@@ -1,7 +1,7 @@
 // Your ledger and your orders.
 import * as v from "valibot";
 import { routeList, routesOf } from "./define";
-import { Cents, Id, Order, Timestamp, page, pageQuery } from "./schemas";
+import { Cents, Id, Order, Timestamp, page, pageQuery, periodQuery } from "./schemas";
 
 export const TRANSACTION_TYPES = ["CREDIT", "DEBIT", "PROXY_PURCHASE", "REFUND"] as const;
 
@@ -27,8 +27,6 @@ const Transaction = v.pipe(
   ]),
 );
 
-const dateQuery = (what: string) => v.optional(v.pipe(v.string(), v.description(`${what}: ISO 8601; a date alone is its UTC midnight.`)));
-
 const money = routesOf({ tag: "Money", scope: "read" });
 
 export const listTransactions = money.get("/transactions", {
@@ -36,8 +34,7 @@ export const listTransactions = money.get("/transactions", {
   description: "Every change of your balance, newest first; your balance is their sum.",
   query: v.object({
     type: v.optional(v.picklist(TRANSACTION_TYPES)),
-    from: dateQuery("From (inclusive)"),
-    to: dateQuery("To (exclusive)"),
+    ...periodQuery,
     ...pageQuery,
   }),
   response: page(Transaction, "TransactionPage"),

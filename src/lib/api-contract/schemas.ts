@@ -166,6 +166,11 @@ export const pageQuery = {
   ),
 };
 
+const dateQuery = (what: string) => v.optional(v.pipe(v.string(), v.description(`${what}: ISO 8601; a date alone is its UTC midnight.`)));
+
+/** The period of a list of things that happened (`from` up to `to`). */
+export const periodQuery = { from: dateQuery("From (inclusive)"), to: dateQuery("To (exclusive)") };
+
 export const Problem = v.pipe(
   v.object({
     type: v.pipe(v.string(), v.description("A URI reference naming the kind of problem; about:blank when the status says it all.")),
