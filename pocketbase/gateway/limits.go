@@ -27,9 +27,18 @@ func (g *Gateway) takeConnection(grant *Grant) (release func(), refused *refusal
 	}
 	release, ok := g.tunnels.takeSlot(grant.ProxyID, grant.MaxConnections)
 	if !ok {
-		return nil, &refusal{429, 0x02, fmt.Sprintf("This proxy already has %d open connections, its limit; close one and try again.", grant.MaxConnections)}
+		return nil, &refusal{429, 0x02, capText(grant.MaxConnections)}
 	}
 	return release, nil
+}
+
+// capText is the refusal of a connection past the cap: "1 open connection", never "1 open connections".
+func capText(max int) string {
+	noun := "connections"
+	if max == 1 {
+		noun = "connection"
+	}
+	return fmt.Sprintf("This proxy already has %d open %s, its limit; close one and try again.", max, noun)
 }
 
 func formatBytes(n int64) string {

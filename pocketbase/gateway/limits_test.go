@@ -59,6 +59,15 @@ func TestQuotaAndConcurrencyCap(t *testing.T) {
 	}
 }
 
+func TestCapTextCountsConnections(t *testing.T) {
+	if got := capText(1); got != "This proxy already has 1 open connection, its limit; close one and try again." {
+		t.Fatalf("one: %q", got)
+	}
+	if got := capText(3); !strings.Contains(got, "has 3 open connections, its limit") {
+		t.Fatalf("three: %q", got)
+	}
+}
+
 // A connection holds its slot from before its dial: connections that arrive together
 // cannot pass a cap together while their upstream is still answering.
 func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {

@@ -1,5 +1,5 @@
 // Phones (issue #15): the bottom bar keeps the spec's first five items and adds "More", a
-// sheet with the rest of the area's navigation, the admin/customer switch and Sign Out,
+// sheet with the rest of the area's navigation, the admin/customer switch and Sign out,
 // usable with the keyboard and announced as a dialog.
 import { expect, test, type Page } from "@playwright/test";
 import { createAdmin, createCustomer, signInAs } from "./support/customers.ts";
@@ -74,7 +74,7 @@ test("a customer's phone bar: five items and More, whose sheet reaches the rest 
   let sheet = await openMore(page, "Dashboard shortcuts");
   await expectSheetLinks(page, CUSTOMER_MORE);
   await expect(sheet.getByRole("link", { name: "Admin Console" })).toHaveCount(0);
-  await expect(sheet.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
+  await expect(sheet.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
   await expectNoAxeViolations(page, "the More sheet");
 
   await sheet.getByRole("link", { name: "Transactions" }).click();
@@ -90,7 +90,7 @@ test("a customer's phone bar: five items and More, whose sheet reaches the rest 
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
 
   sheet = await openMore(page, "Dashboard shortcuts");
-  await sheet.getByRole("button", { name: "Sign Out", exact: true }).click();
+  await sheet.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
@@ -134,7 +134,7 @@ test("an admin's phone bars: the console's five and More with the rest, and the 
 
   let sheet = await openMore(page, "Console shortcuts");
   await expectSheetLinks(page, CONSOLE_MORE);
-  await expect(sheet.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
+  await expect(sheet.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
   await expectNoAxeViolations(page, "the console's More sheet");
 
   await sheet.getByRole("link", { name: "Audit Logs" }).click();
@@ -159,6 +159,6 @@ test("an admin's phone bars: the console's five and More with the rest, and the 
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
 
   sheet = await openMore(page, "Console shortcuts");
-  await sheet.getByRole("button", { name: "Sign Out", exact: true }).click();
+  await sheet.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -8,7 +8,7 @@ export type { AppArea } from "@/features/app-shell/nav";
 
 /**
  * The area's navigation: a sidebar on wide screens; on small ones a bottom bar with the first
- * five items and More, whose sheet holds the rest, the area switch and Sign Out. Static HTML:
+ * five items and More, whose sheet holds the rest, the area switch and Sign out. Static HTML:
  * the header island (app-header.tsx) wires the More button by its id and owns the sheet, so
  * the bar costs no island of its own.
  */

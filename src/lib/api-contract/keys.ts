@@ -1,4 +1,4 @@
-// API keys: made and revoked only from a signed-in session (a key cannot make keys).
+// API keys: made, capped and revoked only from a signed-in session (a key cannot make keys).
 import * as v from "valibot";
 import { API_KEY_SCOPES, exampleOf, routeList, routesOf } from "./define";
 import { Cents, Id, Timestamp, itemList, positiveCents } from "./schemas";
@@ -102,6 +102,18 @@ export const createApiKey = keys.post("/api-keys", {
   errors: [403],
 });
 
+export const updateApiKey = keys.patch("/api-keys/{id}", {
+  summary: "Change an API key's monthly spend cap",
+  description:
+    "Sets the cap on what the key may spend a UTC month (null removes it); it counts from the start of this month, so a cap below this month's spend stops the key's purchases until the next. A revoked key cannot be changed.",
+  body: v.pipe(
+    v.object({ spend_cap_cents: v.nullable(positiveCents(MAX_SPEND_CAP_CENTS, SPEND_CAP_MESSAGE)) }),
+    v.examples([{ spend_cap_cents: 25000 }, { spend_cap_cents: null }]),
+  ),
+  response: ApiKey,
+  errors: [403],
+});
+
 export const revokeApiKey = keys.delete("/api-keys/{id}", {
   summary: "Revoke an API key",
   description: "Takes effect on the key's next request.",
@@ -109,4 +121,4 @@ export const revokeApiKey = keys.delete("/api-keys/{id}", {
   errors: [403],
 });
 
-export const keyRoutes = routeList({ listApiKeys, createApiKey, revokeApiKey });
+export const keyRoutes = routeList({ listApiKeys, createApiKey, updateApiKey, revokeApiKey });

@@ -54,9 +54,24 @@ export const MonthUsage = v.pipe(
     max_connections: v.pipe(Count, v.description("0 = no cap.")),
     quota_reached: v.boolean(),
     renews_on: v.pipe(v.string(), v.isoDate(), v.description("The date the quota starts again (UTC).")),
+    failed_connections: v.pipe(Count, v.description("Connections this month whose site or exit could not be reached.")),
+    last_failure: v.pipe(
+      v.nullable(v.object({ at: Timestamp, reason: v.string() })),
+      v.description("The latest failure: when, and why in words (the exit not answering, or a site out of reach); null = none this month."),
+    ),
   }),
   v.title("MonthUsage"),
-  v.examples([{ bytes: 73400320, quota_bytes: 0, max_connections: 0, quota_reached: false, renews_on: "2026-12-01" }]),
+  v.examples([
+    {
+      bytes: 73400320,
+      quota_bytes: 0,
+      max_connections: 0,
+      quota_reached: false,
+      renews_on: "2026-12-01",
+      failed_connections: 1,
+      last_failure: { at: "2026-11-27T12:41:05Z", reason: "The site did not answer." },
+    },
+  ]),
 );
 
 const HOUR_EXAMPLE = { bytes_up: 1048576, bytes_down: 9437184, bytes: 10485760, connections: 42, failed_connections: 1 };
@@ -143,7 +158,7 @@ export const updateProxy = proxies.patch("/proxies/{id}", {
   summary: "Turn automatic renewal on or off",
   scope: "purchase",
   idempotency: "optional",
-  body: v.pipe(v.object({ auto_renew: v.boolean() }), v.examples([{ auto_renew: true }])),
+  body: v.pipe(v.object({ auto_renew: v.boolean("auto_renew must be true or false.") }), v.examples([{ auto_renew: true }])),
   response: Proxy,
 });
 

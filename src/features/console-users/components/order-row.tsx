@@ -18,7 +18,9 @@ import { plural } from "@/lib/plural";
 /** What the refund does to the order's proxies, in the confirmation. */
 function proxyOutcome(order: AdminOrder): string {
   return order.kind === "purchase"
-    ? `The ${order.quantity === 1 ? "proxy" : `${order.quantity} proxies`} of this order that the customer still holds go back to stock with new passwords; their credentials stop working.`
+    ? order.quantity === 1
+      ? "The proxy of this order, if the customer still holds it, goes back to stock with a new password; its credentials stop working."
+      : `The ${order.quantity} proxies of this order that the customer still holds go back to stock with new passwords; their credentials stop working.`
     : `The ${TERM_DAYS} days this renewal bought are taken off its proxies (those whose time then runs out expire now), and their auto-renewal is switched off.`;
 }
 

@@ -89,6 +89,7 @@ export const getUser = users.get("/users/{id}", {
         id: v.string(),
         host: v.string(),
         port: Int,
+        username: v.string(),
         type: v.picklist(PROXY_TYPES),
         country: v.string(),
         state: v.string(),

@@ -16,13 +16,21 @@ import { requestOf } from "@/lib/api-contract/client";
 import { formatDate } from "@/lib/dates";
 import { lazyComponent } from "@/lib/lazy-component";
 import { expires, lastUsed, spend } from "@/features/account/api-keys/format";
-import { $apiKeys, $revoking, reloadApiKeys } from "@/features/account/api-keys/stores";
-import { KEY_COLUMNS, KeyPrefix, KeyScopes, KeyStatus, RevokeButton } from "@/features/account/api-keys/components/key-cells";
-import type { CreateApiKeyDialogProps, RevokeApiKeyDialogProps } from "@/features/account/api-keys/components/key-dialogs";
+import { $apiKeys, $capping, $revoking, reloadApiKeys } from "@/features/account/api-keys/stores";
+import { KEY_COLUMNS, KeyActions, KeyPrefix, KeyScopes, KeyStatus } from "@/features/account/api-keys/components/key-cells";
+import type {
+  CreateApiKeyDialogProps,
+  RevokeApiKeyDialogProps,
+  SpendCapDialogProps,
+} from "@/features/account/api-keys/components/key-dialogs";
 
 const CreateApiKeyDialog = lazyComponent<"CreateApiKeyDialog", CreateApiKeyDialogProps>(
   () => import("@/features/account/api-keys/components/key-dialogs"),
   "CreateApiKeyDialog",
+);
+const SpendCapDialog = lazyComponent<"SpendCapDialog", SpendCapDialogProps>(
+  () => import("@/features/account/api-keys/components/key-dialogs"),
+  "SpendCapDialog",
 );
 const RevokeApiKeyDialog = lazyComponent<"RevokeApiKeyDialog", RevokeApiKeyDialogProps>(
   () => import("@/features/account/api-keys/components/key-dialogs"),
@@ -38,6 +46,7 @@ function baseUrl(): string {
 export function ApiKeysPanel() {
   const state = useStore($apiKeys);
   const revoking = useStore($revoking);
+  const capping = useStore($capping);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState("");
   const base = baseUrl();
@@ -127,7 +136,7 @@ export function ApiKeysPanel() {
                   <dt className="text-slate-500">Spend this month</dt>
                   <dd className="text-slate-900">{spend(apiKey)}</dd>
                 </dl>
-                <RevokeButton apiKey={apiKey} />
+                <KeyActions apiKey={apiKey} />
               </li>
             ))}
           </ul>
@@ -144,6 +153,7 @@ export function ApiKeysPanel() {
       </section>
 
       {creating ? <CreateApiKeyDialog onClose={() => setCreating(false)} /> : null}
+      {capping ? <SpendCapDialog apiKey={capping} onClose={() => $capping.set(null)} /> : null}
       {revoking ? <RevokeApiKeyDialog apiKey={revoking} onClose={() => $revoking.set(null)} onError={setError} /> : null}
     </div>
   );

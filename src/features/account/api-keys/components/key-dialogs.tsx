@@ -1,10 +1,10 @@
 // The API keys' dialogs (loaded when first opened): "Create API key" (name, scopes, expiry,
-// IP allowlist, spend cap; then the key, shown this once) and the confirmation of a
-// revocation.
+// IP allowlist, spend cap; then the key, shown this once), a key's spend cap changed later,
+// and the confirmation of a revocation.
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -16,15 +16,20 @@ import { SecretShownOnce } from "@/components/ui/secret-shown-once";
 import { useKeyedCreate } from "@/components/ui/use-keyed-create";
 import type { ApiKey, CreatedApiKey } from "@/features/account/api-keys/api";
 import {
+  capInput,
   EMPTY_KEY,
   localDate,
   NewApiKeySchema,
   SCOPES,
   SERVER_FIELDS,
+  SpendCapSchema,
   type NewApiKeyInput,
   type NewApiKeyOutput,
+  type SpendCapInput,
+  type SpendCapOutput,
 } from "@/features/account/api-keys/schemas";
-import { createKey, revokeKey } from "@/features/account/api-keys/stores";
+import { spend } from "@/features/account/api-keys/format";
+import { changeSpendCap, createKey, revokeKey } from "@/features/account/api-keys/stores";
 import { ChoiceFieldset, chosen, type Choice } from "@/features/account/components/choice-fieldset";
 
 const SCOPE_CHOICES: readonly Choice[] = SCOPES.map(({ scope, label, text }) => ({
@@ -102,17 +107,8 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
           />
         )}
       </FormField>
-      {purchase ? (
-        <FormField
-          form={form}
-          name="spend_cap"
-          id="api-key-spend-cap"
-          label="Monthly spend cap in USD (optional)"
-          hint="What purchases and renewals with this key may spend each calendar month (UTC). Leave it empty for no cap."
-        >
-          {(field) => <Input {...field} inputMode="decimal" autoComplete="off" placeholder="50.00" className="w-40" />}
-        </FormField>
-      ) : null}
+      {/* Always shown, so the cap is found; it applies once the key may buy (issue #28). */}
+      <CapField form={form} disabled={!purchase} />
       <LiveAlert tone="error">{error}</LiveAlert>
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onCancel}>
@@ -123,6 +119,72 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The monthly spend cap, on the new-key form and in "Spend cap" (one text each, dollars). */
+function CapField<T extends { spend_cap: string }, O extends FieldValues>({
+  form,
+  disabled = false,
+}: {
+  form: UseFormReturn<T, unknown, O>;
+  disabled?: boolean;
+}) {
+  return (
+    <FormField
+      form={form}
+      name={"spend_cap" as Path<T>}
+      id="api-key-spend-cap"
+      label="Monthly spend cap in USD (optional)"
+      hint={
+        disabled
+          ? "Tick Purchase to let this key buy: then you can cap what it spends each calendar month (UTC)."
+          : "What purchases and renewals with this key may spend each calendar month (UTC). Leave it empty for no cap."
+      }
+    >
+      {(field) => <Input {...field} disabled={disabled} inputMode="decimal" autoComplete="off" placeholder="50.00" className="w-40" />}
+    </FormField>
+  );
+}
+
+export interface SpendCapDialogProps {
+  apiKey: ApiKey;
+  onClose: () => void;
+}
+
+/** "Spend cap": a key's monthly cap changed later (empty removes it); this month's spend beside it. */
+export function SpendCapDialog({ apiKey, onClose }: SpendCapDialogProps) {
+  const form = useForm<SpendCapInput, unknown, SpendCapOutput>({
+    resolver: valibotResolver(SpendCapSchema),
+    defaultValues: { spend_cap: capInput(apiKey.spend_cap_cents) },
+  });
+  const { error, onSubmit } = useKeyedCreate(
+    form,
+    { spend_cap_cents: "spend_cap" },
+    (body: SpendCapOutput, idempotencyKey: string) => changeSpendCap(apiKey.id, body.spend_cap_cents, idempotencyKey),
+    onClose,
+  );
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      className="max-w-md"
+      title={`Spend cap of “${apiKey.name}”`}
+      description={`Spent this month: ${spend(apiKey)}. A cap below that stops the key's purchases until next month.`}
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <CapField form={form} />
+        <LiveAlert tone="error">{error}</LiveAlert>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" pending={form.formState.isSubmitting} pendingText="Saving...">
+            Save cap
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
 
