@@ -9,9 +9,17 @@ const Traffic = {
   bytes_up: Count,
   bytes_down: Count,
   bytes: Count,
-  connections: Count,
-  failed_connections: Count,
+  connections: v.pipe(
+    Count,
+    v.description("Authorised attempts through the gateways to reach a target: connections_ok + connections_failed."),
+  ),
+  failed_connections: v.pipe(Count, v.description("Those that did not reach their target (connections_failed).")),
 };
+
+const Refused = v.pipe(
+  Count,
+  v.description("Clients answered 407 or 429 (credentials, quota, concurrency): never connections, counted apart."),
+);
 
 /** A figure of the period against the one before it, with the caption the server words. */
 export const Growth = v.object({
@@ -41,8 +49,50 @@ export const getOverview = reports.get("/overview", {
         created: DbDate,
       }),
     ),
-    gateway_today: v.object({ ...Traffic, connections_ok: Count, connections_failed: Count, success_rate_percent: Percent }),
+    gateway_today: v.object({
+      ...Traffic,
+      connections_ok: Count,
+      connections_failed: Count,
+      connections_refused: Refused,
+      success_rate_percent: Percent,
+    }),
     traffic_month: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
+  }),
+});
+
+export const getSystemAlerts = reports.get("/system-alerts", {
+  summary: "What the Overview's System Alerts read: failing upstreams, silent gateways, failed payments, waiting tickets, growth",
+  response: v.object({
+    checked_at: DbDate,
+    failing_upstreams: v.object({
+      count: Count,
+      items: v.pipe(
+        v.array(
+          v.object({
+            id: v.string(),
+            upstream_host: v.string(),
+            upstream_port: Int,
+            status: v.string(),
+            error: v.string(),
+            failed_at: DbDate,
+          }),
+        ),
+        v.description("The five longest failing, as the gateway reported them (it clears a mark when the upstream answers again)."),
+      ),
+    }),
+    silent_gateways: v.pipe(
+      v.array(v.object({ id: v.string(), name: v.string(), last_seen_at: v.pipe(v.string(), v.description('"" when never seen.')) })),
+      v.description("Gateway tokens the shop has not heard from for 90 seconds or more."),
+    ),
+    failed_payments: v.object({ count: Count, amount_cents: Int, since: v.pipe(DbDate, v.description("24 hours ago.")) }),
+    waiting_tickets: v.object({
+      count: v.pipe(Count, v.description("Open or pending tickets whose customer wrote last.")),
+      oldest_at: v.pipe(v.string(), v.description('The oldest one\'s last message; "" when none waits.')),
+    }),
+    growth: v.object({
+      customers: v.pipe(Growth, v.description("New customers this month so far against the same days of last month.")),
+      traffic: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
+    }),
   }),
 });
 
@@ -86,6 +136,7 @@ export const getAnalytics = reports.get("/analytics", {
     performance: v.object({
       connections_ok: Count,
       connections_failed: Count,
+      connections_refused: Refused,
       success_rate_percent: Percent,
       connect_ms_histogram: v.pipe(v.array(Count), v.description("Counts per bucket: upper bounds 1, 2, 5 ... 5000 ms, then slower.")),
       median_connect: v.nullable(v.object({ at_most_ms: v.nullable(Int), over_ms: v.nullable(Int) })),
@@ -135,4 +186,4 @@ export const getAuditSummary = reports.get("/audit-logs/summary", {
   }),
 });
 
-export const insightRoutes = routeList({ getOverview, getAnalytics, listAuditLogs, getAuditSummary });
+export const insightRoutes = routeList({ getOverview, getSystemAlerts, getAnalytics, listAuditLogs, getAuditSummary });
