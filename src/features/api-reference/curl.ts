@@ -1,6 +1,8 @@
 // The curl example of an operation at the shop's address: the headers it needs and the
-// document's own example body and path parameters (which the server accepts:
-// pocketbase/devapi/examples_test.go sends each through its request validation).
+// document's own examples of its body, path and required query parameters (which the server
+// accepts: pocketbase/devapi/examples_test.go sends each through its request validation, and
+// tests/api/contract-examples.test.ts sends every operation to a running shop). The
+// Idempotency-Key is a fresh $(uuidgen): a copied fixed key would replay the first request.
 import type { JsonSchema, OpenApiDocument, Operation } from "@/features/api-reference/openapi-types";
 import { refName, resolve } from "@/features/api-reference/schema-fields";
 

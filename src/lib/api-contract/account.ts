@@ -1,18 +1,13 @@
 // Your account: balance and limits, and the addresses your proxies accept connections from.
 import * as v from "valibot";
-import { API_KEY_SCOPES, route } from "./define";
+import { API_KEY_SCOPES, routeList, routesOf } from "./define";
 import { Cents, Count, Id, Timestamp } from "./schemas";
 
-const TAG = "Account";
+const account = routesOf({ tag: "Account", scope: "read", idempotency: "optional" });
 
-export const getAccount = route({
-  id: "getAccount",
-  method: "GET",
-  path: "/account",
-  tag: TAG,
+export const getAccount = account.get("/account", {
   summary: "Your balance, e-mail and limits",
   description: "Called with an API key, `api_key` describes that key and what it has spent this month.",
-  scope: "read",
   response: v.pipe(
     v.object({
       id: Id,
@@ -36,36 +31,42 @@ export const getAccount = route({
       ),
     }),
     v.title("Account"),
+    v.examples([
+      {
+        id: "u1c5g9k3o7s2w6a",
+        email: "you@example.com",
+        verified: true,
+        balance_cents: 4500,
+        limits: { max_purchase_quantity: 100, api_requests_per_minute: 120, ip_allowlist_max_entries: 100 },
+        api_key: {
+          id: "k9a3s7d1f5g8h2j",
+          name: "Inventory sync",
+          scopes: ["read", "purchase"],
+          spend_cap_cents: 50000,
+          spent_this_month_cents: 1500,
+          expires_at: null,
+        },
+      },
+    ]),
   ),
-  errors: [],
 });
 
 const Allowlist = v.pipe(
   v.object({ entries: v.array(v.pipe(v.string(), v.description("An IPv4/IPv6 address or CIDR range."))) }),
   v.title("IpAllowlist"),
   v.description("Where your proxies accept connections from; empty = anywhere."),
+  v.examples([{ entries: ["203.0.113.7", "198.51.100.0/24"] }]),
 );
 
-export const getIpAllowlist = route({
-  id: "getIpAllowlist",
-  method: "GET",
-  path: "/account/ip-allowlist",
-  tag: TAG,
+export const getIpAllowlist = account.get("/account/ip-allowlist", {
   summary: "The addresses your proxies accept",
-  scope: "read",
   response: Allowlist,
-  errors: [],
 });
 
-export const replaceIpAllowlist = route({
-  id: "replaceIpAllowlist",
-  method: "PUT",
-  path: "/account/ip-allowlist",
-  tag: TAG,
+export const replaceIpAllowlist = account.put("/account/ip-allowlist", {
   summary: "Replace the addresses your proxies accept",
   description: "At most 100 addresses or CIDR ranges; an empty list lets connections in from anywhere. Takes effect within a second.",
   scope: "rotate",
-  idempotency: "optional",
   body: v.pipe(
     v.object({
       entries: v.optional(
@@ -84,7 +85,6 @@ export const replaceIpAllowlist = route({
     v.examples([{ entries: ["203.0.113.7", "198.51.100.0/24"] }]),
   ),
   response: Allowlist,
-  errors: [400, 403, 422],
 });
 
-export const accountRoutes = [getAccount, getIpAllowlist, replaceIpAllowlist];
+export const accountRoutes = routeList({ getAccount, getIpAllowlist, replaceIpAllowlist });

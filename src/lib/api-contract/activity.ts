@@ -1,7 +1,7 @@
 // Activity: the customer's own log (issue #18), its routes.
 import * as v from "valibot";
-import { route, type ApiRoute } from "./define";
-import { Id, Timestamp, page, pageQuery } from "./schemas";
+import { routeList, routesOf } from "./define";
+import { Id, Timestamp, page, pageQuery, periodQuery } from "./schemas";
 
 /** What an activity row is about (account_activity.kind). */
 export const ACTIVITY_KINDS = [
@@ -41,27 +41,31 @@ export const Activity = v.pipe(
   }),
   v.title("Activity"),
   v.description("One thing that happened to your account."),
+  v.examples([
+    {
+      id: "a8e2i6m1q5u9y3c",
+      kind: "sign_in",
+      summary: "Signed in with a password",
+      ip: "203.0.113.7",
+      user_agent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0",
+      api_key_name: "",
+      created: "2026-11-27T12:40:27Z",
+    },
+  ]),
 );
 
-const dateQuery = (what: string) => v.optional(v.pipe(v.string(), v.description(`${what}: ISO 8601; a date alone is its UTC midnight.`)));
+const activity = routesOf({ tag: "Activity", scope: "read" });
 
-export const listActivity = route({
-  id: "listActivity",
-  method: "GET",
-  path: "/activity",
-  tag: "Activity",
+export const listActivity = activity.get("/activity", {
   summary: "Your account's activity",
   description:
     "Sign-ins (address and agent), password and e-mail changes, API keys made, spent with and revoked, webhook changes, purchases, renewals, credential rotations and IP allowlist changes; newest first.",
-  scope: "read",
   query: v.object({
     kind: v.optional(ActivityKind),
-    from: dateQuery("From (inclusive)"),
-    to: dateQuery("To (exclusive)"),
+    ...periodQuery,
     ...pageQuery,
   }),
   response: page(Activity, "ActivityPage"),
-  errors: [400],
 });
 
-export const activityRoutes: ApiRoute[] = [listActivity];
+export const activityRoutes = routeList({ listActivity });

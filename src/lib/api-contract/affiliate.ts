@@ -1,10 +1,8 @@
 // The affiliate programme: your referral code, what it earned, and how you want it paid
 // (pb_hooks/lib/affiliate/affiliate.js).
 import * as v from "valibot";
-import { route } from "./define";
+import { routeList, routesOf } from "./define";
 import { Cents, Count, Id } from "./schemas";
-
-const TAG = "Affiliate";
 
 /** The longest payout method (catalog.json affiliate.payout_method_max). */
 export const MAX_PAYOUT_METHOD = 500;
@@ -39,25 +37,39 @@ export const AffiliateSummary = v.pipe(
     ),
   }),
   v.title("AffiliateSummary"),
+  v.examples([
+    {
+      code: "JANE2026",
+      total_referrals: 3,
+      payout_method: "PayPal: jane@example.com",
+      total_earnings_cents: 4500,
+      pending_earnings_cents: 1500,
+      paid_earnings_cents: 3000,
+      this_month_earnings_cents: 500,
+      program: { commission_percent: 10, cookie_days: 30, minimum_payout_cents: 5000, payout_schedule: "Monthly" },
+      recent_referrals: [
+        {
+          id: "r4t8y2u6i1o5p9a",
+          created: "2026-11-27 12:40:27.007Z",
+          name: "Sam K.",
+          email: "s***@example.com",
+          commission_cents: 500,
+          status: "pending",
+        },
+      ],
+    },
+  ]),
 );
 
-export const getAffiliate = route({
-  id: "getAffiliate",
-  method: "GET",
-  path: "/affiliate",
-  tag: TAG,
+const affiliate = routesOf({ tag: "Affiliate", scope: "read" });
+
+export const getAffiliate = affiliate.get("/affiliate", {
   summary: "Your affiliate figures",
   description: "Your code, referrals, earnings, payout method and the programme's terms.",
-  scope: "read",
   response: AffiliateSummary,
-  errors: [],
 });
 
-export const setAffiliatePayoutMethod = route({
-  id: "setAffiliatePayoutMethod",
-  method: "PUT",
-  path: "/affiliate/payout-method",
-  tag: TAG,
+export const setAffiliatePayoutMethod = affiliate.put("/affiliate/payout-method", {
   summary: "Set how your commissions are paid",
   description:
     "Free text (a PayPal address, bank details) that shop staff read when they pay you; trimmed, line breaks kept, other control characters refused. An account setting: a signed-in session only, never an API key.",
@@ -73,7 +85,7 @@ export const setAffiliatePayoutMethod = route({
     v.examples([{ payout_method: "PayPal: payouts@example.com" }]),
   ),
   response: AffiliateSummary,
-  errors: [400, 403],
+  errors: [403],
 });
 
-export const affiliateRoutes = [getAffiliate, setAffiliatePayoutMethod];
+export const affiliateRoutes = routeList({ getAffiliate, setAffiliatePayoutMethod });

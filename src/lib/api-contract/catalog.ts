@@ -1,18 +1,13 @@
 // What the shop sells: the places in stock and the prices.
 import * as v from "valibot";
-import { route } from "./define";
+import { routeList, routesOf } from "./define";
 import { Cents, Count, ProxyType } from "./schemas";
 
-const TAG = "Catalog";
+const catalog = routesOf({ tag: "Catalog", scope: "read" });
 
-export const listLocations = route({
-  id: "listLocations",
-  method: "GET",
-  path: "/locations",
-  tag: TAG,
+export const listLocations = catalog.get("/locations", {
   summary: "Places in stock, with prices",
   description: "One row per type and place with proxies available now; only types for sale.",
-  scope: "read",
   query: v.object({ type: v.optional(ProxyType) }),
   response: v.pipe(
     v.object({
@@ -29,17 +24,26 @@ export const listLocations = route({
       ),
     }),
     v.title("Locations"),
+    v.examples([
+      {
+        items: [
+          {
+            type: "RESIDENTIAL",
+            country: "US",
+            country_name: "United States",
+            state: "California",
+            city: "Los Angeles",
+            available: 25,
+            unit_price_cents: 500,
+          },
+        ],
+      },
+    ]),
   ),
-  errors: [400],
 });
 
-export const getPricing = route({
-  id: "getPricing",
-  method: "GET",
-  path: "/pricing",
-  tag: TAG,
+export const getPricing = catalog.get("/pricing", {
   summary: "Prices of each proxy type",
-  scope: "read",
   response: v.pipe(
     v.object({
       term_days: Count,
@@ -54,8 +58,13 @@ export const getPricing = route({
       ),
     }),
     v.title("Pricing"),
+    v.examples([
+      {
+        term_days: 30,
+        items: [{ type: "RESIDENTIAL", for_sale: true, unit_price_cents: 500, bandwidth_quota_gb: 0, max_connections: 0 }],
+      },
+    ]),
   ),
-  errors: [],
 });
 
-export const catalogRoutes = [listLocations, getPricing];
+export const catalogRoutes = routeList({ listLocations, getPricing });

@@ -3,11 +3,11 @@
 // an Idempotency-Key goes with it; the answer is typed by the route's response schema. How the
 // request travels (the PocketBase SDK with the session, fetch with an API key) is the
 // transport's business, so every caller shares the part that must not drift.
-import type { ApiRoute, BodyOf, QueryOf, ResponseOf } from "./define";
+import type { ApiRoute, BodyOf, PathParamsOf, QueryOf, ResponseOf } from "./define";
 
 /** What one call sends: the route's path parameters, query and body, typed by the contract. */
 export interface CallInput<R extends ApiRoute> {
-  params?: Record<keyof NonNullable<R["params"]> & string, string>;
+  params?: Record<PathParamsOf<R["path"]>, string>;
   query?: [QueryOf<R>] extends [never] ? never : QueryOf<R>;
   body?: BodyOf<R>;
   /**

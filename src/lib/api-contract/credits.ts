@@ -2,10 +2,8 @@
 // (pb_hooks/lib/money/payments.js). With Stripe the checkout answers where to pay; the
 // balance is credited when Stripe confirms the payment (POST /payments/stripe/webhook).
 import * as v from "valibot";
-import { route } from "./define";
+import { exampleOf, routeList, routesOf } from "./define";
 import { Cents, Count, Id } from "./schemas";
-
-const TAG = "Credits";
 
 export const CREDIT_PACKAGE_IDS = ["package-10", "package-25", "package-50", "package-100"] as const;
 export const PAYMENT_STATUSES = ["pending", "paid", "failed", "partially_refunded", "refunded", "disputed"] as const;
@@ -20,15 +18,14 @@ export const CreditPackage = v.object({
   popular: v.boolean(),
 });
 
-export const listCreditPackages = route({
-  id: "listCreditPackages",
-  method: "GET",
-  path: "/credits/packages",
-  tag: TAG,
+const PACKAGE_EXAMPLE = { id: "package-25", credits_cents: 2500, price_cents: 2500, bonus_cents: 250, popular: true } as const;
+
+const credits = routesOf({ tag: "Credits", scope: "read", idempotency: "required" });
+
+export const listCreditPackages = credits.get("/credits/packages", {
   summary: "Credit packages you can buy",
   description:
     'provider says how this shop takes payments: "stripe" (Stripe Checkout), "test" (a test shop: no money moves, credits arrive at once) or "none" (not set up: the checkout answers 503 with not_set_up_message).',
-  scope: "read",
   response: v.pipe(
     v.object({
       provider: v.picklist(["stripe", "test", "none"]),
@@ -37,8 +34,8 @@ export const listCreditPackages = route({
       not_set_up_message: v.optional(v.pipe(v.string(), v.description('Only with provider "none".'))),
     }),
     v.title("CreditPackages"),
+    v.examples([{ provider: "stripe", currency: "usd", packages: [PACKAGE_EXAMPLE] }]),
   ),
-  errors: [],
 });
 
 export const Payment = v.pipe(
@@ -69,18 +66,40 @@ export const Payment = v.pipe(
   }),
   v.title("Payment"),
   v.description("One attempt to buy a credit package, as the shop stores it (the records API's payments row)."),
+  v.examples([
+    {
+      id: "y6u2i8o4p1a7s3d",
+      collectionId: "pbc_3142635823",
+      collectionName: "payments",
+      user_id: "u1c5g9k3o7s2w6a",
+      package_id: "package-25",
+      amount_cents: 2500,
+      currency: "usd",
+      credits_cents: 2500,
+      bonus_cents: 250,
+      provider: "stripe",
+      provider_session_id: "cs_test_a1Example",
+      checkout_url: "https://checkout.stripe.com/c/pay/cs_test_a1Example",
+      provider_payment_id: "",
+      status: "pending",
+      paid_at: "",
+      failure_reason: "",
+      idempotency_key: "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d",
+      refunded_cents: 0,
+      disputed_cents: 0,
+      dispute_status: "",
+      reversed_at: "",
+      created: "2026-11-27 12:40:27.007Z",
+      updated: "2026-11-27 12:40:27.007Z",
+    },
+  ]),
 );
 
-export const createCreditCheckout = route({
-  id: "createCreditCheckout",
-  method: "POST",
-  path: "/credits/checkout",
-  tag: TAG,
+export const createCreditCheckout = credits.post("/credits/checkout", {
   summary: "Buy a credit package",
   description:
     "The price is the shop's, never the request's. With Stripe the payment is pending and checkout_url is where to pay: the balance is credited when Stripe confirms it. With the test provider it is paid at once. Needs a verified e-mail address (403 otherwise); 503 when buying credits is not set up, nothing charged. A retry with the same Idempotency-Key answers the same payment.",
   scope: "purchase",
-  idempotency: "required",
   body: v.pipe(
     v.object({
       package_id: v.pipe(
@@ -97,8 +116,8 @@ export const createCreditCheckout = route({
       balance_cents: v.pipe(Cents, v.description("Your balance now (a pending Stripe payment has not added to it yet).")),
     }),
     v.title("CreditCheckout"),
+    v.examples([{ payment: exampleOf(Payment), checkout_url: "https://checkout.stripe.com/c/pay/cs_test_a1Example", balance_cents: 4500 }]),
   ),
-  errors: [400, 403, 422],
 });
 
-export const creditRoutes = [listCreditPackages, createCreditCheckout];
+export const creditRoutes = routeList({ listCreditPackages, createCreditCheckout });

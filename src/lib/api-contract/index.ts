@@ -22,7 +22,11 @@ export const getOpenApiDocument = route({
   tag: "Meta",
   summary: "This document",
   scope: "public",
-  response: v.pipe(v.record(v.string(), v.unknown()), v.description("The OpenAPI 3.1 document of /api/v1.")),
+  response: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description("The OpenAPI 3.1 document of /api/v1."),
+    v.examples([{ openapi: "3.1.0", info: { title: "Proxy shop API", version: "1" }, paths: {} }]),
+  ),
   errors: [],
 });
 

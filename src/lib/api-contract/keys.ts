@@ -1,9 +1,7 @@
 // API keys: made, capped and revoked only from a signed-in session (a key cannot make keys).
 import * as v from "valibot";
-import { API_KEY_SCOPES, route } from "./define";
-import { Cents, Id, Timestamp, positiveCents } from "./schemas";
-
-const TAG = "API keys";
+import { API_KEY_SCOPES, exampleOf, routeList, routesOf } from "./define";
+import { Cents, Id, Timestamp, itemList, positiveCents } from "./schemas";
 
 /** At most this many active (not revoked) keys per account. */
 export const MAX_ACTIVE_API_KEYS = 50;
@@ -28,6 +26,22 @@ export const ApiKey = v.pipe(
     created: Timestamp,
   }),
   v.title("ApiKey"),
+  v.examples([
+    {
+      id: "k9a3s7d1f5g8h2j",
+      name: "Inventory sync",
+      prefix: "psk_live_3fA9",
+      scopes: ["read", "purchase"],
+      expires_at: "2027-12-31T00:00:00Z",
+      ip_allowlist: ["203.0.113.7"],
+      spend_cap_cents: 50000,
+      spent_this_month_cents: 1500,
+      last_used_at: "2026-11-27T12:40:27Z",
+      last_used_ip: "203.0.113.7",
+      revoked_at: null,
+      created: "2026-11-01T09:00:00Z",
+    },
+  ]),
 );
 
 const SPEND_CAP_MESSAGE = "The spend cap must be a whole number of cents from 1 to 100,000,000 (or none)";
@@ -55,27 +69,18 @@ export const NewApiKey = v.object({
   spend_cap_cents: v.optional(v.nullable(positiveCents(MAX_SPEND_CAP_CENTS, SPEND_CAP_MESSAGE))),
 });
 
-export const listApiKeys = route({
-  id: "listApiKeys",
-  method: "GET",
-  path: "/api-keys",
-  tag: TAG,
+const keys = routesOf({ tag: "API keys", scope: "session", idempotency: "optional", params: { id: "The key's id." } });
+
+export const listApiKeys = keys.get("/api-keys", {
   summary: "Your API keys",
   description: "Active keys first, then revoked ones; never the keys themselves.",
-  scope: "session",
-  response: v.pipe(v.object({ items: v.array(ApiKey) }), v.title("ApiKeyList")),
+  response: itemList(ApiKey, "ApiKeyList"),
   errors: [403],
 });
 
-export const createApiKey = route({
-  id: "createApiKey",
-  method: "POST",
-  path: "/api-keys",
-  tag: TAG,
+export const createApiKey = keys.post("/api-keys", {
   summary: "Create an API key",
   description: "The answer holds the key itself, shown this once: the shop keeps only its hash.",
-  scope: "session",
-  idempotency: "optional",
   status: 201,
   body: v.pipe(
     NewApiKey,
@@ -92,41 +97,28 @@ export const createApiKey = route({
   response: v.pipe(
     v.object({ api_key: ApiKey, key: v.pipe(v.string(), v.startsWith("psk_live_"), v.description("The secret: store it now.")) }),
     v.title("CreatedApiKey"),
+    v.examples([{ api_key: exampleOf(ApiKey), key: "psk_live_3fA9c2Lq8Zr5Tw1Vn7Yb4Mx6Ke0Hd" }]),
   ),
-  errors: [400, 403, 422],
+  errors: [403],
 });
 
-export const updateApiKey = route({
-  id: "updateApiKey",
-  method: "PATCH",
-  path: "/api-keys/{id}",
-  tag: TAG,
+export const updateApiKey = keys.patch("/api-keys/{id}", {
   summary: "Change an API key's monthly spend cap",
   description:
     "Sets the cap on what the key may spend a UTC month (null removes it); it counts from the start of this month, so a cap below this month's spend stops the key's purchases until the next. A revoked key cannot be changed.",
-  scope: "session",
-  idempotency: "optional",
-  params: { id: "The key's id." },
   body: v.pipe(
     v.object({ spend_cap_cents: v.nullable(positiveCents(MAX_SPEND_CAP_CENTS, SPEND_CAP_MESSAGE)) }),
     v.examples([{ spend_cap_cents: 25000 }, { spend_cap_cents: null }]),
   ),
   response: ApiKey,
-  errors: [400, 403, 404, 422],
+  errors: [403],
 });
 
-export const revokeApiKey = route({
-  id: "revokeApiKey",
-  method: "DELETE",
-  path: "/api-keys/{id}",
-  tag: TAG,
+export const revokeApiKey = keys.delete("/api-keys/{id}", {
   summary: "Revoke an API key",
   description: "Takes effect on the key's next request.",
-  scope: "session",
-  idempotency: "optional",
-  params: { id: "The key's id." },
   response: ApiKey,
-  errors: [403, 404, 422],
+  errors: [403],
 });
 
-export const keyRoutes = [listApiKeys, createApiKey, updateApiKey, revokeApiKey];
+export const keyRoutes = routeList({ listApiKeys, createApiKey, updateApiKey, revokeApiKey });

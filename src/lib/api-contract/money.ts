@@ -1,7 +1,7 @@
 // Your ledger and your orders.
 import * as v from "valibot";
-import { route } from "./define";
-import { Cents, Id, Order, Timestamp, page, pageQuery } from "./schemas";
+import { routeList, routesOf } from "./define";
+import { Cents, Id, Order, Timestamp, page, pageQuery, periodQuery } from "./schemas";
 
 export const TRANSACTION_TYPES = ["CREDIT", "DEBIT", "PROXY_PURCHASE", "REFUND"] as const;
 
@@ -15,38 +15,35 @@ const Transaction = v.pipe(
     created: Timestamp,
   }),
   v.title("Transaction"),
+  v.examples([
+    {
+      id: "t5m1q8w3e7r2t6y",
+      type: "PROXY_PURCHASE",
+      amount_cents: -500,
+      balance_after_cents: 4500,
+      description: "1 RESIDENTIAL proxy, US",
+      created: "2026-11-27T12:40:27Z",
+    },
+  ]),
 );
 
-const dateQuery = (what: string) => v.optional(v.pipe(v.string(), v.description(`${what}: ISO 8601; a date alone is its UTC midnight.`)));
+const money = routesOf({ tag: "Money", scope: "read" });
 
-export const listTransactions = route({
-  id: "listTransactions",
-  method: "GET",
-  path: "/transactions",
-  tag: "Money",
+export const listTransactions = money.get("/transactions", {
   summary: "Your ledger",
   description: "Every change of your balance, newest first; your balance is their sum.",
-  scope: "read",
   query: v.object({
     type: v.optional(v.picklist(TRANSACTION_TYPES)),
-    from: dateQuery("From (inclusive)"),
-    to: dateQuery("To (exclusive)"),
+    ...periodQuery,
     ...pageQuery,
   }),
   response: page(Transaction, "TransactionPage"),
-  errors: [400],
 });
 
-export const listOrders = route({
-  id: "listOrders",
-  method: "GET",
-  path: "/orders",
-  tag: "Money",
+export const listOrders = money.get("/orders", {
   summary: "Your purchases and renewals",
-  scope: "read",
   query: v.object({ kind: v.optional(v.picklist(["purchase", "renewal"])), ...pageQuery }),
   response: page(Order, "OrderPage"),
-  errors: [400],
 });
 
-export const moneyRoutes = [listTransactions, listOrders];
+export const moneyRoutes = routeList({ listTransactions, listOrders });

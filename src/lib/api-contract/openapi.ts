@@ -3,7 +3,7 @@
 // (admin/openapi.ts; not published). Run by `npm run openapi`.
 import type * as v from "valibot";
 import { API_ROUTES } from "./index";
-import type { ApiRoute, ErrorStatus } from "./define";
+import { pathParameters, type ApiRoute, type ErrorStatus } from "./define";
 import { EVENT_SUMMARIES, eventBody, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 import { namedSchemas, schemaOf as jsonSchemaOf } from "./json-schema";
 import { ApiKey } from "./keys";
@@ -94,7 +94,9 @@ function withChoiceMessage(name: string, schema: Json): Json {
 
 function parameters(r: ApiRoute, spec: DocumentSpec): Json[] {
   const out: Json[] = [];
-  for (const [name, description] of Object.entries(r.params ?? {})) {
+  for (const name of pathParameters(r.path)) {
+    const description = r.params?.[name];
+    if (!description) throw new Error(`${r.id}: describe the path parameter {${name}} (params).`);
     out.push({ name, in: "path", required: true, description, schema: ID_PARAMETER });
   }
   if (r.query) {
@@ -117,10 +119,27 @@ function parameters(r: ApiRoute, spec: DocumentSpec): Json[] {
       required: r.idempotency === "required",
       description:
         "A new random value (a UUID) for each change; the same value when retrying it. A retry answers what the first request got and changes nothing again; the key used for a different request is refused (422).",
-      schema: { type: "string", minLength: 1, maxLength: 255 },
+      schema: { type: "string", minLength: 1, maxLength: 255, examples: ["9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"] },
     });
   }
   return out;
+}
+
+/**
+ * The failures an operation documents: its own (ApiRoute.errors) and those its shape brings:
+ * 400 with inputs to check, 401 and 403 behind a sign-in (403: a key's scope or a non-admin),
+ * 404 for a path parameter that names nothing of the caller's, 422 for a reused
+ * Idempotency-Key, 429 always.
+ */
+export function documentedErrors(r: ApiRoute): (ErrorStatus | 401 | 429)[] {
+  const errors = new Set<ErrorStatus | 401 | 429>(r.errors ?? []);
+  errors.add(429);
+  if (r.scope !== "public") errors.add(401);
+  if (r.scope !== "public" && r.scope !== "session") errors.add(403);
+  if (r.query || r.body || r.idempotency) errors.add(400);
+  if (pathParameters(r.path).length) errors.add(404);
+  if (r.idempotency) errors.add(422);
+  return [...errors].sort();
 }
 
 function security(r: ApiRoute): Json[] {
@@ -141,12 +160,7 @@ function operation(r: ApiRoute, spec: DocumentSpec): Json {
       description: "OK",
       content: { [r.mediaType ?? "application/json"]: { schema: schemaOf(r.response, spec.named) } },
     };
-  const errors = new Set<ErrorStatus | 401 | 429>(r.errors);
-  errors.add(429);
-  if (r.scope !== "public") errors.add(401);
-  if (r.scope !== "public" && r.scope !== "session") errors.add(403);
-  if (r.query || r.body || r.idempotency) errors.add(400);
-  for (const code of [...errors].sort()) responses[String(code)] = problemResponse(spec, code);
+  for (const code of documentedErrors(r)) responses[String(code)] = problemResponse(spec, code);
   responses["5XX"] = {
     description: "Something failed on the shop's side; retrying with the same Idempotency-Key is safe.",
     content: errorContent(spec),

@@ -1,22 +1,17 @@
 // The proxies you own: list, read, usage, buy, renew, new credentials, auto-renewal.
 import * as v from "valibot";
-import { route } from "./define";
+import { exampleOf, routeList, routesOf } from "./define";
 import { PROXY_TYPES } from "../catalog";
 import { Cents, Count, OrderResult, PROXY_STATUSES, Proxy, ProxyType, Timestamp, page, pageQuery } from "./schemas";
 
 /** A purchase takes the type in lower case too (as the hook always did). */
 const PROXY_TYPES_LOWER = PROXY_TYPES.map((t) => t.toLowerCase() as Lowercase<(typeof PROXY_TYPES)[number]>);
 
-const TAG = "Proxies";
+const proxies = routesOf({ tag: "Proxies", scope: "read", params: { id: "The proxy's id." } });
 
-export const listProxies = route({
-  id: "listProxies",
-  method: "GET",
-  path: "/proxies",
-  tag: TAG,
+export const listProxies = proxies.get("/proxies", {
   summary: "List your proxies",
   description: "Newest first, as My Proxies shows them. Filters combine.",
-  scope: "read",
   query: v.object({
     type: v.optional(ProxyType),
     country: v.optional(
@@ -37,19 +32,11 @@ export const listProxies = route({
     ...pageQuery,
   }),
   response: page(Proxy, "ProxyPage"),
-  errors: [400],
 });
 
-export const getProxy = route({
-  id: "getProxy",
-  method: "GET",
-  path: "/proxies/{id}",
-  tag: TAG,
+export const getProxy = proxies.get("/proxies/{id}", {
   summary: "Read one of your proxies",
-  scope: "read",
-  params: { id: "The proxy's id." },
   response: Proxy,
-  errors: [404],
 });
 
 const UsageFigures = {
@@ -74,17 +61,24 @@ export const MonthUsage = v.pipe(
     ),
   }),
   v.title("MonthUsage"),
+  v.examples([
+    {
+      bytes: 73400320,
+      quota_bytes: 0,
+      max_connections: 0,
+      quota_reached: false,
+      renews_on: "2026-12-01",
+      failed_connections: 1,
+      last_failure: { at: "2026-11-27T12:41:05Z", reason: "The site did not answer." },
+    },
+  ]),
 );
 
-export const getProxyUsage = route({
-  id: "getProxyUsage",
-  method: "GET",
-  path: "/proxies/{id}/usage",
-  tag: TAG,
+const HOUR_EXAMPLE = { bytes_up: 1048576, bytes_down: 9437184, bytes: 10485760, connections: 42, failed_connections: 1 };
+
+export const getProxyUsage = proxies.get("/proxies/{id}/usage", {
   summary: "Traffic of one of your proxies",
   description: "Hourly rows of the range (default: the last 24 hours, at most 31 days), their totals, and this month against the quota.",
-  scope: "read",
-  params: { id: "The proxy's id." },
   query: v.object({
     from: v.optional(v.pipe(v.string(), v.description("ISO 8601; a date alone is its UTC midnight."))),
     to: v.optional(v.pipe(v.string(), v.description("ISO 8601; default now."))),
@@ -99,15 +93,20 @@ export const getProxyUsage = route({
       month: MonthUsage,
     }),
     v.title("ProxyUsage"),
+    v.examples([
+      {
+        proxy_id: "p7k2m9x4q1w8e5r",
+        from: "2026-11-27T12:00:00Z",
+        to: "2026-11-27T13:00:00Z",
+        hours: [{ hour: "2026-11-27T12:00:00Z", ...HOUR_EXAMPLE }],
+        totals: HOUR_EXAMPLE,
+        month: exampleOf(MonthUsage),
+      },
+    ]),
   ),
-  errors: [400, 404],
 });
 
-export const purchaseProxies = route({
-  id: "purchaseProxies",
-  method: "POST",
-  path: "/proxies/purchase",
-  tag: TAG,
+export const purchaseProxies = proxies.post("/proxies/purchase", {
   summary: "Buy proxies",
   description:
     "Takes the price from your balance and assigns proxies from stock for 30 days, all or nothing. A key with a monthly spend cap is refused a purchase that would pass it.",
@@ -135,62 +134,42 @@ export const purchaseProxies = route({
     v.examples([{ type: "RESIDENTIAL", country: "US", quantity: 1 }]),
   ),
   response: OrderResult,
-  errors: [400, 403, 409, 422],
+  errors: [409],
 });
 
-export const renewProxies = route({
-  id: "renewProxies",
-  method: "POST",
-  path: "/proxies/renew",
-  tag: TAG,
+export const renewProxies = proxies.post("/proxies/renew", {
   summary: "Renew proxies for another term",
   scope: "purchase",
   idempotency: "required",
   body: v.pipe(v.object({ proxy_ids: v.pipe(v.array(v.string()), v.minLength(1)) }), v.examples([{ proxy_ids: ["a1b2c3d4e5f6g7h"] }])),
   response: OrderResult,
-  errors: [400, 403, 404, 409, 422],
+  errors: [404, 409],
 });
 
-export const rotateProxy = route({
-  id: "rotateProxy",
-  method: "POST",
-  path: "/proxies/{id}/rotate",
-  tag: TAG,
+export const rotateProxy = proxies.post("/proxies/{id}/rotate", {
   summary: "New credentials for a proxy",
   description: "A new random password; the old one stops working within a second and open connections are cut.",
   scope: "rotate",
   idempotency: "optional",
-  params: { id: "The proxy's id." },
   response: Proxy,
-  errors: [400, 403, 404, 422],
 });
 
-export const updateProxy = route({
-  id: "updateProxy",
-  method: "PATCH",
-  path: "/proxies/{id}",
-  tag: TAG,
+export const updateProxy = proxies.patch("/proxies/{id}", {
   summary: "Turn automatic renewal on or off",
   scope: "purchase",
   idempotency: "optional",
-  params: { id: "The proxy's id." },
   body: v.pipe(v.object({ auto_renew: v.boolean("auto_renew must be true or false.") }), v.examples([{ auto_renew: true }])),
   response: Proxy,
-  errors: [400, 403, 404, 422],
 });
 
 // ---- What Buy Proxies and My Proxies read: stock and prices of a type, countries, this month ----
 
 const PriceOf = v.optional(v.pipe(Cents, v.minValue(1)));
 
-export const getProxyPrices = route({
-  id: "getProxyPrices",
-  method: "GET",
-  path: "/proxies/prices",
+export const getProxyPrices = proxies.get("/proxies/prices", {
   tag: "Catalog",
   summary: "Unit price of each type for sale",
   description: "One proxy for one term, in US cents, keyed by type; a type that is not for sale is missing.",
-  scope: "read",
   response: v.pipe(
     v.object({
       RESIDENTIAL: PriceOf,
@@ -200,20 +179,16 @@ export const getProxyPrices = route({
       HTTPS: PriceOf,
     }),
     v.title("PriceList"),
+    v.examples([{ RESIDENTIAL: 500, DATACENTER: 200, SOCKS5: 300, HTTP: 150, HTTPS: 180 }]),
   ),
-  errors: [],
 });
 
-export const getProxyStock = route({
-  id: "getProxyStock",
-  method: "GET",
-  path: "/proxies/stock",
+export const getProxyStock = proxies.get("/proxies/stock", {
   tag: "Catalog",
   summary: "Stock and price of one type",
   description:
     "The places with proxies of the type available now (each with how many), its unit price, and whether it is for sale. A type for sale without stock has no places.",
-  scope: "read",
-  query: v.object({ type: ProxyType }),
+  query: v.object({ type: v.pipe(ProxyType, v.examples(["RESIDENTIAL"])) }),
   response: v.pipe(
     v.object({
       type: ProxyType,
@@ -230,36 +205,35 @@ export const getProxyStock = route({
       ),
     }),
     v.title("ProxyStock"),
+    v.examples([
+      {
+        type: "RESIDENTIAL",
+        for_sale: true,
+        unit_price_cents: 500,
+        locations: [{ country: "US", country_name: "United States", state: "California", city: "Los Angeles", available: 25 }],
+      },
+    ]),
   ),
-  errors: [400],
 });
 
-export const listProxyCountries = route({
-  id: "listProxyCountries",
-  method: "GET",
-  path: "/proxies/countries",
-  tag: TAG,
+export const listProxyCountries = proxies.get("/proxies/countries", {
   summary: "The countries of your proxies",
   description:
     "The countries of the proxies listed to you (ISO 3166-1 alpha-2), sorted: the values GET /proxies's country filter can take.",
-  scope: "read",
-  response: v.pipe(v.array(v.string()), v.title("ProxyCountries")),
-  errors: [],
+  response: v.pipe(v.array(v.string()), v.title("ProxyCountries"), v.examples([["DE", "US"]])),
 });
 
-export const getProxyUsageSummary = route({
-  id: "getProxyUsageSummary",
-  method: "GET",
-  path: "/proxies/usage-summary",
-  tag: TAG,
+export const getProxyUsageSummary = proxies.get("/proxies/usage-summary", {
   summary: "This month's traffic of all your proxies",
   description: "This UTC month so far of each proxy assigned to you, keyed by proxy id, in one call.",
-  scope: "read",
-  response: v.pipe(v.record(v.string(), MonthUsage), v.title("ProxyUsageSummary")),
-  errors: [],
+  response: v.pipe(
+    v.record(v.string(), MonthUsage),
+    v.title("ProxyUsageSummary"),
+    v.examples([{ p7k2m9x4q1w8e5r: exampleOf(MonthUsage) }]),
+  ),
 });
 
-export const proxyRoutes = [
+export const proxyRoutes = routeList({
   listProxies,
   getProxy,
   getProxyUsage,
@@ -271,4 +245,4 @@ export const proxyRoutes = [
   getProxyStock,
   listProxyCountries,
   getProxyUsageSummary,
-];
+});

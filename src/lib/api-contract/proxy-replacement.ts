@@ -1,10 +1,10 @@
 // Replacing a proxy's IP within its term, and the refund of a proxy whose exit is down
 // (issue #28; pb_hooks/lib/proxies/replacement.js).
 import * as v from "valibot";
-import { route } from "./define";
+import { exampleOf, routeList, routesOf } from "./define";
 import { Cents, Count, Id, Proxy, ProxyType } from "./schemas";
 
-const TAG = "Proxies";
+const proxies = routesOf({ tag: "Proxies", scope: "read", params: { id: "The proxy's id." } });
 
 export const ReplacementPreview = v.pipe(
   v.object({
@@ -38,50 +38,36 @@ export const ReplacementPreview = v.pipe(
   ]),
 );
 
-export const getProxyReplacement = route({
-  id: "getProxyReplacement",
-  method: "GET",
-  path: "/proxies/{id}/replacement",
-  tag: TAG,
+export const getProxyReplacement = proxies.get("/proxies/{id}/replacement", {
   summary: "Preview a replacement of a proxy's IP",
   description:
     "What a replacement would give (type and place), whether one is in stock and the free replacements left this term. Changes nothing, charges nothing.",
-  scope: "read",
-  params: { id: "The proxy's id." },
   response: ReplacementPreview,
-  errors: [400, 404],
 });
 
-export const replaceProxy = route({
-  id: "replaceProxy",
-  method: "POST",
-  path: "/proxies/{id}/replace",
-  tag: TAG,
+export const replaceProxy = proxies.post("/proxies/{id}/replace", {
   summary: "Replace a proxy's IP",
   description:
     "The proxy gets the exit of another proxy of the same type and place; its id, username, password and term stay. The gateway follows within a second and cuts open connections. Free, up to the plan's replacements a term (409 when none are left or none is in stock).",
   scope: "rotate",
   idempotency: "required",
-  params: { id: "The proxy's id." },
   response: v.pipe(
     v.object({ proxy: Proxy, replacement: ReplacementPreview }),
     v.title("ReplacementResult"),
     v.description("The proxy with its new exit, and the preview after the replacement."),
+    v.examples([
+      { proxy: exampleOf(Proxy), replacement: { ...exampleOf(ReplacementPreview), replacements_used: 1, replacements_left: 0 } },
+    ]),
   ),
-  errors: [400, 403, 404, 409, 422],
+  errors: [403, 409],
 });
 
-export const refundDownProxy = route({
-  id: "refundDownProxy",
-  method: "POST",
-  path: "/proxies/{id}/refund",
-  tag: TAG,
+export const refundDownProxy = proxies.post("/proxies/{id}/refund", {
   summary: "Refund a proxy whose exit is down",
   description:
     "Only while the proxy's exit is down and no replacement was in stock (its exit_down_at is set): the days left of what its latest order paid come back to your balance (one REFUND row in the ledger, once) and the proxy is no longer yours.",
   scope: "purchase",
   idempotency: "required",
-  params: { id: "The proxy's id." },
   response: v.pipe(
     v.object({
       proxy_id: Id,
@@ -91,7 +77,7 @@ export const refundDownProxy = route({
     v.title("ProxyRefund"),
     v.examples([{ proxy_id: "a1b2c3d4e5f6g7h", refunded_cents: 412, balance_cents: 1912 }]),
   ),
-  errors: [400, 403, 404, 409, 422],
+  errors: [403, 409],
 });
 
-export const replacementRoutes = [getProxyReplacement, replaceProxy, refundDownProxy];
+export const replacementRoutes = routeList({ getProxyReplacement, replaceProxy, refundDownProxy });

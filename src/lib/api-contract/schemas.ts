@@ -2,6 +2,7 @@
 // database's (snake_case), money is integer cents, times are UTC in RFC 3339.
 import * as v from "valibot";
 import { PROXY_TYPES, type ProxyType as ProxyTypeName } from "../catalog";
+import { exampleOf } from "./define";
 
 export const PROXY_STATUSES = ["ASSIGNED", "EXPIRED"] as const;
 
@@ -9,15 +10,18 @@ export const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]{15}$/), v.description("A
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description("UTC, RFC 3339."));
 export const Cents = v.pipe(v.number(), v.integer(), v.description("US cents."));
 
-/** A positive whole number of cents up to `max` (a cap, a threshold): `message` for any other value. */
-export const positiveCents = (max: number, message: string) =>
+/** A whole number from `min` to `max`: `message` for any other value (the hooks' validation_invalid_number). */
+export const wholeNumber = (min: number, max: number, message: string) =>
   v.pipe(
     v.number(message),
     v.integer(message),
-    v.minValue(1, message),
+    v.minValue(min, message),
     v.maxValue(max, message),
     v.metadata({ errorCode: "validation_invalid_number" }),
   );
+
+/** A positive whole number of cents up to `max` (a cap, a threshold): `message` for any other value. */
+export const positiveCents = (max: number, message: string) => wholeNumber(1, max, message);
 export const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const ProxyType = v.picklist(PROXY_TYPES);
 
@@ -66,7 +70,29 @@ export const ProxyFields = v.object({
   created: Timestamp,
 });
 
-export const Proxy = v.pipe(ProxyFields, v.title("Proxy"), v.description("A proxy you own, with the credentials to use it."));
+export const Proxy = v.pipe(
+  ProxyFields,
+  v.title("Proxy"),
+  v.description("A proxy you own, with the credentials to use it."),
+  v.examples([
+    {
+      id: "p7k2m9x4q1w8e5r",
+      type: "RESIDENTIAL",
+      country: "US",
+      state: "California",
+      city: "Los Angeles",
+      host: "gw.example.com",
+      port: 3128,
+      ports: { http: 3128, socks5: 1080 },
+      username: "u7k2m9x4",
+      password: "Zr8vQ2nL5tW1",
+      status: "ASSIGNED",
+      expires_at: "2026-12-27T12:40:27Z",
+      auto_renew: false,
+      created: "2026-11-27T12:40:27Z",
+    },
+  ]),
+);
 
 export const OrderItem = v.object({ id: Id, unit_price_cents: Cents });
 
@@ -87,6 +113,23 @@ export const Order = v.pipe(
     created: Timestamp,
   }),
   v.title("Order"),
+  v.examples([
+    {
+      id: "o3n8b2v6c1x9z4a",
+      kind: "purchase",
+      proxy_type: "RESIDENTIAL",
+      country: "US",
+      state: "",
+      city: "",
+      quantity: 1,
+      total_cents: 500,
+      items: [{ id: "p7k2m9x4q1w8e5r", unit_price_cents: 500 }],
+      transaction_id: "t5m1q8w3e7r2t6y",
+      status: "completed",
+      refunded_at: null,
+      created: "2026-11-27T12:40:27Z",
+    },
+  ]),
 );
 
 export const OrderResult = v.pipe(
@@ -96,9 +139,10 @@ export const OrderResult = v.pipe(
     balance_cents: v.pipe(Cents, v.description("Your balance right after the order.")),
   }),
   v.title("OrderResult"),
+  v.examples([{ order: exampleOf(Order), proxies: [exampleOf(Proxy)], balance_cents: 4500 }]),
 );
 
-/** A page of a list: `next_cursor` fetches the next page; null on the last. */
+/** A page of a list: `next_cursor` fetches the next page; null on the last. Its example holds the item's. */
 export function page<T extends v.GenericSchema>(item: T, title: string) {
   return v.pipe(
     v.object({
@@ -106,7 +150,13 @@ export function page<T extends v.GenericSchema>(item: T, title: string) {
       next_cursor: v.pipe(v.nullable(v.string()), v.description("Pass as `cursor` for the next page; null on the last page.")),
     }),
     v.title(title),
+    v.examples([{ items: [exampleOf(item)], next_cursor: null }]),
   );
+}
+
+/** A whole list (no paging), titled; its example holds the item's. */
+export function itemList<T extends v.GenericSchema>(item: T, title: string) {
+  return v.pipe(v.object({ items: v.array(item) }), v.title(title), v.examples([{ items: [exampleOf(item)] }]));
 }
 
 /** The paging parameters of every list. */
@@ -122,6 +172,11 @@ export const pageQuery = {
     v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number from 1 to 100."), v.description("Items a page, 1-100 (default 50).")),
   ),
 };
+
+const dateQuery = (what: string) => v.optional(v.pipe(v.string(), v.description(`${what}: ISO 8601; a date alone is its UTC midnight.`)));
+
+/** The period of a list of things that happened (`from` up to `to`). */
+export const periodQuery = { from: dateQuery("From (inclusive)"), to: dateQuery("To (exclusive)") };
 
 export const Problem = v.pipe(
   v.object({

@@ -1,17 +1,14 @@
 // Stripe's webhook (pb_hooks/lib/money/stripe.js): Stripe calls it, customers never need it.
 // It is in the document because it lives under /api/v1, so the contract covers every route.
 import * as v from "valibot";
-import { route } from "./define";
+import { routeList, routesOf } from "./define";
 
-export const receiveStripeWebhook = route({
-  id: "receiveStripeWebhook",
-  method: "POST",
-  path: "/payments/stripe/webhook",
-  tag: "Stripe",
+const stripe = routesOf({ tag: "Stripe", scope: "public" });
+
+export const receiveStripeWebhook = stripe.post("/payments/stripe/webhook", {
   summary: "Stripe's payment events (Stripe calls this; you never need it)",
   description:
     "Where Stripe reports checkouts, refunds and disputes of credit purchases. Its only credential is the Stripe-Signature header, checked against the shop's webhook secret: a bad signature or a stale timestamp is a 400 and changes nothing; 404 when the shop does not take Stripe payments. Every event is idempotent: a replay moves nothing.",
-  scope: "public",
   // Stripe's body, whose credential is its signature: checked by the hook after the
   // signature, so an unsigned caller learns nothing from the shop's answer.
   validated: false,
@@ -37,8 +34,9 @@ export const receiveStripeWebhook = route({
       outcome: v.pipe(v.string(), v.description('What the event did, e.g. "credited", "already_paid", "reversed", "ignored".')),
     }),
     v.title("StripeWebhookReceipt"),
+    v.examples([{ received: true, outcome: "credited" }]),
   ),
-  errors: [400, 404],
+  errors: [404],
 });
 
-export const stripeRoutes = [receiveStripeWebhook];
+export const stripeRoutes = routeList({ receiveStripeWebhook });

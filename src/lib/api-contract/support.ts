@@ -1,10 +1,8 @@
 // Support: opening a ticket with its first message (pb_hooks/lib/support/tickets.js). The
 // chat that follows (replies, attachments) goes through the ticket's records.
 import * as v from "valibot";
-import { route } from "./define";
+import { exampleOf, routeList, routesOf } from "./define";
 import { Id } from "./schemas";
-
-const TAG = "Support";
 
 export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const;
 
@@ -26,6 +24,21 @@ export const SupportTicket = v.pipe(
   }),
   v.title("SupportTicket"),
   v.description("A ticket as the shop stores it (the records API's support_tickets row)."),
+  v.examples([
+    {
+      id: "s3d7f1g5h9j2k6l",
+      collectionId: "pbc_1437206934",
+      collectionName: "support_tickets",
+      user_id: "u1c5g9k3o7s2w6a",
+      subject: "Proxy does not connect",
+      priority: "medium",
+      status: "open",
+      awaiting_reply: true,
+      last_message_at: "2026-11-27 12:40:27.007Z",
+      created: "2026-11-27 12:40:27.007Z",
+      updated: "2026-11-27 12:40:27.007Z",
+    },
+  ]),
 );
 
 export const ChatMessage = v.pipe(
@@ -43,17 +56,28 @@ export const ChatMessage = v.pipe(
   }),
   v.title("ChatMessage"),
   v.description("A message of a ticket as the shop stores it (the records API's chat_messages row)."),
+  v.examples([
+    {
+      id: "m8n2b6v1c5x9z3q",
+      collectionId: "pbc_2980512738",
+      collectionName: "chat_messages",
+      ticket_id: "s3d7f1g5h9j2k6l",
+      sender_id: "u1c5g9k3o7s2w6a",
+      message: "My proxy in Germany refuses connections since this morning.",
+      is_admin_message: false,
+      attachments: [],
+      created: "2026-11-27 12:40:27.007Z",
+      updated: "2026-11-27 12:40:27.007Z",
+    },
+  ]),
 );
 
-export const createSupportTicket = route({
-  id: "createSupportTicket",
-  method: "POST",
-  path: "/support/tickets",
-  tag: TAG,
+const support = routesOf({ tag: "Support", scope: "session" });
+
+export const createSupportTicket = support.post("/support/tickets", {
   summary: "Open a support ticket",
   description:
     "A new open ticket and its first message in one step (a JSON body; attachments are added to later messages). Staff are told by e-mail. A signed-in session only, never an API key.",
-  scope: "session",
   body: v.pipe(
     v.object({
       subject: v.pipe(
@@ -76,8 +100,12 @@ export const createSupportTicket = route({
       { subject: "Proxy does not connect", message: "My proxy in Germany refuses connections since this morning.", priority: "medium" },
     ]),
   ),
-  response: v.pipe(v.object({ ticket: SupportTicket, message: ChatMessage }), v.title("NewSupportTicket")),
-  errors: [400, 403],
+  response: v.pipe(
+    v.object({ ticket: SupportTicket, message: ChatMessage }),
+    v.title("NewSupportTicket"),
+    v.examples([{ ticket: exampleOf(SupportTicket), message: exampleOf(ChatMessage) }]),
+  ),
+  errors: [403],
 });
 
-export const supportRoutes = [createSupportTicket];
+export const supportRoutes = routeList({ createSupportTicket });

@@ -2,11 +2,9 @@
 // (pb_hooks/lib/webhooks/routes.js). Deliveries are signed per Standard Webhooks and retried
 // for 24 hours by the shop's dispatcher.
 import * as v from "valibot";
-import { route } from "./define";
+import { exampleOf, routeList, routesOf } from "./define";
 import { WEBHOOK_EVENTS } from "./events";
-import { Count, Id, Timestamp, page, pageQuery, positiveCents } from "./schemas";
-
-const TAG = "Webhooks";
+import { Count, Id, Timestamp, itemList, page, pageQuery, positiveCents } from "./schemas";
 
 export type { WebhookEvent } from "./events";
 
@@ -41,6 +39,19 @@ export const Webhook = v.pipe(
   }),
   v.title("Webhook"),
   v.description("An endpoint of yours that receives signed events (never its secret)."),
+  v.examples([
+    {
+      id: "w4h8k2n6p9s3v7y",
+      url: "https://example.com/webhooks",
+      description: "Orders to the warehouse",
+      events: ["purchase.completed", "balance.low"],
+      enabled: true,
+      balance_low_cents: 5000,
+      disabled_reason: "",
+      created: "2026-11-27T12:40:27Z",
+      updated: "2026-11-27T12:40:27Z",
+    },
+  ]),
 );
 
 const Url = v.pipe(
@@ -68,7 +79,11 @@ const Secret = v.pipe(
   v.description("The signing secret (Standard Webhooks), shown this once: verify each delivery's webhook-signature with it."),
 );
 
-export const WebhookWithSecret = v.pipe(v.object({ webhook: Webhook, secret: Secret }), v.title("WebhookWithSecret"));
+export const WebhookWithSecret = v.pipe(
+  v.object({ webhook: Webhook, secret: Secret }),
+  v.title("WebhookWithSecret"),
+  v.examples([{ webhook: exampleOf(Webhook), secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }]),
+);
 
 export const Delivery = v.pipe(
   v.object({
@@ -84,31 +99,38 @@ export const Delivery = v.pipe(
     next_attempt_at: v.pipe(v.nullable(Timestamp), v.description("When the next attempt is due; null when none is planned.")),
   }),
   v.title("WebhookDelivery"),
+  v.examples([
+    {
+      id: "d2f6j9m3q7t1w5z",
+      event: "purchase.completed",
+      status: "succeeded",
+      attempts: 1,
+      last_status_code: 200,
+      last_response_ms: 84,
+      last_error: "",
+      created: "2026-11-27T12:40:27Z",
+      delivered_at: "2026-11-27T12:40:28Z",
+      next_attempt_at: null,
+    },
+  ]),
 );
 
-const params = { id: "The endpoint's id." };
-
-export const listWebhooks = route({
-  id: "listWebhooks",
-  method: "GET",
-  path: "/webhooks",
-  tag: TAG,
-  summary: "Your webhook endpoints",
-  description: "Newest first.",
-  scope: "webhooks",
-  response: v.pipe(v.object({ items: v.array(Webhook) }), v.title("WebhookList")),
-  errors: [],
-});
-
-export const createWebhook = route({
-  id: "createWebhook",
-  method: "POST",
-  path: "/webhooks",
-  tag: TAG,
-  summary: "Add a webhook endpoint",
-  description: `The answer holds the endpoint's signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints an account.`,
+const webhooks = routesOf({
+  tag: "Webhooks",
   scope: "webhooks",
   idempotency: "optional",
+  params: { id: "The endpoint's id.", delivery: "The delivery's id." },
+});
+
+export const listWebhooks = webhooks.get("/webhooks", {
+  summary: "Your webhook endpoints",
+  description: "Newest first.",
+  response: itemList(Webhook, "WebhookList"),
+});
+
+export const createWebhook = webhooks.post("/webhooks", {
+  summary: "Add a webhook endpoint",
+  description: `The answer holds the endpoint's signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints an account.`,
   status: 201,
   body: v.pipe(
     v.object({
@@ -127,19 +149,11 @@ export const createWebhook = route({
     ]),
   ),
   response: WebhookWithSecret,
-  errors: [400, 422],
 });
 
-export const updateWebhook = route({
-  id: "updateWebhook",
-  method: "PATCH",
-  path: "/webhooks/{id}",
-  tag: TAG,
+export const updateWebhook = webhooks.patch("/webhooks/{id}", {
   summary: "Change a webhook endpoint",
   description: "Only the fields sent change. Turning an endpoint on again clears why it was turned off.",
-  scope: "webhooks",
-  idempotency: "optional",
-  params,
   body: v.pipe(
     v.object({
       url: v.optional(Url),
@@ -151,67 +165,36 @@ export const updateWebhook = route({
     v.examples([{ events: ["purchase.completed", "proxy.expiring"], enabled: true }]),
   ),
   response: Webhook,
-  errors: [400, 404, 422],
 });
 
-export const deleteWebhook = route({
-  id: "deleteWebhook",
-  method: "DELETE",
-  path: "/webhooks/{id}",
-  tag: TAG,
+export const deleteWebhook = webhooks.delete("/webhooks/{id}", {
   summary: "Remove a webhook endpoint",
   description: "Its deliveries go with it; nothing more is sent to it.",
-  scope: "webhooks",
-  idempotency: "optional",
-  params,
   response: Webhook,
-  errors: [404, 422],
 });
 
-export const rotateWebhookSecret = route({
-  id: "rotateWebhookSecret",
-  method: "POST",
-  path: "/webhooks/{id}/rotate-secret",
-  tag: TAG,
+export const rotateWebhookSecret = webhooks.post("/webhooks/{id}/rotate-secret", {
   summary: "New signing secret for an endpoint",
   description: "The answer holds the new secret, shown this once; the old one stops signing at once.",
-  scope: "webhooks",
-  idempotency: "optional",
-  params,
   response: WebhookWithSecret,
-  errors: [404, 422],
 });
 
-export const listWebhookDeliveries = route({
-  id: "listWebhookDeliveries",
-  method: "GET",
-  path: "/webhooks/{id}/deliveries",
-  tag: TAG,
+export const listWebhookDeliveries = webhooks.get("/webhooks/{id}/deliveries", {
   summary: "Deliveries to an endpoint",
   description: "Newest first, with each one's status, attempts, last HTTP status and response time.",
-  scope: "webhooks",
-  params,
   query: v.object({ status: v.optional(v.picklist(DELIVERY_STATUSES)), ...pageQuery }),
   response: page(Delivery, "WebhookDeliveryPage"),
-  errors: [400, 404],
 });
 
-export const resendWebhookDelivery = route({
-  id: "resendWebhookDelivery",
-  method: "POST",
-  path: "/webhooks/{id}/deliveries/{delivery}/resend",
-  tag: TAG,
+export const resendWebhookDelivery = webhooks.post("/webhooks/{id}/deliveries/{delivery}/resend", {
   summary: "Send a delivery again",
   description:
     "A new delivery with the same payload and webhook-id (so a receiver that de-duplicates on it stays idempotent), due at once. A turned-off endpoint is a 409.",
-  scope: "webhooks",
-  idempotency: "optional",
-  params: { ...params, delivery: "The delivery's id." },
   response: Delivery,
-  errors: [404, 409, 422],
+  errors: [409],
 });
 
-export const webhookRoutes = [
+export const webhookRoutes = routeList({
   listWebhooks,
   createWebhook,
   updateWebhook,
@@ -219,4 +202,4 @@ export const webhookRoutes = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   resendWebhookDelivery,
-];
+});

@@ -1,11 +1,8 @@
 // Affiliate Management (pb_hooks/affiliate.pb.js, money.pb.js): the affiliates with their
 // earnings, one affiliate's referrals, and paying a referral's pending commission.
 import * as v from "valibot";
-import { route } from "../define";
-import { Count, DbDate, Int, pageEntries, pagingQuery, person, searchQuery } from "./common";
-
-const TAG = "Affiliates";
-const ADMIN = "/api/admin" as const;
+import { routeList, routesOf } from "../define";
+import { Count, DbDate, Int, PagingQuery, pageEntries, pagingQuery, person, searchQuery } from "./common";
 
 export const AffiliateRow = v.object({
   id: v.string(),
@@ -42,14 +39,16 @@ export const ReferralRow = v.object({
   ),
 });
 
-export const listAffiliates = route({
-  id: "listAffiliates",
-  method: "GET",
-  path: "/affiliates",
-  base: ADMIN,
-  tag: TAG,
-  summary: "Affiliates with a counted referral or earnings, and the program's totals",
+const affiliates = routesOf({
+  base: "/api/admin",
+  tag: "Affiliates",
   scope: "admin",
+  idempotency: "required",
+  params: { id: "The affiliate's id." },
+});
+
+export const listAffiliates = affiliates.get("/affiliates", {
+  summary: "Affiliates with a counted referral or earnings, and the program's totals",
   query: v.object({ search: searchQuery, ...pagingQuery }),
   response: v.object({
     ...pageEntries(AffiliateRow),
@@ -60,35 +59,19 @@ export const listAffiliates = route({
       total_referrals: Count,
     }),
   }),
-  errors: [400],
 });
 
-export const listAffiliateReferrals = route({
-  id: "listAffiliateReferrals",
-  method: "GET",
-  path: "/affiliates/{id}/referrals",
-  base: ADMIN,
-  tag: TAG,
+export const listAffiliateReferrals = affiliates.get("/affiliates/{id}/referrals", {
   summary: "One affiliate's referrals",
-  scope: "admin",
-  params: { id: "The affiliate's id." },
-  query: v.object(pagingQuery),
+  query: PagingQuery,
   response: v.object({ affiliate: AffiliateRow, ...pageEntries(ReferralRow) }),
-  errors: [404],
 });
 
-export const payReferral = route({
-  id: "payReferral",
-  method: "POST",
-  path: "/referrals/{id}/pay",
-  base: ADMIN,
-  tag: TAG,
+export const payReferral = affiliates.post("/referrals/{id}/pay", {
   summary: "Pay a referral's pending commission",
   description:
     "Marks its pending commissions paid and records the payout (audited referrals.pay); refused below the minimum payout, with nothing pending (400), or when already paid (409).",
-  scope: "admin",
   params: { id: "The referral's id." },
-  idempotency: "required",
   response: v.object({
     payout: v.object({
       id: v.string(),
@@ -102,7 +85,7 @@ export const payReferral = route({
     referral: ReferralRow,
     affiliate: AffiliateRow,
   }),
-  errors: [400, 403, 404, 409, 422],
+  errors: [409],
 });
 
-export const affiliateRoutes = [listAffiliates, listAffiliateReferrals, payReferral];
+export const affiliateRoutes = routeList({ listAffiliates, listAffiliateReferrals, payReferral });

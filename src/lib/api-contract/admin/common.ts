@@ -30,6 +30,9 @@ export const pagingQuery = {
   perPage: v.optional(v.pipe(v.number(), v.integer(), v.description("Rows a page, 1-100 (default 20; more is cut to 100)."))),
 };
 
+/** The query of a list that takes nothing but its page. */
+export const PagingQuery = v.object(pagingQuery);
+
 /** The `search` of the lists that refuse a longer one (admin.js searchParam). */
 export const searchQuery = v.optional(
   v.pipe(

@@ -2,11 +2,8 @@
 // on another machine follows the shop with one. The token is answered once; only its hash is
 // stored. Changes are audited (with the name, never the token).
 import * as v from "valibot";
-import { route } from "../define";
-import { DbDate, pageEntries, pagingQuery } from "./common";
-
-const TAG = "Gateway";
-const ADMIN = "/api/admin" as const;
+import { routeList, routesOf } from "../define";
+import { DbDate, PagingQuery, listPage } from "./common";
 
 export const GatewayToken = v.object({
   id: v.string(),
@@ -17,30 +14,19 @@ export const GatewayToken = v.object({
   in_contact: v.pipe(v.boolean(), v.description("Its gateway called the shop within the last 90 seconds.")),
 });
 
-export const listGatewayTokens = route({
-  id: "listGatewayTokens",
-  method: "GET",
-  path: "/gateway-tokens",
-  base: ADMIN,
-  tag: TAG,
-  summary: "The gateway tokens, newest first",
-  scope: "admin",
-  query: v.object(pagingQuery),
-  response: v.object(pageEntries(GatewayToken)),
-  errors: [],
-});
-
 const NAME_REQUIRED = "Name the gateway (1-100 characters), e.g. eu-1.";
 
-export const createGatewayToken = route({
-  id: "createGatewayToken",
-  method: "POST",
-  path: "/gateway-tokens",
-  base: ADMIN,
-  tag: TAG,
+const gateway = routesOf({ base: "/api/admin", tag: "Gateway", scope: "admin", params: { id: "The token's id." } });
+
+export const listGatewayTokens = gateway.get("/gateway-tokens", {
+  summary: "The gateway tokens, newest first",
+  query: PagingQuery,
+  response: listPage(GatewayToken),
+});
+
+export const createGatewayToken = gateway.post("/gateway-tokens", {
   summary: "Make a gateway token",
   description: "The name is unique among the tokens (ignoring case and surrounding spaces). Audited gateway_token.create.",
-  scope: "admin",
   body: v.pipe(
     v.object({
       name: v.pipe(
@@ -60,21 +46,12 @@ export const createGatewayToken = route({
     token: v.pipe(v.string(), v.description('"gwt_" and 40 letters and digits: shown once.')),
     pb_url: v.pipe(v.string(), v.description("The shop's address the gateway follows (SHOP_APP_URL).")),
   }),
-  errors: [400, 403],
 });
 
-export const revokeGatewayToken = route({
-  id: "revokeGatewayToken",
-  method: "DELETE",
-  path: "/gateway-tokens/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const revokeGatewayToken = gateway.delete("/gateway-tokens/{id}", {
   summary: "Revoke a gateway token",
   description: "Its gateway loses the shop and fails closed. Audited gateway_token.revoke.",
-  scope: "admin",
-  params: { id: "The token's id." },
   response: v.object({ id: v.string(), name: v.string() }),
-  errors: [403, 404],
 });
 
-export const gatewayRoutes = [listGatewayTokens, createGatewayToken, revokeGatewayToken];
+export const gatewayRoutes = routeList({ listGatewayTokens, createGatewayToken, revokeGatewayToken });

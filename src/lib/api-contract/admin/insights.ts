@@ -1,11 +1,9 @@
 // The console's figures (pb_hooks/reports.pb.js, audit.pb.js): the Overview, Analytics over a
 // period, and the audit log with its summary.
 import * as v from "valibot";
-import { route } from "../define";
+import { routeList, routesOf } from "../define";
 import { TRANSACTION_TYPES } from "../money";
 import { Count, DbDate, Int, Percent, listPage, pagingQuery, person, searchQuery } from "./common";
-
-const ADMIN = "/api/admin" as const;
 
 const Traffic = {
   bytes_up: Count,
@@ -31,14 +29,10 @@ export const Growth = v.object({
   caption: v.pipe(v.string(), v.description('"+12% vs previous 30 days", "No change" or "New".')),
 });
 
-export const getOverview = route({
-  id: "getOverview",
-  method: "GET",
-  path: "/overview",
-  base: ADMIN,
-  tag: "Reports",
+const reports = routesOf({ base: "/api/admin", tag: "Reports", scope: "admin" });
+
+export const getOverview = reports.get("/overview", {
   summary: "The Overview's figures",
-  scope: "admin",
   response: v.object({
     total_users: Count,
     total_revenue_cents: v.pipe(Int, v.description("Stripe payments kept (minus refunds and lost disputes).")),
@@ -64,17 +58,10 @@ export const getOverview = route({
     }),
     traffic_month: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
   }),
-  errors: [],
 });
 
-export const getSystemAlerts = route({
-  id: "getSystemAlerts",
-  method: "GET",
-  path: "/system-alerts",
-  base: ADMIN,
-  tag: "Reports",
+export const getSystemAlerts = reports.get("/system-alerts", {
   summary: "What the Overview's System Alerts read: failing upstreams, silent gateways, failed payments, waiting tickets, growth",
-  scope: "admin",
   response: v.object({
     checked_at: DbDate,
     failing_upstreams: v.object({
@@ -107,7 +94,6 @@ export const getSystemAlerts = route({
       traffic: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
     }),
   }),
-  errors: [],
 });
 
 export const ANALYTICS_PERIODS = ["7", "30", "90"] as const;
@@ -120,14 +106,8 @@ const GatewayUptime = v.object({
   uptime_percent: Percent,
 });
 
-export const getAnalytics = route({
-  id: "getAnalytics",
-  method: "GET",
-  path: "/analytics",
-  base: ADMIN,
-  tag: "Reports",
+export const getAnalytics = reports.get("/analytics", {
   summary: "Analytics over the last 7, 30 or 90 days",
-  scope: "admin",
   query: v.object({
     days: v.optional(
       v.pipe(
@@ -167,7 +147,6 @@ export const getAnalytics = route({
       connections_growth: Growth,
     }),
   }),
-  errors: [400],
 });
 
 export const AuditEntry = v.object({
@@ -184,31 +163,20 @@ export const AuditEntry = v.object({
   target_deleted: v.pipe(v.boolean(), v.description("The target (of a known kind) no longer exists.")),
 });
 
-export const listAuditLogs = route({
-  id: "listAuditLogs",
-  method: "GET",
-  path: "/audit-logs",
-  base: ADMIN,
+export const listAuditLogs = reports.get("/audit-logs", {
   tag: "Audit log",
   summary: "Audit log entries, newest first",
-  scope: "admin",
   query: v.object({
     search: searchQuery,
     action: v.optional(v.pipe(v.string(), v.description('One action ("users.admin_grant"); "" for all.'))),
     ...pagingQuery,
   }),
   response: listPage(AuditEntry),
-  errors: [400],
 });
 
-export const getAuditSummary = route({
-  id: "getAuditSummary",
-  method: "GET",
-  path: "/audit-logs/summary",
-  base: ADMIN,
+export const getAuditSummary = reports.get("/audit-logs/summary", {
   tag: "Audit log",
   summary: "Entries today and this week, active admins, the gateways' uptime, the actions logged",
-  scope: "admin",
   response: v.object({
     today: Count,
     this_week: Count,
@@ -216,7 +184,6 @@ export const getAuditSummary = route({
     uptime_percent: v.pipe(Percent, v.description("The gateways' uptime over the last 7 days; null before any gateway reported.")),
     actions: v.array(v.string()),
   }),
-  errors: [],
 });
 
-export const insightRoutes = [getOverview, getSystemAlerts, getAnalytics, listAuditLogs, getAuditSummary];
+export const insightRoutes = routeList({ getOverview, getSystemAlerts, getAnalytics, listAuditLogs, getAuditSummary });

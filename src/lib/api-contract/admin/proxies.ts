@@ -3,15 +3,12 @@
 // stock (generate on the gateway, import upstream lines). Changes are audited.
 import * as v from "valibot";
 import { catalog } from "../../shared-data";
-import { route } from "../define";
+import { routeList, routesOf } from "../define";
 import { MonthUsage } from "../proxies";
+import { wholeNumber } from "../schemas";
 import { PROXY_TYPES } from "../../catalog";
 import { Count, DbDate, Int, listPage, looseSearch, pagingQuery } from "./common";
 import { PROXY_STATUSES } from "./users";
-
-const TAG = "Proxies";
-const ADMIN = "/api/admin" as const;
-const PROXY = { id: "The proxy's id." };
 
 export const PROXY_EXITS = ["direct", "upstream"] as const;
 
@@ -59,14 +56,10 @@ export const AdminProxyDetail = v.object({
   usage: v.object({ month: MonthUsage, last_24h: UsageTotals }),
 });
 
-export const listInventory = route({
-  id: "listInventory",
-  method: "GET",
-  path: "/proxies",
-  base: ADMIN,
-  tag: TAG,
+const inventory = routesOf({ base: "/api/admin", tag: "Proxies", scope: "admin", params: { id: "The proxy's id." } });
+
+export const listInventory = inventory.get("/proxies", {
   summary: "The proxy inventory, newest first",
-  scope: "admin",
   query: v.object({
     search: looseSearch("In the host, username, upstream host, place or owner's e-mail (the first 200 characters)."),
     // Any case: the hook upper-cases before it checks (and says "type must be one of ...").
@@ -77,17 +70,10 @@ export const listInventory = route({
     ...pagingQuery,
   }),
   response: listPage(AdminProxy),
-  errors: [400],
 });
 
-export const getInventoryStats = route({
-  id: "getInventoryStats",
-  method: "GET",
-  path: "/proxies/stats",
-  base: ADMIN,
-  tag: TAG,
+export const getInventoryStats = inventory.get("/proxies/stats", {
   summary: "Proxies by status, type and country",
-  scope: "admin",
   response: v.object({
     total: Count,
     available: Count,
@@ -97,32 +83,16 @@ export const getInventoryStats = route({
     by_type: v.record(v.string(), Count),
     by_country: v.record(v.string(), Count),
   }),
-  errors: [],
 });
 
-export const listInventoryLocations = route({
-  id: "listInventoryLocations",
-  method: "GET",
-  path: "/proxies/locations",
-  base: ADMIN,
-  tag: TAG,
+export const listInventoryLocations = inventory.get("/proxies/locations", {
   summary: "Every country (ISO code) with its name and the states and cities the shop lists",
-  scope: "admin",
   response: v.record(v.string(), v.object({ name: v.string(), states: v.record(v.string(), v.array(v.string())) })),
-  errors: [],
 });
 
-export const getInventoryProxy = route({
-  id: "getInventoryProxy",
-  method: "GET",
-  path: "/proxies/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const getInventoryProxy = inventory.get("/proxies/{id}", {
   summary: "One proxy with its customer password and usage",
-  scope: "admin",
-  params: PROXY,
   response: AdminProxyDetail,
-  errors: [404],
 });
 
 const USERNAME = "Username may use visible ASCII characters except spaces and colons";
@@ -138,25 +108,11 @@ const password = (prefix: string) =>
     v.maxLength(255, `${prefix}assword must be at most 255 characters`),
     v.metadata({ errorCode: "validation_invalid_password" }),
   );
-const limit = (max: number, message: string) =>
-  v.pipe(
-    v.number(message),
-    v.integer(message),
-    v.minValue(0, message),
-    v.maxValue(max, message),
-    v.metadata({ errorCode: "validation_invalid_number" }),
-  );
+const limit = (max: number, message: string) => wholeNumber(0, max, message);
 
-export const updateInventoryProxy = route({
-  id: "updateInventoryProxy",
-  method: "PATCH",
-  path: "/proxies/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const updateInventoryProxy = inventory.patch("/proxies/{id}", {
   summary: "Edit a proxy",
   description: `The fields sent change (at least one); host and port are the gateway's and are refused. ${USERNAME}. upstream_password is sent only to replace the stored one. Audited proxies.update.`,
-  scope: "admin",
-  params: PROXY,
   body: v.pipe(
     v.object({
       username: v.optional(username("U")),
@@ -180,22 +136,15 @@ export const updateInventoryProxy = route({
     v.examples([{ status: "MAINTENANCE", bandwidth_quota_gb: 50, max_connections: 20 }, { bandwidth_quota_mb: 500 }]),
   ),
   response: AdminProxyDetail,
-  errors: [400, 403, 404, 409],
+  errors: [409],
 });
 
-export const deleteInventoryProxy = route({
-  id: "deleteInventoryProxy",
-  method: "DELETE",
-  path: "/proxies/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const deleteInventoryProxy = inventory.delete("/proxies/{id}", {
   summary: "Delete a proxy",
   description: "Answers 204. Audited proxies.delete.",
-  scope: "admin",
-  params: PROXY,
   status: 204,
   response: v.pipe(v.undefined(), v.description("No content.")),
-  errors: [403, 404, 409],
+  errors: [409],
 });
 
 const QUANTITY = "Quantity must be a whole number";
@@ -204,15 +153,9 @@ const place = {
   city: v.optional(v.pipe(v.string(), v.maxLength(100, "City must be at most 100 characters"))),
 };
 
-export const generateProxies = route({
-  id: "generateProxies",
-  method: "POST",
-  path: "/proxies/generate",
-  base: ADMIN,
-  tag: TAG,
+export const generateProxies = inventory.post("/proxies/generate", {
   summary: "Generate proxies on the shop's gateway",
   description: `Up to ${catalog.inventory.max_generate} a batch, in stock (AVAILABLE), exiting directly (spread over the gateway's bind addresses). type in any case; country an ISO code. Audited proxies.generate.`,
-  scope: "admin",
   body: v.pipe(
     v.object({
       type: v.pipe(v.string(), v.description(`${PROXY_TYPES.join(", ")} (any case).`)),
@@ -229,19 +172,12 @@ export const generateProxies = route({
     v.examples([{ type: "DATACENTER", country: "DE", state: "Berlin", city: "Berlin", quantity: 5 }]),
   ),
   response: v.object({ generated_count: Count, message: v.string(), ids: v.array(v.string()) }),
-  errors: [400, 403],
 });
 
-export const importProxies = route({
-  id: "importProxies",
-  method: "POST",
-  path: "/proxies/import",
-  base: ADMIN,
-  tag: TAG,
+export const importProxies = inventory.post("/proxies/import", {
   summary: "Import upstream proxies (host:port:username:password lines)",
   description:
     "Each valid line becomes a proxy on the gateway exiting through that upstream; bad, duplicate or already imported lines are skipped (listed). No valid line: 400 with data.skipped. Type default DATACENTER, country default Unknown. Audited proxies.import.",
-  scope: "admin",
   body: v.pipe(
     v.object({
       text: v.pipe(
@@ -266,10 +202,9 @@ export const importProxies = route({
     skipped: v.array(v.object({ line: Int, text: v.string(), reason: v.string() })),
     message: v.string(),
   }),
-  errors: [400, 403],
 });
 
-export const inventoryRoutes = [
+export const inventoryRoutes = routeList({
   listInventory,
   getInventoryStats,
   listInventoryLocations,
@@ -278,4 +213,4 @@ export const inventoryRoutes = [
   deleteInventoryProxy,
   generateProxies,
   importProxies,
-];
+});

@@ -2,26 +2,17 @@
 // proxy given to a customer with an order at the admin's price ($0 included), and a
 // customer's proxy swapped to another exit of the same type and place. Both audited.
 import * as v from "valibot";
-import { route } from "../define";
+import { routeList, routesOf } from "../define";
 import { AdminProxyDetail } from "./proxies";
 
-const TAG = "Proxies";
-const ADMIN = "/api/admin" as const;
-const PROXY = { id: "The proxy's id." };
+const inventory = routesOf({ base: "/api/admin", tag: "Proxies", scope: "admin", params: { id: "The proxy's id." } });
 const PRICE = "Price must be a whole number of cents from 0 to 1000000";
 
-export const assignInventoryProxy = route({
-  id: "assignInventoryProxy",
-  method: "POST",
-  path: "/proxies/{id}/assign",
-  base: ADMIN,
-  tag: TAG,
+export const assignInventoryProxy = inventory.post("/proxies/{id}/assign", {
   summary: "Assign an Available proxy to a customer",
   description:
     "The proxy becomes the customer's for a term with an order at price_cents: 0 writes the order only, a price is charged to the customer's balance as one PROXY_PURCHASE ledger row (refused when the balance does not cover it). Audited proxies.assign.",
-  scope: "admin",
   idempotency: "required",
-  params: PROXY,
   body: v.pipe(
     v.object({
       user_id: v.pipe(v.string(), v.minLength(1, "Choose the customer"), v.description("The customer's users id.")),
@@ -40,22 +31,15 @@ export const assignInventoryProxy = route({
     transaction_id: v.pipe(v.string(), v.description('The ledger row that charged it; "" at $0.')),
     proxy: AdminProxyDetail,
   }),
-  errors: [400, 403, 404, 409, 422],
+  errors: [403, 409],
 });
 
-export const replaceInventoryProxy = route({
-  id: "replaceInventoryProxy",
-  method: "POST",
-  path: "/proxies/{id}/replace",
-  base: ADMIN,
-  tag: TAG,
+export const replaceInventoryProxy = inventory.post("/proxies/{id}/replace", {
   summary: "Swap a customer's proxy to another exit",
   description:
     "The customer's proxy gets the exit of an Available proxy of the same type and place (409 when none is in stock); its username, password and term stay. Free, not counted against the customer's replacements. Audited proxies.replace.",
-  scope: "admin",
-  params: PROXY,
   response: AdminProxyDetail,
-  errors: [400, 403, 404, 409],
+  errors: [403, 409],
 });
 
-export const assignRoutes = [assignInventoryProxy, replaceInventoryProxy];
+export const assignRoutes = routeList({ assignInventoryProxy, replaceInventoryProxy });

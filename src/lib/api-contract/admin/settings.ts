@@ -3,11 +3,8 @@
 // (make a registration link, list the pending ones, revoke one). Changes are audited.
 import * as v from "valibot";
 import { catalog } from "../../shared-data";
-import { route } from "../define";
-import { DbDate, pageEntries, pagingQuery } from "./common";
-
-const TAG = "Settings";
-const ADMIN = "/api/admin" as const;
+import { routeList, routesOf } from "../define";
+import { DbDate, PagingQuery, listPage } from "./common";
 
 /** A text setting: `required` ones must be sent (not blank); every one is trimmed and at most `max` long. */
 function text(label: string, max: number, required?: string, description?: string) {
@@ -107,28 +104,17 @@ function settingsBody(): SettingsBody {
   ) as SettingsBody;
 }
 
-export const getSettings = route({
-  id: "getSettings",
-  method: "GET",
-  path: "/settings",
-  base: ADMIN,
-  tag: TAG,
+const settings = routesOf({ base: "/api/admin", tag: "Settings", scope: "admin", params: { id: "The invitation's id." } });
+
+export const getSettings = settings.get("/settings", {
   summary: "The settings System Settings edits",
-  scope: "admin",
   response: ConsoleSettings,
-  errors: [],
 });
 
-export const saveSettings = route({
-  id: "saveSettings",
-  method: "PUT",
-  path: "/settings",
-  base: ADMIN,
-  tag: TAG,
+export const saveSettings = settings.put("/settings", {
   summary: "Save the settings",
   description:
     "Required keys must be sent; an optional key left out (or null) keeps its value; an unknown key is refused. Every public page follows the change. Audited settings.update (only the keys that changed).",
-  scope: "admin",
   body: v.pipe(
     v.object(bodyEntries),
     v.examples([
@@ -146,8 +132,9 @@ export const saveSettings = route({
     ]),
   ),
   response: ConsoleSettings,
-  errors: [400, 403],
 });
+
+const INVITE_EMAIL = "Enter a valid email address, or leave it empty.";
 
 export const PendingInvitation = v.object({
   id: v.string(),
@@ -157,31 +144,16 @@ export const PendingInvitation = v.object({
   created_by: v.nullable(v.object({ id: v.string(), email: v.string(), first_name: v.string(), last_name: v.string() })),
 });
 
-export const listInvitations = route({
-  id: "listInvitations",
-  method: "GET",
-  path: "/invitations",
-  base: ADMIN,
-  tag: TAG,
+export const listInvitations = settings.get("/invitations", {
   summary: "The pending admin invitations (at most 20)",
-  scope: "admin",
-  query: v.object(pagingQuery),
-  response: v.object(pageEntries(PendingInvitation)),
-  errors: [],
+  query: PagingQuery,
+  response: listPage(PendingInvitation),
 });
 
-const INVITE_EMAIL = "Enter a valid email address, or leave it empty.";
-
-export const createInvitation = route({
-  id: "createInvitation",
-  method: "POST",
-  path: "/invitations",
-  base: ADMIN,
-  tag: TAG,
+export const createInvitation = settings.post("/invitations", {
   summary: "Make an admin registration link",
   description:
     "Valid 24 hours, for one address or any; 409 while registration is closed or with 20 pending. The link is answered once: only its hash is stored. Audited invitations.create.",
-  scope: "admin",
   body: v.pipe(
     v.object({
       email: v.optional(
@@ -202,21 +174,14 @@ export const createInvitation = route({
     email: v.nullable(v.string()),
     expires_at: DbDate,
   }),
-  errors: [400, 403, 409],
+  errors: [409],
 });
 
-export const revokeInvitation = route({
-  id: "revokeInvitation",
-  method: "DELETE",
-  path: "/invitations/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const revokeInvitation = settings.delete("/invitations/{id}", {
   summary: "Revoke a pending admin invitation",
   description: "409 when it was used, revoked or has expired. Audited invitations.revoke.",
-  scope: "admin",
-  params: { id: "The invitation's id." },
   response: v.object({ id: v.string(), revoked_at: DbDate }),
-  errors: [403, 404, 409],
+  errors: [409],
 });
 
-export const settingsRoutes = [getSettings, saveSettings, listInvitations, createInvitation, revokeInvitation];
+export const settingsRoutes = routeList({ getSettings, saveSettings, listInvitations, createInvitation, revokeInvitation });

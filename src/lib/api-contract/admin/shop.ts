@@ -4,10 +4,9 @@
 // invitation check is left out: it only ever answers 405 (send the token in a body).
 import * as v from "valibot";
 import { countryNames as countries } from "../../shared-data";
-import { route } from "../define";
+import { routeList, routesOf } from "../define";
 import { AuthAnswer, Count, DbDate } from "./common";
 
-const TAG = "Sign-up";
 const SHOP = "/api/shop" as const;
 
 const EMAIL_MESSAGE = "Please enter a valid email address";
@@ -23,16 +22,12 @@ const personName = (message: string) =>
 const firstName = personName("First name must be at least 2 characters");
 const lastName = personName("Last name must be at least 2 characters");
 
-export const signUp = route({
-  id: "signUp",
-  method: "POST",
-  path: "/signup",
-  base: SHOP,
-  tag: TAG,
+const shop = routesOf({ base: SHOP, tag: "Sign-up", scope: "public" });
+
+export const signUp = shop.post("/signup", {
   summary: "Create a customer account and sign in",
   description:
     "A new account with a secret nobody learns (the customer signs in later with an e-mailed code or a password they set), the referral of the affiliate code `ref` (an unknown or malformed code is ignored) and the verification mail. 400 per field, or for an e-mail that has an account.",
-  scope: "public",
   body: v.pipe(
     v.object({
       first_name: firstName,
@@ -48,21 +43,14 @@ export const signUp = route({
     v.examples([{ first_name: "Jane", last_name: "Doe", email: "jane.doe@example.com", country: "Germany" }]),
   ),
   response: AuthAnswer,
-  errors: [400],
 });
 
 const InvitationToken = v.pipe(v.string(), v.description("The token of the registration link (in the body: URLs are logged)."));
 
-export const checkAdminInvitation = route({
-  id: "checkAdminInvitation",
-  method: "POST",
-  path: "/admin-invitations/check",
-  base: SHOP,
-  tag: TAG,
+export const checkAdminInvitation = shop.post("/admin-invitations/check", {
   summary: "Check an admin invitation link",
   description:
     "403 while admin registration is closed or in demo mode; 404 for an unknown (or missing) token; 410 for a used, revoked or expired one.",
-  scope: "public",
   body: v.pipe(v.object({ token: v.optional(InvitationToken) }), v.examples([{ token: "c2hvcC1pbnZpdGF0aW9uLWV4YW1wbGU" }])),
   response: v.object({
     valid: v.literal(true),
@@ -72,16 +60,10 @@ export const checkAdminInvitation = route({
   errors: [403, 404, 410],
 });
 
-export const registerAdmin = route({
-  id: "registerAdmin",
-  method: "POST",
-  path: "/admin-register",
-  base: SHOP,
-  tag: TAG,
+export const registerAdmin = shop.post("/admin-register", {
   summary: "Create an admin account with an invitation and sign in",
   description:
     "A verified, onboarded admin; the invitation is spent in the same transaction (audited invitations.accept). Refusals as the check's, and 400 per field: the e-mail is not the invited one or has an account, a weak password.",
-  scope: "public",
   body: v.pipe(
     v.object({
       token: v.optional(InvitationToken),
@@ -106,20 +88,14 @@ export const registerAdmin = route({
     ]),
   ),
   response: AuthAnswer,
-  errors: [400, 403, 404, 410],
+  errors: [403, 404, 410],
 });
 
-export const getStockSummary = route({
-  id: "getStockSummary",
-  method: "GET",
-  path: "/stock-summary",
-  base: SHOP,
+export const getStockSummary = shop.get("/stock-summary", {
   tag: "Catalog",
   summary: "How many countries have a proxy in stock",
   description: "What the public pages state; announced on the realtime topic when it changes.",
-  scope: "public",
   response: v.object({ countries: Count }),
-  errors: [],
 });
 
-export const shopRoutes = [signUp, checkAdminInvitation, registerAdmin, getStockSummary];
+export const shopRoutes = routeList({ signUp, checkAdminInvitation, registerAdmin, getStockSummary });

@@ -2,13 +2,10 @@
 // customer and last activity, and one ticket. Replies and status changes go through the
 // ticket records (audited by audit.pb.js).
 import * as v from "valibot";
-import { route } from "../define";
+import { routeList, routesOf } from "../define";
 import { TICKET_PRIORITIES } from "../support";
 import { Count, DbDate, looseSearch, pageEntries, pagingQuery, person } from "./common";
 import { TICKET_STATUSES } from "./users";
-
-const TAG = "Support";
-const ADMIN = "/api/admin" as const;
 
 export const AdminTicket = v.object({
   id: v.string(),
@@ -23,14 +20,10 @@ export const AdminTicket = v.object({
   ...person("user"),
 });
 
-export const listTicketInbox = route({
-  id: "listTicketInbox",
-  method: "GET",
-  path: "/support/tickets",
-  base: ADMIN,
-  tag: TAG,
+const inbox = routesOf({ base: "/api/admin", tag: "Support", scope: "admin", params: { id: "The ticket's id." } });
+
+export const listTicketInbox = inbox.get("/support/tickets", {
   summary: "Every ticket, newest activity or most pressing first, with the counts per status",
-  scope: "admin",
   query: v.object({
     q: looseSearch("In the subject or the customer's e-mail and names (the first 200 characters)."),
     status: v.optional(v.picklist(["", ...TICKET_STATUSES], "Status must be open, pending or closed.")),
@@ -47,20 +40,11 @@ export const listTicketInbox = route({
     ...pageEntries(AdminTicket),
     counts: v.object({ all: Count, open: Count, pending: Count, closed: Count, awaiting_reply: Count }),
   }),
-  errors: [400],
 });
 
-export const getInboxTicket = route({
-  id: "getInboxTicket",
-  method: "GET",
-  path: "/support/tickets/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const getInboxTicket = inbox.get("/support/tickets/{id}", {
   summary: "One ticket as the inbox lists it",
-  scope: "admin",
-  params: { id: "The ticket's id." },
   response: AdminTicket,
-  errors: [404],
 });
 
-export const supportRoutes = [listTicketInbox, getInboxTicket];
+export const supportRoutes = routeList({ listTicketInbox, getInboxTicket });

@@ -4,36 +4,27 @@
 // Idempotency-Key (one per attempt).
 import * as v from "valibot";
 import { catalog } from "../../shared-data";
-import { route } from "../define";
+import { routeList, routesOf } from "../define";
 import { PAYMENT_STATUSES } from "../credits";
 import { TRANSACTION_TYPES } from "../money";
 import { PROXY_TYPES } from "../../catalog";
 import { TICKET_PRIORITIES } from "../support";
 import { AdminUser, Count, DbDate, Int, looseSearch, pageEntries, pagingQuery } from "./common";
 
-const TAG = "Users";
-const ADMIN = "/api/admin" as const;
-const USER = { id: "The user's id." };
-
 export const PROXY_STATUSES = ["AVAILABLE", "ASSIGNED", "EXPIRED", "MAINTENANCE"] as const;
 export const TICKET_STATUSES = ["open", "pending", "closed"] as const;
 export const USER_ROLES = ["all", "admins", "users"] as const;
 
-export const listUsers = route({
-  id: "listUsers",
-  method: "GET",
-  path: "/users",
-  base: ADMIN,
-  tag: TAG,
+const users = routesOf({ base: "/api/admin", tag: "Users", scope: "admin", params: { id: "The user's id." } });
+
+export const listUsers = users.get("/users", {
   summary: "Users, newest first, with the counts of each role",
-  scope: "admin",
   query: v.object({
     search: looseSearch("In the e-mail or the names (the first 100 characters)."),
     role: v.optional(v.pipe(v.picklist(USER_ROLES, "Role must be all, admins or users."), v.description("Default all."))),
     ...pagingQuery,
   }),
   response: v.object({ ...pageEntries(AdminUser), counts: v.object({ all: Count, admins: Count, users: Count }) }),
-  errors: [400],
 });
 
 /** A proxy type, or "" for a renewal of several types. */
@@ -76,15 +67,8 @@ export const AdminPayment = v.object({
   created: DbDate,
 });
 
-export const getUser = route({
-  id: "getUser",
-  method: "GET",
-  path: "/users/{id}",
-  base: ADMIN,
-  tag: TAG,
+export const getUser = users.get("/users/{id}", {
   summary: "One user with their latest transactions, proxies, tickets, orders and payments",
-  scope: "admin",
-  params: USER,
   response: v.object({
     user: v.object({ ...AdminUser.entries, onboarding_completed: v.boolean(), password_set: v.boolean() }),
     balance_cents: Int,
@@ -128,7 +112,6 @@ export const getUser = route({
     payments: v.array(AdminPayment),
     totals: v.object({ transactions: Count, proxies: Count, tickets: Count, orders: Count, payments: Count }),
   }),
-  errors: [404],
 });
 
 const CONFIRM_EMAIL = "Type the user's e-mail address to confirm.";
@@ -138,17 +121,10 @@ const confirmEmail = v.pipe(
   v.description("The user's e-mail, typed to confirm."),
 );
 
-export const setUserAdmin = route({
-  id: "setUserAdmin",
-  method: "POST",
-  path: "/users/{id}/admin",
-  base: ADMIN,
-  tag: TAG,
+export const setUserAdmin = users.post("/users/{id}/admin", {
   summary: "Grant or remove admin rights",
   description:
     "Granting needs the user's e-mail typed as confirm_email. Never your own; the last administrator stays. Audited users.admin_grant / users.admin_revoke.",
-  scope: "admin",
-  params: USER,
   body: v.pipe(
     v.object({
       is_admin: v.boolean("Admin status (is_admin) must be true or false."),
@@ -157,19 +133,12 @@ export const setUserAdmin = route({
     v.examples([{ is_admin: false }]),
   ),
   response: AdminUser,
-  errors: [400, 403, 404, 409],
+  errors: [409],
 });
 
-export const changeUserEmail = route({
-  id: "changeUserEmail",
-  method: "POST",
-  path: "/users/{id}/email",
-  base: ADMIN,
-  tag: TAG,
+export const changeUserEmail = users.post("/users/{id}/email", {
   summary: "Change a user's e-mail address",
   description: "The new address is unverified and gets the verification mail; the old one is told. Audited users.email_change.",
-  scope: "admin",
-  params: USER,
   body: v.pipe(
     v.object({
       email: v.pipe(
@@ -181,80 +150,45 @@ export const changeUserEmail = route({
     v.examples([{ email: "new.address@example.com" }]),
   ),
   response: AdminUser,
-  errors: [400, 403, 404, 409],
+  errors: [409],
 });
 
-export const verifyUser = route({
-  id: "verifyUser",
-  method: "POST",
-  path: "/users/{id}/verify",
-  base: ADMIN,
-  tag: TAG,
+export const verifyUser = users.post("/users/{id}/verify", {
   summary: "Mark a user's e-mail as verified",
   description: "Audited users.verify.",
-  scope: "admin",
-  params: USER,
   response: AdminUser,
-  errors: [400, 403, 404, 409],
+  errors: [400, 409],
 });
 
-export const resendVerification = route({
-  id: "resendVerification",
-  method: "POST",
-  path: "/users/{id}/verification",
-  base: ADMIN,
-  tag: TAG,
+export const resendVerification = users.post("/users/{id}/verification", {
   summary: "Send the verification mail again",
   description: "Refused (400) for a verified address; 503 when the mail could not be sent.",
-  scope: "admin",
-  params: USER,
   response: AdminUser,
-  errors: [400, 403, 404, 409],
+  errors: [400, 409],
 });
 
-export const setUserSuspended = route({
-  id: "setUserSuspended",
-  method: "POST",
-  path: "/users/{id}/suspension",
-  base: ADMIN,
-  tag: TAG,
+export const setUserSuspended = users.post("/users/{id}/suspension", {
   summary: "Suspend a user or lift the suspension",
   description: "Suspending ends every session and refuses sign-in; never your own account. Audited users.suspend / users.unsuspend.",
-  scope: "admin",
-  params: USER,
   body: v.pipe(v.object({ suspended: v.boolean("Suspended must be true or false.") }), v.examples([{ suspended: true }])),
   response: AdminUser,
-  errors: [400, 403, 404, 409],
+  errors: [409],
 });
 
-export const deleteUser = route({
-  id: "deleteUser",
-  method: "POST",
-  path: "/users/{id}/delete",
-  base: ADMIN,
-  tag: TAG,
+export const deleteUser = users.post("/users/{id}/delete", {
   summary: "Delete an account on request",
   description:
     "Erases the personal data and keeps the row for the ledger; the user's e-mail typed as confirm_email. Not your own, not an admin. Audited users.delete.",
-  scope: "admin",
-  params: USER,
   body: v.pipe(v.object({ confirm_email: confirmEmail }), v.examples([{ confirm_email: "jane.doe@example.com" }])),
   response: AdminUser,
-  errors: [400, 403, 404, 409],
+  errors: [409],
 });
 
 const AMOUNT = "Amount must be at least $0.01, in whole cents.";
 
-export const adjustBalance = route({
-  id: "adjustBalance",
-  method: "POST",
-  path: "/users/{id}/balance",
-  base: ADMIN,
-  tag: TAG,
+export const adjustBalance = users.post("/users/{id}/balance", {
   summary: "Credit or debit a user's balance",
   description: "One ledger row and its audit row (balance.adjust) in one transaction; a debit never takes the balance below zero (409).",
-  scope: "admin",
-  params: USER,
   idempotency: "required",
   body: v.pipe(
     v.object({
@@ -275,19 +209,13 @@ export const adjustBalance = route({
     v.examples([{ transaction_type: "CREDIT", amount_cents: 500, description: "Goodwill credit for the outage on 27 November" }]),
   ),
   response: v.pipe(v.object({ balance_cents: Int }), v.description("The balance right after the entry.")),
-  errors: [400, 403, 404, 409, 422],
+  errors: [409],
 });
 
-export const refundOrder = route({
-  id: "refundOrder",
-  method: "POST",
-  path: "/orders/{id}/refund",
-  base: ADMIN,
-  tag: TAG,
+export const refundOrder = users.post("/orders/{id}/refund", {
   summary: "Refund a proxy order",
   description:
     "Credits the order back (a REFUND ledger row), returns its proxies to stock or takes the renewal back; after the refund promise only with allow_late. 409 already refunded, too old, or extended by a later renewal. Audited proxy_orders.refund.",
-  scope: "admin",
   params: { id: "The order's id." },
   idempotency: "required",
   body: v.pipe(
@@ -309,10 +237,10 @@ export const refundOrder = route({
     released: v.pipe(Count, v.description("Proxies back in stock.")),
     shortened: v.pipe(Count, v.description("Proxies whose renewal was taken back.")),
   }),
-  errors: [400, 403, 404, 409, 422],
+  errors: [409],
 });
 
-export const userRoutes = [
+export const userRoutes = routeList({
   listUsers,
   getUser,
   setUserAdmin,
@@ -323,4 +251,4 @@ export const userRoutes = [
   deleteUser,
   adjustBalance,
   refundOrder,
-];
+});
