@@ -9,7 +9,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
-import { ListCount, ListState, pagedListState } from "@/components/ui/list-state";
+import { ListCount, PagedListState } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
@@ -116,14 +116,9 @@ const NO_AFFILIATE_TEXTS: EmptyTexts = {
 function AffiliateTable() {
   const list = useSeededStore($affiliates);
   const { affiliateId } = useStore($selection);
+  const empty = <FilteredEmptyState texts={NO_AFFILIATE_TEXTS} filtered={!!list.criteria} onClear={clearAffiliateSearch} />;
   return (
-    <ListState
-      {...pagedListState(list)}
-      onRetry={reloadAffiliates}
-      loadingLabel="Loading affiliates"
-      skeletonClassName="h-12"
-      emptyState={<FilteredEmptyState texts={NO_AFFILIATE_TEXTS} filtered={!!list.criteria} onClear={clearAffiliateSearch} />}
-    >
+    <PagedListState list={list} onRetry={reloadAffiliates} loadingLabel="Loading affiliates" skeletonClassName="h-12" empty={empty}>
       <DataTable
         columns={AFFILIATE_COLUMNS}
         data={list.items.length > 0 ? list.items : NO_AFFILIATES}
@@ -139,6 +134,6 @@ function AffiliateTable() {
           always: list.items.length >= AFFILIATES_PER_PAGE,
         }}
       />
-    </ListState>
+    </PagedListState>
   );
 }

@@ -9,7 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { RefreshButton } from "@/components/ui/button";
 import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { ListCount, ListState, pagedListState } from "@/components/ui/list-state";
+import { ListCount, PagedListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { SearchField } from "@/components/ui/search-field";
@@ -128,13 +128,14 @@ function EntryList() {
   const list = useSeededStore($auditLogs);
   const filtered = list.criteria.search !== "" || list.criteria.action !== "";
   const busy = list.status === "loading";
+  const empty = <FilteredEmptyState texts={NO_ENTRIES} filtered={filtered} onClear={clearAuditFilters} />;
   return (
-    <ListState
-      {...pagedListState(list)}
+    <PagedListState
+      list={list}
       onRetry={reloadAuditLogs}
       loadingLabel="Loading audit logs"
       skeletonClassName="h-24 rounded-xl"
-      emptyState={<FilteredEmptyState texts={NO_ENTRIES} filtered={filtered} onClear={clearAuditFilters} />}
+      empty={empty}
     >
       <ul aria-label="Audit log entries" aria-busy={busy} className={cn("space-y-3", busy && "opacity-60")}>
         {list.items.map((entry) => (
@@ -144,7 +145,7 @@ function EntryList() {
       {showPager(list.page, list.items.length, AUDIT_LOGS_PER_PAGE) ? (
         <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToAuditPage} disabled={busy} />
       ) : null}
-    </ListState>
+    </PagedListState>
   );
 }
 
