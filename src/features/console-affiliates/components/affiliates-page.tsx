@@ -3,7 +3,7 @@
 // panel with the selected affiliate's referrals, where a pending commission is paid out.
 import { useStore } from "@nanostores/react";
 import { Clock, DollarSign, Gift, Users } from "lucide-react";
-import { AdminGate } from "@/components/session/admin-gate";
+import { SeededPage } from "@/components/session/seeded-page";
 import { RefreshButton } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
@@ -13,9 +13,9 @@ import { ListCount, PagedListState } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
-import type { UserRecord } from "@/lib/pocketbase-types";
-import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import { AFFILIATES_PER_PAGE, type AffiliatePage, type AffiliateRow } from "@/features/console-affiliates/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import { useSeededStore } from "@/stores/seed";
+import { AFFILIATES_PER_PAGE, type AffiliateRow, type affiliatesFirstData } from "@/features/console-affiliates/api";
 import { AFFILIATE_COLUMNS } from "@/features/console-affiliates/columns";
 import { ReferralPanel } from "@/features/console-affiliates/components/referral-panel";
 import {
@@ -29,23 +29,9 @@ import {
   setAffiliateSearch,
 } from "@/features/console-affiliates/stores";
 
-interface AffiliatesPageProps {
-  /** The admin the server verified for this request. */
-  initialUser?: UserRecord | null;
-  /** The first page of affiliates with the stats, read on the server (null: load here). */
-  initial?: { affiliates: AffiliatePage | null } | null;
-}
-
-export function AffiliatesPage({ initialUser = null, initial = null }: AffiliatesPageProps) {
-  return (
-    <AdminGate initialUser={initialUser}>
-      {(admin) => (
-        <SeedStores seeds={affiliatesSeeds(seedFor(initialUser, admin, initial?.affiliates))}>
-          <AffiliateManagement />
-        </SeedStores>
-      )}
-    </AdminGate>
-  );
+/** The first page of affiliates with the stats, read on the server (null: load here). */
+export function AffiliatesPage(props: FirstDataProps<typeof affiliatesFirstData>) {
+  return <SeededPage admin {...props} seeds={(first) => affiliatesSeeds(first?.affiliates ?? null)} Page={AffiliateManagement} />;
 }
 
 function AffiliateManagement() {

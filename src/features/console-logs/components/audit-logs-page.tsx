@@ -2,7 +2,7 @@
 // and filtered by action on the server, with the summary cards.
 import { useStore } from "@nanostores/react";
 import { Activity, CalendarDays, ScrollText, ServerCog, Users } from "lucide-react";
-import { AdminGate } from "@/components/session/admin-gate";
+import { SeededPage } from "@/components/session/seeded-page";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -17,9 +17,9 @@ import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
-import type { UserRecord } from "@/lib/pocketbase-types";
-import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import { AUDIT_LOGS_PER_PAGE, type AuditEntry, type AuditPage, type AuditSummary } from "@/features/console-logs/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import { useSeededStore } from "@/stores/seed";
+import { AUDIT_LOGS_PER_PAGE, type AuditEntry, type auditLogsFirstData } from "@/features/console-logs/api";
 import { actionTitle, adminName, auditSentence, detailsJson, shortId, showPager, targetDisplay } from "@/features/console-logs/format";
 import {
   $auditLogs,
@@ -34,23 +34,9 @@ import {
   setAuditSearch,
 } from "@/features/console-logs/stores";
 
-interface AuditLogsPageProps {
-  /** The admin the server verified for this request. */
-  initialUser?: UserRecord | null;
-  /** The first page and the summary the server read (null parts load here). */
-  initial?: { entries: AuditPage | null; summary: AuditSummary | null } | null;
-}
-
-export function AuditLogsPage({ initialUser = null, initial = null }: AuditLogsPageProps) {
-  return (
-    <AdminGate initialUser={initialUser}>
-      {(admin) => (
-        <SeedStores seeds={auditLogsSeeds(seedFor(initialUser, admin, initial))}>
-          <AuditLogs />
-        </SeedStores>
-      )}
-    </AdminGate>
-  );
+/** The first page and the summary the server read (null parts load here). */
+export function AuditLogsPage(props: FirstDataProps<typeof auditLogsFirstData>) {
+  return <SeededPage admin {...props} seeds={auditLogsSeeds} Page={AuditLogs} />;
 }
 
 function AuditLogs() {
