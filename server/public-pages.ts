@@ -11,11 +11,14 @@
 //
 // Cookies do not matter on public pages: they are the same bytes for everyone (the
 // middleware's cache already served them so), and the one thing a public page sets, the
-// ?ref= cookie, needs a query string.
+// ?ref= cookie, needs a query string. One exception: /login with a session cookie goes to
+// Astro, whose middleware sends a signed-in visitor on to the dashboard (issue #28); the
+// page itself stays the same static bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { etagForCoding, etagMatches, type Coding } from "../src/lib/server/http-cache.ts";
 import { PUBLIC_DOCUMENTS, PUBLIC_PATHS, publicPageRegistry, type PublishedPage } from "../src/lib/server/page-cache.ts";
 import { compressOnce, negotiate, type Encoding } from "./compression.ts";
+import { AUTH_COOKIE } from "../src/lib/cookies.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type Headers = Record<string, string | number>;
@@ -31,6 +34,12 @@ type Prepared = Record<Encoding, Representation>;
 
 /** Exact request targets served here: no trailing-slash variants, no query strings. */
 const FAST_PATHS: ReadonlySet<string> = new Set([...PUBLIC_PATHS, ...PUBLIC_DOCUMENTS]);
+
+/** A session cookie with a value: the middleware checks it (PocketBase decides). */
+const SESSION_COOKIE = new RegExp(`(?:^|;)\\s*${AUTH_COOKIE}=[^;\\s]`);
+
+/** Pages a signed-in visitor is sent away from (src/middleware.ts). */
+const SIGNED_OUT_PAGES: ReadonlySet<string> = new Set(["/login"]);
 
 /** Headers of the rendered page that are per response, or that each coding sets itself. */
 const NOT_REPLAYED = new Set([
@@ -128,6 +137,7 @@ export function servePublicPage(req: IncomingMessage, res: ServerResponse, miss:
   const method = req.method;
   const url = req.url ?? "";
   if ((method !== "GET" && method !== "HEAD") || !FAST_PATHS.has(url)) return false;
+  if (SIGNED_OUT_PAGES.has(url) && SESSION_COOKIE.test(req.headers.cookie ?? "")) return false;
   const registry = publicPageRegistry();
   const page = registry.pages.get(url);
   const currentVersion = registry.currentVersion;

@@ -1,5 +1,6 @@
 import { defineMiddleware } from "astro:middleware";
-import { guard, isAppPath, isSecureRequest, referralCookie, SessionCheckUnavailable, verifySession } from "@/lib/server/auth";
+import { guard, isAppPath, isSecureRequest, referralCookie, SessionCheckUnavailable, sessionToken, verifySession } from "@/lib/server/auth";
+import { signInDestination } from "@/lib/safe-next";
 import { isCacheablePath, publishSnapshotVersion, servePublicPage } from "@/lib/server/page-cache";
 import { getSiteSnapshot } from "@/lib/server/site-content";
 
@@ -34,10 +35,32 @@ function clientIp(context: { clientAddress: string }): string | undefined {
   }
 }
 
+/**
+ * Where a signed-in visitor opening /login goes instead (issue #28): where signing in would
+ * take them (a safe ?next, else /dashboard). Null for everyone else, who gets the static
+ * page: no cookie, a session PocketBase does not confirm or cannot check now, or a
+ * ?verify= link (the page confirms it, then moves on itself).
+ */
+async function signedInElsewhere(context: { request: Request; url: URL; clientAddress: string }): Promise<string | null> {
+  const { request, url } = context;
+  if (request.method !== "GET" || url.pathname !== "/login" || url.searchParams.has("verify")) return null;
+  const cookie = request.headers.get("cookie") ?? "";
+  if (!sessionToken(cookie)) return null;
+  try {
+    const user = await verifySession(cookie, clientIp(context));
+    return user ? signInDestination(url.searchParams.get("next"), user) : null;
+  } catch (err) {
+    if (err instanceof SessionCheckUnavailable) return null;
+    throw err;
+  }
+}
+
 export const onRequest = defineMiddleware(async (context, next) => {
   const { content, version } = await getSiteSnapshot();
   context.locals.site = content;
   const { pathname, search } = context.url;
+  const signedIn = await signedInElsewhere(context);
+  if (signedIn) return redirect(signedIn);
 
   let response: Response;
   if (isAppPath(pathname)) {

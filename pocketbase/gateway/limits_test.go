@@ -59,6 +59,15 @@ func TestQuotaAndConcurrencyCap(t *testing.T) {
 	}
 }
 
+func TestCapTextCountsConnections(t *testing.T) {
+	if got := capText(1); got != "This proxy already has 1 open connection, its limit; close one and try again." {
+		t.Fatalf("one: %q", got)
+	}
+	if got := capText(3); !strings.Contains(got, "has 3 open connections, its limit") {
+		t.Fatalf("three: %q", got)
+	}
+}
+
 // A connection holds its slot from before its dial: connections that arrive together
 // cannot pass a cap together while their upstream is still answering.
 func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {
@@ -98,5 +107,22 @@ func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {
 	wg.Wait()
 	if statuses[200] != 2 || statuses[429] != 6 {
 		t.Fatalf("8 connections at once under a cap of 2: %v", statuses)
+	}
+}
+
+// A quota reads as it was given: whole GB, whole MB (a 500 MB trial, issue #28), else GB with two decimals.
+func TestFormatBytesNamesQuotasAsGiven(t *testing.T) {
+	for n, want := range map[int64]string{
+		0:             "0 GB",
+		1 << 30:       "1 GB",
+		50 << 30:      "50 GB",
+		500 << 20:     "500 MB",
+		1536 << 20:    "1536 MB",
+		100:           "0.00 GB",
+		(1 << 30) + 1: "1.00 GB",
+	} {
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -21,6 +21,7 @@ export interface UserRecord extends RecordModel {
   suspended: boolean;
   deleted: boolean;
   ip_allowlist: unknown;
+  welcome_credit_withheld: boolean;
 }
 
 export interface SettingRecord extends RecordModel {

@@ -192,8 +192,11 @@ describe("GET /api/admin/users/{id}", () => {
         "state",
         "status",
         "type",
+        "username",
       ]);
     }
+    // The drawer titles each proxy by place and username (issue #28), as the customer's card does.
+    expect(detail.proxies.map((p) => p["username"]).sort()).toEqual(proxies.map((p) => p["username"]).sort());
     expect(JSON.stringify(detail)).not.toContain(String(proxies[0]!["password"]));
     expect(detail.tickets).toEqual([expect.objectContaining({ subject: "Slow proxies", status: "open", priority: "high" })]);
     expect(detail.orders).toEqual([

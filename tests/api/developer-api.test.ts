@@ -140,6 +140,37 @@ describe("API keys", () => {
     const account = await api<{ api_key: { spent_this_month_cents: number } }>("GET", "/api/v1/account");
     expect(account.body.api_key.spent_this_month_cents).toBe(unit * 2);
   });
+
+  it("take a new spend cap later, from the session only (issue #28)", async () => {
+    const user = await customer(shop, 100_000);
+    const where = country();
+    await addStock(shop, { country: where, count: 3 });
+    const { id, api } = await keyOf(user, { scopes: ["read", "purchase"], spend_cap_cents: 1 });
+    const buy = () => api<Json>("POST", "/api/v1/proxies/purchase", { body: { type: "RESIDENTIAL", country: where, quantity: 1 } });
+    expect((await buy()).status).toBe(403);
+    const cap = (spend_cap_cents: number | null, caller = sessionOf(user), key = id) =>
+      caller<{ spend_cap_cents: number | null; spent_this_month_cents: number }>("PATCH", `/api/v1/api-keys/${key}`, {
+        body: { spend_cap_cents },
+      });
+    // A key cannot raise its own cap; another customer's key is not found; the range is the contract's.
+    expect((await cap(100_000, api)).status).toBe(403);
+    expect((await cap(100_000, sessionOf(await customer(shop)))).status).toBe(404);
+    expect((await cap(0)).status).toBe(400);
+    const raised = await cap(100_000);
+    expect(raised.status).toBe(200);
+    expect(raised.body).toMatchObject({ spend_cap_cents: 100_000, spent_this_month_cents: 0 });
+    expect((await buy()).status).toBe(200);
+    const removed = await cap(null);
+    expect(removed.body.spend_cap_cents).toBeNull();
+    expect(removed.body.spent_this_month_cents).toBeGreaterThan(0);
+    expect((await buy()).status).toBe(200);
+    const rows = await shop.su.collection("account_activity").getFullList({ filter: `user = "${user.id}" && kind = "api_key_changed"` });
+    expect(rows.map((r) => r["summary"])).toEqual(
+      expect.arrayContaining(["Changed the spend cap of API key “test key” from $0.01 a month to $1,000.00 a month"]),
+    );
+    await sessionOf(user)("DELETE", `/api/v1/api-keys/${id}`);
+    expect((await cap(5000)).status).toBe(400);
+  });
 });
 
 describe("reads", () => {

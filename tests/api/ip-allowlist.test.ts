@@ -96,6 +96,11 @@ describe("GET and PUT /api/v1/account/ip-allowlist", () => {
   it.each([
     ["an address out of range", { entries: ["1.2.3.4", "10.0.0.300"] }, "'10.0.0.300' is not an IP address or CIDR range."],
     ["a host name", { text: "1.2.3.4\nproxy.example.com" }, "'proxy.example.com' is not an IP address or CIDR range."],
+    [
+      "several bad lines, all named at once",
+      { text: "bad-one\n1.2.3.4\n10.0.0.300" },
+      "'bad-one' is not an IP address or CIDR range. '10.0.0.300' is not an IP address or CIDR range.",
+    ],
     ["a prefix too long", { entries: ["2001:db8::/129"] }, "'2001:db8::/129' is not an IP address or CIDR range."],
     ["a zone", { entries: ["fe80::1%eth0"] }, "'fe80::1%eth0' is not an IP address or CIDR range."],
     [

@@ -48,6 +48,11 @@ describe("the test provider (no Stripe keys, PAYMENTS_TEST_MODE=true)", () => {
       ["CREDIT", 2500, `test_${res.payment.id}`, `payment:${res.payment.id}`],
       ["CREDIT", 100, "", `payment-bonus:${res.payment.id}`],
     ]);
+    // The ledger names the package as Buy Credits does (issue #28), never by its id.
+    expect(rows.map((r) => r["description"])).toEqual([
+      "Purchased the $25.00 Credits package for $24.00",
+      "Bonus credits with the $25.00 Credits package",
+    ]);
     // The customer reads their own payment; nobody writes payments through the API.
     expect((await buyer.pb.collection("payments").getOne(res.payment.id))["status"]).toBe("paid");
     expect(await statusOf(() => buyer.pb.collection("payments").update(res.payment.id, { status: "failed" }))).toBe(403);

@@ -87,6 +87,7 @@ describe("POST /api/v1/proxies/purchase", () => {
     [{ type: "RESIDENTIAL", country: "US", quantity: MAX_PURCHASE_QUANTITY + 1 }, "quantity", "Maximum 100 proxies per purchase."],
     [{ type: "RESIDENTIAL", country: "US", quantity: 1.5 }, "quantity", "Quantity must be a whole number."],
     [{ type: "RESIDENTIAL", country: "US", quantity: "3" }, "quantity", "Quantity must be a whole number."],
+    [{ type: "RESIDENTIAL", country: "XX", quantity: 1 }, "country", "Unknown country XX."],
   ])("refuses %j with the field's message and changes nothing", async (body, field, message) => {
     const buyer = await customer(shop, 1000);
     const err = await errorOf(() => purchase(buyer.pb, body));

@@ -196,6 +196,17 @@ describe("finding 10: the welcome credit and referrals cannot be farmed", () => 
     const fourth = await shop.su.collection("users").getOne(accounts[3]!.record.id);
     expect(fourth["verified"]).toBe(true);
     expect((await ledgerOf(shop, fourth.id)).balance).toBe(0);
+    // Its record says so (issue #28: the dashboard tells it why), readable by it, not writable.
+    expect(fourth["welcome_credit_withheld"]).toBe(true);
+    expect((await shop.su.collection("users").getOne(accounts[0]!.record.id))["welcome_credit_withheld"]).toBe(false);
+    const own = shop.tpb.client();
+    own.authStore.save(accounts[3]!.token, null);
+    expect((await own.collection("users").getOne(fourth.id))["welcome_credit_withheld"]).toBe(true);
+    await own
+      .collection("users")
+      .update(fourth.id, { welcome_credit_withheld: false })
+      .catch(() => null);
+    expect((await shop.su.collection("users").getOne(fourth.id))["welcome_credit_withheld"]).toBe(true);
 
     // Another address is not affected; 0 lifts the limit.
     const elsewhere = await signUpWithCode("", newAddress());

@@ -2,6 +2,7 @@
 // inventory only with SHOP_DEMO_SEED=true.
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unknownPlaceholders } from "@/lib/plan-features";
 import { demoEnv, type DemoAccounts } from "../support/demo.ts";
 import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 
@@ -52,7 +53,11 @@ async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {
     expect((plan["features"] as string[]).length).toBeGreaterThan(0);
     // Support hours are one setting (issue #15): no plan promises other hours.
     expect((plan["features"] as string[]).join(" | ")).not.toContain("24/7");
+    // Numbers name their facts (issue #28): only the contract's placeholders.
+    expect((plan["features"] as string[]).flatMap(unknownPlaceholders)).toEqual([]);
   }
+  const residential = plans.find((p) => p["type"] === "RESIDENTIAL");
+  expect(residential?.["features"]).toContain("Sticky sessions up to {session_max_hours} hours");
 }
 
 describe("with SHOP_DEMO_SEED=true", () => {
@@ -132,10 +137,13 @@ describe("with SHOP_DEMO_SEED=true", () => {
   it("seeds gateway proxies that exit directly from this machine, in ISO countries", async () => {
     // Every demo proxy, sold or not, is what Generate makes: exit direct, no bind address,
     // the gateway's host and port, no upstream (the superuser sees the hidden fields).
-    const all = await su.collection("proxies").getFullList({ fields: "country,host,port,exit,bind_address,upstream_host,type" });
+    const all = await su.collection("proxies").getFullList({ fields: "country,host,port,exit,bind_address,upstream_host,type,username" });
     expect(all).toHaveLength(200);
     for (const proxy of all) {
       expect(proxy).toMatchObject({ host: "shop.test.example", port: 3128, exit: "direct", bind_address: "", upstream_host: "" });
+      // Named as Generate names stock (issue #28), not "psdemo_...": type, country, 12 random characters.
+      const prefix = `${String(proxy["type"]).slice(0, 3).toLowerCase()}_${String(proxy["country"]).toLowerCase()}_`;
+      expect(proxy["username"]).toMatch(new RegExp(`^${prefix}[a-z0-9]{12}$`));
     }
     expect(all.filter((p) => p["country"] === "UK")).toHaveLength(0);
 

@@ -57,6 +57,9 @@ describe("usage of a proxy", () => {
       max_connections: 0,
       quota_reached: false,
       renews_on: new Date(nextMonth(now)).toISOString().slice(0, 10),
+      // The card shows failures (issue #28): how many this month, the latest and why.
+      failed_connections: 1,
+      last_failure: { at: hourIso(now), reason: "A site it was asked to reach could not be reached." },
     });
     expect(Date.parse(mine.to) - Date.parse(mine.from)).toBe(24 * HOUR);
 
@@ -106,16 +109,21 @@ describe("usage of a proxy", () => {
     setProxyColumns(shop.tpb, [expired], { status: "EXPIRED" });
     const now = Date.now();
     insertUsageRows(shop.tpb, [
-      { proxy_id: full, user_id: user.id, hour: now, bytes_up: 500, bytes_down: 1500 },
+      { proxy_id: full, user_id: user.id, hour: now, bytes_up: 500, bytes_down: 1500, failed_connections: 2 },
       { proxy_id: full, user_id: user.id, hour: now - 40 * 24 * HOUR, bytes_up: 9999 }, // an earlier month
       // A fractional count (never the gateway's, but a hand-written row) is read whole, not a failed answer.
       { proxy_id: capped, user_id: user.id, hour: now, bytes_down: 10.6 },
       { proxy_id: expired, user_id: user.id, hour: now, bytes_down: 10 },
     ]);
+    // An exit the gateway marked failing is the latest failure, in words, never its error text.
+    setProxyColumns(shop.tpb, [full], { upstream_failed_at: dbDate(now), upstream_error: "dial tcp 10.9.9.9:1: connection refused" });
     const summary = await user.pb.send<Record<string, Omit<Month, "renews_on">>>("/api/v1/proxies/usage-summary", {});
     expect(Object.keys(summary).sort()).toEqual([full, capped].sort());
-    expect(summary[full]).toMatchObject({ bytes: 2000, quota_bytes: 2000, max_connections: 0, quota_reached: true });
+    expect(summary[full]).toMatchObject({ bytes: 2000, quota_bytes: 2000, max_connections: 0, quota_reached: true, failed_connections: 2 });
+    expect(summary[full]!.last_failure?.reason).toBe("The proxy's exit did not answer: connections fail until it answers again.");
+    expect(JSON.stringify(summary)).not.toContain("10.9.9.9");
     expect(summary[capped]).toMatchObject({ bytes: 10, quota_bytes: 0, max_connections: 4, quota_reached: false });
+    expect(summary[capped]).toMatchObject({ failed_connections: 0, last_failure: null });
     const others = await other.user.pb.send<Record<string, Month>>("/api/v1/proxies/usage-summary", {});
     expect(Object.keys(others)).toEqual([other.proxies[0]!.id]);
     expect(others[other.proxies[0]!.id]).toMatchObject({ bytes: 0, quota_reached: false });
@@ -219,6 +227,20 @@ describe("usage of a proxy", () => {
       expect([err.status, err.message]).toEqual([400, capMessage]);
     }
     expect(await detail(id)).toMatchObject({ bandwidth_quota_bytes: 10 * GB, max_connections: 0 });
+
+    // A quota in MB (issue #28: a 500 MB trial), stored in bytes as the gateway reads them.
+    expect(await edit(id, { bandwidth_quota_mb: 500 })).toMatchObject({ bandwidth_quota_bytes: 500 * 2 ** 20 });
+    expect((await audits("proxies.update", id)).at(-1)?.["details"]).toEqual({
+      changes: { bandwidth_quota_mb: { from: 10 * 1024, to: 500 } },
+    });
+    const mbMessage = "Bandwidth quota must be a whole number of MB from 0 to 1,024,000,000 (0 = unlimited).";
+    for (const bad of [-1, 0.5, 1_024_000_001]) {
+      const err = await errorOf(() => edit(id, { bandwidth_quota_mb: bad }));
+      expect([err.status, err.message]).toEqual([400, mbMessage]);
+    }
+    const both = await errorOf(() => edit(id, { bandwidth_quota_gb: 1, bandwidth_quota_mb: 500 }));
+    expect([both.status, both.message]).toEqual([400, "Send the bandwidth quota once: in GB or in MB, not both."]);
+    expect(await detail(id)).toMatchObject({ bandwidth_quota_bytes: 500 * 2 ** 20 });
   });
 
   it("checks a plan's limits, copies them onto the proxies a purchase assigns, and a renewal keeps the proxy's", async () => {

@@ -9,7 +9,8 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebServer, type WebServer } from "../../server/web-server.ts";
-import { SUPERUSER } from "../support/pocketbase.ts";
+import PocketBase from "pocketbase";
+import { createTestUser, forwardedFrom, SUPERUSER } from "../support/pocketbase.ts";
 import { securityHeaderCases } from "./cases/web-server-headers.ts";
 import { customerSignIn, LIMITS, OTHER_MACHINE, portOf, send, useWebServers } from "./cases/web-server-kit.ts";
 
@@ -258,6 +259,34 @@ describe("the PocketBase dashboard and superuser sign-in", () => {
     // The shop itself still answers that machine.
     expect((await send(host, web.directPort(), { path: "/api/health" })).status).toBe(200);
     expect((await send(host, web.proxyPort(), { path: "/login" })).status).toBe(200);
+  });
+});
+
+describe("/login for a signed-in visitor (issue #28)", () => {
+  const login = (path: string, token?: string) =>
+    send("127.0.0.1", web.directPort(), {
+      path,
+      localAddress: "127.0.0.41",
+      ...(token ? { headers: { cookie: `pb_auth=${token}` } } : {}),
+    });
+
+  it("is sent on to the dashboard by the server; everyone else gets the static page", async () => {
+    // A customer of its own: earlier tests end the fixture customer's sessions.
+    const user = await createTestUser(await web.tpb.superuser(), { onboarding_completed: true });
+    const pb = new PocketBase(web.tpb.url);
+    await pb.collection("users").authWithPassword(user.email, user.password, { headers: forwardedFrom(web.tpb, "198.51.100.41") });
+    const token = pb.authStore.token;
+    const signedIn = await login("/login", token);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers["location"]).toBe("/dashboard");
+    expect(signedIn.headers["cache-control"]).toBe("no-store");
+    expect((await login("/login?next=%2Fdashboard%2Fproxies", token)).headers["location"]).toBe("/dashboard/proxies");
+    // A verification link is confirmed by the page itself, which then moves on.
+    expect((await login("/login?verify=some-token", token)).status).toBe(200);
+    for (const answer of [await login("/login"), await login("/login", "not-a-session")]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain("Sign in to your account");
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 // Phones (issue #15): the bottom bar keeps the spec's first five items and adds "More", a
-// sheet with the rest of the area's navigation, the admin/customer switch and Sign Out,
+// sheet with the rest of the area's navigation, the admin/customer switch and Sign out,
 // usable with the keyboard and announced as a dialog.
 import { expect, test, type Page } from "@playwright/test";
 import { createAdmin, createCustomer, signInAs } from "./support/customers.ts";
@@ -13,7 +13,8 @@ const CUSTOMER_MORE = [
   ["Support", "/dashboard/support"],
   ["Settings", "/dashboard/settings"],
 ] as const;
-const CONSOLE_BAR = ["Overview", "User Management", "Affiliate Management", "Pricing Management", "Proxy Management"];
+// Short labels: "User Management" broke mid-word in a sixth of a phone (issue #28, 19).
+const CONSOLE_BAR = ["Overview", "Users", "Affiliates", "Pricing", "Proxies"];
 const CONSOLE_MORE = [
   ["Support Tickets", "/console/support"],
   ["Analytics", "/console/analytics"],
@@ -40,6 +41,26 @@ async function expectBar(page: Page, name: string, labels: string[]): Promise<vo
     .locator("a, button")
     .evaluateAll((items) => items.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
   expect(spill).toEqual([]);
+  // No word breaks across lines ("User Managem / ent"): each word lies on one line box.
+  const broken = await bar.locator("a, button").evaluateAll((items) =>
+    items.flatMap((el) =>
+      Array.from(el.childNodes)
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .flatMap((node) => {
+          const text = node.textContent ?? "";
+          const words: string[] = [];
+          for (const match of text.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+            if (tops.size > 1) words.push(match[0]);
+          }
+          return words;
+        }),
+    ),
+  );
+  expect(broken).toEqual([]);
   await expectNoHorizontalScroll(page);
 }
 
@@ -74,7 +95,7 @@ test("a customer's phone bar: five items and More, whose sheet reaches the rest 
   let sheet = await openMore(page, "Dashboard shortcuts");
   await expectSheetLinks(page, CUSTOMER_MORE);
   await expect(sheet.getByRole("link", { name: "Admin Console" })).toHaveCount(0);
-  await expect(sheet.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
+  await expect(sheet.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
   await expectNoAxeViolations(page, "the More sheet");
 
   await sheet.getByRole("link", { name: "Transactions" }).click();
@@ -90,7 +111,7 @@ test("a customer's phone bar: five items and More, whose sheet reaches the rest 
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
 
   sheet = await openMore(page, "Dashboard shortcuts");
-  await sheet.getByRole("button", { name: "Sign Out", exact: true }).click();
+  await sheet.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
@@ -134,7 +155,7 @@ test("an admin's phone bars: the console's five and More with the rest, and the 
 
   let sheet = await openMore(page, "Console shortcuts");
   await expectSheetLinks(page, CONSOLE_MORE);
-  await expect(sheet.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
+  await expect(sheet.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
   await expectNoAxeViolations(page, "the console's More sheet");
 
   await sheet.getByRole("link", { name: "Audit Logs" }).click();
@@ -159,6 +180,6 @@ test("an admin's phone bars: the console's five and More with the rest, and the 
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
 
   sheet = await openMore(page, "Console shortcuts");
-  await sheet.getByRole("button", { name: "Sign Out", exact: true }).click();
+  await sheet.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -7,6 +7,8 @@
 // limits (issue #16). Browsing is my-proxies.spec.ts.
 import { expect, test } from "@playwright/test";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { formatDateUtc } from "@/lib/dates";
+import { proxyTitle } from "@/lib/proxy-title";
 import { adjustBalance, createCustomer, ledgerOf, signInAs, userClient } from "./support/customers.ts";
 import { expectNoAxeViolations } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
@@ -34,7 +36,7 @@ test.describe("My Proxies", () => {
     const dataDir = process.env["E2E_DATA_DIR"]!;
     insertUsageRows({ dataDir }, [
       { proxy_id: bought!.id, user_id: user.id, hour: Date.now(), bytes_up: Math.round(0.2 * GB), bytes_down: GB, connections: 40 },
-      { proxy_id: spent!.id, user_id: user.id, hour: Date.now(), bytes_down: GB },
+      { proxy_id: spent!.id, user_id: user.id, hour: Date.now(), bytes_down: GB, connections: 3, failed_connections: 1 },
     ]);
     await signInAs(page, user, "/dashboard/proxies");
 
@@ -42,14 +44,16 @@ test.describe("My Proxies", () => {
     await expect(card.getByTestId("proxy-usage")).toContainText("This month: 1.2 GB of 10 GB");
     await expect(card.getByTestId("proxy-usage")).toContainText("Up to 5 connections at once");
     await expect(card.getByText(/Monthly quota used up/)).toHaveCount(0);
-    const renews = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toLocaleDateString("en-US", {
-      month: "short",
-      day: "numeric",
-      timeZone: "UTC",
-    });
+    await expect(card.getByTestId("proxy-failures")).toHaveCount(0);
+    // The dashboard's one date format, 'MMM dd, yyyy' (issue #28).
+    const renews = formatDateUtc(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString());
     const spentUsage = cardOf(page, await proxyInDb(spent!.id)).getByTestId("proxy-usage");
     await expect(spentUsage).toContainText("This month: 1 GB of 1 GB");
     await expect(spentUsage).toContainText(`Monthly quota used up: new connections are refused until ${renews}`);
+    // Failures are shown, not hidden (issue #28): how many, the latest and why.
+    await expect(spentUsage.getByTestId("proxy-failures")).toContainText(
+      /^1 failed connection this month; last [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2}: A site it was asked to reach could not be reached\.$/,
+    );
 
     const password = card.getByTestId("proxy-password");
     await expect(password).toContainText("••••");
@@ -93,7 +97,7 @@ test.describe("My Proxies", () => {
     const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Saxony ${tag()}`, count: 1 });
     // As the customer's own answer has it (`ports` when the server sends them; else the HTTP port).
     const mine = (await (await userClient(user)).collection("proxies").getOne(bought!.id)) as unknown as ProxyRecord & {
-      ports?: { http?: number; socks5?: number };
+      ports?: { http?: number; socks5?: number; https?: number };
     };
     const ports = mine.ports ?? { http: mine.port };
     const url = (scheme: string, port: number, password: string) => `${scheme}://${mine.username}:${password}@${mine.host}:${port}`;
@@ -102,7 +106,9 @@ test.describe("My Proxies", () => {
     await page.goto("/dashboard/proxies");
     const card = cardOf(page, mine);
     await expect(card.getByTestId("proxy-ports")).toHaveText(
-      [`HTTP ${ports.http}`, ...(ports.socks5 ? [`SOCKS5 ${ports.socks5}`] : [])].join(" · "),
+      [`HTTP ${ports.http}`, ...(ports.socks5 ? [`SOCKS5 ${ports.socks5}`] : []), ...(ports.https ? [`HTTPS ${ports.https}`] : [])].join(
+        " · ",
+      ),
     );
     await expect(card.getByTestId("connect-lines")).toHaveCount(0);
     const connect = card.getByRole("button", { name: "Connect" });
@@ -116,6 +122,7 @@ test.describe("My Proxies", () => {
     const copies: [string, string][] = [
       ["Copy host:port:user:pass", `${endpointOf(mine)}:${mine.username}:${mine.password}`],
       ["Copy HTTP proxy URL", url("http", ports.http!, mine.password)],
+      ...(ports.https ? [["Copy HTTPS proxy URL", url("https", ports.https, mine.password)] as [string, string]] : []),
       ...(ports.socks5 ? [["Copy SOCKS5 proxy URL", url("socks5h", ports.socks5, mine.password)] as [string, string]] : []),
       ["Copy curl command", curl(mine.password)],
     ];
@@ -197,10 +204,10 @@ test.describe("My Proxies", () => {
 
     // A selection of two.
     await cardOf(page, b!)
-      .getByRole("checkbox", { name: `Select ${endpointOf(b!)}` })
+      .getByRole("checkbox", { name: `Select ${proxyTitle(b!)}` })
       .check();
     await cardOf(page, c!)
-      .getByRole("checkbox", { name: `Select ${endpointOf(c!)}` })
+      .getByRole("checkbox", { name: `Select ${proxyTitle(c!)}` })
       .check();
     await expect(page.getByText("2 proxies selected")).toBeVisible();
     await page.getByRole("button", { name: "Renew selected" }).click();

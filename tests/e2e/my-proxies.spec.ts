@@ -40,6 +40,8 @@ test.describe("My Proxies", () => {
     const first = cardOf(page, residential[0]!);
     await expect(first.getByText("Active", { exact: true })).toBeVisible();
     await expect(first.getByText(`Residential · Fresno ${t}, California, US`)).toBeVisible();
+    // Titled by place and username, not the gateway's host:port every card shares (issue #28).
+    await expect(first.getByRole("heading")).toHaveText(`Fresno ${t}, United States · ${residential[0]!.username}`);
     await expect(first.getByText(/^Expires [A-Z][a-z]{2} \d{2}, \d{4} · 30 days left$/)).toBeVisible();
 
     // The country filter offers the countries of my proxies only.

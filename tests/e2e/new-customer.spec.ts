@@ -50,14 +50,28 @@ test("through another loopback name: one origin, and the verification link finds
   const link = linkFrom(await waitForMail(mailbox(), user.email, /verif/i, { after }), "/login?verify=");
   expect(new URL(link).origin).toBe(E2E.baseUrl);
   await page.goto(link);
-  await expect(page.getByText("Your email address is verified.")).toBeVisible();
 
-  // Still signed in on the same origin: the dashboard, verified, with the welcome credit.
-  await page.goto("/dashboard");
+  // Still signed in on the same origin: on to the dashboard by itself (issue #28), not a
+  // sign-in form; verified, with the welcome credit.
+  await expect(page).toHaveURL(`${E2E.baseUrl}/dashboard`);
   await hydrated(page);
   await expect(heading(page)).toHaveText(/, Otto$/);
   await expect(page.getByTestId("overview-balance")).toHaveText("$5.00");
   await expect(page.getByTestId("verify-email-notice")).toHaveCount(0);
+});
+
+test("a welcome credit the per-address limit withheld is explained on the dashboard (issue #28)", async ({ page }) => {
+  const user = await createCustomer({ firstName: "Wes" });
+  await signInAs(page, user, "/dashboard");
+  await hydrated(page);
+  await expect(page.getByTestId("welcome-withheld")).toHaveCount(0);
+  // As lib/money/welcome-credit.js marks an account whose address had the day's credits.
+  await (await superuserClient()).collection("users").update(user.id, { welcome_credit_withheld: true });
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByTestId("welcome-withheld")).toHaveText("Your e-mail is verified, but no welcome credit was added.");
+  await expect(page.getByText(/welcome credit goes to a limited number of new accounts from one network address a day/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "buy credits", exact: true })).toHaveAttribute("href", "/dashboard/buy-credits");
 });
 
 test("Settings → Profile saves the names and country", async ({ page }) => {

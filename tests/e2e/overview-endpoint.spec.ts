@@ -20,4 +20,6 @@ test("an IPv6 host is written in brackets in the overview's Active Proxies", asy
   const list = page.getByRole("region", { name: "Active Proxies", exact: true });
   await expect(list.getByText(`[${host}]:${proxy["port"]}`, { exact: true })).toBeVisible();
   await expect(list.getByText(`${host}:${proxy["port"]}`, { exact: true })).toHaveCount(0);
+  // Each proxy is titled by its place and username (issue #28), not the address they share.
+  await expect(list.getByText(`Germany · ${proxy["username"]}`, { exact: true })).toBeVisible();
 });

@@ -32,8 +32,8 @@ test("a customer creates an API key, sees it once, uses it and revokes it", asyn
   await page.getByRole("button", { name: "Create API key" }).click();
   const dialog = page.getByRole("dialog", { name: "Create API key" });
   await expect(dialog.getByRole("checkbox", { name: /^Read/ })).toBeChecked();
-  // The spend cap is asked only with the purchase scope.
-  await expect(dialog.getByLabel("Monthly spend cap in USD (optional)")).toHaveCount(0);
+  // The spend cap is always shown (issue #28), and taken only with the purchase scope.
+  await expect(dialog.getByLabel("Monthly spend cap in USD (optional)")).toBeDisabled();
   await dialog.getByRole("button", { name: "Create API key" }).click();
   await expect(dialog.getByText("Name is required")).toBeVisible();
   await dialog.getByLabel("Name", { exact: true }).fill("Inventory sync");
@@ -104,4 +104,18 @@ test("on a phone, a purchase key with a spend cap and an allowlist is listed as 
   await expect(card).toContainText("Never");
   await expect(card.getByTestId("api-key-status")).toHaveText("Active");
   await expect(page.getByTestId("api-key-row")).toBeHidden();
+
+  // The cap changes later (issue #28); emptied, the key has none and its spend still shows.
+  await card.getByRole("button", { name: "Change spend cap of API key Buyer bot" }).click();
+  const capDialog = page.getByRole("dialog", { name: "Spend cap of “Buyer bot”" });
+  const cap = capDialog.getByLabel("Monthly spend cap in USD (optional)");
+  await expect(cap).toHaveValue("50.00");
+  await cap.fill("75");
+  await capDialog.getByRole("button", { name: "Save cap" }).click();
+  await expect(capDialog).toBeHidden();
+  await expect(card).toContainText("$0.00 of $75.00");
+  await card.getByRole("button", { name: "Change spend cap of API key Buyer bot" }).click();
+  await capDialog.getByLabel("Monthly spend cap in USD (optional)").fill("");
+  await capDialog.getByRole("button", { name: "Save cap" }).click();
+  await expect(card).toContainText("$0.00 · No cap");
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { creditsText, packageTotalCents, paymentView, returnedPayment } from "@/features/credits/packages";
+import { creditsText, packageLine, packageName, packageTotalCents, paymentView, returnedPayment } from "@/features/credits/packages";
 
 const payment = { credits_cents: 2500, bonus_cents: 100, amount_cents: 2400, failure_reason: "" };
 
@@ -8,6 +8,12 @@ describe("credit packages", () => {
     expect(packageTotalCents({ credits_cents: 2500, bonus_cents: 100 })).toBe(2600);
     expect(creditsText({ credits_cents: 2500, bonus_cents: 100 })).toBe("$25.00 in credits + $1.00 bonus");
     expect(creditsText({ credits_cents: 1000, bonus_cents: 0 })).toBe("$10.00 in credits");
+    // One plain line a package (issue #28): what you pay, the credits, the bonus on top.
+    expect(packageLine({ price_cents: 4500, credits_cents: 5000, bonus_cents: 500 })).toBe(
+      "You pay $45.00 and get $50.00 in credits + $5.00 bonus.",
+    );
+    expect(packageLine({ price_cents: 1000, credits_cents: 1000, bonus_cents: 0 })).toBe("You pay $10.00 and get $10.00 in credits.");
+    expect(packageName({ credits_cents: 5000 })).toBe("$50.00 Credits");
   });
 });
 

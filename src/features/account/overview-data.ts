@@ -8,11 +8,11 @@ import { fetchBalanceCents, type BalanceSeed } from "@/stores/balance";
 import type { Connectable } from "@/lib/connection-lines";
 
 /** What the overview lists of a proxy: no credentials. */
-export type OverviewProxy = Pick<ProxyRecord, "id" | "host" | "port" | "type" | "country">;
+export type OverviewProxy = Pick<ProxyRecord, "id" | "host" | "port" | "type" | "country" | "city" | "username">;
 /** The newest active proxy, for "Testing Your Proxies": all a curl command needs (`ports` from servers that send it). */
 export type TestProxy = Pick<ProxyRecord, "host" | "port" | "type" | "username" | "password"> & Pick<Connectable, "ports">;
 // Credentials are read for the list but kept only for its first proxy (testProxy).
-const OVERVIEW_PROXY_FIELDS = "id,host,port,type,country,ports,username,password";
+const OVERVIEW_PROXY_FIELDS = "id,host,port,type,country,city,ports,username,password";
 /** What the overview lists of a ledger row. */
 export type OverviewTransaction = Pick<TransactionRecord, "id" | "type" | "amount_cents" | "description" | "created">;
 const OVERVIEW_TRANSACTION_FIELDS = "id,type,amount_cents,description,created";
@@ -59,7 +59,15 @@ export async function loadOverview(userId: string, signal?: AbortSignal, client:
   ]);
   const first = proxies.items[0];
   return {
-    activeProxies: proxies.items.map(({ id, host, port, type, country }) => ({ id, host, port, type, country })),
+    activeProxies: proxies.items.map(({ id, host, port, type, country, city, username }) => ({
+      id,
+      host,
+      port,
+      type,
+      country,
+      city,
+      username,
+    })),
     testProxy: first
       ? {
           host: first.host,

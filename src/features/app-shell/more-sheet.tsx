@@ -1,4 +1,4 @@
-// The More sheet: the rest of the area's navigation, the admin's area switch and Sign Out,
+// The More sheet: the rest of the area's navigation, the admin's area switch and Sign out,
 // in the project's dialog (Headless UI: focus trap, Escape, aria-modal, focus back to More).
 import { LayoutDashboard, LogOut, Shield } from "lucide-react";
 import { useState } from "react";
@@ -48,7 +48,7 @@ export function MoreSheet({ open, onClose: close, area, pathname, isAdmin }: Mor
           }}
         >
           <LogOut className="size-4" aria-hidden="true" />
-          Sign Out
+          Sign out
         </Button>
       </div>
       <Button variant="secondary" className="mt-4 w-full" onClick={close}>

@@ -1,32 +1,20 @@
-// The console's reference list of places (country code -> name, states, cities), shared
-// with the server: pb_hooks/lib/locations.json is what generate and import check against.
-import { locations } from "@/lib/shared-data";
+// The console's places for Generate and Import: every ISO 3166-1 country from the one list
+// the shop uses (src/lib/countries.ts, read from pb_hooks/lib/iso-countries.json, which is
+// what the server checks a country against), the ones with a built-in state and city list
+// first; states and cities come from that list where a country has one.
+import { COUNTRIES_SUGGESTED_FIRST, countryLabel, listedCities, listedStates } from "@/lib/countries";
 
-export interface CountryPlaces {
-  name: string;
-  states: Record<string, string[]>;
-}
-
-export const LOCATIONS: Readonly<Record<string, CountryPlaces>> = locations;
+export { countryLabel };
 
 /** Where imported proxies go when the batch names no country. */
 export const UNKNOWN_COUNTRY = "Unknown";
 
-export const COUNTRY_CODES: readonly string[] = Object.keys(LOCATIONS);
+/** Every country code, the suggested ones first ("US", "CA", … then "AF", "AX", …). */
+export const COUNTRY_CODES: readonly string[] = COUNTRIES_SUGGESTED_FIRST.map((c) => c.code);
 
-/** "United States (US)" for a code in the list, else the stored value as it is ("Unknown", "PT"). */
-export function countryLabel(code: string): string {
-  const country = LOCATIONS[code];
-  return country ? `${country.name} (${code})` : code;
-}
+export const statesOf = (country: string): string[] => listedStates(country);
 
-export function statesOf(country: string): string[] {
-  return Object.keys(LOCATIONS[country]?.states ?? {});
-}
-
-export function citiesOf(country: string, state: string): string[] {
-  return LOCATIONS[country]?.states[state] ?? [];
-}
+export const citiesOf = (country: string, state: string): string[] => listedCities(country, state);
 
 /** "Los Angeles, California, US": the parts a proxy has. */
 export function placeLabel(proxy: { city: string; state: string; country: string }): string {

@@ -14,6 +14,19 @@ export function creditsText(pkg: Pick<CreditPackage, "credits_cents" | "bonus_ce
   return `${formatCents(pkg.credits_cents)} in credits${bonus}`;
 }
 
+/** A package's name, on its card and in the ledger (lib/money/payments.js): "$50.00 Credits". */
+export function packageName(pkg: Pick<CreditPackage, "credits_cents">): string {
+  return `${formatCents(pkg.credits_cents)} Credits`;
+}
+
+/**
+ * The package in one plain line: what you pay, the credits you get, the bonus on top
+ * ("You pay $45.00 and get $50.00 in credits + $5.00 bonus.").
+ */
+export function packageLine(pkg: Pick<CreditPackage, "price_cents" | "credits_cents" | "bonus_cents">): string {
+  return `You pay ${formatCents(pkg.price_cents)} and get ${creditsText(pkg)}.`;
+}
+
 export type PaymentPhase = "pending" | "paid" | "failed" | "canceled";
 
 export interface PaymentView {

@@ -2,6 +2,7 @@
 import { daysUntil, formatDate, formatDateUtc } from "@/lib/dates";
 import type { ProxyRecord, ProxyStatus } from "@/lib/pocketbase-types";
 import { plural } from "@/lib/plural";
+import { regionName } from "@/lib/proxy-title";
 
 export const STATUS_BADGES: Record<ProxyStatus, { label: string; tone: "success" | "danger" | "warning" | "neutral" }> = {
   ASSIGNED: { label: "Active", tone: "success" },
@@ -33,20 +34,8 @@ export function expiryText(proxy: Pick<ProxyRecord, "expires_at" | "status">, no
   return `Expires ${date} · ${plural(days, "day", "days")} left`;
 }
 
-const regionNames = (() => {
-  try {
-    return new Intl.DisplayNames(["en"], { type: "region" });
-  } catch {
-    return null;
-  }
-})();
-
 /** "United States (US)" for a country code the browser knows, else the code itself. */
 export function countryLabel(code: string): string {
-  try {
-    const name = regionNames?.of(code);
-    return name && name !== code ? `${name} (${code})` : code;
-  } catch {
-    return code;
-  }
+  const name = regionName(code);
+  return name !== code ? `${name} (${code})` : code;
 }

@@ -5,6 +5,7 @@
 import { atom, computed } from "nanostores";
 import { api } from "@/lib/api-client";
 import { getProxyUsageSummary } from "@/lib/api-contract/proxies";
+import { formatDateUtc } from "@/lib/dates";
 import { keepLoaded } from "@/lib/keep-loaded";
 import type { MonthUsage } from "@/lib/month-usage";
 import { $proxyList } from "@/features/proxies/stores";
@@ -25,7 +26,7 @@ keepLoaded($monthUsage, [$listReady], async (signal) =>
   $listReady.get() ? { status: "ready", error: "", usage: await api.call(getProxyUsageSummary, { signal }) } : null,
 );
 
-/** "2026-12-01" -> "Dec 1". */
+/** "2026-12-01" -> "Dec 01, 2026": the day as every date of the dashboard is written (lib/dates.ts). */
 export function renewsLabel(date: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  return formatDateUtc(`${date} 00:00:00.000Z`);
 }

@@ -9,6 +9,7 @@ export const ACTIVITY_KINDS = [
   "password_changed",
   "email_changed",
   "api_key_created",
+  "api_key_changed",
   "api_key_revoked",
   "api_key_spent",
   "webhook_created",

@@ -1,4 +1,4 @@
-// API keys: made and revoked only from a signed-in session (a key cannot make keys).
+// API keys: made, capped and revoked only from a signed-in session (a key cannot make keys).
 import * as v from "valibot";
 import { API_KEY_SCOPES, route } from "./define";
 import { Cents, Id, Timestamp, positiveCents } from "./schemas";
@@ -96,6 +96,25 @@ export const createApiKey = route({
   errors: [400, 403, 422],
 });
 
+export const updateApiKey = route({
+  id: "updateApiKey",
+  method: "PATCH",
+  path: "/api-keys/{id}",
+  tag: TAG,
+  summary: "Change an API key's monthly spend cap",
+  description:
+    "Sets the cap on what the key may spend a UTC month (null removes it); it counts from the start of this month, so a cap below this month's spend stops the key's purchases until the next. A revoked key cannot be changed.",
+  scope: "session",
+  idempotency: "optional",
+  params: { id: "The key's id." },
+  body: v.pipe(
+    v.object({ spend_cap_cents: v.nullable(positiveCents(MAX_SPEND_CAP_CENTS, SPEND_CAP_MESSAGE)) }),
+    v.examples([{ spend_cap_cents: 25000 }, { spend_cap_cents: null }]),
+  ),
+  response: ApiKey,
+  errors: [400, 403, 404, 422],
+});
+
 export const revokeApiKey = route({
   id: "revokeApiKey",
   method: "DELETE",
@@ -110,4 +129,4 @@ export const revokeApiKey = route({
   errors: [403, 404, 422],
 });
 
-export const keyRoutes = [listApiKeys, createApiKey, revokeApiKey];
+export const keyRoutes = [listApiKeys, createApiKey, updateApiKey, revokeApiKey];

@@ -67,6 +67,11 @@ export const MonthUsage = v.pipe(
     max_connections: v.pipe(Count, v.description("0 = no cap.")),
     quota_reached: v.boolean(),
     renews_on: v.pipe(v.string(), v.isoDate(), v.description("The date the quota starts again (UTC).")),
+    failed_connections: v.pipe(Count, v.description("Connections this month whose site or exit could not be reached.")),
+    last_failure: v.pipe(
+      v.nullable(v.object({ at: Timestamp, reason: v.string() })),
+      v.description("The latest failure: when, and why in words (the exit not answering, or a site out of reach); null = none this month."),
+    ),
   }),
   v.title("MonthUsage"),
 );
@@ -169,7 +174,7 @@ export const updateProxy = route({
   scope: "purchase",
   idempotency: "optional",
   params: { id: "The proxy's id." },
-  body: v.pipe(v.object({ auto_renew: v.boolean() }), v.examples([{ auto_renew: true }])),
+  body: v.pipe(v.object({ auto_renew: v.boolean("auto_renew must be true or false.") }), v.examples([{ auto_renew: true }])),
   response: Proxy,
   errors: [400, 403, 404, 422],
 });

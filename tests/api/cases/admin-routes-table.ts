@@ -20,7 +20,7 @@ export interface Targets {
 
 export interface Route {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-  /** The path as routerAdd declares it. */
+  /** The path as the route table (pb_hooks/lib/api/routes.js) declares it. */
   route: string;
   /** The path to call, with ids filled in and a query. */
   url: (t: Targets) => string;
@@ -44,6 +44,7 @@ const settingsBody = (siteName: string) => ({
 
 export const ROUTES: Route[] = [
   { method: "GET", route: "/api/admin/overview", url: () => "/api/admin/overview" },
+  { method: "GET", route: "/api/admin/system-alerts", url: () => "/api/admin/system-alerts" },
   { method: "GET", route: "/api/admin/users", url: () => "/api/admin/users?search=api.test&role=users" },
   { method: "GET", route: "/api/admin/users/{id}", url: (t) => `/api/admin/users/${t.userId}` },
   {

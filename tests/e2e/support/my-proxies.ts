@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Download, type Locator, type Page } from "@playwright/test";
 import type { ProxyRecord } from "@/lib/pocketbase-types";
+import { proxyTitle } from "@/lib/proxy-title";
 import type { TestUser } from "../../support/pocketbase.ts";
 import { addStock, userClient } from "./customers.ts";
 import { superuserClient } from "./pocketbase.ts";
@@ -37,7 +38,9 @@ export async function unitPrices(user: TestUser): Promise<Record<string, number>
 }
 
 export const endpointOf = (p: Pick<ProxyRecord, "host" | "port">): string => `${p.host}:${p.port}`;
-export const cardOf = (page: Page, p: Pick<ProxyRecord, "host" | "port">): Locator => page.getByRole("article", { name: endpointOf(p) });
+/** A proxy's card, by its title: place and username (issue #28; every card shares the gateway's host:port). */
+export const cardOf = (page: Page, p: Pick<ProxyRecord, "country" | "city" | "username">): Locator =>
+  page.getByRole("article", { name: proxyTitle(p), exact: true });
 export const cards = (page: Page): Locator => page.getByTestId("proxy-card");
 export const countText = (page: Page): Locator => page.getByTestId("proxy-count");
 

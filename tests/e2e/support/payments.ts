@@ -71,10 +71,10 @@ if op == 'pay':
         provider_session_id, provider_payment_id, status, paid_at, idempotency_key, created, updated)
         VALUES (?, ?, ?, ?, 'usd', ?, ?, 'stripe', ?, ?, 'paid', ?, ?, ?, ?)''',
         (pid, user_id, args['packageId'], pkg['price'], pkg['credits'], pkg['bonus'], 'cs_e2e_' + pid, intent, t, 'e2e-' + pid, t, t))
-    ledger(user_id, 'CREDIT', pkg['credits'], 'Purchased %s in credits (%s, paid %s)' % (usd(pkg['credits']), args['packageId'], usd(pkg['price'])),
+    ledger(user_id, 'CREDIT', pkg['credits'], 'Purchased the %s Credits package for %s' % (usd(pkg['credits']), usd(pkg['price'])),
         'payment:' + pid, intent)
     if pkg['bonus'] > 0:
-        ledger(user_id, 'CREDIT', pkg['bonus'], 'Bonus credits with ' + args['packageId'], 'payment-bonus:' + pid)
+        ledger(user_id, 'CREDIT', pkg['bonus'], 'Bonus credits with the %s Credits package' % usd(pkg['credits']), 'payment-bonus:' + pid)
     referral = one('SELECT r.id, r.affiliate_id, a.user_id FROM referrals r JOIN affiliates a ON a.id = r.affiliate_id WHERE r.referred_user_id = ?', (user_id,))
     amount = pkg['price'] * 20 // 100
     if referral is not None and referral[2] != user_id and amount >= 1:

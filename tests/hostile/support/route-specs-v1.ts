@@ -144,6 +144,13 @@ export const V1_ROUTE_SPECS: Record<string, RouteSpec> = {
       spend_cap_cents: badWholeNumber(1, 100_000_000),
     }),
   },
+  "PATCH /api/v1/api-keys/{id}": {
+    who: "customer",
+    readsBody: true,
+    ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),
+    body: () => fc.record({ spend_cap_cents: fc.constantFrom(5000, null) }),
+    poisons: () => ({ spend_cap_cents: badWholeNumber(1, 100_000_000) }),
+  },
   "DELETE /api/v1/api-keys/{id}": {
     who: "customer",
     ids: () => ({ mine: [], notMine: [...fuzz.hs.B.proxies] }),

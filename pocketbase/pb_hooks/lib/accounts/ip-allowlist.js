@@ -71,29 +71,40 @@ function parseEntry(raw) {
   return { entry };
 }
 
+/** The most bad entries one message names (the rest are counted). */
+const MAX_NAMED_ERRORS = 20;
+
 /**
  * A whole list checked and normalised, duplicates removed (first one kept, in the given
- * order); blank entries are skipped. The first bad entry, or a list longer than
- * MAX_ENTRIES, is the error.
- * @param {unknown[]} items
+ * order); blank entries are skipped. Every bad entry is named in one error, in order (at
+ * most MAX_NAMED_ERRORS, then how many more), so a pasted list is fixed in one go; a list
+ * longer than MAX_ENTRIES is an error too. That each entry is a text the document states
+ * (the request validation refused anything else before the hook ran).
+ * @param {string[]} items
  * @returns {{ entries: string[] } | { error: string }}
  */
 function normaliseList(items) {
   /** @type {string[]} */
   const entries = [];
+  /** @type {string[]} */
+  const errors = [];
   /** @type {Record<string, boolean>} */
   const seen = {};
   for (const item of items) {
-    if (typeof item !== "string") {
-      return { error: "Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24)." };
-    }
     if (!item.trim()) continue;
     const parsed = parseEntry(item);
-    if ("error" in parsed) return parsed;
+    if ("error" in parsed) {
+      errors.push(parsed.error);
+      continue;
+    }
     if (seen[parsed.entry]) continue;
     seen[parsed.entry] = true;
     entries.push(parsed.entry);
-    if (entries.length > MAX_ENTRIES) break;
+  }
+  if (errors.length > 0) {
+    const more = errors.length - MAX_NAMED_ERRORS;
+    const named = errors.slice(0, MAX_NAMED_ERRORS).join(" ");
+    return { error: more > 0 ? `${named} And ${more} more ${more === 1 ? "entry" : "entries"} like these.` : named };
   }
   if (entries.length > MAX_ENTRIES) {
     return { error: `The list can hold at most ${MAX_ENTRIES} addresses or ranges: use ranges to cover more.` };
@@ -103,16 +114,15 @@ function normaliseList(items) {
 
 /**
  * The entries of a request body: `entries` (a list of texts), or `text` (entries separated
- * by new lines, commas or spaces). `entries` wins when both are sent.
+ * by new lines, commas or spaces). `entries` wins when both are sent. Their types are the
+ * document's (the request validation answers a list that is not one, or a text that is
+ * not one); that one of them is sent, and their sizes, are checked here.
  * @param {Record<string, unknown>} body
  * @returns {{ entries: string[] } | { error: string }}
  */
 function entriesFromBody(body) {
   const list = body["entries"];
-  if (list !== undefined) {
-    if (!Array.isArray(list)) {
-      return { error: "Entries must be a list of IP addresses or CIDR ranges ([] removes the restriction)." };
-    }
+  if (Array.isArray(list)) {
     if (list.length > MAX_ENTRIES * 10) {
       return { error: `The list can hold at most ${MAX_ENTRIES} addresses or ranges: use ranges to cover more.` };
     }
@@ -173,7 +183,7 @@ function show(e) {
  * lines, commas or spaces) -> {entries}: replaces the signed-in user's allowlist. Each entry
  * an IPv4/IPv6 address or CIDR range, normalised (trimmed, lower-case, host bits zeroed),
  * duplicates and blanks dropped, at most 100; [] removes the restriction. 400 with
- * data.entries naming the first bad entry ("'10.0.0.300' is not an IP address or CIDR
+ * data.entries naming every bad entry ("'10.0.0.300' is not an IP address or CIDR
  * range"; a /0 range is refused: clear the list instead). Demo accounts are refused in demo
  * mode (403). Writing a changed list makes a gateway_changes row for each of the user's
  * proxies (the 1764600100 trigger) and an ip_allowlist_changed row in the customer's

@@ -52,6 +52,7 @@ function userDetail(app, id) {
     id: "",
     host: "",
     port: 0,
+    username: "",
     type: "",
     country: "",
     state: "",
@@ -63,7 +64,7 @@ function userDetail(app, id) {
   app
     .db()
     .newQuery(
-      `SELECT id, host, port, type, country, state, city, status, expires_at, auto_renew FROM proxies
+      `SELECT id, host, port, username, type, country, state, city, status, expires_at, auto_renew FROM proxies
        WHERE assigned_to_user_id = {:id} ORDER BY expires_at DESC, id LIMIT ${DETAIL_LIMITS.proxies}`,
     )
     .bind({ id })
@@ -146,7 +147,7 @@ function userDetail(app, id) {
  * GET /api/admin/users/{id}
  * -> {user: {..list fields, onboarding_completed, password_set}, balance_cents,
  *    ip_allowlist (the addresses and ranges the user's proxies answer; [] = anywhere),
- *    transactions (20 newest), proxies (100, no passwords: id, host, port, type, country,
+ *    transactions (20 newest), proxies (100, no passwords: id, host, port, username, type, country,
  *    state, city, status, expires_at, auto_renew), tickets (20: id, subject, status,
  *    priority, created), orders (20: id, number, kind, proxy_type, quantity, total_cents,
  *    status, created, refunded_at, refund_reason, refundable, within_promise,

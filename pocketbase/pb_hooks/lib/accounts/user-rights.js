@@ -19,7 +19,7 @@ function keepPrivilegedFields(e) {
       throw new ForbiddenError("You are not allowed to change this field.");
     }
     const stored = record.original();
-    for (const field of ["is_admin", "verified", "emailVisibility", "suspended", "deleted"]) {
+    for (const field of ["is_admin", "verified", "emailVisibility", "suspended", "deleted", "welcome_credit_withheld"]) {
       record.set(field, stored.get(field));
     }
     record.setEmail(stored.email());
@@ -63,7 +63,10 @@ function verifiedChanged(e) {
     e.next();
     if (record.getBool("verified") !== wasVerified) {
       require(`${__hooks}/lib/affiliate/referrals.js`).recountReferrals(txApp, record.id);
-      if (record.getBool("verified")) require(`${__hooks}/lib/money/welcome-credit.js`).grantWelcomeCredit(txApp, record.id);
+      // Withheld: stored already; the record in hand says so too, so a later save keeps it.
+      if (record.getBool("verified") && require(`${__hooks}/lib/money/welcome-credit.js`).grantWelcomeCredit(txApp, record.id)) {
+        record.set("welcome_credit_withheld", true);
+      }
     }
   });
 }

@@ -1,5 +1,5 @@
 // @ts-check
-// API keys (issue #18): a customer makes, lists and revokes their keys for the developer API
+// API keys (issue #18): a customer makes, lists, caps and revokes their keys for the developer API
 // from a signed-in session (the Go middleware, pocketbase/devapi, refuses these routes to
 // keys: a key cannot make keys). A key is psk_live_ + 32 random characters, shown once and
 // stored as its SHA-256 hash (hex, as devapi/keys.go looks it up); its first characters are kept
@@ -133,6 +133,56 @@ function createRoute(e) {
 }
 
 /**
+ * The user's key `id`, or 404.
+ * @param {CoreApp} txApp
+ * @param {string} id
+ * @param {string} userId
+ * @returns {core.Record}
+ */
+function ownKey(txApp, id, userId) {
+  return api.ownRecord(txApp, "api_keys", id, userId, "No API key with this id is yours.");
+}
+
+/** "$50.00 a month", "no cap". @param {number} cents */
+function capText(cents) {
+  return cents > 0 ? `${require(`${__hooks}/lib/money/ledger.js`).formatUsd(cents)} a month` : "no cap";
+}
+
+/**
+ * PATCH /api/v1/api-keys/{id} {spend_cap_cents: number | null}  Idempotency-Key -> the key
+ * with its new monthly spend cap (null = none; the range was checked against the contract
+ * before this hook). It counts from the start of the month, as spend-cap.js sums it. A
+ * revoked key is refused (400); an unchanged cap writes nothing.
+ * @param {core.RequestEvent} e
+ */
+function updateRoute(e) {
+  const user = api.actingCustomer(e);
+  const id = e.request?.pathValue("id") ?? "";
+  const capIn = api.jsonBody(e)["spend_cap_cents"];
+  const cap = typeof capIn === "number" ? capIn : 0;
+  return changes.answerChange(e, { userId: user.id, route: "PATCH /api/v1/api-keys/{id}", input: { id, cap } }, (txApp) => {
+    const record = ownKey(txApp, id, user.id);
+    if (record.getString("revoked_at")) {
+      throw new BadRequestError("This API key is revoked: it cannot be changed. Create a new key instead.");
+    }
+    const before = record.getInt("spend_cap_cents");
+    if (before !== cap) {
+      record.set("spend_cap_cents", cap);
+      txApp.save(record);
+      const name = record.getString("name");
+      activity.record(
+        txApp,
+        e,
+        user.id,
+        "api_key_changed",
+        `Changed the spend cap of API key “${name}” from ${capText(before)} to ${capText(cap)}`,
+      );
+    }
+    return keyView(txApp, record);
+  });
+}
+
+/**
  * DELETE /api/v1/api-keys/{id}  Idempotency-Key -> the key, revoked (at once: its next
  * request is refused). Revoking a revoked key answers it as it is.
  * @param {core.RequestEvent} e
@@ -141,14 +191,7 @@ function revokeRoute(e) {
   const user = api.actingCustomer(e);
   const id = e.request?.pathValue("id") ?? "";
   return changes.answerChange(e, { userId: user.id, route: "DELETE /api/v1/api-keys/{id}", input: { id } }, (txApp) => {
-    /** @type {core.Record | null} */
-    let record = null;
-    try {
-      record = txApp.findRecordById("api_keys", id);
-    } catch (_) {
-      record = null;
-    }
-    if (!record || record.getString("user") !== user.id) throw new NotFoundError("No API key with this id is yours.");
+    const record = ownKey(txApp, id, user.id);
     if (!record.getString("revoked_at")) {
       record.set("revoked_at", new DateTime().string());
       txApp.save(record);
@@ -158,4 +201,4 @@ function revokeRoute(e) {
   });
 }
 
-module.exports = { KEY_PREFIX, keyView, listRoute, createRoute, revokeRoute };
+module.exports = { KEY_PREFIX, keyView, listRoute, createRoute, updateRoute, revokeRoute };

@@ -181,7 +181,30 @@ function queryChoice(e, name, allowed) {
   return value;
 }
 
+/**
+ * The record `id` of `collection` when its `user` is `userId`, else a 404 with `notYours`
+ * (also for another customer's: nobody learns which ids exist).
+ * @param {CoreApp} app
+ * @param {string} collection
+ * @param {string} id
+ * @param {string} userId
+ * @param {string} notYours
+ * @returns {core.Record}
+ */
+function ownRecord(app, collection, id, userId, notYours) {
+  /** @type {core.Record | null} */
+  let record = null;
+  try {
+    record = app.findRecordById(collection, id);
+  } catch (_) {
+    record = null;
+  }
+  if (!record || record.getString("user") !== userId) throw new NotFoundError(notYours);
+  return record;
+}
+
 module.exports = {
+  ownRecord,
   parseMoment,
   queryParam,
   queryChoice,

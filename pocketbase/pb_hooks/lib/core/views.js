@@ -29,7 +29,7 @@ function iso(stored) {
  * @property {string} city
  * @property {string} host
  * @property {number} port
- * @property {{ http?: number, socks5?: number }} ports
+ * @property {{ http?: number, socks5?: number, https?: number }} ports
  * @property {string} username
  * @property {string} password
  * @property {string} status
@@ -112,4 +112,17 @@ function orderView(row) {
   };
 }
 
-module.exports = { rfc3339, iso, proxyView, proxyRecordView, orderView };
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A stored date as the pages write a day (src/lib/dates.ts formatDate, 'MMM dd, yyyy', UTC):
+ * "Nov 28, 2026"; "" when empty or unreadable.
+ * @param {string} stored
+ */
+function dayText(stored) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(stored ?? ""));
+  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
+  return match && month ? `${month} ${match[3]}, ${match[1]}` : "";
+}
+
+module.exports = { rfc3339, iso, dayText, proxyView, proxyRecordView, orderView };

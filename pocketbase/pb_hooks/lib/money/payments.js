@@ -67,15 +67,14 @@ function assertCanSell() {
 }
 
 /**
- * The package with this id, or a 400 naming the field.
+ * The package with this id. The checkout's package_id is one of them: the document lists
+ * them, and the request validation (pocketbase/devapi) answers any other id with the
+ * contract's message before the hook runs.
  * @param {unknown} id
  */
 function findPackage(id) {
   const pkg = PACKAGES.find((p) => p.id === id);
-  if (!pkg) {
-    const message = `Unknown credit package. Choose one of ${PACKAGES.map((p) => p.id).join(", ")}.`;
-    throw new BadRequestError(message, { package_id: new ValidationError("validation_invalid_package", message) });
-  }
+  if (!pkg) throw new Error(`No credit package ${String(id)}`);
   return pkg;
 }
 
@@ -148,12 +147,13 @@ function completePayment(app, paymentId, paid) {
     txApp.save(payment);
 
     const userId = payment.getString("user_id");
-    const packageId = payment.getString("package_id");
+    // The package by the name Buy Credits gives it ("$50.00 Credits"), never its id.
+    const packageName = `${ledger.formatUsd(payment.getInt("credits_cents"))} Credits`;
     let { balanceCents } = ledger.applyLedgerEntry(txApp, {
       userId,
       type: "CREDIT",
       amountCents: payment.getInt("credits_cents"),
-      description: `Purchased ${ledger.formatUsd(payment.getInt("credits_cents"))} in credits (${packageId}, paid ${ledger.formatUsd(payment.getInt("amount_cents"))})`,
+      description: `Purchased the ${packageName} package for ${ledger.formatUsd(payment.getInt("amount_cents"))}`,
       stripePaymentIntentId: paid.providerPaymentId,
       reference: `payment:${payment.id}`,
     });
@@ -163,7 +163,7 @@ function completePayment(app, paymentId, paid) {
         userId,
         type: "CREDIT",
         amountCents: bonus,
-        description: `Bonus credits with ${packageId}`,
+        description: `Bonus credits with the ${packageName} package`,
         reference: `payment-bonus:${payment.id}`,
       }).balanceCents;
     }

@@ -44,15 +44,17 @@ function welcomeCreditsFromAddressToday(txApp, address, userId) {
  * Grants the welcome credit once per account (a CREDIT ledger row with the reference
  * "welcome"), inside the transaction that verifies the account's e-mail. An account that
  * signed up from an address whose accounts already got welcome_credits_per_address_per_day
- * (0 = no limit) credits today gets none (logged; the account works normally).
+ * (0 = no limit) credits today gets none (logged and marked users.welcome_credit_withheld,
+ * which the dashboard explains; the account works normally).
  * @param {CoreApp} txApp
  * @param {string} userId
+ * @returns {boolean} true when the credit was withheld
  */
 function grantWelcomeCredit(txApp, userId) {
   /** @type {typeof import("./ledger.js")} */
   const ledger = require(`${__hooks}/lib/money/ledger.js`);
   const cents = welcomeCreditCents(txApp);
-  if (cents === 0 || ledger.hasReference(txApp, userId, "welcome")) return;
+  if (cents === 0 || ledger.hasReference(txApp, userId, "welcome")) return false;
   const limit = values.settingCount(txApp, "welcome_credits_per_address_per_day", 3);
   if (limit > 0) {
     /** @type {string} */
@@ -63,6 +65,8 @@ function grantWelcomeCredit(txApp, userId) {
       address = "";
     }
     if (address && welcomeCreditsFromAddressToday(txApp, address, userId) >= limit) {
+      // Marked on the account, so the dashboard can say why the credit did not come (issue #28).
+      txApp.db().newQuery("UPDATE users SET welcome_credit_withheld = TRUE WHERE id = {:id}").bind({ id: userId }).execute();
       txApp
         .logger()
         .warn(
@@ -74,10 +78,11 @@ function grantWelcomeCredit(txApp, userId) {
           "limit",
           limit,
         );
-      return;
+      return true;
     }
   }
   ledger.applyLedgerEntry(txApp, { userId, type: "CREDIT", amountCents: cents, description: "Welcome credit", reference: "welcome" });
+  return false;
 }
 
 /**

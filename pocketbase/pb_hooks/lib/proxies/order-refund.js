@@ -86,9 +86,13 @@ function refundOrder(txApp, request, keyed) {
   const order = rules.findOrder(txApp, request.orderId);
   if (!order) throw new NotFoundError("No order with this id.");
   if (order.status === "refunded") {
-    throw new ApiError(409, `This order was already refunded on ${order.refunded_at.slice(0, 10)}: an order is refunded once.`, {
-      order: new ValidationError("already_refunded", "Already refunded"),
-    });
+    throw new ApiError(
+      409,
+      `This order was already refunded on ${require(`${__hooks}/lib/core/views.js`).dayText(order.refunded_at)}: an order is refunded once.`,
+      {
+        order: new ValidationError("already_refunded", "Already refunded"),
+      },
+    );
   }
   const within = rules.withinPromise(order.created);
   if (!within && !request.allowLate) {

@@ -148,7 +148,11 @@ function heldProxies(app, order) {
 function refundability(app, order) {
   const within = withinPromise(order.created);
   if (order.status === "refunded") {
-    return { refundable: false, within_promise: within, reason: `Refunded on ${order.refunded_at.slice(0, 10)}.` };
+    return {
+      refundable: false,
+      within_promise: within,
+      reason: `Refunded on ${require(`${__hooks}/lib/core/views.js`).dayText(order.refunded_at)}.`,
+    };
   }
   if (order.kind === "purchase") {
     const held = heldProxies(app, order).map((p) => p.id);

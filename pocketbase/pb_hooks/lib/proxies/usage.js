@@ -14,6 +14,8 @@
 const api = require(`${__hooks}/lib/core/api.js`);
 /** @type {typeof import("../core/sql.js")} */
 const sql = require(`${__hooks}/lib/core/sql.js`);
+/** @type {typeof import("../core/views.js")} */
+const views = require(`${__hooks}/lib/core/views.js`);
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -21,6 +23,8 @@ const DAY_MS = 24 * HOUR_MS;
 const MAX_RANGE_DAYS = 31;
 /** A GB as the gateway counts quotas (lib/proxies/inventory-edit.js and purchase.js convert with it). */
 const GB = 1073741824;
+/** A MB as the gateway counts quotas: a quota may be given in MB (issue #28). */
+const MB = 1048576;
 const PROXY_ID = /^[a-z0-9]{1,30}$/;
 const NOT_YOURS = "No proxy with this id is assigned to you.";
 
@@ -40,21 +44,38 @@ function monthOf(ms) {
  * @property {number} max_connections  0 = no cap
  * @property {boolean} quota_reached
  * @property {string} renews_on  the date the quota starts again ("2026-12-01", UTC)
+ * @property {number} failed_connections  connections of the term this month whose target or exit could not be reached
+ * @property {{ at: string, reason: string } | null} last_failure  the latest of them: when and why, in words
  */
 
+/** Why a connection failed, as the owner reads it (never the upstream's own error text). */
+const FAILURE_REASONS = {
+  exit: "The proxy's exit did not answer: connections fail until it answers again.",
+  target: "A site it was asked to reach could not be reached.",
+};
+
 /**
- * The month figures of a proxy row.
- * @param {{ bytes: number, quota_bytes: number, max_connections: number }} row
+ * The month figures of a proxy row: its failures from the usage rows' failed_connections
+ * (`failed`, the latest in `failed_hour`) and the gateway's mark on a failing upstream exit.
+ * @param {{ bytes: number, quota_bytes: number, max_connections: number, failed?: number, failed_hour?: string, exit_failed_at?: string }} row
  * @param {number} now
  * @returns {MonthUsage}
  */
 function monthFigures(row, now) {
+  const exitFailed = row.exit_failed_at ?? "";
+  const failedHour = row.failed_hour ?? "";
+  /** @type {{ at: string, reason: string } | null} */
+  let lastFailure = null;
+  if (exitFailed) lastFailure = { at: views.rfc3339(exitFailed), reason: FAILURE_REASONS.exit };
+  else if (failedHour) lastFailure = { at: views.rfc3339(failedHour), reason: FAILURE_REASONS.target };
   return {
     bytes: row.bytes,
     quota_bytes: row.quota_bytes,
     max_connections: row.max_connections,
     quota_reached: row.quota_bytes > 0 && row.bytes >= row.quota_bytes,
     renews_on: new Date(monthOf(now).next).toISOString().slice(0, 10),
+    failed_connections: row.failed ?? 0,
+    last_failure: lastFailure,
   };
 }
 
@@ -88,12 +109,16 @@ function monthParams(now) {
  * @returns {Record<string, MonthUsage>}
  */
 function monthUsage(app, where, params, now) {
-  const rows = sql.rowsLike({ id: "", bytes: 0, quota_bytes: 0, max_connections: 0 });
+  const rows = sql.rowsLike({ id: "", bytes: 0, quota_bytes: 0, max_connections: 0, failed: 0, failed_hour: "", exit_failed_at: "" });
+  const termMonth = "FROM proxy_term_usage t WHERE t.proxy_id = p.id AND t.hour >= {:month}";
   app
     .db()
     .newQuery(
       `SELECT p.id, ${monthBytesSql("p")} AS bytes,
-         CAST(p.bandwidth_quota_bytes AS INTEGER) AS quota_bytes, CAST(p.max_connections AS INTEGER) AS max_connections
+         CAST(p.bandwidth_quota_bytes AS INTEGER) AS quota_bytes, CAST(p.max_connections AS INTEGER) AS max_connections,
+         (SELECT CAST(TOTAL(t.failed_connections) AS INTEGER) ${termMonth}) AS failed,
+         (SELECT COALESCE(MAX(t.hour), '') ${termMonth} AND t.failed_connections > 0) AS failed_hour,
+         COALESCE(p.upstream_failed_at, '') AS exit_failed_at
        FROM proxies p WHERE ${where}`,
     )
     .bind({ ...params, ...monthParams(now) })
@@ -195,7 +220,7 @@ function parseRange(fromText, toText, now) {
  * GET /api/v1/proxies/{id}/usage?from=<ISO>&to=<ISO> -> {proxy_id, from, to, hours: [{hour,
  * bytes_up, bytes_down, bytes, connections, failed_connections}], totals: {bytes_up,
  * bytes_down, bytes, connections, failed_connections}, month: {bytes, quota_bytes,
- * max_connections, quota_reached, renews_on}}. The proxy's owner (their own rows) or an
+ * max_connections, quota_reached, renews_on, failed_connections, last_failure}}. The proxy's owner (their own rows) or an
  * admin (every row); 404 for anyone else, like a missing proxy. Range: default the last 24
  * hours, at most 31 days (400 naming from or to otherwise).
  * @param {core.RequestEvent} e
@@ -235,6 +260,7 @@ function summaryRoute(e) {
 
 module.exports = {
   GB,
+  MB,
   MAX_RANGE_DAYS,
   monthOf,
   monthBytesSql,

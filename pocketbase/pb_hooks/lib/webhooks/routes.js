@@ -106,15 +106,7 @@ function validate(body, partial) {
  * @returns {core.Record}
  */
 function ownEndpoint(app, userId, id) {
-  /** @type {core.Record | null} */
-  let record = null;
-  try {
-    record = app.findRecordById("webhook_endpoints", id);
-  } catch (_) {
-    record = null;
-  }
-  if (!record || record.getString("user") !== userId) throw new NotFoundError("No webhook endpoint with this id is yours.");
-  return record;
+  return api.ownRecord(app, "webhook_endpoints", id, userId, "No webhook endpoint with this id is yours.");
 }
 
 /**

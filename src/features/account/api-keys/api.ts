@@ -3,7 +3,7 @@
 // (lib/api-contract/keys.ts). Every change sends an Idempotency-Key.
 import { api } from "@/lib/api-client";
 import type { BodyOf, ResponseOf } from "@/lib/api-contract/define";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-contract/keys";
+import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from "@/lib/api-contract/keys";
 
 export type ApiKey = ResponseOf<typeof listApiKeys>["items"][number];
 export type NewApiKey = BodyOf<typeof createApiKey>;
@@ -17,6 +17,11 @@ export function fetchApiKeys(signal: AbortSignal): Promise<ResponseOf<typeof lis
 /** A new key: the answer holds the key itself, shown once. `idempotencyKey` is the attempt's. */
 export function postApiKey(body: NewApiKey, idempotencyKey: string): Promise<CreatedApiKey> {
   return api.call(createApiKey, { body, idempotencyKey });
+}
+
+/** A key's new monthly spend cap (null: none); the answer is the key. */
+export function patchSpendCap(id: string, spendCapCents: number | null, idempotencyKey: string): Promise<ApiKey> {
+  return api.call(updateApiKey, { params: { id }, body: { spend_cap_cents: spendCapCents }, idempotencyKey });
 }
 
 /** Revokes a key: it stops working at its next request; the answer is the revoked key. */

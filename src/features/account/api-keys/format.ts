@@ -18,10 +18,10 @@ export function lastUsed(apiKey: ApiKey): string {
   return `${formatDateTime(apiKey.last_used_at)}${apiKey.last_used_ip ? ` from ${apiKey.last_used_ip}` : ""}`;
 }
 
-/** "$12.00 of $50.00", or "No cap". */
+/** "$12.00 of $50.00", or "$3.00 · No cap": this month's spend always, against the cap when there is one. */
 export function spend(apiKey: ApiKey): string {
   return apiKey.spend_cap_cents === null
-    ? "No cap"
+    ? `${formatCents(apiKey.spent_this_month_cents)} · No cap`
     : `${formatCents(apiKey.spent_this_month_cents)} of ${formatCents(apiKey.spend_cap_cents)}`;
 }
 

@@ -3,7 +3,15 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { keyStatus } from "@/features/account/api-keys/format";
-import { EMPTY_KEY, expiryTime, KEY_MESSAGES, localDate, NewApiKeySchema } from "@/features/account/api-keys/schemas";
+import {
+  capInput,
+  EMPTY_KEY,
+  expiryTime,
+  KEY_MESSAGES,
+  localDate,
+  NewApiKeySchema,
+  SpendCapSchema,
+} from "@/features/account/api-keys/schemas";
 
 const messages = (input: unknown): Partial<Record<string, string[]>> => {
   const result = v.safeParse(NewApiKeySchema, input);
@@ -47,6 +55,9 @@ describe("NewApiKeySchema", () => {
     expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "10.0.0.1\n10.0.0.300" })).toEqual({
       ip_allowlist: ["'10.0.0.300' is not an IP address or CIDR range."],
     });
+    expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "nope\n10.0.0.1\n10.0.0.300" }).ip_allowlist).toEqual([
+      "'nope' is not an IP address or CIDR range. '10.0.0.300' is not an IP address or CIDR range.",
+    ]);
     expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "10.0.0.0/33" }).ip_allowlist).toHaveLength(1);
     expect(messages({ ...EMPTY_KEY, name: "k", ip_allowlist: "0.0.0.0/0" }).ip_allowlist?.[0]).toContain("would let every address in");
     expect(messages({ ...EMPTY_KEY, name: "k", expires: "2000-01-01" })).toEqual({ expires: [KEY_MESSAGES.expiryPast] });
@@ -75,5 +86,22 @@ describe("keyStatus", () => {
     expect(keyStatus({ revoked_at: null, expires_at: "2026-06-01T11:59:59Z" }, now)).toBe("Expired");
     expect(keyStatus({ revoked_at: null, expires_at: "2026-06-02T00:00:00Z" }, now)).toBe("Active");
     expect(keyStatus({ revoked_at: null, expires_at: null }, now)).toBe("Active");
+  });
+});
+
+describe("SpendCapSchema", () => {
+  const cap = (spend_cap: string) => v.safeParse(SpendCapSchema, { spend_cap });
+
+  it("sends the cap in cents, or null to remove it (issue #28)", () => {
+    expect(v.parse(SpendCapSchema, { spend_cap: "75" })).toEqual({ spend_cap_cents: 7500 });
+    expect(v.parse(SpendCapSchema, { spend_cap: " " })).toEqual({ spend_cap_cents: null });
+    expect(capInput(5000)).toBe("50.00");
+    expect(capInput(null)).toBe("");
+  });
+
+  it("says what is wrong with a cap as the new-key form does", () => {
+    expect(cap("12.345").issues?.[0]?.message).toBe(KEY_MESSAGES.capFraction);
+    expect(cap("0").issues?.[0]?.message).toBe(KEY_MESSAGES.capNotPositive);
+    expect(cap("lots").issues?.[0]?.message).toBe(KEY_MESSAGES.capNotNumber);
   });
 });

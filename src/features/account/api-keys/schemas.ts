@@ -106,8 +106,9 @@ export const NewApiKeySchema = v.pipe(
       v.rawCheck(({ dataset, addIssue }) => {
         if (!dataset.typed) return;
         const entries = allowlistEntries(dataset.value);
-        const bad = entries.map(allowlistEntryError).find(Boolean);
-        if (bad) addIssue({ message: bad });
+        // Every bad line at once (as the server names them), so a pasted list is fixed in one go.
+        const bad = entries.map(allowlistEntryError).filter(Boolean);
+        if (bad.length > 0) addIssue({ message: bad.join(" ") });
         else if (new Set(entries).size > MAX_ALLOWLIST_ENTRIES) addIssue({ message: KEY_MESSAGES.tooManyEntries });
       }),
     ),
@@ -135,6 +136,26 @@ export type NewApiKeyInput = v.InferInput<typeof NewApiKeySchema>;
 export type NewApiKeyOutput = v.InferOutput<typeof NewApiKeySchema>;
 
 export const EMPTY_KEY: NewApiKeyInput = { name: "", scopes: ["read"], expires: "", ip_allowlist: "", spend_cap: "" };
+
+/** "Change spend cap": the cap alone, as on the new-key form (empty = no cap). */
+export const SpendCapSchema = v.pipe(
+  v.object({
+    spend_cap: v.pipe(
+      v.string(),
+      v.check(
+        (text) => capError(text) === "",
+        (issue) => capError(String(issue.input)),
+      ),
+    ),
+  }),
+  v.transform(({ spend_cap }) => ({ spend_cap_cents: capToCents(spend_cap) })),
+);
+
+export type SpendCapInput = v.InferInput<typeof SpendCapSchema>;
+export type SpendCapOutput = v.InferOutput<typeof SpendCapSchema>;
+
+/** A key's cap as the form writes it: "50.00", "" for none. */
+export const capInput = (cents: number | null): string => (cents === null ? "" : (cents / 100).toFixed(2));
 
 /** The form field that shows a server error on each body field. */
 export const SERVER_FIELDS = {

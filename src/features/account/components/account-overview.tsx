@@ -4,11 +4,13 @@ import { LocalDateTime } from "@/components/session/local-date-time";
 import { VerifyEmailNotice } from "@/components/session/verify-email-notice";
 import { loadOverview, type OverviewData, type overviewFirstData } from "@/features/account/overview-data";
 import { Alert } from "@/components/ui/alert";
-import { OverviewGuides, OverviewList, QuickActions } from "@/features/account/components/overview-sections";
+import { OverviewGuides, OverviewList, QuickActions, WelcomeWithheldNotice } from "@/features/account/components/overview-sections";
 import { bannerDismissed, dismissBanner, isNewAccount, takeFirstVisit } from "@/features/account/welcome";
 import { StatCard } from "@/components/ui/stat-card";
 import { errorMessage, isAbort } from "@/lib/api-error";
+import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { endpoint } from "@/lib/endpoint";
+import { proxyTitle } from "@/lib/proxy-title";
 import { formatCents, formatSignedCents } from "@/lib/money";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import type { FirstDataProps } from "@/lib/server/first-data";
@@ -130,6 +132,7 @@ function Overview({
         <p className="text-sm text-slate-600">Here is an overview of your account.</p>
       </div>
       {user.verified || bannerOff ? null : <VerifyEmailNotice email={user.email} credit={welcomeCredit} onDismiss={dismiss} />}
+      {user.verified && user.welcome_credit_withheld ? <WelcomeWithheldNotice credit={welcomeCredit} /> : null}
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
@@ -184,9 +187,9 @@ function Overview({
               <ul className="divide-y divide-slate-100">
                 {data.activeProxies.slice(0, 5).map((p) => (
                   <li key={p.id} className="flex flex-wrap items-center justify-between gap-x-3 py-2 text-sm">
-                    <span className="min-w-0 font-mono break-all text-slate-900">{endpoint(p)}</span>
-                    <span className="text-slate-500">
-                      {p.type} · {p.country}
+                    <span className="min-w-0 font-medium break-words text-slate-900">{proxyTitle(p)}</span>
+                    <span className="min-w-0 break-all text-slate-500">
+                      {PROXY_TYPE_LABELS[p.type]} · <span className="font-mono">{endpoint(p)}</span>
                     </span>
                   </li>
                 ))}

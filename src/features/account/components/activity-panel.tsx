@@ -29,6 +29,7 @@ export const ACTIVITY_LABELS: Record<ActivityKindValue, string> = {
   email_changed: "E-mail changed",
   ip_allowlist_changed: "IP allowlist changed",
   api_key_created: "API key created",
+  api_key_changed: "API key changed",
   api_key_revoked: "API key revoked",
   api_key_spent: "API key spent",
   webhook_created: "Webhook created",

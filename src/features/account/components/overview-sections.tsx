@@ -1,6 +1,7 @@
 // The parts of the dashboard overview: a list section with its loading and empty text,
-// and the guide sections every customer sees.
+// the guide sections every customer sees, and why a withheld welcome credit did not come.
 import type { ReactNode } from "react";
+import { Alert } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { curlCommand, IP_ECHO_PATH, masked } from "@/lib/connection-lines";
 import { endpoint } from "@/lib/endpoint";
@@ -154,5 +155,32 @@ export function QuickActions() {
         ))}
       </div>
     </section>
+  );
+}
+
+/**
+ * Why the welcome credit verifying promised did not come (issue #28): the per-address daily
+ * limit withheld it (users.welcome_credit_withheld). `credit`: "$5", or null when the shop
+ * gives none now.
+ */
+export function WelcomeWithheldNotice({ credit }: { credit: string | null }) {
+  return (
+    <Alert tone="warning">
+      <p className="font-semibold" data-testid="welcome-withheld">
+        Your e-mail is verified, but no welcome credit was added.
+      </p>
+      <p className="mt-1">
+        The {credit ? `${credit} ` : ""}welcome credit goes to a limited number of new accounts from one network address a day, and yours
+        had reached it when you signed up. Your account works normally:{" "}
+        <a href="/dashboard/buy-credits" className="font-medium underline">
+          buy credits
+        </a>{" "}
+        to get started, or{" "}
+        <a href="/dashboard/support" className="font-medium underline">
+          contact support
+        </a>{" "}
+        if you think this is wrong.
+      </p>
+    </Alert>
   );
 }

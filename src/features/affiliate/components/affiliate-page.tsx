@@ -29,6 +29,7 @@ import type { AffiliateSummary } from "@/features/affiliate/api";
 import { cn } from "@/lib/cn";
 import { lazyComponent } from "@/lib/lazy-component";
 import { formatCents } from "@/lib/money";
+import { plural } from "@/lib/plural";
 import type { UserRecord } from "@/lib/pocketbase-types";
 
 const STEPS = [
@@ -123,7 +124,7 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
             <dl className="divide-y divide-slate-100 text-sm" data-testid="program-details">
               {[
                 ["Commission rate", `${program.commission_percent}%`],
-                ["Cookie duration", `${program.cookie_days} days`],
+                ["Cookie duration", plural(program.cookie_days, "day", "days")],
                 ["Minimum payout", formatCents(program.minimum_payout_cents)],
                 ["Payout schedule", payoutScheduleLabel(program.payout_schedule)],
               ].map(([term, value]) => (

@@ -149,8 +149,16 @@ function confirmVerification(notice: HTMLElement): void {
         return;
       }
       setBanner(notice, { tone: "success", text: "Your email address is verified." });
-      // A signed-in visitor's session now carries verified = true (buying needs it).
-      return refreshSession().catch(() => {});
+      // A signed-in visitor's session now carries verified = true (buying needs it); the
+      // browser that signed up is signed in already, so it goes on to the dashboard
+      // instead of a sign-in form it does not need (issue #28).
+      return refreshSession()
+        .catch(() => {})
+        .then(() => {
+          if (!$auth.get().user) return;
+          setBanner(notice, { tone: "success", text: "Your email address is verified. You're signed in; taking you to your dashboard..." });
+          onSignedIn();
+        });
     })
     .catch((err: unknown) => setBanner(notice, { tone: "error", text: errorMessage(err) }));
 }

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
+import { plural } from "@/lib/plural";
 import { PageHeader } from "@/components/ui/page-header";
 import { PlanForm } from "@/features/console-pricing/components/plan-form";
 import { $plans, loadPlans, removePlan } from "@/features/console-pricing/stores";
@@ -99,7 +100,7 @@ function Pricing() {
                 {plan.bandwidth_quota_gb ? `${plan.bandwidth_quota_gb.toLocaleString("en-US")} GB a month` : "Unlimited bandwidth"}
                 {" · "}
                 {plan.max_connections
-                  ? `up to ${plan.max_connections.toLocaleString("en-US")} connections at once`
+                  ? `up to ${plural(plan.max_connections, "connection", "connections")} at once`
                   : "unlimited connections"}
               </p>
               <ul className="mt-3 flex-1 list-disc space-y-1 pl-5 text-sm text-slate-700" aria-label={`${plan.name} features`}>

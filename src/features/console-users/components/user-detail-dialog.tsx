@@ -7,6 +7,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { ListSkeleton } from "@/components/ui/list-state";
 import { TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import { formatDate, formatDateTime } from "@/lib/dates";
+import { endpoint } from "@/lib/endpoint";
+import { proxyTitle } from "@/lib/proxy-title";
 import { formatCents, formatSignedCents } from "@/lib/money";
 import type { AdminPayment, UserDetail } from "@/features/console-users/api";
 import { AdminIdContext, displayName } from "@/features/console-users/columns";
@@ -136,8 +138,9 @@ function DetailBody({ data }: { data: UserDetail }) {
       <Section title="Proxies" count={data.proxies.length} total={data.totals.proxies} emptyText="No proxies.">
         {data.proxies.map((proxy) => (
           <li key={proxy.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm" data-testid="detail-proxy">
-            <span className="min-w-0 font-mono text-xs break-all text-slate-900">
-              {proxy.host}:{proxy.port}
+            <span className="min-w-0 text-xs break-words text-slate-900">
+              <span className="font-medium">{proxyTitle(proxy)}</span>{" "}
+              <span className="font-mono break-all text-slate-500">{endpoint(proxy)}</span>
             </span>
             <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
               {proxyTypeLabel(proxy.type)} · {[proxy.country, proxy.state, proxy.city].filter(Boolean).join(", ")}

@@ -1,11 +1,10 @@
-// One credit package: what it costs, what it gives, and its Purchase button.
+// One credit package: its name, one plain line of what you pay and get, and its Purchase button.
 import { Check } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { CreditPackage } from "@/features/credits/api";
-import { packageTotalCents } from "@/features/credits/packages";
+import { packageLine, packageName } from "@/features/credits/packages";
 import { cn } from "@/lib/cn";
-import { formatCents } from "@/lib/money";
 
 export function PackageCard({
   pkg,
@@ -34,16 +33,11 @@ export function PackageCard({
         </Badge>
       ) : null}
       <h2 id={titleId} className="text-lg font-semibold text-slate-900">
-        {formatCents(pkg.credits_cents)} Credits
+        {packageName(pkg)}
       </h2>
-      <p className="mt-2 text-3xl font-bold text-slate-900">{formatCents(pkg.price_cents)}</p>
-      <ul className="mt-3 flex-1 space-y-1 text-sm text-slate-600">
-        <li>{formatCents(pkg.credits_cents)} in credits</li>
-        {pkg.bonus_cents > 0 ? <li className="font-medium text-green-700">+ {formatCents(pkg.bonus_cents)} bonus</li> : null}
-        <li>
-          You get <strong className="text-slate-900">{formatCents(packageTotalCents(pkg))}</strong> to spend
-        </li>
-      </ul>
+      <p className="mt-2 flex-1 text-slate-700" data-testid="package-line">
+        {packageLine(pkg)}
+      </p>
       <Button
         className="mt-4 w-full"
         variant={pkg.popular ? "primary" : "secondary"}

@@ -16,6 +16,7 @@ import { expiryText, isRenewable, locationLabel, STATUS_BADGES } from "@/feature
 import { openRenewal } from "@/features/proxies/renewal-store";
 import { regenerate, setAutoRenew, toggleSelected } from "@/features/proxies/stores";
 import { endpoint } from "@/lib/endpoint";
+import { proxyTitle } from "@/lib/proxy-title";
 import { connectionLines, PASSWORD_MASK, portsLabel } from "@/lib/connection-lines";
 import { MonthUsageLine } from "@/features/proxies/components/month-usage";
 
@@ -38,6 +39,7 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
   const hydrated = useHydrated();
 
   const address = endpoint(proxy);
+  const title = proxyTitle(proxy);
   const status = STATUS_BADGES[proxy.status];
   const renewable = isRenewable(proxy);
   const active = proxy.status === "ASSIGNED";
@@ -83,11 +85,11 @@ export function ProxyCard({ proxy, selected }: { proxy: ProxyRecord; selected: b
             checked={selected}
             disabled={!renewable}
             onChange={(e) => toggleSelected(proxy, e.target.checked)}
-            aria-label={`Select ${address}`}
+            aria-label={`Select ${title}`}
           />
           <div className="min-w-0 flex-1">
-            <h2 id={`${id}-title`} className="font-mono text-sm font-semibold break-all text-slate-900">
-              {address}
+            <h2 id={`${id}-title`} className="text-sm font-semibold break-words text-slate-900">
+              {title}
             </h2>
             <p className="mt-0.5 text-sm text-slate-600">
               {PROXY_TYPE_LABELS[proxy.type]}

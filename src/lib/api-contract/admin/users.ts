@@ -105,6 +105,7 @@ export const getUser = route({
         id: v.string(),
         host: v.string(),
         port: Int,
+        username: v.string(),
         type: v.picklist(PROXY_TYPES),
         country: v.string(),
         state: v.string(),

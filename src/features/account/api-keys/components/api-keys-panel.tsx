@@ -16,12 +16,12 @@ import { requestOf } from "@/lib/api-contract/client";
 import { formatDate } from "@/lib/dates";
 import { lazyComponents } from "@/lib/lazy-component";
 import { expires, lastUsed, spend } from "@/features/account/api-keys/format";
-import { $apiKeys, $revoking, reloadApiKeys } from "@/features/account/api-keys/stores";
-import { KEY_COLUMNS, KeyPrefix, KeyScopes, KeyStatus, RevokeButton } from "@/features/account/api-keys/components/key-cells";
+import { $apiKeys, $capping, $revoking, reloadApiKeys } from "@/features/account/api-keys/stores";
+import { KEY_COLUMNS, KeyActions, KeyPrefix, KeyScopes, KeyStatus } from "@/features/account/api-keys/components/key-cells";
 
-const { CreateApiKeyDialog, RevokeApiKeyDialog } = lazyComponents(
+const { CreateApiKeyDialog, SpendCapDialog, RevokeApiKeyDialog } = lazyComponents(
   () => import("@/features/account/api-keys/components/key-dialogs"),
-  ["CreateApiKeyDialog", "RevokeApiKeyDialog"],
+  ["CreateApiKeyDialog", "SpendCapDialog", "RevokeApiKeyDialog"],
 );
 
 const NO_KEYS = <EmptyState icon={KeyRound} title="No API keys yet" text="Create one to use the API from your own programs." />;
@@ -35,6 +35,7 @@ function baseUrl(): string {
 export function ApiKeysPanel() {
   const state = useStore($apiKeys);
   const revoking = useStore($revoking);
+  const capping = useStore($capping);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState("");
   const base = baseUrl();
@@ -117,7 +118,7 @@ export function ApiKeysPanel() {
                   <dt className="text-slate-500">Spend this month</dt>
                   <dd className="text-slate-900">{spend(apiKey)}</dd>
                 </dl>
-                <RevokeButton apiKey={apiKey} />
+                <KeyActions apiKey={apiKey} />
               </li>
             ))}
           </ul>
@@ -134,6 +135,7 @@ export function ApiKeysPanel() {
       </section>
 
       {creating ? <CreateApiKeyDialog onClose={() => setCreating(false)} /> : null}
+      {capping ? <SpendCapDialog apiKey={capping} onClose={() => $capping.set(null)} /> : null}
       {revoking ? <RevokeApiKeyDialog apiKey={revoking} onClose={() => $revoking.set(null)} onError={setError} /> : null}
     </div>
   );

@@ -5,7 +5,7 @@ import type { ColumnDef } from "@/components/ui/data-table";
 import { formatDate } from "@/lib/dates";
 import type { ApiKey } from "@/features/account/api-keys/api";
 import { expires, keyStatus, lastUsed, spend } from "@/features/account/api-keys/format";
-import { $revoking } from "@/features/account/api-keys/stores";
+import { $capping, $revoking } from "@/features/account/api-keys/stores";
 
 const STATUS_TONES = { Active: "success", Revoked: "danger", Expired: "warning" } as const;
 
@@ -34,6 +34,16 @@ export function KeyScopes({ apiKey }: { apiKey: ApiKey }) {
   );
 }
 
+/** Change the monthly spend cap, on a key that still works. */
+export function CapButton({ apiKey }: { apiKey: ApiKey }) {
+  if (keyStatus(apiKey) !== "Active") return null;
+  return (
+    <Button variant="secondary" size="sm" aria-label={`Change spend cap of API key ${apiKey.name}`} onClick={() => $capping.set(apiKey)}>
+      Spend cap
+    </Button>
+  );
+}
+
 /** Revoke (asks first), on a key that still works. */
 export function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
   if (keyStatus(apiKey) !== "Active") return null;
@@ -41,6 +51,16 @@ export function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
     <Button variant="secondary" size="sm" aria-label={`Revoke API key ${apiKey.name}`} onClick={() => $revoking.set(apiKey)}>
       Revoke
     </Button>
+  );
+}
+
+/** What can be done with a key: its spend cap and revoking it. */
+export function KeyActions({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <span className="inline-flex flex-wrap justify-end gap-2">
+      <CapButton apiKey={apiKey} />
+      <RevokeButton apiKey={apiKey} />
+    </span>
   );
 }
 
@@ -57,7 +77,7 @@ export const KEY_COLUMNS: ColumnDef<ApiKey, unknown>[] = [
   {
     id: "actions",
     header: () => <span className="sr-only">Actions</span>,
-    cell: ({ row }) => <RevokeButton apiKey={row.original} />,
+    cell: ({ row }) => <KeyActions apiKey={row.original} />,
     meta: { className: "text-right" },
   },
 ];

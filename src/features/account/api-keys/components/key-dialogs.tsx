@@ -1,12 +1,12 @@
 // The API keys' dialogs (loaded when first opened): "Create API key" (name, scopes, expiry,
-// IP allowlist, spend cap; then the key, shown this once) and the confirmation of a
-// revocation.
+// IP allowlist, spend cap; then the key, shown this once), a key's spend cap changed later,
+// and the confirmation of a revocation.
 import { KeyRound } from "lucide-react";
-import { useWatch } from "react-hook-form";
+import { useWatch, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CreateDialog, type CreateDialogTexts, type CreateFormProps } from "@/components/ui/create-dialog";
-import { DialogActions } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
@@ -14,8 +14,18 @@ import { KeyedConfirmDialog, type ConfirmTexts, type KeyedDialogProps } from "@/
 import { SecretShownOnce } from "@/components/ui/secret-shown-once";
 import { useKeyedCreateForm } from "@/components/ui/use-keyed-create";
 import type { ApiKey, CreatedApiKey } from "@/features/account/api-keys/api";
-import { EMPTY_KEY, localDate, NewApiKeySchema, SCOPES, SERVER_FIELDS } from "@/features/account/api-keys/schemas";
-import { createKey, revokeKey } from "@/features/account/api-keys/stores";
+import {
+  capInput,
+  EMPTY_KEY,
+  localDate,
+  NewApiKeySchema,
+  SCOPES,
+  SERVER_FIELDS,
+  SpendCapSchema,
+  type SpendCapOutput,
+} from "@/features/account/api-keys/schemas";
+import { spend } from "@/features/account/api-keys/format";
+import { changeSpendCap, createKey, revokeKey } from "@/features/account/api-keys/stores";
 import { ChoiceFieldset, chosen, type Choice } from "@/features/account/components/choice-fieldset";
 
 const SCOPE_CHOICES: readonly Choice[] = SCOPES.map(({ scope, label, text }) => ({
@@ -80,17 +90,8 @@ function NewKeyForm({ onCreated, onCancel }: CreateFormProps<CreatedApiKey>) {
           />
         )}
       </FormField>
-      {purchase ? (
-        <FormField
-          form={form}
-          name="spend_cap"
-          id="api-key-spend-cap"
-          label="Monthly spend cap in USD (optional)"
-          hint="What purchases and renewals with this key may spend each calendar month (UTC). Leave it empty for no cap."
-        >
-          {(field) => <Input {...field} inputMode="decimal" autoComplete="off" placeholder="50.00" className="w-40" />}
-        </FormField>
-      ) : null}
+      {/* Always shown, so the cap is found; it applies once the key may buy (issue #28). */}
+      <CapField form={form} disabled={!purchase} />
       <LiveAlert tone="error">{error}</LiveAlert>
       <DialogActions onCancel={onCancel}>
         <Button type="submit" pending={isSubmitting} pendingText="Creating...">
@@ -98,6 +99,62 @@ function NewKeyForm({ onCreated, onCancel }: CreateFormProps<CreatedApiKey>) {
         </Button>
       </DialogActions>
     </form>
+  );
+}
+
+/** The monthly spend cap, on the new-key form and in "Spend cap" (one text each, dollars). */
+function CapField<T extends { spend_cap: string }, O extends FieldValues>({
+  form,
+  disabled = false,
+}: {
+  form: UseFormReturn<T, unknown, O>;
+  disabled?: boolean;
+}) {
+  return (
+    <FormField
+      form={form}
+      name={"spend_cap" as Path<T>}
+      id="api-key-spend-cap"
+      label="Monthly spend cap in USD (optional)"
+      hint={
+        disabled
+          ? "Tick Purchase to let this key buy: then you can cap what it spends each calendar month (UTC)."
+          : "What purchases and renewals with this key may spend each calendar month (UTC). Leave it empty for no cap."
+      }
+    >
+      {(field) => <Input {...field} disabled={disabled} inputMode="decimal" autoComplete="off" placeholder="50.00" className="w-40" />}
+    </FormField>
+  );
+}
+
+export interface SpendCapDialogProps {
+  apiKey: ApiKey;
+  onClose: () => void;
+}
+
+/** "Spend cap": a key's monthly cap changed later (empty removes it); this month's spend beside it. */
+export function SpendCapDialog({ apiKey, onClose }: SpendCapDialogProps) {
+  const change = (body: SpendCapOutput, idempotencyKey: string) => changeSpendCap(apiKey.id, body.spend_cap_cents, idempotencyKey);
+  const defaults = { spend_cap: capInput(apiKey.spend_cap_cents) };
+  const { form, error, onSubmit } = useKeyedCreateForm(SpendCapSchema, defaults, { spend_cap_cents: "spend_cap" }, change, onClose);
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      className="max-w-md"
+      title={`Spend cap of “${apiKey.name}”`}
+      description={`Spent this month: ${spend(apiKey)}. A cap below that stops the key's purchases until next month.`}
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <CapField form={form} />
+        <LiveAlert tone="error">{error}</LiveAlert>
+        <DialogActions onCancel={onClose}>
+          <Button type="submit" pending={form.formState.isSubmitting} pendingText="Saving...">
+            Save cap
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }
 
