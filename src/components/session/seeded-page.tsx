@@ -1,9 +1,7 @@
 // The root of an island page whose first data the server read (lib/server/first-data.ts):
 // the session gate (a customer's, or the console's admin gate), then the page's stores
 // seeded with that data when it was read for this very user.
-import type { ComponentType } from "react";
-import { AdminGate } from "@/components/session/admin-gate";
-import { AuthGate } from "@/components/session/auth-gate";
+import type { ComponentType, ReactNode } from "react";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { SeedStores, seedFor, type StoreSeed } from "@/stores/seed";
 
@@ -13,17 +11,18 @@ interface SeededPageProps<First> {
   initial?: First | null | undefined;
   /** The page's store seeds from that data (null: the stores load it here). */
   seeds: (first: First | null) => readonly StoreSeed[];
-  /** A console page: admins only; its seeds are not keyed to the user. */
+  /** The session gate: AuthGate, or a console page's AdminGate (its seeds are not keyed to the user). */
+  Gate: ComponentType<{ initialUser: UserRecord | null; children: (user: UserRecord) => ReactNode }>;
   admin?: boolean;
   /** The page's content, for the signed-in user. */
   Page: ComponentType<{ user: UserRecord }>;
 }
 
-export function SeededPage<First>({ initialUser = null, initial = null, seeds, admin = false, Page }: SeededPageProps<First>) {
+export function SeededPage<First>({ initialUser = null, initial = null, seeds, Gate, admin = false, Page }: SeededPageProps<First>) {
   const content = (user: UserRecord) => (
     <SeedStores seeds={seeds(seedFor(initialUser, user, initial))} userId={admin ? "" : user.id}>
       <Page user={user} />
     </SeedStores>
   );
-  return admin ? <AdminGate initialUser={initialUser}>{content}</AdminGate> : <AuthGate initialUser={initialUser}>{content}</AuthGate>;
+  return <Gate initialUser={initialUser}>{content}</Gate>;
 }

@@ -3,6 +3,7 @@
 // panel with the selected affiliate's referrals, where a pending commission is paid out.
 import { useStore } from "@nanostores/react";
 import { Clock, DollarSign, Gift, Users } from "lucide-react";
+import { AdminGate } from "@/components/session/admin-gate";
 import { SeededPage } from "@/components/session/seeded-page";
 import { RefreshButton } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
@@ -31,7 +32,15 @@ import {
 
 /** The first page of affiliates with the stats, read on the server (null: load here). */
 export function AffiliatesPage(props: FirstDataProps<typeof affiliatesFirstData>) {
-  return <SeededPage admin {...props} seeds={(first) => affiliatesSeeds(first?.affiliates ?? null)} Page={AffiliateManagement} />;
+  return (
+    <SeededPage
+      Gate={AdminGate}
+      admin
+      {...props}
+      seeds={(first) => affiliatesSeeds(first?.affiliates ?? null)}
+      Page={AffiliateManagement}
+    />
+  );
 }
 
 function AffiliateManagement() {

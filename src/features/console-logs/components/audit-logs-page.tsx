@@ -2,6 +2,7 @@
 // and filtered by action on the server, with the summary cards.
 import { useStore } from "@nanostores/react";
 import { Activity, CalendarDays, ScrollText, ServerCog, Users } from "lucide-react";
+import { AdminGate } from "@/components/session/admin-gate";
 import { SeededPage } from "@/components/session/seeded-page";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { LoadError } from "@/components/ui/alert";
@@ -36,7 +37,7 @@ import {
 
 /** The first page and the summary the server read (null parts load here). */
 export function AuditLogsPage(props: FirstDataProps<typeof auditLogsFirstData>) {
-  return <SeededPage admin {...props} seeds={auditLogsSeeds} Page={AuditLogs} />;
+  return <SeededPage Gate={AdminGate} admin {...props} seeds={auditLogsSeeds} Page={AuditLogs} />;
 }
 
 function AuditLogs() {

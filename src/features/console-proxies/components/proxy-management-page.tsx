@@ -4,6 +4,7 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { useStore } from "@nanostores/react";
 import { CircleCheck, Clock, Server, UserCheck, X } from "lucide-react";
 import { lazy, Suspense, type ReactNode } from "react";
+import { AdminGate } from "@/components/session/admin-gate";
 import { SeededPage } from "@/components/session/seeded-page";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
@@ -19,7 +20,7 @@ import { $banner, $proxyStats, inventorySeeds, reloadStats, showBanner } from "@
 
 /** The first inventory page and the stats the server read (null parts load here). */
 export function ProxyManagementPage(props: FirstDataProps<typeof proxyManagementFirstData>) {
-  return <SeededPage admin {...props} seeds={inventorySeeds} Page={ProxyManagement} />;
+  return <SeededPage Gate={AdminGate} admin {...props} seeds={inventorySeeds} Page={ProxyManagement} />;
 }
 
 const TABS = ["Inventory", "Generate", "Import"] as const;

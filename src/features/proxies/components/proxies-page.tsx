@@ -2,6 +2,7 @@ import { useStore } from "@nanostores/react";
 import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { FilterSelect } from "@/components/form/filter-fields";
 import { SearchField } from "@/components/ui/search-field";
+import { AuthGate } from "@/components/session/auth-gate";
 import { SeededPage } from "@/components/session/seeded-page";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -42,7 +43,7 @@ import { $renewal, renewSelection } from "@/features/proxies/renewal-store";
 
 /** /dashboard/proxies (spec 2.16): the customer's proxies, searchable, exportable, renewable. */
 export function ProxiesPage(props: FirstDataProps<typeof proxiesFirstData>) {
-  return <SeededPage {...props} seeds={proxiesSeeds} Page={MyProxies} />;
+  return <SeededPage Gate={AuthGate} {...props} seeds={proxiesSeeds} Page={MyProxies} />;
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
