@@ -17,3 +17,18 @@ export function lazyComponent<Name extends string, Props extends object>(
     );
   };
 }
+
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+type LazyComponents<Module, Name extends keyof Module> = { [N in Name]: (props: PropsOf<Module[N]>) => ReactNode };
+
+/**
+ * Several named exports of one module as lazy components (one chunk, loaded when the first
+ * of them renders): `const { AddDialog, DeleteDialog } = lazyComponents(() => import("…"), ["AddDialog", "DeleteDialog"])`.
+ */
+export function lazyComponents<Module extends object, Name extends keyof Module & string>(
+  load: () => Promise<Module>,
+  names: readonly Name[],
+): LazyComponents<Module, Name> {
+  const loadAny = load as unknown as () => Promise<Record<Name, ComponentType<object>>>;
+  return Object.fromEntries(names.map((name) => [name, lazyComponent(loadAny, name)])) as unknown as LazyComponents<Module, Name>;
+}

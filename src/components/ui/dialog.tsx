@@ -1,6 +1,7 @@
 // A modal dialog on Headless UI (focus trap, Escape, scroll lock, aria wiring).
 import { Dialog as HeadlessDialog, DialogPanel, DialogTitle, Description } from "@headlessui/react";
 import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 
 interface DialogProps {
@@ -24,5 +25,25 @@ export function Dialog({ open, onClose, title, description, className, children 
         </DialogPanel>
       </div>
     </HeadlessDialog>
+  );
+}
+
+/** A dialog's buttons, right-aligned: Cancel, then its own action (the children). */
+export function DialogActions({
+  onCancel,
+  cancelDisabled,
+  children,
+}: {
+  onCancel: () => void;
+  cancelDisabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button variant="secondary" disabled={cancelDisabled} onClick={onCancel}>
+        Cancel
+      </Button>
+      {children}
+    </div>
   );
 }

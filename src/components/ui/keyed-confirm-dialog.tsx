@@ -4,35 +4,32 @@
 // closes, a refusal shown by the panel.
 import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
 
-export interface KeyedConfirmDialogProps {
+/** What a confirmation says. */
+export interface ConfirmTexts {
   title: string;
   description: string;
-  /** Shown above the buttons (what is changed). */
-  children?: ReactNode;
   /** The danger button's text, and its text while the change is sent. */
   confirmText: string;
   pendingText: string;
-  /** Sends the change with this confirmation's Idempotency-Key. */
-  change: (idempotencyKey: string) => Promise<unknown>;
-  onClose: () => void;
-  /** The server's refusal, shown in the panel. */
-  onError: (message: string) => void;
 }
 
-export function KeyedConfirmDialog({
-  title,
-  description,
-  children,
-  confirmText,
-  pendingText,
-  change,
-  onClose,
-  onError,
-}: KeyedConfirmDialogProps) {
+/** A confirmation dialog's props: what it changes (`Target`), closing, and the server's refusal (shown in the panel). */
+export type KeyedDialogProps<Target> = Target & { onClose: () => void; onError: (message: string) => void };
+
+export type KeyedConfirmDialogProps = KeyedDialogProps<{
+  texts: ConfirmTexts;
+  /** Shown above the buttons (what is changed). */
+  children?: ReactNode;
+  /** Sends the change with this confirmation's Idempotency-Key. */
+  change: (idempotencyKey: string) => Promise<unknown>;
+}>;
+
+export function KeyedConfirmDialog({ texts, children, change, onClose, onError }: KeyedConfirmDialogProps) {
+  const { title, description, confirmText, pendingText } = texts;
   const [pending, setPending] = useState(false);
   const [idempotencyKey] = useState(newIdempotencyKey);
   const confirm = async () => {
@@ -50,14 +47,11 @@ export function KeyedConfirmDialog({
     <Dialog open onClose={() => (pending ? undefined : onClose())} title={title} description={description}>
       <div className="space-y-4">
         {children}
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" disabled={pending} onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose} cancelDisabled={pending}>
           <Button variant="danger" pending={pending} pendingText={pendingText} onClick={() => void confirm()}>
             {confirmText}
           </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );

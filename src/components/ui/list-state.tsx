@@ -121,8 +121,28 @@ export function ListCount({
   );
 }
 
+type PagedList = { status: ListStateProps["status"]; error: string; items: readonly unknown[] };
+
+/**
+ * ListState over a paged list (lib/paged-list.ts). `empty` is what it shows when the list
+ * has no rows (keep a fixed one at module scope beside the list); `compact` is a short list
+ * inside a panel: two skeleton rows and tighter spacing.
+ */
+export function PagedListState({
+  list,
+  empty,
+  compact = false,
+  ...props
+}: { list: PagedList; empty: ReactNode; compact?: boolean } & Omit<
+  ListStateProps,
+  "status" | "error" | "loaded" | "empty" | "emptyState"
+>) {
+  const look = compact ? { skeletonRows: 2, className: "space-y-3" } : {};
+  return <ListState {...pagedListState(list)} emptyState={empty} {...look} {...props} />;
+}
+
 /** ListState's status props for a paged list (lib/paged-list.ts): loaded once it has rows or an answer. */
-export function pagedListState(list: { status: ListStateProps["status"]; error: string; items: readonly unknown[] }) {
+export function pagedListState(list: PagedList) {
   return {
     status: list.status,
     error: list.error,

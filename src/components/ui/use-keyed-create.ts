@@ -1,8 +1,10 @@
 // The submit of a "create" form (a new API key, webhook endpoint or gateway token): one
 // Idempotency-Key per attempt, the server's field errors under their fields and any other
 // refusal as the form's error.
+import { valibotResolver } from "@hookform/resolvers/valibot";
 import { useRef, useState, type FormEvent } from "react";
-import type { FieldPath, FieldValues, UseFormReturn } from "react-hook-form";
+import { useForm, type DefaultValues, type FieldPath, type FieldValues, type UseFormReturn } from "react-hook-form";
+import type * as v from "valibot";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
 
@@ -57,4 +59,17 @@ export function useKeyedCreate<Input extends FieldValues, Output, Created>(
   };
 
   return { error, onSubmit };
+}
+
+/** A create form over a valibot schema, with useKeyedCreate's submit. */
+export function useKeyedCreateForm<Input extends FieldValues, Output, Created>(
+  schema: v.GenericSchema<Input, Output>,
+  defaultValues: DefaultValues<Input>,
+  serverFields: Readonly<Record<string, FieldPath<Input>>>,
+  create: (body: Output, idempotencyKey: string) => Promise<Created>,
+  onCreated: (created: Created) => void,
+  fieldMessage?: (message: string) => string,
+): KeyedCreate & { form: UseFormReturn<Input, unknown, Output> } {
+  const form = useForm<Input, unknown, Output>({ resolver: valibotResolver(schema), defaultValues });
+  return { form, ...useKeyedCreate(form, serverFields, create, onCreated, fieldMessage) };
 }

@@ -3,7 +3,7 @@
 import { api, apiThrough } from "@/lib/api-client";
 import { listAffiliateReferrals, listAffiliates, payReferral as payReferralRoute } from "@/lib/api-contract/admin/affiliates";
 import type { ResponseOf } from "@/lib/api-contract/define";
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import { pb } from "@/lib/pocketbase";
 import type { FirstDataContext } from "@/lib/server/first-data";
 
 export const AFFILIATES_PER_PAGE = 20;
@@ -16,12 +16,7 @@ export type ReferralPage = ResponseOf<typeof listAffiliateReferrals>;
 export type ReferralRow = ReferralPage["items"][number];
 export type PayoutResult = ResponseOf<typeof payReferralRoute>;
 
-export function fetchAffiliates(
-  search: string,
-  page: number,
-  signal?: AbortSignal,
-  client: TypedPocketBase = pb(),
-): Promise<AffiliatePage> {
+export function fetchAffiliates(search: string, page: number, signal?: AbortSignal, client = pb()): Promise<AffiliatePage> {
   return apiThrough(() => client).call(listAffiliates, {
     query: { search, page, perPage: AFFILIATES_PER_PAGE },
     ...(signal ? { signal } : {}),

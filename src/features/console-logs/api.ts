@@ -3,7 +3,7 @@
 import { apiThrough } from "@/lib/api-client";
 import { getAuditSummary, listAuditLogs } from "@/lib/api-contract/admin/insights";
 import type { ResponseOf } from "@/lib/api-contract/define";
-import { pb, type TypedPocketBase } from "@/lib/pocketbase";
+import { pb } from "@/lib/pocketbase";
 import type { FirstDataContext } from "@/lib/server/first-data";
 
 export const AUDIT_LOGS_PER_PAGE = 20;
@@ -17,19 +17,14 @@ export interface AuditCriteria {
   action: string;
 }
 
-export function fetchAuditPage(
-  criteria: AuditCriteria,
-  page: number,
-  signal?: AbortSignal,
-  client: TypedPocketBase = pb(),
-): Promise<AuditPage> {
+export function fetchAuditPage(criteria: AuditCriteria, page: number, signal?: AbortSignal, client = pb()): Promise<AuditPage> {
   return apiThrough(() => client).call(listAuditLogs, {
     query: { search: criteria.search, action: criteria.action, page, perPage: AUDIT_LOGS_PER_PAGE },
     ...(signal ? { signal } : {}),
   });
 }
 
-export function fetchAuditSummary(signal?: AbortSignal, client: TypedPocketBase = pb()): Promise<AuditSummary> {
+export function fetchAuditSummary(signal?: AbortSignal, client = pb()): Promise<AuditSummary> {
   return apiThrough(() => client).call(getAuditSummary, signal ? { signal } : {});
 }
 

@@ -119,3 +119,9 @@ export async function loadFirstData<R extends FirstDataReaders>(
     clearTimeout(timer);
   }
 }
+
+/** loadFirstData's answer as an island page's props: `<Page client:load {...await firstDataProps(Astro, readers)} />`. */
+export async function firstDataProps<R extends FirstDataReaders>(astro: PageContext, readers: R): Promise<Required<FirstDataProps<R>>> {
+  const { user, data } = await loadFirstData(astro, readers);
+  return { initialUser: user, initial: data };
+}

@@ -4,18 +4,19 @@
 import { useStore } from "@nanostores/react";
 import { Clock, DollarSign, Gift, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
+import { SeededPage } from "@/components/session/seeded-page";
 import { RefreshButton } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
-import { ListCount, ListState, pagedListState } from "@/components/ui/list-state";
+import { ListCount, PagedListState } from "@/components/ui/list-state";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
 import { formatCents } from "@/lib/money";
-import type { UserRecord } from "@/lib/pocketbase-types";
-import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import { AFFILIATES_PER_PAGE, type AffiliatePage, type AffiliateRow } from "@/features/console-affiliates/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import { useSeededStore } from "@/stores/seed";
+import { AFFILIATES_PER_PAGE, type AffiliateRow, type affiliatesFirstData } from "@/features/console-affiliates/api";
 import { AFFILIATE_COLUMNS } from "@/features/console-affiliates/columns";
 import { ReferralPanel } from "@/features/console-affiliates/components/referral-panel";
 import {
@@ -29,22 +30,16 @@ import {
   setAffiliateSearch,
 } from "@/features/console-affiliates/stores";
 
-interface AffiliatesPageProps {
-  /** The admin the server verified for this request. */
-  initialUser?: UserRecord | null;
-  /** The first page of affiliates with the stats, read on the server (null: load here). */
-  initial?: { affiliates: AffiliatePage | null } | null;
-}
-
-export function AffiliatesPage({ initialUser = null, initial = null }: AffiliatesPageProps) {
+/** The first page of affiliates with the stats, read on the server (null: load here). */
+export function AffiliatesPage(props: FirstDataProps<typeof affiliatesFirstData>) {
   return (
-    <AdminGate initialUser={initialUser}>
-      {(admin) => (
-        <SeedStores seeds={affiliatesSeeds(seedFor(initialUser, admin, initial?.affiliates))}>
-          <AffiliateManagement />
-        </SeedStores>
-      )}
-    </AdminGate>
+    <SeededPage
+      Gate={AdminGate}
+      admin
+      {...props}
+      seeds={(first) => affiliatesSeeds(first?.affiliates ?? null)}
+      Page={AffiliateManagement}
+    />
   );
 }
 
@@ -116,14 +111,9 @@ const NO_AFFILIATE_TEXTS: EmptyTexts = {
 function AffiliateTable() {
   const list = useSeededStore($affiliates);
   const { affiliateId } = useStore($selection);
+  const empty = <FilteredEmptyState texts={NO_AFFILIATE_TEXTS} filtered={!!list.criteria} onClear={clearAffiliateSearch} />;
   return (
-    <ListState
-      {...pagedListState(list)}
-      onRetry={reloadAffiliates}
-      loadingLabel="Loading affiliates"
-      skeletonClassName="h-12"
-      emptyState={<FilteredEmptyState texts={NO_AFFILIATE_TEXTS} filtered={!!list.criteria} onClear={clearAffiliateSearch} />}
-    >
+    <PagedListState list={list} onRetry={reloadAffiliates} loadingLabel="Loading affiliates" skeletonClassName="h-12" empty={empty}>
       <DataTable
         columns={AFFILIATE_COLUMNS}
         data={list.items.length > 0 ? list.items : NO_AFFILIATES}
@@ -139,6 +129,6 @@ function AffiliateTable() {
           always: list.items.length >= AFFILIATES_PER_PAGE,
         }}
       />
-    </ListState>
+    </PagedListState>
   );
 }

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Pager } from "@/components/ui/pager";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
@@ -104,18 +104,14 @@ export function ReferralPanel() {
   );
 }
 
+const NO_REFERRALS = (
+  <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">No referrals yet</p>
+);
+
 function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
   const state = useStore($referrals);
   return (
-    <ListState
-      {...pagedListState(state)}
-      onRetry={reloadReferrals}
-      loadingLabel="Loading referrals"
-      skeletonRows={3}
-      emptyState={
-        <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">No referrals yet</p>
-      }
-    >
+    <PagedListState list={state} onRetry={reloadReferrals} loadingLabel="Loading referrals" empty={NO_REFERRALS} skeletonRows={3}>
       <ul
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard
         tabIndex={0}
@@ -194,7 +190,7 @@ function ReferralList({ onPay }: { onPay: (referral: ReferralRow) => void }) {
           </li>
         ))}
       </ul>
-    </ListState>
+    </PagedListState>
   );
 }
 

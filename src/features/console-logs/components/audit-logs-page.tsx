@@ -3,13 +3,14 @@
 import { useStore } from "@nanostores/react";
 import { Activity, CalendarDays, ScrollText, ServerCog, Users } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
+import { SeededPage } from "@/components/session/seeded-page";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { LoadError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { RefreshButton } from "@/components/ui/button";
 import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
-import { ListCount, ListState, pagedListState } from "@/components/ui/list-state";
+import { ListCount, PagedListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { SearchField } from "@/components/ui/search-field";
@@ -17,9 +18,9 @@ import { Options } from "@/components/ui/options";
 import { Select } from "@/components/ui/select";
 import { StatGrid } from "@/components/ui/stat-grid";
 import { cn } from "@/lib/cn";
-import type { UserRecord } from "@/lib/pocketbase-types";
-import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import { AUDIT_LOGS_PER_PAGE, type AuditEntry, type AuditPage, type AuditSummary } from "@/features/console-logs/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import { useSeededStore } from "@/stores/seed";
+import { AUDIT_LOGS_PER_PAGE, type AuditEntry, type auditLogsFirstData } from "@/features/console-logs/api";
 import { actionTitle, adminName, auditSentence, detailsJson, shortId, showPager, targetDisplay } from "@/features/console-logs/format";
 import {
   $auditLogs,
@@ -34,23 +35,9 @@ import {
   setAuditSearch,
 } from "@/features/console-logs/stores";
 
-interface AuditLogsPageProps {
-  /** The admin the server verified for this request. */
-  initialUser?: UserRecord | null;
-  /** The first page and the summary the server read (null parts load here). */
-  initial?: { entries: AuditPage | null; summary: AuditSummary | null } | null;
-}
-
-export function AuditLogsPage({ initialUser = null, initial = null }: AuditLogsPageProps) {
-  return (
-    <AdminGate initialUser={initialUser}>
-      {(admin) => (
-        <SeedStores seeds={auditLogsSeeds(seedFor(initialUser, admin, initial))}>
-          <AuditLogs />
-        </SeedStores>
-      )}
-    </AdminGate>
-  );
+/** The first page and the summary the server read (null parts load here). */
+export function AuditLogsPage(props: FirstDataProps<typeof auditLogsFirstData>) {
+  return <SeededPage Gate={AdminGate} admin {...props} seeds={auditLogsSeeds} Page={AuditLogs} />;
 }
 
 function AuditLogs() {
@@ -128,13 +115,14 @@ function EntryList() {
   const list = useSeededStore($auditLogs);
   const filtered = list.criteria.search !== "" || list.criteria.action !== "";
   const busy = list.status === "loading";
+  const empty = <FilteredEmptyState texts={NO_ENTRIES} filtered={filtered} onClear={clearAuditFilters} />;
   return (
-    <ListState
-      {...pagedListState(list)}
+    <PagedListState
+      list={list}
       onRetry={reloadAuditLogs}
       loadingLabel="Loading audit logs"
       skeletonClassName="h-24 rounded-xl"
-      emptyState={<FilteredEmptyState texts={NO_ENTRIES} filtered={filtered} onClear={clearAuditFilters} />}
+      empty={empty}
     >
       <ul aria-label="Audit log entries" aria-busy={busy} className={cn("space-y-3", busy && "opacity-60")}>
         {list.items.map((entry) => (
@@ -144,7 +132,7 @@ function EntryList() {
       {showPager(list.page, list.items.length, AUDIT_LOGS_PER_PAGE) ? (
         <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToAuditPage} disabled={busy} />
       ) : null}
-    </ListState>
+    </PagedListState>
   );
 }
 

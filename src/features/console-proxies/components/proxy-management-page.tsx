@@ -5,6 +5,7 @@ import { useStore } from "@nanostores/react";
 import { CircleCheck, Clock, Server, UserCheck, X } from "lucide-react";
 import { lazy, Suspense, type ReactNode } from "react";
 import { AdminGate } from "@/components/session/admin-gate";
+import { SeededPage } from "@/components/session/seeded-page";
 import { Alert, LoadError } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { ListSkeleton } from "@/components/ui/list-state";
@@ -12,28 +13,14 @@ import { StatGrid } from "@/components/ui/stat-grid";
 import { PageHeader } from "@/components/ui/page-header";
 import { cn } from "@/lib/cn";
 import { InventoryTab } from "@/features/console-proxies/components/inventory-tab";
-import type { UserRecord } from "@/lib/pocketbase-types";
-import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
-import type { InventoryPage, ProxyStats } from "@/features/console-proxies/api";
+import type { FirstDataProps } from "@/lib/server/first-data";
+import { useSeededStore } from "@/stores/seed";
+import type { proxyManagementFirstData } from "@/features/console-proxies/api";
 import { $banner, $proxyStats, inventorySeeds, reloadStats, showBanner } from "@/features/console-proxies/stores";
 
-interface ProxyManagementPageProps {
-  /** The admin the server verified for this request. */
-  initialUser?: UserRecord | null;
-  /** The first inventory page and the stats the server read (null parts load here). */
-  initial?: { inventory: InventoryPage | null; stats: ProxyStats | null } | null;
-}
-
-export function ProxyManagementPage({ initialUser = null, initial = null }: ProxyManagementPageProps) {
-  return (
-    <AdminGate initialUser={initialUser}>
-      {(admin) => (
-        <SeedStores seeds={inventorySeeds(seedFor(initialUser, admin, initial))}>
-          <ProxyManagement />
-        </SeedStores>
-      )}
-    </AdminGate>
-  );
+/** The first inventory page and the stats the server read (null parts load here). */
+export function ProxyManagementPage(props: FirstDataProps<typeof proxyManagementFirstData>) {
+  return <SeededPage Gate={AdminGate} admin {...props} seeds={inventorySeeds} Page={ProxyManagement} />;
 }
 
 const TABS = ["Inventory", "Generate", "Import"] as const;

@@ -1,24 +1,18 @@
 // The gateway tokens' dialogs (loaded when first opened): "New gateway token" (name the
 // gateway, then copy the token, shown this once, and the command that starts the gateway on
 // its machine) and the confirmation of a revocation.
-import { valibotResolver } from "@hookform/resolvers/valibot";
 import { KeyRound } from "lucide-react";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
+import { CreateDialog, type CreateDialogTexts, type CreateFormProps } from "@/components/ui/create-dialog";
+import { DialogActions } from "@/components/ui/dialog";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { KeyedConfirmDialog, type ConfirmTexts, type KeyedDialogProps } from "@/components/ui/keyed-confirm-dialog";
 import { SecretShownOnce } from "@/components/ui/secret-shown-once";
-import { useKeyedCreate } from "@/components/ui/use-keyed-create";
-import {
-  GatewayTokenNameSchema,
-  type GatewayTokenNameInput,
-  type GatewayTokenNameOutput,
-} from "@/features/console-settings/components/gateway-token-schema";
+import { useKeyedCreateForm } from "@/components/ui/use-keyed-create";
+import { GatewayTokenNameSchema, type GatewayTokenNameOutput } from "@/features/console-settings/components/gateway-token-schema";
 import {
   createGatewayToken,
   gatewayCommand,
@@ -32,43 +26,32 @@ export interface GatewayTokenDialogProps {
   onClose: () => void;
 }
 
+const NEW_TEXTS: CreateDialogTexts<CreatedGatewayToken> = {
+  title: "New gateway token",
+  description:
+    "A gateway on another machine follows the shop with its own token: it reads the proxies' credentials and writes their usage, nothing else.",
+  createdTitle: (created) => `Gateway token "${created.name}"`,
+};
+
 export function GatewayTokenDialog({ open, onClose }: GatewayTokenDialogProps) {
-  const [created, setCreated] = useState<CreatedGatewayToken | null>(null);
-  const close = () => {
-    setCreated(null);
-    onClose();
-  };
-  return (
-    <Dialog
-      open={open}
-      onClose={close}
-      className="max-w-lg"
-      title={created ? `Gateway token "${created.name}"` : "New gateway token"}
-      description={
-        created
-          ? undefined
-          : "A gateway on another machine follows the shop with its own token: it reads the proxies' credentials and writes their usage, nothing else."
-      }
-    >
-      {created ? <CreatedToken created={created} onDone={close} /> : <NameForm onCreated={setCreated} onCancel={close} />}
-    </Dialog>
-  );
+  return <CreateDialog open={open} onClose={onClose} texts={NEW_TEXTS} Form={NameForm} Created={CreatedToken} />;
 }
 
 /** The server's field messages end with a period; the form's own do not. */
 const withoutPeriod = (message: string) => message.replace(/\.$/, "");
 
-function NameForm({ onCreated, onCancel }: { onCreated: (made: CreatedGatewayToken) => void; onCancel: () => void }) {
-  const form = useForm<GatewayTokenNameInput, unknown, GatewayTokenNameOutput>({
-    resolver: valibotResolver(GatewayTokenNameSchema),
-    defaultValues: { name: "" },
-  });
-  const {
-    register,
-    formState: { errors, isSubmitting },
-  } = form;
-  const { error, onSubmit } = useKeyedCreate(form, { name: "name" }, ({ name }) => createGatewayToken(name), onCreated, withoutPeriod);
-  const nameError = errors.name?.message;
+const createToken = ({ name }: GatewayTokenNameOutput) => createGatewayToken(name);
+
+function NameForm({ onCreated, onCancel }: CreateFormProps<CreatedGatewayToken>) {
+  const { form, error, onSubmit } = useKeyedCreateForm(
+    GatewayTokenNameSchema,
+    { name: "" },
+    { name: "name" },
+    createToken,
+    onCreated,
+    withoutPeriod,
+  );
+  const nameError = form.formState.errors.name?.message;
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -79,18 +62,15 @@ function NameForm({ onCreated, onCancel }: { onCreated: (made: CreatedGatewayTok
           spellCheck={false}
           placeholder="eu-1"
           {...fieldAria("gateway_token_name", nameError, { hint: true })}
-          {...register("name")}
+          {...form.register("name")}
         />
       </Field>
       <LiveAlert tone="error">{error}</LiveAlert>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" pending={isSubmitting} pendingText="Creating...">
+      <DialogActions onCancel={onCancel}>
+        <Button type="submit" pending={form.formState.isSubmitting} pendingText="Creating...">
           <KeyRound className="size-4" aria-hidden="true" /> Create token
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
@@ -129,23 +109,16 @@ function CreatedToken({ created, onDone }: { created: CreatedGatewayToken; onDon
   );
 }
 
-export interface RevokeGatewayTokenDialogProps {
-  token: GatewayToken;
-  onClose: () => void;
-  /** The server's refusal, shown in the panel. */
-  onError: (message: string) => void;
-}
+export type RevokeGatewayTokenDialogProps = KeyedDialogProps<{ token: GatewayToken }>;
 
-export function RevokeGatewayTokenDialog({ token, onClose, onError }: RevokeGatewayTokenDialogProps) {
-  return (
-    <KeyedConfirmDialog
-      title={`Revoke the gateway token "${token.name}"?`}
-      description="The gateway using it is refused from its next call to the shop, within a second: it cuts every tunnel and stops serving. This cannot be undone: it needs a new token to follow the shop again."
-      confirmText="Revoke token"
-      pendingText="Revoking..."
-      change={() => revokeGatewayToken(token.id)}
-      onClose={onClose}
-      onError={onError}
-    />
-  );
+const revokeTexts = (token: GatewayToken): ConfirmTexts => ({
+  title: `Revoke the gateway token "${token.name}"?`,
+  description:
+    "The gateway using it is refused from its next call to the shop, within a second: it cuts every tunnel and stops serving. This cannot be undone: it needs a new token to follow the shop again.",
+  confirmText: "Revoke token",
+  pendingText: "Revoking...",
+});
+
+export function RevokeGatewayTokenDialog({ token, ...props }: RevokeGatewayTokenDialogProps) {
+  return <KeyedConfirmDialog texts={revokeTexts(token)} change={() => revokeGatewayToken(token.id)} {...props} />;
 }

@@ -8,19 +8,18 @@ import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { formatDateTime } from "@/lib/dates";
-import { lazyComponent } from "@/lib/lazy-component";
-import type { GatewayTokenDialogProps, RevokeGatewayTokenDialogProps } from "@/features/console-settings/components/gateway-token-dialog";
+import { lazyComponents } from "@/lib/lazy-component";
 import { $gatewayTokens, reloadGatewayTokens, type GatewayToken } from "@/features/console-settings/components/gateway-tokens";
 
-const GatewayTokenDialog = lazyComponent<"GatewayTokenDialog", GatewayTokenDialogProps>(
+const { GatewayTokenDialog, RevokeGatewayTokenDialog } = lazyComponents(
   () => import("@/features/console-settings/components/gateway-token-dialog"),
-  "GatewayTokenDialog",
+  ["GatewayTokenDialog", "RevokeGatewayTokenDialog"],
 );
-const RevokeGatewayTokenDialog = lazyComponent<"RevokeGatewayTokenDialog", RevokeGatewayTokenDialogProps>(
-  () => import("@/features/console-settings/components/gateway-token-dialog"),
-  "RevokeGatewayTokenDialog",
+
+const NO_TOKENS = (
+  <EmptyState title="No gateway tokens" text="The gateway inside this server needs none; make one for each gateway elsewhere." />
 );
 
 /** "Last used 2026-01-02 10:00 from 203.0.113.7", or "Never used". */
@@ -55,16 +54,7 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
         </Button>
       </div>
       <LiveAlert tone="error">{error}</LiveAlert>
-      <ListState
-        {...pagedListState(state)}
-        onRetry={reloadGatewayTokens}
-        loadingLabel="Loading gateway tokens"
-        skeletonRows={2}
-        emptyState={
-          <EmptyState title="No gateway tokens" text="The gateway inside this server needs none; make one for each gateway elsewhere." />
-        }
-        className="space-y-3"
-      >
+      <PagedListState list={state} onRetry={reloadGatewayTokens} loadingLabel="Loading gateway tokens" empty={NO_TOKENS} compact>
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200" aria-label="Gateway tokens">
           {state.items.map((token) => (
             <li key={token.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
@@ -99,7 +89,7 @@ export function GatewayTokensPanel({ readOnly }: { readOnly: boolean }) {
             </li>
           ))}
         </ul>
-      </ListState>
+      </PagedListState>
 
       {creating ? <GatewayTokenDialog open onClose={() => setCreating(false)} /> : null}
 

@@ -10,7 +10,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, fieldAria } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
 import type { CreatedInvitation, PendingInvitation } from "@/features/console-settings/api";
@@ -136,6 +136,10 @@ function CreateInvitation({ readOnly }: { readOnly: boolean }) {
   );
 }
 
+const NO_INVITATIONS = (
+  <EmptyState title="No pending invitations" text="Links you create appear here until they are used, revoked or expire." />
+);
+
 function PendingInvitations({ readOnly }: { readOnly: boolean }) {
   const state = useStore($invitations);
   const [revoking, setRevoking] = useState("");
@@ -159,16 +163,7 @@ function PendingInvitations({ readOnly }: { readOnly: boolean }) {
         Pending invitations{state.status === "ready" ? ` (${state.totalItems})` : ""}
       </h3>
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
-      <ListState
-        {...pagedListState(state)}
-        onRetry={reloadInvitations}
-        loadingLabel="Loading pending invitations"
-        skeletonRows={3}
-        emptyState={
-          <EmptyState title="No pending invitations" text="Links you create appear here until they are used, revoked or expire." />
-        }
-        className="space-y-3"
-      >
+      <PagedListState list={state} onRetry={reloadInvitations} loadingLabel="Loading pending invitations" empty={NO_INVITATIONS} compact>
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200" aria-busy={state.status === "loading"}>
           {state.items.map((invitation) => {
             const who = invitation.email || "Anyone with the link";
@@ -198,7 +193,7 @@ function PendingInvitations({ readOnly }: { readOnly: boolean }) {
             );
           })}
         </ul>
-      </ListState>
+      </PagedListState>
     </section>
   );
 }

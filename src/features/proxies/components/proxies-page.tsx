@@ -3,6 +3,7 @@ import { Download, RefreshCw, SearchX, Server } from "lucide-react";
 import { FilterSelect } from "@/components/form/filter-fields";
 import { SearchField } from "@/components/ui/search-field";
 import { AuthGate } from "@/components/session/auth-gate";
+import { SeededPage } from "@/components/session/seeded-page";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,7 +11,7 @@ import { Pager } from "@/components/ui/pager";
 import { ListState, pagedListState } from "@/components/ui/list-state";
 import { lazyComponent } from "@/lib/lazy-component";
 import type { UserRecord } from "@/lib/pocketbase-types";
-import { SeedStores, seedFor, useSeededStore } from "@/stores/seed";
+import { useSeededStore } from "@/stores/seed";
 import type { FirstDataProps } from "@/lib/server/first-data";
 import type { proxiesFirstData } from "@/features/proxies/api";
 import { EXPORT_FORMATS, type ProxyExportFormat } from "@/features/proxies/export-formats";
@@ -41,16 +42,8 @@ import {
 import { $renewal, renewSelection } from "@/features/proxies/renewal-store";
 
 /** /dashboard/proxies (spec 2.16): the customer's proxies, searchable, exportable, renewable. */
-export function ProxiesPage({ initialUser = null, initial = null }: FirstDataProps<typeof proxiesFirstData>) {
-  return (
-    <AuthGate initialUser={initialUser}>
-      {(user) => (
-        <SeedStores seeds={proxiesSeeds(seedFor(initialUser, user, initial))} userId={user.id}>
-          <MyProxies user={user} />
-        </SeedStores>
-      )}
-    </AuthGate>
-  );
+export function ProxiesPage(props: FirstDataProps<typeof proxiesFirstData>) {
+  return <SeededPage Gate={AuthGate} {...props} seeds={proxiesSeeds} Page={MyProxies} />;
 }
 
 const count = (n: number) => n.toLocaleString("en-US");

@@ -1,15 +1,15 @@
 import { useStore } from "@nanostores/react";
 import { useMemo } from "react";
-import { Download, Receipt, SearchX } from "lucide-react";
+import { Download, Receipt } from "lucide-react";
 import { AuthGate } from "@/components/session/auth-gate";
 import { LocalDateTime } from "@/components/session/local-date-time";
 import { FilterSelect } from "@/components/form/filter-fields";
 import { SearchField } from "@/components/ui/search-field";
 import { Alert } from "@/components/ui/alert";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { FilteredEmptyState, type EmptyTexts } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { cn } from "@/lib/cn";
 import { seedFor, useSeededStore } from "@/stores/seed";
@@ -82,31 +82,20 @@ function Filters() {
   );
 }
 
+const NO_TRANSACTIONS: EmptyTexts = {
+  icon: Receipt,
+  title: "No transactions found",
+  filteredText: "Try adjusting your search or filter criteria",
+  emptyText: "Your transaction history will appear here",
+};
+
 function TransactionList({ first, userId }: { first: TransactionPage | null; userId: string }) {
   const seed = useMemo(() => transactionsSeed(first), [first]);
   const list = useSeededStore($transactions, seed, userId);
 
-  const filtered = hasCriteria(list.criteria);
+  const empty = <FilteredEmptyState texts={NO_TRANSACTIONS} filtered={hasCriteria(list.criteria)} onClear={clearTransactionFilters} />;
   return (
-    <ListState
-      {...pagedListState(list)}
-      onRetry={reloadTransactions}
-      loadingLabel="Loading transactions"
-      skeletonClassName="h-16"
-      emptyState={
-        <EmptyState
-          icon={filtered ? SearchX : Receipt}
-          title="No transactions found"
-          text={filtered ? "Try adjusting your search or filter criteria" : "Your transaction history will appear here"}
-        >
-          {filtered ? (
-            <Button variant="secondary" size="sm" onClick={clearTransactionFilters}>
-              Clear filters
-            </Button>
-          ) : null}
-        </EmptyState>
-      }
-    >
+    <PagedListState list={list} onRetry={reloadTransactions} loadingLabel="Loading transactions" skeletonClassName="h-16" empty={empty}>
       <ul
         aria-label="Transactions"
         aria-busy={list.status === "loading"}
@@ -136,6 +125,6 @@ function TransactionList({ first, userId }: { first: TransactionPage | null; use
       {showPager(list.page, list.items.length) ? (
         <Pager page={list.page} hasNext={list.page < list.totalPages} onPage={goToTransactionPage} disabled={list.status === "loading"} />
       ) : null}
-    </ListState>
+    </PagedListState>
   );
 }

@@ -10,32 +10,21 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { getAccount } from "@/lib/api-contract/account";
 import { requestOf } from "@/lib/api-contract/client";
 import { formatDate } from "@/lib/dates";
-import { lazyComponent } from "@/lib/lazy-component";
+import { lazyComponents } from "@/lib/lazy-component";
 import { expires, lastUsed, spend } from "@/features/account/api-keys/format";
 import { $apiKeys, $capping, $revoking, reloadApiKeys } from "@/features/account/api-keys/stores";
 import { KEY_COLUMNS, KeyActions, KeyPrefix, KeyScopes, KeyStatus } from "@/features/account/api-keys/components/key-cells";
-import type {
-  CreateApiKeyDialogProps,
-  RevokeApiKeyDialogProps,
-  SpendCapDialogProps,
-} from "@/features/account/api-keys/components/key-dialogs";
 
-const CreateApiKeyDialog = lazyComponent<"CreateApiKeyDialog", CreateApiKeyDialogProps>(
+const { CreateApiKeyDialog, SpendCapDialog, RevokeApiKeyDialog } = lazyComponents(
   () => import("@/features/account/api-keys/components/key-dialogs"),
-  "CreateApiKeyDialog",
+  ["CreateApiKeyDialog", "SpendCapDialog", "RevokeApiKeyDialog"],
 );
-const SpendCapDialog = lazyComponent<"SpendCapDialog", SpendCapDialogProps>(
-  () => import("@/features/account/api-keys/components/key-dialogs"),
-  "SpendCapDialog",
-);
-const RevokeApiKeyDialog = lazyComponent<"RevokeApiKeyDialog", RevokeApiKeyDialogProps>(
-  () => import("@/features/account/api-keys/components/key-dialogs"),
-  "RevokeApiKeyDialog",
-);
+
+const NO_KEYS = <EmptyState icon={KeyRound} title="No API keys yet" text="Create one to use the API from your own programs." />;
 
 /** Where the API answers: this shop's own address (the web server passes /api to PocketBase). */
 function baseUrl(): string {
@@ -104,14 +93,7 @@ export function ApiKeysPanel() {
           </Button>
         </div>
         <LiveAlert tone="error">{error}</LiveAlert>
-        <ListState
-          {...pagedListState(state)}
-          onRetry={reloadApiKeys}
-          loadingLabel="Loading your API keys"
-          skeletonRows={2}
-          emptyState={<EmptyState icon={KeyRound} title="No API keys yet" text="Create one to use the API from your own programs." />}
-          className="space-y-3"
-        >
+        <PagedListState list={state} onRetry={reloadApiKeys} loadingLabel="Loading your API keys" empty={NO_KEYS} compact>
           {/* Small screens: one card per key. */}
           <ul aria-label="API keys" className="space-y-2 md:hidden">
             {state.items.map((apiKey) => (
@@ -149,7 +131,7 @@ export function ApiKeysPanel() {
             busy={state.status === "loading"}
             rowTestId="api-key-row"
           />
-        </ListState>
+        </PagedListState>
       </section>
 
       {creating ? <CreateApiKeyDialog onClose={() => setCreating(false)} /> : null}

@@ -1,19 +1,18 @@
 // The API keys' dialogs (loaded when first opened): "Create API key" (name, scopes, expiry,
 // IP allowlist, spend cap; then the key, shown this once), a key's spend cap changed later,
 // and the confirmation of a revocation.
-import { valibotResolver } from "@hookform/resolvers/valibot";
 import { KeyRound } from "lucide-react";
-import { useState } from "react";
-import { useForm, useWatch, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
+import { useWatch, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { CreateDialog, type CreateDialogTexts, type CreateFormProps } from "@/components/ui/create-dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { KeyedConfirmDialog, type ConfirmTexts, type KeyedDialogProps } from "@/components/ui/keyed-confirm-dialog";
 import { SecretShownOnce } from "@/components/ui/secret-shown-once";
-import { useKeyedCreate } from "@/components/ui/use-keyed-create";
+import { useKeyedCreateForm } from "@/components/ui/use-keyed-create";
 import type { ApiKey, CreatedApiKey } from "@/features/account/api-keys/api";
 import {
   capInput,
@@ -23,9 +22,6 @@ import {
   SCOPES,
   SERVER_FIELDS,
   SpendCapSchema,
-  type NewApiKeyInput,
-  type NewApiKeyOutput,
-  type SpendCapInput,
   type SpendCapOutput,
 } from "@/features/account/api-keys/schemas";
 import { spend } from "@/features/account/api-keys/format";
@@ -45,40 +41,27 @@ export interface CreateApiKeyDialogProps {
   onClose: () => void;
 }
 
+const CREATE_TEXTS: CreateDialogTexts<CreatedApiKey> = {
+  title: "Create API key",
+  description: "A key lets your programs use the API as you, within the scopes and limits you set here.",
+  createdTitle: (created) => `API key “${created.api_key.name}”`,
+};
+
 export function CreateApiKeyDialog({ onClose }: CreateApiKeyDialogProps) {
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  return (
-    <Dialog
-      open
-      onClose={onClose}
-      className="max-w-lg"
-      title={created ? `API key “${created.api_key.name}”` : "Create API key"}
-      description={created ? undefined : "A key lets your programs use the API as you, within the scopes and limits you set here."}
-    >
-      {created ? <CreatedKey created={created} onDone={onClose} /> : <NewKeyForm onCreated={setCreated} onCancel={onClose} />}
-    </Dialog>
-  );
+  return <CreateDialog onClose={onClose} texts={CREATE_TEXTS} Form={NewKeyForm} Created={CreatedKey} />;
 }
 
-function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKey) => void; onCancel: () => void }) {
-  const form = useForm<NewApiKeyInput, unknown, NewApiKeyOutput>({
-    resolver: valibotResolver(NewApiKeySchema),
-    defaultValues: EMPTY_KEY,
-  });
-  const {
-    register,
-    formState: { errors, isSubmitting },
-  } = form;
-  const scopes = useWatch({ control: form.control, name: "scopes" });
-  const purchase = chosen(scopes, "purchase");
-  const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, createKey, onCreated);
+function NewKeyForm({ onCreated, onCancel }: CreateFormProps<CreatedApiKey>) {
+  const { form, error, onSubmit } = useKeyedCreateForm(NewApiKeySchema, EMPTY_KEY, SERVER_FIELDS, createKey, onCreated);
+  const { errors, isSubmitting } = form.formState;
+  const purchase = chosen(useWatch({ control: form.control, name: "scopes" }), "purchase");
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField form={form} name="name" id="api-key-name" label="Name" hint="What uses it, to tell your keys apart: 1-100 characters.">
         {(field) => <Input {...field} autoComplete="off" maxLength={100} placeholder="Inventory sync" />}
       </FormField>
-      <ChoiceFieldset legend="Scopes" id="api-key-scope" choices={SCOPE_CHOICES} register={register("scopes")} error={errors.scopes} />
+      <ChoiceFieldset legend="Scopes" id="api-key-scope" choices={SCOPE_CHOICES} register={form.register("scopes")} error={errors.scopes} />
       <FormField
         form={form}
         name="expires"
@@ -110,14 +93,11 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKe
       {/* Always shown, so the cap is found; it applies once the key may buy (issue #28). */}
       <CapField form={form} disabled={!purchase} />
       <LiveAlert tone="error">{error}</LiveAlert>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" pending={isSubmitting} pendingText="Creating...">
           <KeyRound className="size-4" aria-hidden="true" /> Create API key
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
@@ -154,16 +134,9 @@ export interface SpendCapDialogProps {
 
 /** "Spend cap": a key's monthly cap changed later (empty removes it); this month's spend beside it. */
 export function SpendCapDialog({ apiKey, onClose }: SpendCapDialogProps) {
-  const form = useForm<SpendCapInput, unknown, SpendCapOutput>({
-    resolver: valibotResolver(SpendCapSchema),
-    defaultValues: { spend_cap: capInput(apiKey.spend_cap_cents) },
-  });
-  const { error, onSubmit } = useKeyedCreate(
-    form,
-    { spend_cap_cents: "spend_cap" },
-    (body: SpendCapOutput, idempotencyKey: string) => changeSpendCap(apiKey.id, body.spend_cap_cents, idempotencyKey),
-    onClose,
-  );
+  const change = (body: SpendCapOutput, idempotencyKey: string) => changeSpendCap(apiKey.id, body.spend_cap_cents, idempotencyKey);
+  const defaults = { spend_cap: capInput(apiKey.spend_cap_cents) };
+  const { form, error, onSubmit } = useKeyedCreateForm(SpendCapSchema, defaults, { spend_cap_cents: "spend_cap" }, change, onClose);
   return (
     <Dialog
       open
@@ -175,14 +148,11 @@ export function SpendCapDialog({ apiKey, onClose }: SpendCapDialogProps) {
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <CapField form={form} />
         <LiveAlert tone="error">{error}</LiveAlert>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="submit" pending={form.formState.isSubmitting} pendingText="Saving...">
             Save cap
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );
@@ -201,23 +171,15 @@ function CreatedKey({ created, onDone }: { created: CreatedApiKey; onDone: () =>
   );
 }
 
-export interface RevokeApiKeyDialogProps {
-  apiKey: ApiKey;
-  onClose: () => void;
-  /** The server's refusal, shown in the panel. */
-  onError: (message: string) => void;
-}
+export type RevokeApiKeyDialogProps = KeyedDialogProps<{ apiKey: ApiKey }>;
 
-export function RevokeApiKeyDialog({ apiKey, onClose, onError }: RevokeApiKeyDialogProps) {
-  return (
-    <KeyedConfirmDialog
-      title={`Revoke API key “${apiKey.name}”?`}
-      description="Programs using it stop working at once. This cannot be undone: they need a new key to use the API again."
-      confirmText="Revoke key"
-      pendingText="Revoking..."
-      change={(idempotencyKey) => revokeKey(apiKey.id, idempotencyKey)}
-      onClose={onClose}
-      onError={onError}
-    />
-  );
+const revokeTexts = (apiKey: ApiKey): ConfirmTexts => ({
+  title: `Revoke API key “${apiKey.name}”?`,
+  description: "Programs using it stop working at once. This cannot be undone: they need a new key to use the API again.",
+  confirmText: "Revoke key",
+  pendingText: "Revoking...",
+});
+
+export function RevokeApiKeyDialog({ apiKey, ...props }: RevokeApiKeyDialogProps) {
+  return <KeyedConfirmDialog texts={revokeTexts(apiKey)} change={(key) => revokeKey(apiKey.id, key)} {...props} />;
 }

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { LoadMore } from "@/components/ui/load-more";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { formatDateTime } from "@/lib/dates";
@@ -27,6 +27,9 @@ interface State {
   error: string;
   more: boolean;
 }
+
+const NO_DELIVERIES = <p className="text-sm text-slate-600">No deliveries yet: they appear here when an event you chose happens.</p>;
+const DELIVERY_ROWS = { skeletonClassName: "h-10", className: "space-y-2" };
 
 export interface WebhookDeliveriesProps {
   webhook: Webhook;
@@ -87,15 +90,7 @@ export function WebhookDeliveries({ webhook }: WebhookDeliveriesProps) {
   return (
     <div className="space-y-2" data-testid="webhook-deliveries">
       <LiveAlert tone="info">{notice}</LiveAlert>
-      <ListState
-        {...pagedListState(state)}
-        onRetry={reload}
-        loadingLabel="Loading deliveries"
-        skeletonRows={2}
-        skeletonClassName="h-10"
-        emptyState={<p className="text-sm text-slate-600">No deliveries yet: they appear here when an event you chose happens.</p>}
-        className="space-y-2"
-      >
+      <PagedListState list={state} onRetry={reload} loadingLabel="Loading deliveries" empty={NO_DELIVERIES} compact {...DELIVERY_ROWS}>
         <div className="overflow-x-auto rounded-md border border-slate-200">
           <table className="w-full min-w-[40rem] text-left text-sm" aria-label={`Deliveries to ${webhook.url}`}>
             <thead className="bg-slate-50 text-xs text-slate-600">
@@ -145,7 +140,7 @@ export function WebhookDeliveries({ webhook }: WebhookDeliveriesProps) {
             Load more deliveries
           </LoadMore>
         </div>
-      </ListState>
+      </PagedListState>
     </div>
   );
 }

@@ -1,29 +1,22 @@
 // The webhooks' dialogs (loaded when first opened): "Add endpoint" (URL, events, description,
 // low-balance threshold; then the signing secret, shown this once), the confirmations of
 // rotating the secret (then the new one, shown once) and of removing an endpoint.
-import { valibotResolver } from "@hookform/resolvers/valibot";
 import { Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { LiveAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { CreateDialog, type CreateDialogTexts, type CreateFormProps } from "@/components/ui/create-dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/api-error";
 import { newIdempotencyKey } from "@/lib/idempotency";
-import { KeyedConfirmDialog } from "@/components/ui/keyed-confirm-dialog";
+import { KeyedConfirmDialog, type ConfirmTexts, type KeyedDialogProps } from "@/components/ui/keyed-confirm-dialog";
 import { SecretShownOnce } from "@/components/ui/secret-shown-once";
-import { useKeyedCreate } from "@/components/ui/use-keyed-create";
+import { useKeyedCreateForm } from "@/components/ui/use-keyed-create";
 import type { Webhook, WebhookWithSecret } from "@/features/account/webhooks/api";
-import {
-  EMPTY_WEBHOOK,
-  EVENTS,
-  NewWebhookSchema,
-  SERVER_FIELDS,
-  type NewWebhookInput,
-  type NewWebhookOutput,
-} from "@/features/account/webhooks/schemas";
+import { EMPTY_WEBHOOK, EVENTS, NewWebhookSchema, SERVER_FIELDS } from "@/features/account/webhooks/schemas";
 import { addWebhook, removeWebhook, rotateSecret } from "@/features/account/webhooks/stores";
 import { ChoiceFieldset, chosen, type Choice } from "@/features/account/components/choice-fieldset";
 
@@ -54,40 +47,31 @@ export interface AddWebhookDialogProps {
   onClose: () => void;
 }
 
+const ADD_TEXTS: CreateDialogTexts<WebhookWithSecret> = {
+  title: "Add endpoint",
+  description: "We send the events you choose to this URL, signed with a secret only you and the shop know.",
+  createdTitle: () => "Endpoint added",
+};
+
 export function AddWebhookDialog({ onClose }: AddWebhookDialogProps) {
-  const [created, setCreated] = useState<WebhookWithSecret | null>(null);
-  return (
-    <Dialog
-      open
-      onClose={onClose}
-      className="max-w-lg"
-      title={created ? "Endpoint added" : "Add endpoint"}
-      description={created ? undefined : "We send the events you choose to this URL, signed with a secret only you and the shop know."}
-    >
-      {created ? <SecretShown secret={created.secret} onDone={onClose} /> : <NewWebhookForm onCreated={setCreated} onCancel={onClose} />}
-    </Dialog>
-  );
+  return <CreateDialog onClose={onClose} texts={ADD_TEXTS} Form={NewWebhookForm} Created={AddedSecret} />;
 }
 
-function NewWebhookForm({ onCreated, onCancel }: { onCreated: (created: WebhookWithSecret) => void; onCancel: () => void }) {
-  const form = useForm<NewWebhookInput, unknown, NewWebhookOutput>({
-    resolver: valibotResolver(NewWebhookSchema),
-    defaultValues: EMPTY_WEBHOOK,
-  });
-  const {
-    register,
-    formState: { errors, isSubmitting },
-  } = form;
-  const events = useWatch({ control: form.control, name: "events" });
-  const balanceLow = chosen(events, "balance.low");
-  const { error, onSubmit } = useKeyedCreate(form, SERVER_FIELDS, addWebhook, onCreated);
+function AddedSecret({ created, onDone }: { created: WebhookWithSecret; onDone: () => void }) {
+  return <SecretShown secret={created.secret} onDone={onDone} />;
+}
+
+function NewWebhookForm({ onCreated, onCancel }: CreateFormProps<WebhookWithSecret>) {
+  const { form, error, onSubmit } = useKeyedCreateForm(NewWebhookSchema, EMPTY_WEBHOOK, SERVER_FIELDS, addWebhook, onCreated);
+  const { errors, isSubmitting } = form.formState;
+  const balanceLow = chosen(useWatch({ control: form.control, name: "events" }), "balance.low");
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField form={form} name="url" id="webhook-url" label="Endpoint URL" hint="Where we send events: an https:// address of yours.">
         {(field) => <Input {...field} type="url" inputMode="url" autoComplete="off" placeholder="https://example.com/webhooks" />}
       </FormField>
-      <ChoiceFieldset legend="Events" id="webhook-event" choices={EVENT_CHOICES} register={register("events")} error={errors.events} />
+      <ChoiceFieldset legend="Events" id="webhook-event" choices={EVENT_CHOICES} register={form.register("events")} error={errors.events} />
       {balanceLow ? (
         <FormField
           form={form}
@@ -109,14 +93,11 @@ function NewWebhookForm({ onCreated, onCancel }: { onCreated: (created: WebhookW
         {(field) => <Input {...field} autoComplete="off" maxLength={200} placeholder="Order sync" />}
       </FormField>
       <LiveAlert tone="error">{error}</LiveAlert>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" pending={isSubmitting} pendingText="Adding...">
           <WebhookIcon className="size-4" aria-hidden="true" /> Add endpoint
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
@@ -159,38 +140,29 @@ export function RotateSecretDialog({ webhook, onClose }: RotateSecretDialogProps
         <div className="space-y-4">
           <p className="text-sm break-all text-slate-700">{webhook.url}</p>
           <LiveAlert tone="error">{error}</LiveAlert>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" disabled={pending} onClick={onClose}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={onClose} cancelDisabled={pending}>
             <Button pending={pending} pendingText="Rotating..." onClick={() => void rotate()}>
               Rotate secret
             </Button>
-          </div>
+          </DialogActions>
         </div>
       )}
     </Dialog>
   );
 }
 
-export interface DeleteWebhookDialogProps {
-  webhook: Webhook;
-  onClose: () => void;
-  /** The server's refusal, shown in the panel. */
-  onError: (message: string) => void;
-}
+export type DeleteWebhookDialogProps = KeyedDialogProps<{ webhook: Webhook }>;
 
-export function DeleteWebhookDialog({ webhook, onClose, onError }: DeleteWebhookDialogProps) {
+const DELETE_TEXTS: ConfirmTexts = {
+  title: "Delete this endpoint?",
+  description: "Nothing more is sent to it, and its delivery history is deleted with it. This cannot be undone.",
+  confirmText: "Delete endpoint",
+  pendingText: "Deleting...",
+};
+
+export function DeleteWebhookDialog({ webhook, ...props }: DeleteWebhookDialogProps) {
   return (
-    <KeyedConfirmDialog
-      title="Delete this endpoint?"
-      description="Nothing more is sent to it, and its delivery history is deleted with it. This cannot be undone."
-      confirmText="Delete endpoint"
-      pendingText="Deleting..."
-      change={(idempotencyKey) => removeWebhook(webhook.id, idempotencyKey)}
-      onClose={onClose}
-      onError={onError}
-    >
+    <KeyedConfirmDialog texts={DELETE_TEXTS} change={(key) => removeWebhook(webhook.id, key)} {...props}>
       <p className="text-sm break-all text-slate-700">{webhook.url}</p>
     </KeyedConfirmDialog>
   );

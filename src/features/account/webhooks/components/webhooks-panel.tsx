@@ -9,39 +9,28 @@ import { LiveAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ListState, pagedListState } from "@/components/ui/list-state";
+import { PagedListState } from "@/components/ui/list-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/api-error";
 import { formatDate } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
-import { lazyComponent } from "@/lib/lazy-component";
+import { lazyComponent, lazyComponents } from "@/lib/lazy-component";
 import { formatCents } from "@/lib/money";
 import type { Webhook } from "@/features/account/webhooks/api";
 import { $webhooks, changeWebhook, reloadWebhooks } from "@/features/account/webhooks/stores";
-import type {
-  AddWebhookDialogProps,
-  DeleteWebhookDialogProps,
-  RotateSecretDialogProps,
-} from "@/features/account/webhooks/components/webhook-dialogs";
 import type { WebhookDeliveriesProps } from "@/features/account/webhooks/components/deliveries";
 
-const AddWebhookDialog = lazyComponent<"AddWebhookDialog", AddWebhookDialogProps>(
+const { AddWebhookDialog, RotateSecretDialog, DeleteWebhookDialog } = lazyComponents(
   () => import("@/features/account/webhooks/components/webhook-dialogs"),
-  "AddWebhookDialog",
-);
-const RotateSecretDialog = lazyComponent<"RotateSecretDialog", RotateSecretDialogProps>(
-  () => import("@/features/account/webhooks/components/webhook-dialogs"),
-  "RotateSecretDialog",
-);
-const DeleteWebhookDialog = lazyComponent<"DeleteWebhookDialog", DeleteWebhookDialogProps>(
-  () => import("@/features/account/webhooks/components/webhook-dialogs"),
-  "DeleteWebhookDialog",
+  ["AddWebhookDialog", "RotateSecretDialog", "DeleteWebhookDialog"],
 );
 const WebhookDeliveries = lazyComponent<"WebhookDeliveries", WebhookDeliveriesProps>(
   () => import("@/features/account/webhooks/components/deliveries"),
   "WebhookDeliveries",
   <Skeleton className="h-16" />,
 );
+
+const NO_WEBHOOKS = <EmptyState icon={WebhookIcon} title="No webhook endpoints yet" text="Add one to hear about events as they happen." />;
 
 const VERIFY_EXAMPLE = `import { Webhook } from "standardwebhooks";
 
@@ -78,16 +67,7 @@ export function WebhooksPanel() {
           and more. Failed deliveries are retried with backoff for 24 hours. At most 10 endpoints.
         </p>
         <LiveAlert tone="error">{error}</LiveAlert>
-        <ListState
-          {...pagedListState(state)}
-          onRetry={reloadWebhooks}
-          loadingLabel="Loading your webhook endpoints"
-          skeletonRows={2}
-          emptyState={
-            <EmptyState icon={WebhookIcon} title="No webhook endpoints yet" text="Add one to hear about events as they happen." />
-          }
-          className="space-y-3"
-        >
+        <PagedListState list={state} onRetry={reloadWebhooks} loadingLabel="Loading your webhook endpoints" empty={NO_WEBHOOKS} compact>
           <ul aria-label="Webhook endpoints" className="space-y-3">
             {state.items.map((webhook) => (
               <EndpointCard
@@ -102,7 +82,7 @@ export function WebhooksPanel() {
               />
             ))}
           </ul>
-        </ListState>
+        </PagedListState>
       </section>
 
       <section aria-labelledby="webhooks-verify-title" className="space-y-2">
