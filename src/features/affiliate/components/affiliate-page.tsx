@@ -85,20 +85,8 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
           <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
             <Share2 className="size-5" aria-hidden="true" /> Your Referral Link
           </h2>
-          <CopyField
-            id="referral-code"
-            label="Referral code"
-            value={code}
-            inputClassName="max-w-[12rem] tracking-wider"
-            buttonClassName="h-10 border border-slate-300 px-3"
-          />
-          <CopyField
-            id="referral-link"
-            label="Referral link"
-            value={link}
-            inputClassName="min-w-0 text-xs sm:text-sm"
-            buttonClassName="h-10 shrink-0 border border-slate-300 px-3"
-          />
+          <CopyField id="referral-code" label="Referral code" value={code} inputClassName="max-w-[12rem] tracking-wider" />
+          <CopyField id="referral-link" label="Referral link" value={link} inputClassName="min-w-0 text-xs sm:text-sm" />
           <div>
             <p className="mb-2 text-sm font-medium text-slate-700">Share</p>
             <div className="flex flex-wrap gap-2">
@@ -210,20 +198,8 @@ function Affiliate({ user, siteName }: { user: UserRecord; siteName: string }) {
               </a>
             </div>
           </div>
-          <CopyField
-            id="banner-html"
-            label="Banner HTML"
-            value={bannerHtml(link, siteName)}
-            inputClassName="min-w-0 text-xs"
-            buttonClassName="h-10 shrink-0 border border-slate-300 px-3"
-          />
-          <CopyField
-            id="promo-text"
-            label="Text for e-mails and posts"
-            value={promoText(link, siteName)}
-            inputClassName="min-w-0 text-xs"
-            buttonClassName="h-10 shrink-0 border border-slate-300 px-3"
-          />
+          <CopyField id="banner-html" label="Banner HTML" value={bannerHtml(link, siteName)} />
+          <CopyField id="promo-text" label="Text for e-mails and posts" value={promoText(link, siteName)} />
         </Card>
       </div>
     </div>
@@ -271,16 +247,28 @@ function PayoutMethod({ data }: { data: AffiliateSummary }) {
   );
 }
 
-/** A read-only value with its label and a copy button ("Copy referral code"). */
-function CopyField(props: { id: string; label: string; value: string; inputClassName: string; buttonClassName: string }) {
+/**
+ * A read-only value with its label and a copy button ("Copy referral code"); the value is in
+ * small type unless `inputClassName` says otherwise.
+ */
+function CopyField(props: { id: string; label: string; value: string; inputClassName?: string }) {
   return (
     <div className="space-y-1">
       <label htmlFor={props.id} className="block text-sm font-medium text-slate-700">
         {props.label}
       </label>
       <div className="flex items-center gap-2">
-        <Input id={props.id} readOnly value={props.value} className={cn("bg-slate-50 font-mono", props.inputClassName)} />
-        <CopyButton value={props.value} label={`Copy ${props.label.toLowerCase()}`} className={props.buttonClassName} />
+        <Input
+          id={props.id}
+          readOnly
+          value={props.value}
+          className={cn("bg-slate-50 font-mono", props.inputClassName ?? "min-w-0 text-xs")}
+        />
+        <CopyButton
+          value={props.value}
+          label={`Copy ${props.label.toLowerCase()}`}
+          className="h-10 shrink-0 border border-slate-300 px-3"
+        />
       </div>
     </div>
   );

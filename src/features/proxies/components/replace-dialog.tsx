@@ -2,10 +2,10 @@
 // preview of the new exit (type and place, free replacements left; nothing is charged), then
 // the swap that keeps the username and password; or, when the exit is down and none is in
 // stock, the refund of the days left.
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage, isAbort } from "@/lib/api-error";
 import { PROXY_TYPE_LABELS } from "@/lib/catalog";
 import { newIdempotencyKey } from "@/lib/idempotency";
@@ -38,18 +38,6 @@ function useAttempt(run: () => Promise<void>) {
     }
   };
   return { pending, error, setError, go: () => void go() };
-}
-
-/** Cancel, then the dialog's action. */
-function Actions({ pending, onCancel, children }: { pending: boolean; onCancel: () => void; children: ReactNode }) {
-  return (
-    <div className="mt-4 flex flex-wrap justify-end gap-2">
-      <Button variant="secondary" disabled={pending} onClick={onCancel}>
-        Cancel
-      </Button>
-      {children}
-    </div>
-  );
 }
 
 /** What the preview says, and whether Replace may go ahead. */
@@ -105,11 +93,13 @@ export function ReplaceDialog({ proxy, onClose, onDone }: ActionDialogProps) {
         )}
         {error ? <Alert tone="error">{error}</Alert> : null}
       </div>
-      <Actions pending={pending} onCancel={onClose}>
-        <Button disabled={!shown?.ok} pending={pending} pendingText="Replacing..." onClick={go}>
-          Replace IP
-        </Button>
-      </Actions>
+      <div className="mt-4">
+        <DialogActions cancelDisabled={pending} onCancel={onClose}>
+          <Button disabled={!shown?.ok} pending={pending} pendingText="Replacing..." onClick={go}>
+            Replace IP
+          </Button>
+        </DialogActions>
+      </div>
     </Dialog>
   );
 }
@@ -134,11 +124,13 @@ export function RefundDialog({ proxy, onClose, onDone }: ActionDialogProps) {
       description={`The exit of ${proxy.username} stopped working and none is in stock to replace it. The days left come back to your balance and the proxy is no longer yours.`}
     >
       <div aria-live="polite">{error ? <Alert tone="error">{error}</Alert> : null}</div>
-      <Actions pending={pending} onCancel={onClose}>
-        <Button pending={pending} pendingText="Refunding..." onClick={go}>
-          Refund
-        </Button>
-      </Actions>
+      <div className="mt-4">
+        <DialogActions cancelDisabled={pending} onCancel={onClose}>
+          <Button pending={pending} pendingText="Refunding..." onClick={go}>
+            Refund
+          </Button>
+        </DialogActions>
+      </div>
     </Dialog>
   );
 }
