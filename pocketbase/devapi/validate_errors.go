@@ -116,7 +116,7 @@ func fieldError(name string, err error, field *openapi3.Schema) validation.Error
 		if errors.Is(err, openapi3filter.ErrInvalidRequired) {
 			keyword = "required"
 		}
-		return validation.NewError(codeOf(field, nil, keyword), messageOr(messageOf(field, keyword), name, err.Error()))
+		return validation.NewError(codeOf(field, nil, keyword), messageOr(messageOf(field, keyword), name, reasonOf(err)))
 	}
 	keyword, schema := se.SchemaField, se.Schema
 	if keyword == "anyOf" || keyword == "oneOf" {
@@ -132,6 +132,16 @@ func fieldError(name string, err error, field *openapi3.Schema) validation.Error
 		message = messageOf(field, keyword)
 	}
 	return validation.NewError(codeOf(field, schema, keyword), messageOr(message, name, se.Reason))
+}
+
+// reasonOf is why a parameter could not be read, without the value it was sent (which may
+// be any length and is the caller's own).
+func reasonOf(err error) string {
+	var pe *openapi3filter.ParseError
+	if errors.As(err, &pe) && pe.Reason != "" {
+		return pe.Reason
+	}
+	return err.Error()
 }
 
 // branchError is why `value` fits no branch of an anyOf/oneOf but null: the first

@@ -36,7 +36,8 @@ const testDocument = `{
       },
       "get": {"x-scope": "read", "responses": {"200": {"description": "OK"}},
         "parameters": [{"name": "limit", "in": "query", "schema": {"type": "string", "pattern": "^\\d+$",
-          "x-error-message": "limit must be a whole number"}}]}
+          "x-error-message": "limit must be a whole number"}},
+          {"name": "page", "in": "query", "schema": {"type": "integer"}}]}
     },
     "/api/v1/things/{id}": {
       "delete": {"x-scope": "write", "responses": {"200": {"description": "OK"}},
@@ -149,6 +150,7 @@ func TestValidateRequests(t *testing.T) {
 		}},
 		{"a wrong type", "POST /api/v1/things", "/api/v1/things", `{"name":"a","tags":"a"}`, nil, map[string]string{"tags": "validation_invalid_value: Tags are a list."}},
 		{"a query parameter", "GET /api/v1/things", "/api/v1/things?limit=ten", ``, nil, map[string]string{"limit": "validation_invalid_value: Limit must be a whole number."}},
+		{"a query parameter without a message", "GET /api/v1/things", "/api/v1/things?page=" + strings.Repeat("a", 900), ``, nil, map[string]string{"page": "validation_invalid_value: Invalid page: an invalid integer."}},
 		{"a good query parameter", "GET /api/v1/things", "/api/v1/things?limit=10&other=x", ``, nil, nil},
 		{"a path parameter", "DELETE /api/v1/things/{id}", "/api/v1/things/NOPE!", ``, []string{"id", "NOPE!"}, map[string]string{"id": "validation_invalid_value: The id must be 1-20 letters and digits."}},
 		{"the header is the hook's", "DELETE /api/v1/things/{id}", "/api/v1/things/abc", ``, []string{"id", "abc"}, nil},

@@ -86,7 +86,7 @@ it("limits purchases to 30 per 10 seconds per IP; refused ones buy nothing", asy
         pb.send("/api/v1/proxies/purchase", {
           method: "POST",
           headers: { "Idempotency-Key": `burst-${i}` },
-          body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 },
+          body: { type: "RESIDENTIAL", country: "NO", quantity: 1 },
         }),
       ),
     );
@@ -100,7 +100,7 @@ it("limits purchases to 30 per 10 seconds per IP; refused ones buy nothing", asy
       other.send("/api/v1/proxies/purchase", {
         method: "POST",
         headers: { "Idempotency-Key": "other" },
-        body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 },
+        body: { type: "RESIDENTIAL", country: "NO", quantity: 1 },
       }),
     ),
   ).toBe(409);

@@ -140,7 +140,7 @@ describe("money and support routes", () => {
     {
       name: "proxy purchase",
       path: "/api/v1/proxies/purchase",
-      body: { type: "RESIDENTIAL", country: "NOWHERE", quantity: 1 },
+      body: { type: "RESIDENTIAL", country: "NO", quantity: 1 },
       limit: 30,
       allowed: [409],
       auth: true,

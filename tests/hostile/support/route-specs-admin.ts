@@ -85,6 +85,18 @@ export const ADMIN_ROUTE_SPECS: Record<string, RouteSpec> = {
     body: () => fc.record({ text: fc.constant("import.hostile.test:8080:user:secret") }),
     poisons: () => ({ text: fc.constantFrom<unknown>("", "   ", "\n\n", null, 5, true, [], {}, ["a:1:b:c"]) }),
   },
+  "GET /api/admin/system-alerts": { who: "admin", read: true },
+  // Assignment and exit swaps from Proxy Management (issue #28).
+  "POST /api/admin/proxies/{id}/assign": {
+    who: "admin",
+    keyed: true,
+    readsBody: true,
+    ids: () => ({ mine: fuzz.hs.stockIds, notMine: [] }),
+    body: () =>
+      fc.record({ user_id: fc.constantFrom(fuzz.hs.A.user.id, fuzz.hs.B.user.id), price_cents: fc.integer({ min: 0, max: 500 }) }),
+    poisons: () => ({ user_id: fc.constantFrom("", 5, null), price_cents: badWholeNumber(0, 1_000_000) }),
+  },
+  "POST /api/admin/proxies/{id}/replace": { who: "admin", ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [] }) },
   "GET /api/admin/settings": { who: "admin", read: true },
   "PUT /api/admin/settings": {
     who: "admin",

@@ -83,6 +83,22 @@ export const V1_ROUTE_SPECS: Record<string, RouteSpec> = {
     who: "customer",
     ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
   },
+  // Replacement and the refund of a proxy whose exit is down (issue #28).
+  "GET /api/v1/proxies/{id}/replacement": {
+    who: "customer",
+    read: true,
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+  },
+  "POST /api/v1/proxies/{id}/replace": {
+    who: "customer",
+    keyed: true,
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+  },
+  "POST /api/v1/proxies/{id}/refund": {
+    who: "customer",
+    keyed: true,
+    ids: () => ({ mine: fuzz.hs.A.proxies, notMine: [...fuzz.hs.B.proxies, ...fuzz.hs.stockIds] }),
+  },
   "GET /api/v1/proxies/stock": { who: "customer", read: true, query: () => ({ type: hostileQueryValue }) },
   "GET /api/v1/proxies/prices": { who: "customer", read: true },
   "GET /api/v1/proxies/countries": { who: "customer", read: true },
@@ -192,6 +208,7 @@ export const V1_ROUTE_SPECS: Record<string, RouteSpec> = {
   "GET /api/ip": { who: "public", read: true, plainText: true },
   "POST /api/admin/jobs/proxy-expiry": { who: "superuser" },
   "POST /api/admin/jobs/webhook-events": { who: "superuser" },
+  "POST /api/admin/jobs/upstream-health": { who: "superuser" },
   "POST /api/v1/support/tickets": {
     who: "customer",
     readsBody: true,

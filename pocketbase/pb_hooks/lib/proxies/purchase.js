@@ -60,12 +60,13 @@ function placeLabel(where) {
 function checkCountry(txApp, input) {
   /** @type {typeof import("./places.js")} */
   const places = require(`${__hooks}/lib/proxies/places.js`);
+  // A code that stock is stored under stays as it is ("UK" rows from before the ISO list).
+  if (txApp.countRecords("proxies", $dbx.hashExp({ country: input.country })) > 0) return;
   const code = places.normalizeCountry(input.country);
   if (places.isoCountries()[code]) {
     input.country = code;
     return;
   }
-  if (txApp.countRecords("proxies", $dbx.hashExp({ country: input.country })) > 0) return;
   const message = `Unknown country ${input.country.slice(0, 20)}`;
   throw new BadRequestError(message, { country: new ValidationError("validation_invalid_country", message) });
 }
