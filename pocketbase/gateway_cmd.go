@@ -19,7 +19,7 @@ import (
 )
 
 // runStandaloneGateway is `pocketbase gateway --pb-url URL (--token-file FILE | --token T)
-// [--host H] [--http-port P] [--socks-port P]`: a gateway alone, on another machine,
+// [--host H] [--http-port P] [--socks-port P] [--https-port P --tls-cert F --tls-key F]`: a gateway alone, on another machine,
 // following the shop's PocketBase over its API. It opens no data dir. Ports and host
 // default to GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT and GATEWAY_HOST; the token to
 // GATEWAY_TOKEN (a token in the arguments is visible to every user in ps). It fails closed:
@@ -33,10 +33,14 @@ func runStandaloneGateway(args []string) error {
 	host := flags.String("host", "", "address to listen on (GATEWAY_HOST; default 127.0.0.1)")
 	httpPort := flags.String("http-port", "", "HTTP proxy port (GATEWAY_HTTP_PORT)")
 	socksPort := flags.String("socks-port", "", "SOCKS5 port (GATEWAY_SOCKS_PORT)")
+	httpsPort := flags.String("https-port", "", "HTTPS proxy port (GATEWAY_HTTPS_PORT; needs --tls-cert and --tls-key)")
+	tlsCert := flags.String("tls-cert", "", "the HTTPS port's certificate, PEM (GATEWAY_TLS_CERT)")
+	tlsKey := flags.String("tls-key", "", "its private key, PEM (GATEWAY_TLS_KEY)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
-	for name, value := range map[string]string{"GATEWAY_HOST": *host, "GATEWAY_HTTP_PORT": *httpPort, "GATEWAY_SOCKS_PORT": *socksPort} {
+	for name, value := range map[string]string{"GATEWAY_HOST": *host, "GATEWAY_HTTP_PORT": *httpPort, "GATEWAY_SOCKS_PORT": *socksPort,
+		"GATEWAY_HTTPS_PORT": *httpsPort, "GATEWAY_TLS_CERT": *tlsCert, "GATEWAY_TLS_KEY": *tlsKey} {
 		if value != "" {
 			os.Setenv(name, value)
 		}
@@ -60,7 +64,11 @@ func runStandaloneGateway(args []string) error {
 		return err
 	}
 	if !ok {
-		return errors.New("set --http-port and/or --socks-port (or GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT)")
+		return errors.New("set --http-port, --socks-port and/or --https-port (or GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT, GATEWAY_HTTPS_PORT)")
+	}
+	fingerprint, err := gatewayTLS(&cfg, "")
+	if err != nil {
+		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	cfg.Logger = logger
@@ -71,6 +79,9 @@ func runStandaloneGateway(args []string) error {
 	}
 	for _, a := range gw.Addrs() {
 		logger.Info("proxy gateway listening", "address", a.String(), "following", *pbURL)
+	}
+	if fingerprint != "" {
+		logger.Info("proxy gateway HTTPS port certificate", "sha256", fingerprint)
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -14,9 +17,10 @@ import (
 	"proxyshop/pocketbase/gateway"
 )
 
-// gatewayConfigFromEnv reads the gateway's listeners: GATEWAY_HTTP_PORT and
-// GATEWAY_SOCKS_PORT (unset or empty: that listener is off) on GATEWAY_HOST (default
-// 127.0.0.1). ok is false when both are off.
+// gatewayConfigFromEnv reads the gateway's listeners: GATEWAY_HTTP_PORT,
+// GATEWAY_SOCKS_PORT and GATEWAY_HTTPS_PORT (unset or empty: that listener is off) on
+// GATEWAY_HOST (default 127.0.0.1). ok is false when all are off. The HTTPS port's
+// certificate is gatewayTLS's.
 func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 	host := strings.TrimSpace(os.Getenv("GATEWAY_HOST"))
 	if host == "" {
@@ -36,6 +40,9 @@ func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 		return cfg, false, err
 	}
 	if cfg.SOCKSAddr, err = addr("GATEWAY_SOCKS_PORT"); err != nil {
+		return cfg, false, err
+	}
+	if cfg.HTTPSAddr, err = addr("GATEWAY_HTTPS_PORT"); err != nil {
 		return cfg, false, err
 	}
 	cfg.OpenTargets = isLoopbackHost(host)
@@ -68,7 +75,44 @@ func gatewayConfigFromEnv() (cfg gateway.Config, ok bool, err error) {
 		}
 		cfg.MaxStale = time.Duration(seconds) * time.Second
 	}
-	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "", nil
+	return cfg, cfg.HTTPAddr != "" || cfg.SOCKSAddr != "" || cfg.HTTPSAddr != "", nil
+}
+
+// gatewayTLS gives the HTTPS port (when it is on) its certificate: the files
+// GATEWAY_TLS_CERT and GATEWAY_TLS_KEY (PEM), else one the gateway makes for itself in
+// dataDir (self-signed, for the host of SHOP_APP_URL, GATEWAY_HOST and localhost; kept
+// there and reused). It answers the certificate's SHA-256 fingerprint ("" when off).
+func gatewayTLS(cfg *gateway.Config, dataDir string) (string, error) {
+	if cfg.HTTPSAddr == "" {
+		return "", nil
+	}
+	certFile, keyFile := strings.TrimSpace(os.Getenv("GATEWAY_TLS_CERT")), strings.TrimSpace(os.Getenv("GATEWAY_TLS_KEY"))
+	var cert tls.Certificate
+	var err error
+	switch {
+	case certFile != "" || keyFile != "":
+		cert, err = tls.LoadX509KeyPair(certFile, keyFile)
+		if err != nil {
+			return "", fmt.Errorf("GATEWAY_TLS_CERT and GATEWAY_TLS_KEY must name a PEM certificate and its key: %w", err)
+		}
+	case dataDir == "":
+		return "", errors.New("the HTTPS proxy port needs GATEWAY_TLS_CERT and GATEWAY_TLS_KEY (or --tls-cert and --tls-key)")
+	default:
+		hosts := []string{}
+		if u, perr := url.Parse(os.Getenv("SHOP_APP_URL")); perr == nil && u.Hostname() != "" {
+			hosts = append(hosts, u.Hostname())
+		}
+		if host, _, _ := net.SplitHostPort(cfg.HTTPSAddr); host != "" {
+			if a, perr := netip.ParseAddr(host); perr != nil || !a.IsUnspecified() {
+				hosts = append(hosts, host)
+			}
+		}
+		if cert, err = gateway.LoadOrCreateCertificate(dataDir, hosts); err != nil {
+			return "", fmt.Errorf("cannot make the HTTPS proxy port's certificate in %s: %w", dataDir, err)
+		}
+	}
+	cfg.TLS = gateway.ServerTLS(cert)
+	return gateway.Fingerprint(cert), nil
 }
 
 func isLoopbackHost(host string) bool {
@@ -86,6 +130,10 @@ func startEmbeddedGateway(app core.App) (*gateway.Gateway, error) {
 		return nil, err
 	}
 	cfg.Logger = app.Logger()
+	fingerprint, err := gatewayTLS(&cfg, app.DataDir())
+	if err != nil {
+		return nil, err
+	}
 	source := &gateway.SQLSource{Read: app.ConcurrentDB(), Write: app.NonconcurrentDB(), Key: os.Getenv("SHOP_CREDENTIALS_KEY"), Logger: app.Logger()}
 	gw := gateway.New(cfg, source)
 	if err := gw.Start(); err != nil {
@@ -93,6 +141,9 @@ func startEmbeddedGateway(app core.App) (*gateway.Gateway, error) {
 	}
 	for _, a := range gw.Addrs() {
 		app.Logger().Info("proxy gateway listening", "address", a.String())
+	}
+	if fingerprint != "" {
+		app.Logger().Info("proxy gateway HTTPS port certificate", "sha256", fingerprint)
 	}
 	return gw, nil
 }

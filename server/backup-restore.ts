@@ -196,7 +196,7 @@ export async function backupDataDir(options: BackupOptions): Promise<BackupResul
       superuserEmail: user.email,
       superuserPassword: user.password,
       // No gateway listeners, no demo data: this PocketBase only makes the backup.
-      env: { SHOP_CREDENTIALS_KEY: key, SHOP_DEMO_SEED: "false", GATEWAY_HTTP_PORT: "", GATEWAY_SOCKS_PORT: "" },
+      env: { SHOP_CREDENTIALS_KEY: key, SHOP_DEMO_SEED: "false", GATEWAY_HTTP_PORT: "", GATEWAY_SOCKS_PORT: "", GATEWAY_HTTPS_PORT: "" },
     });
     url = own.url;
   }

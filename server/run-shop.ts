@@ -13,7 +13,9 @@ import type { TrustedProxies } from "./client-address.ts";
 import { isLoopbackName } from "./canonical-host.ts";
 import { credentialsKeyFile, setupBannerLine, setupLink } from "./admin-setup.ts";
 import { doctorReport, formatDoctor } from "./doctor.ts";
+import { httpsPortLine } from "./gateway-tls.ts";
 import { startShop } from "./shop.ts";
+import { contractFacts } from "../src/lib/shared-data.ts";
 import { isLoopbackHost, paymentProvider, paymentsBannerLine, paymentsTestMode, startupProblems } from "./start-checks.ts";
 
 export interface RunShopOptions {
@@ -166,11 +168,16 @@ export async function runShop(options: RunShopOptions): Promise<void> {
 
   // The proxy gateway (in the PocketBase process): customers' proxies connect here. On a
   // loopback HOST it listens on loopback too and may reach this machine's own services, so
-  // a proxy can be tried end to end on one machine.
+  // a proxy can be tried end to end on one machine. Its default ports are the contract's
+  // (facts.json, which the hooks read to tell customers where to connect).
+  const ports = contractFacts.gateway_ports.defaults;
   const gateway = {
     host: env("GATEWAY_HOST", webHost),
-    httpPort: env("GATEWAY_HTTP_PORT", "3128"),
-    socksPort: env("GATEWAY_SOCKS_PORT", "1080"),
+    httpPort: env("GATEWAY_HTTP_PORT", String(ports.http)),
+    socksPort: env("GATEWAY_SOCKS_PORT", String(ports.socks5)),
+    // The HTTPS proxy port (TLS to the gateway): GATEWAY_TLS_CERT and GATEWAY_TLS_KEY, else
+    // a self-signed certificate the gateway makes in the data dir on first start.
+    httpsPort: env("GATEWAY_HTTPS_PORT", String(ports.https)),
   };
 
   if (stopAsked) {
@@ -193,6 +200,7 @@ export async function runShop(options: RunShopOptions): Promise<void> {
       GATEWAY_HOST: gateway.host,
       GATEWAY_HTTP_PORT: gateway.httpPort,
       GATEWAY_SOCKS_PORT: gateway.socksPort,
+      GATEWAY_HTTPS_PORT: gateway.httpsPort,
       SHOP_DEMO_SEED: String(demo.seed),
       SHOP_DEMO_ADMIN_EMAIL: demo.adminEmail,
       SHOP_DEMO_ADMIN_PASSWORD: demo.adminPassword,
@@ -242,7 +250,12 @@ export async function runShop(options: RunShopOptions): Promise<void> {
   Demo customer:  ${demo.customerEmail} / ${demo.customerPassword}`
       : "Demo data is off (DEMO_SEED=false, the default when HOST is not loopback)."
   }${demo.seed && !loopbackOnly ? "\n  WARNING: demo accounts with published passwords on a non-loopback HOST." : ""}
-  Proxy gateway: HTTP proxy ${gateway.host}:${gateway.httpPort}, SOCKS5 ${gateway.host}:${gateway.socksPort} (GATEWAY_HOST, GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT)
+  Proxy gateway: HTTP proxy ${gateway.host}:${gateway.httpPort}, SOCKS5 ${gateway.host}:${gateway.socksPort} (GATEWAY_HOST, GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT)${
+    gateway.httpsPort
+      ? `
+  Proxy gateway: ${httpsPortLine(process.env, dataDir, `${gateway.host}:${gateway.httpsPort}`)} (GATEWAY_HTTPS_PORT)`
+      : ""
+  }
   PocketBase dashboard: ${shop.url}/_/  (from this machine only; superuser ${superuserEmail}; password in PB_SUPERUSER_PASSWORD or ${shown(path.join(dataDir, ".superuser-password"))})
   Mail: ${mailSink ? `no SMTP_HOST set, so mails (sign-in codes, password links) are caught on smtp://${mailSink.host}:${mailSink.port} and printed here` : `sent through ${process.env["SMTP_HOST"]}`}
   ${paymentsBannerLine(payments, appUrl)}

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"crypto/tls"
 	"log/slog"
 	"time"
 )
@@ -9,6 +10,10 @@ import (
 type Config struct {
 	HTTPAddr  string // "host:port" of the HTTP proxy listener; "" = off
 	SOCKSAddr string // "host:port" of the SOCKS5 listener; "" = off
+	// HTTPSAddr is "host:port" of the HTTPS proxy listener (TLS, then the HTTP port's
+	// handling), served with TLS; "" = off.
+	HTTPSAddr string
+	TLS       *tls.Config
 	// OpenTargets lets connections reach loopback and private addresses: only when the
 	// gateway listens on loopback (the embedded default on one machine).
 	OpenTargets  bool
@@ -20,6 +25,9 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	DialTimeout      time.Duration
 	FlushInterval    time.Duration
+	// UDPIdleTimeout ends a SOCKS5 UDP association when no datagram moved for this long
+	// (default 2 minutes).
+	UDPIdleTimeout time.Duration
 	// MaxHandshakes bounds the connections in their handshake at once (default 4096), a
 	// backstop behind MaxHandshakesPerSource: the connections of one address (an IPv6 /64)
 	// not yet authenticated (default 128).
@@ -67,6 +75,9 @@ func (c *Config) defaults() {
 	}
 	if c.DialTimeout <= 0 {
 		c.DialTimeout = 10 * time.Second
+	}
+	if c.UDPIdleTimeout <= 0 {
+		c.UDPIdleTimeout = 2 * time.Minute
 	}
 	if c.MaxHandshakes <= 0 {
 		c.MaxHandshakes = 4096

@@ -1,5 +1,6 @@
 // Package gateway is the shop's proxy gateway: an HTTP proxy port (plain forwarding and
-// CONNECT) and a SOCKS5 port (RFC 1928 CONNECT with RFC 1929 username/password) that
+// CONNECT; also over TLS) and a SOCKS5 port (RFC 1928 CONNECT and UDP ASSOCIATE with
+// RFC 1929 username/password) that
 // accept the credentials of ASSIGNED, unexpired proxies only, and send each connection
 // out through the proxy's exit (direct, bound to a local address, or an upstream proxy;
 // RESIDENTIAL proxies through a pool of their location's upstreams).
@@ -98,9 +99,13 @@ func (g *Gateway) Start() error {
 	for _, l := range []struct {
 		addr  string
 		serve func(net.Conn, *handshake)
-	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}} {
+	}{{g.cfg.HTTPAddr, g.serveHTTP}, {g.cfg.SOCKSAddr, g.serveSOCKS}, {g.cfg.HTTPSAddr, g.serveHTTPS}} {
 		if l.addr == "" {
 			continue
+		}
+		if l.addr == g.cfg.HTTPSAddr && g.cfg.TLS == nil {
+			g.Close()
+			return errors.New("the HTTPS proxy listener needs a certificate")
 		}
 		ln, err := net.Listen("tcp", l.addr)
 		if err != nil {
@@ -120,7 +125,7 @@ func (g *Gateway) Start() error {
 	return nil
 }
 
-// Addrs are the listeners' addresses (HTTP first when both are open).
+// Addrs are the listeners' addresses in the order HTTP, SOCKS5, HTTPS (those open).
 func (g *Gateway) Addrs() []net.Addr {
 	out := []net.Addr{}
 	for _, l := range g.listeners {

@@ -20,8 +20,11 @@ const maxHeaderBytes = 32 << 10
 // serveHTTP answers one client of the HTTP proxy port: a CONNECT tunnel, or one plain
 // HTTP request forwarded with `Connection: close` (a following request on the same
 // connection would carry the customer's Proxy-Authorization to the target).
-func (g *Gateway) serveHTTP(c net.Conn, h *handshake) {
-	client := c.(*net.TCPConn)
+func (g *Gateway) serveHTTP(c net.Conn, h *handshake) { g.serveProxyHTTP(c, h, PortHTTP) }
+
+// serveProxyHTTP answers one client of port p: a TCP connection on the HTTP port, or a
+// TLS one on the HTTPS port.
+func (g *Gateway) serveProxyHTTP(client net.Conn, h *handshake, p Port) {
 	_ = client.SetDeadline(time.Now().Add(g.cfg.AuthTimeout)) // the head holds the credentials
 	head := &io.LimitedReader{R: client, N: maxHeaderBytes}
 	br := bufio.NewReaderSize(head, 4096)
@@ -50,7 +53,7 @@ func (g *Gateway) serveHTTP(c net.Conn, h *handshake) {
 		g.refuseHTTP(client, refusedCredentials)
 		return
 	}
-	grant, opts, refused := g.authorize(username, password, PortHTTP, clientAddr(client))
+	grant, opts, refused := g.authorize(username, password, p, clientAddr(client))
 	if refused != nil {
 		g.refuseHTTP(client, refused)
 		return

@@ -32,6 +32,11 @@ func connectTunnel(gw, user, pass, target string) (int, net.Conn, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	return connectOver(c, user, pass, target)
+}
+
+// connectOver sends CONNECT on an open connection (TCP, or TLS to the HTTPS port).
+func connectOver(c net.Conn, user, pass, target string) (int, net.Conn, error) {
 	auth := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
 	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n", target, target, auth)
 	br := bufio.NewReader(c)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ type Port int
 const (
 	PortHTTP Port = iota
 	PortSOCKS
+	PortHTTPS // the HTTP proxy inside TLS
 )
 
 // Record is one proxy row as the source reads it, passwords already in plaintext.
@@ -73,17 +75,24 @@ type Grant struct {
 	MaxConnections int
 }
 
-// allowsPort: SOCKS5 proxies on the SOCKS5 port, HTTP/HTTPS on the HTTP port, RESIDENTIAL
-// and DATACENTER on both.
+// typePorts: the ports a proxy of each type answers on (SOCKS5 carries CONNECT and UDP
+// ASSOCIATE; HTTPS is the HTTP proxy inside TLS). The contract states them
+// (src/lib/api-contract/schemas.ts PROXY_TYPE_PORTS, written to pb_hooks/lib/facts.json
+// gateway_ports.by_type, which the hooks read to tell customers where to connect);
+// facts_test.go holds this table to that file. A gateway on another machine has no hooks
+// folder to read it from, so the table is compiled in and the test keeps it honest.
+var typePorts = map[string][]Port{
+	"RESIDENTIAL": {PortHTTP, PortSOCKS, PortHTTPS},
+	"DATACENTER":  {PortHTTP, PortSOCKS, PortHTTPS},
+	"SOCKS5":      {PortSOCKS},
+	"HTTP":        {PortHTTP},
+	"HTTPS":       {PortHTTP, PortHTTPS},
+}
+
+// allowsPort: the type's ports (typePorts); a type the table does not name, on both.
 func (g *Grant) allowsPort(p Port) bool {
-	switch g.Type {
-	case "SOCKS5":
-		return p == PortSOCKS
-	case "HTTP", "HTTPS":
-		return p == PortHTTP
-	default:
-		return true
-	}
+	ports, ok := typePorts[g.Type]
+	return !ok || slices.Contains(ports, p)
 }
 
 func (g *Grant) expired(now time.Time) bool {

@@ -139,24 +139,32 @@ func (ts *tunnels) slotsTaken(proxyID string) int {
 // (a half-close is passed on) or one fails, draws both on the budget and adds what moved
 // to the meter. It answers errBudgetSpent when the budget stopped it.
 func relay(client, target *net.TCPConn, b *budget, up, down func(int64)) error {
+	return relayBoth(client, target,
+		func() error { return pump(target, client, b, up) },
+		func() error { return pump(client, target, b, down) })
+}
+
+// relayBoth runs pumpUp (client to target) beside pumpDown (target to client) until both
+// end, passing a half-close on (a TLS client's CloseWrite sends close_notify).
+func relayBoth(client net.Conn, target *net.TCPConn, pumpUp, pumpDown func() error) error {
 	var wg sync.WaitGroup
 	var upErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if upErr = pump(target, client, b, up); upErr != nil {
+		if upErr = pumpUp(); upErr != nil {
 			client.Close()
 			target.Close()
 			return
 		}
 		_ = target.CloseWrite()
 	}()
-	downErr := pump(client, target, b, down)
+	downErr := pumpDown()
 	if downErr != nil {
 		client.Close()
 		target.Close()
-	} else {
-		_ = client.CloseWrite()
+	} else if cw, ok := client.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
 	}
 	wg.Wait()
 	client.Close()

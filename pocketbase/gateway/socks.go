@@ -10,6 +10,7 @@ import (
 // SOCKS5 reply codes (RFC 1928 section 6).
 const (
 	socksSucceeded           = 0x00
+	socksNotAllowed          = 0x02 // connection not allowed by ruleset
 	socksCommandNotSupported = 0x07
 	socksAddressNotSupported = 0x08
 )
@@ -63,7 +64,7 @@ func (g *Gateway) serveSOCKS(c net.Conn, h *handshake) {
 	h.authenticated()
 	_ = client.SetDeadline(time.Now().Add(g.cfg.HandshakeTimeout))
 
-	host, port, code := readSOCKSRequest(client, buf)
+	cmd, host, port, code := readSOCKSRequest(client, buf)
 	if code == socksSucceeded {
 		release, limited := g.takeConnection(grant)
 		if limited != nil {
@@ -77,6 +78,10 @@ func (g *Gateway) serveSOCKS(c net.Conn, h *handshake) {
 		client.Close()
 		return
 	}
+	if cmd == socksUDPAssociate {
+		g.associate(client, h, grant, opts, port)
+		return
+	}
 	target, err := g.dial(grant, opts, host, port)
 	if err != nil {
 		socksReply(client, dialRefusal(host, err).socks)
@@ -88,7 +93,7 @@ func (g *Gateway) serveSOCKS(c net.Conn, h *handshake) {
 	g.open(grant, client, target, false, func(io.Writer) error {
 		return socksReply(client, socksSucceeded)
 	}, func(*refusal) {
-		socksReply(client, 0x02) // not allowed: the proxy changed while connecting
+		socksReply(client, socksNotAllowed) // the proxy changed while connecting
 		client.Close()
 	})
 }
@@ -111,10 +116,17 @@ func readSOCKSCredentials(c net.Conn, buf []byte) (string, string, bool) {
 	return string(username), string(password), true
 }
 
-// readSOCKSRequest reads VER CMD RSV ATYP DST.ADDR DST.PORT; only CONNECT is served.
-func readSOCKSRequest(c net.Conn, buf []byte) (string, int, byte) {
+// SOCKS5 commands served: CONNECT and UDP ASSOCIATE (BIND is not).
+const (
+	socksCmdConnect   = 0x01
+	socksUDPAssociate = 0x03
+)
+
+// readSOCKSRequest reads VER CMD RSV ATYP DST.ADDR DST.PORT: CONNECT's target, or UDP
+// ASSOCIATE's address the client will send from (port 0: not known yet).
+func readSOCKSRequest(c net.Conn, buf []byte) (byte, string, int, byte) {
 	if _, err := io.ReadFull(c, buf[:4]); err != nil || buf[0] != 5 {
-		return "", 0, 0x01
+		return 0, "", 0, 0x01
 	}
 	cmd, atyp := buf[1], buf[3]
 	var host string
@@ -125,36 +137,53 @@ func readSOCKSRequest(c net.Conn, buf []byte) (string, int, byte) {
 			size = 16
 		}
 		if _, err := io.ReadFull(c, buf[:size]); err != nil {
-			return "", 0, 0x01
+			return 0, "", 0, 0x01
 		}
 		addr, _ := netip.AddrFromSlice(buf[:size])
 		host = addr.Unmap().String()
 	case 3:
 		if _, err := io.ReadFull(c, buf[:1]); err != nil {
-			return "", 0, 0x01
+			return 0, "", 0, 0x01
 		}
 		n := int(buf[0])
 		if _, err := io.ReadFull(c, buf[:n]); err != nil || n == 0 {
-			return "", 0, 0x01
+			return 0, "", 0, 0x01
 		}
 		host = string(buf[:n])
 	default:
-		return "", 0, socksAddressNotSupported
+		return 0, "", 0, socksAddressNotSupported
 	}
 	if _, err := io.ReadFull(c, buf[:2]); err != nil {
-		return "", 0, 0x01
+		return 0, "", 0, 0x01
 	}
 	port := int(buf[0])<<8 | int(buf[1])
-	if cmd != 1 {
-		return "", 0, socksCommandNotSupported
+	if cmd != socksCmdConnect && cmd != socksUDPAssociate {
+		return cmd, "", 0, socksCommandNotSupported
 	}
-	if port == 0 {
-		return "", 0, 0x01
+	if port == 0 && cmd == socksCmdConnect {
+		return cmd, "", 0, 0x01
 	}
-	return host, port, socksSucceeded
+	return cmd, host, port, socksSucceeded
 }
 
 func socksReply(c net.Conn, code byte) error {
 	_, err := c.Write([]byte{5, code, 0, 1, 0, 0, 0, 0, 0, 0})
 	return err
+}
+
+// socksReplyAt answers success with BND.ADDR and BND.PORT (UDP ASSOCIATE's relay socket).
+func socksReplyAt(c net.Conn, bound netip.AddrPort) error {
+	_, err := c.Write(append([]byte{5, socksSucceeded, 0}, socksAddress(bound)...))
+	return err
+}
+
+// socksAddress is ATYP DST.ADDR DST.PORT of an address (IPv4 or IPv6).
+func socksAddress(a netip.AddrPort) []byte {
+	ip := a.Addr().Unmap()
+	out := []byte{1}
+	if ip.Is6() {
+		out[0] = 4
+	}
+	out = append(out, ip.AsSlice()...)
+	return append(out, byte(a.Port()>>8), byte(a.Port()))
 }

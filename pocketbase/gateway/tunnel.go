@@ -31,7 +31,7 @@ func (g *Gateway) dial(grant *Grant, opts Options, host string, port int) (*conn
 // request, bytes sent before CONNECT's answer) through toTarget, which meters them and
 // draws them on the proxy's budget. When the budget runs out, every tunnel of the proxy
 // ends at its last byte.
-func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay bool, greet func(toTarget io.Writer) error, refuse func(*refusal)) {
+func (g *Gateway) open(grant *Grant, client net.Conn, target *conn, oneWay bool, greet func(toTarget io.Writer) error, refuse func(*refusal)) {
 	t := &tunnel{proxyID: grant.ProxyID, client: client, target: target.tcp}
 	g.tunnels.add(t, grant.ExpiresAt)
 	defer g.tunnels.remove(t)
@@ -50,10 +50,17 @@ func (g *Gateway) open(grant *Grant, client *net.TCPConn, target *conn, oneWay b
 	if err == nil && len(target.pending) > 0 {
 		_, err = (&drawingWriter{w: client, b: b, add: down}).Write(target.pending)
 	}
-	if err == nil && oneWay {
-		err = pump(client, target.tcp, b, down)
-	} else if err == nil {
-		err = relay(client, target.tcp, b, up, down)
+	tcp, spliced := client.(*net.TCPConn) // a TLS client is copied through user space
+	switch {
+	case err != nil:
+	case oneWay && spliced:
+		err = pump(tcp, target.tcp, b, down)
+	case oneWay:
+		err = pumpStream(client, target.tcp, b, down)
+	case spliced:
+		err = relay(tcp, target.tcp, b, up, down)
+	default:
+		err = relayStream(client, target.tcp, b, up, down)
 	}
 	t.cut()
 	if errors.Is(err, errBudgetSpent) {

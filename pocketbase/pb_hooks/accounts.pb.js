@@ -7,73 +7,9 @@
 // registration): neither the customer API (/api/v1/, signed in) nor the console
 // (/api/admin/, shop admins).
 
-routerAdd("POST", "/api/shop/signup", (e) => require(`${__hooks}/lib/accounts/signup.js`).signup(e));
-routerAdd("GET", "/api/shop/admin-invitations/check", () => require(`${__hooks}/lib/accounts/admin-register.js`).checkByGet());
-routerAdd("POST", "/api/shop/admin-invitations/check", (e) => require(`${__hooks}/lib/accounts/admin-register.js`).check(e));
-routerAdd("POST", "/api/shop/admin-register", (e) => require(`${__hooks}/lib/accounts/admin-register.js`).register(e));
-
-routerAdd("POST", "/api/admin/invitations", (e) => require(`${__hooks}/lib/accounts/invitations.js`).create(e), $apis.requireAuth("users"));
-routerAdd("GET", "/api/admin/invitations", (e) => require(`${__hooks}/lib/accounts/invitations.js`).list(e), $apis.requireAuth("users"));
-routerAdd(
-  "DELETE",
-  "/api/admin/invitations/{id}",
-  (e) => require(`${__hooks}/lib/accounts/invitations.js`).revoke(e),
-  $apis.requireAuth("users"),
-);
-
-routerAdd("GET", "/api/admin/users", (e) => require(`${__hooks}/lib/accounts/user-admin.js`).list(e), $apis.requireAuth("users"));
-routerAdd("GET", "/api/admin/users/{id}", (e) => require(`${__hooks}/lib/accounts/user-detail.js`).detail(e), $apis.requireAuth("users"));
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/admin",
-  (e) => require(`${__hooks}/lib/accounts/user-admin.js`).changeAdmin(e),
-  $apis.requireAuth("users"),
-);
-
-// The admin's user tools (issue #15): e-mail, verification, suspension, deletion on request.
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/email",
-  (e) => require(`${__hooks}/lib/accounts/user-email.js`).changeEmail(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/verify",
-  (e) => require(`${__hooks}/lib/accounts/user-email.js`).markVerified(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/verification",
-  (e) => require(`${__hooks}/lib/accounts/user-email.js`).resendVerification(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/suspension",
-  (e) => require(`${__hooks}/lib/accounts/user-suspension.js`).setSuspended(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/delete",
-  (e) => require(`${__hooks}/lib/accounts/user-deletion.js`).deleteOnRequest(e),
-  $apis.requireAuth("users"),
-);
-
-// The customer's IP allowlist (issue #16): the addresses their proxies answer on the gateway.
-routerAdd(
-  "GET",
-  "/api/v1/account/ip-allowlist",
-  (e) => require(`${__hooks}/lib/accounts/ip-allowlist.js`).show(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "PUT",
-  "/api/v1/account/ip-allowlist",
-  (e) => require(`${__hooks}/lib/accounts/ip-allowlist.js`).replace(e),
-  $apis.requireAuth("users"),
+// The routes: lib/api/routes.js (accounts).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).accounts, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).accounts),
 );
 
 // The demo accounts (users.is_demo, set by the demo seed) have published passwords. While

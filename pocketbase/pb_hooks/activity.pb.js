@@ -10,7 +10,10 @@
 // check, the demo guard, the password rules), so a refused request never reaches them, and
 // each records only after e.next() has succeeded.
 
-routerAdd("GET", "/api/v1/activity", (e) => require(`${__hooks}/lib/activity/activity.js`).listActivity(e), $apis.requireAuth("users"));
+// The routes: lib/api/routes.js (activity).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).activity, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).activity),
+);
 
 onRecordAuthRequest((e) => require(`${__hooks}/lib/activity/activity.js`).onSignIn(e), "users");
 onRecordUpdateRequest((e) => require(`${__hooks}/lib/activity/activity.js`).onUserUpdate(e), "users");

@@ -6,6 +6,9 @@
 // `pocketbase admin-setup` (admin_setup.go), printed by the start banner or `admin create`.
 // Rate limited per IP (lib/settings/rate-limits.js). Handlers: lib/accounts/admin-setup.js.
 
-routerAdd("GET", "/api/setup/status", (e) => require(`${__hooks}/lib/accounts/admin-setup.js`).status(e));
-routerAdd("POST", "/api/setup/check", (e) => require(`${__hooks}/lib/accounts/admin-setup.js`).check(e));
-routerAdd("POST", "/api/setup/admin", (e) => require(`${__hooks}/lib/accounts/admin-setup.js`).create(e));
+// The routes: lib/api/routes.js (adminSetup).
+require(`${__hooks}/lib/core/routes.js`).register(
+  require(`${__hooks}/lib/api/routes.js`).adminSetup,
+  (/** @type {core.RequestEvent} */ e) =>
+    require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).adminSetup),
+);

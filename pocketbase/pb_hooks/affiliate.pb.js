@@ -4,24 +4,9 @@
 // referral counts. Route docs are on the functions in lib/affiliate/. Commissions are booked
 // with the payment that earns them, payouts by the money routes (lib/money/).
 
-routerAdd("GET", "/api/v1/affiliate", (e) => require(`${__hooks}/lib/affiliate/affiliate.js`).mySummary(e), $apis.requireAuth("users"));
-routerAdd(
-  "PUT",
-  "/api/v1/affiliate/payout-method",
-  (e) => require(`${__hooks}/lib/affiliate/affiliate.js`).setPayoutMethod(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/admin/affiliates",
-  (e) => require(`${__hooks}/lib/affiliate/affiliate-admin.js`).list(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/admin/affiliates/{id}/referrals",
-  (e) => require(`${__hooks}/lib/affiliate/affiliate-admin.js`).referrals(e),
-  $apis.requireAuth("users"),
+// The routes: lib/api/routes.js (affiliate).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).affiliate, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).affiliate),
 );
 
 onRecordAfterDeleteSuccess((e) => require(`${__hooks}/lib/affiliate/referrals.js`).referralDeleted(e), "referrals");

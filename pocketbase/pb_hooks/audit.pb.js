@@ -6,12 +6,9 @@
 // (route docs on the functions in lib/audit/audit-log.js). This file's name sorts before
 // the other files that bind these collections' request hooks, so its hooks wrap theirs.
 
-routerAdd("GET", "/api/admin/audit-logs", (e) => require(`${__hooks}/lib/audit/audit-log.js`).list(e), $apis.requireAuth("users"));
-routerAdd(
-  "GET",
-  "/api/admin/audit-logs/summary",
-  (e) => require(`${__hooks}/lib/audit/audit-log.js`).summary(e),
-  $apis.requireAuth("users"),
+// The routes: lib/api/routes.js (audit).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).audit, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).audit),
 );
 
 const AUDITED = ["settings", "pricing_plans", "proxies", "support_tickets", "contact_messages"];

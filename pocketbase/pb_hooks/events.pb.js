@@ -7,9 +7,7 @@
 
 cronAdd("webhook_events", "* * * * *", () => require(`${__hooks}/lib/proxies/events.js`).runScheduled());
 
-routerAdd(
-  "POST",
-  "/api/admin/jobs/webhook-events",
-  (e) => require(`${__hooks}/lib/proxies/events.js`).runJobRoute(e),
-  $apis.requireSuperuserAuth(),
+// The routes: lib/api/routes.js (events).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).events, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).events),
 );

@@ -26,29 +26,7 @@ onBootstrap((e) => {
   if (problem) throw new Error(problem);
 });
 
-routerAdd("GET", "/api/v1/credits/packages", (e) => require(`${__hooks}/lib/money/payments.js`).packages(e), $apis.requireAuth("users"));
-
-routerAdd("POST", "/api/v1/credits/checkout", (e) => require(`${__hooks}/lib/money/checkout.js`).checkout(e), $apis.requireAuth("users"));
-
-routerAdd(
-  "POST",
-  "/api/v1/payments/stripe/webhook",
-  (e) => require(`${__hooks}/lib/money/stripe.js`).webhook(e),
-  $apis.bodyLimit(1024 * 1024),
+// The routes: lib/api/routes.js (money).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).money, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).money),
 );
-
-routerAdd(
-  "POST",
-  "/api/admin/users/{id}/balance",
-  (e) => require(`${__hooks}/lib/accounts/adjustments.js`).adjust(e),
-  $apis.requireAuth("users"),
-);
-
-routerAdd(
-  "POST",
-  "/api/admin/orders/{id}/refund",
-  (e) => require(`${__hooks}/lib/proxies/order-refund.js`).refund(e),
-  $apis.requireAuth("users"),
-);
-
-routerAdd("POST", "/api/admin/referrals/{id}/pay", (e) => require(`${__hooks}/lib/money/payouts.js`).pay(e), $apis.requireAuth("users"));

@@ -8,88 +8,9 @@
 // 401, customers 403), changes refused in demo mode, one audit row each (lib/core/admin.js).
 // Errors: {status, message, data: {field: {code, message}}}.
 
-// ---- Customers: buy, renew, auto-renew, new credentials, stock, prices and usage ---------
-
-routerAdd(
-  "POST",
-  "/api/v1/proxies/purchase",
-  (e) => require(`${__hooks}/lib/proxies/purchase.js`).purchaseRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd("POST", "/api/v1/proxies/renew", (e) => require(`${__hooks}/lib/proxies/renewal.js`).renewRoute(e), $apis.requireAuth("users"));
-routerAdd(
-  "PATCH",
-  "/api/v1/proxies/{id}",
-  (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).autoRenewRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/v1/proxies/{id}/rotate",
-  (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).rotateRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd("GET", "/api/v1/proxies/stock", (e) => require(`${__hooks}/lib/proxies/prices.js`).stockRoute(e), $apis.requireAuth("users"));
-routerAdd("GET", "/api/v1/proxies/prices", (e) => require(`${__hooks}/lib/proxies/prices.js`).pricesRoute(e), $apis.requireAuth("users"));
-routerAdd(
-  "GET",
-  "/api/v1/proxies/countries",
-  (e) => require(`${__hooks}/lib/proxies/my-proxies.js`).countriesRoute(e),
-  $apis.requireAuth("users"),
-);
-
-routerAdd(
-  "GET",
-  "/api/v1/proxies/usage-summary",
-  (e) => require(`${__hooks}/lib/proxies/usage.js`).summaryRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd("GET", "/api/v1/proxies/{id}/usage", (e) => require(`${__hooks}/lib/proxies/usage.js`).usageRoute(e), $apis.requireAuth("users"));
-
-// ---- Proxy Management: the inventory, edit and delete, generate, import ------------------
-
-routerAdd("GET", "/api/admin/proxies", (e) => require(`${__hooks}/lib/proxies/inventory.js`).listRoute(e), $apis.requireAuth("users"));
-routerAdd(
-  "GET",
-  "/api/admin/proxies/stats",
-  (e) => require(`${__hooks}/lib/proxies/inventory.js`).statsRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/admin/proxies/locations",
-  (e) => require(`${__hooks}/lib/proxies/inventory.js`).locationsRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/admin/proxies/{id}",
-  (e) => require(`${__hooks}/lib/proxies/inventory.js`).detailRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "PATCH",
-  "/api/admin/proxies/{id}",
-  (e) => require(`${__hooks}/lib/proxies/inventory-edit.js`).editRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "DELETE",
-  "/api/admin/proxies/{id}",
-  (e) => require(`${__hooks}/lib/proxies/inventory-edit.js`).deleteRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/admin/proxies/generate",
-  (e) => require(`${__hooks}/lib/proxies/generate.js`).generateRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/admin/proxies/import",
-  (e) => require(`${__hooks}/lib/proxies/import.js`).importRoute(e),
-  $apis.requireAuth("users"),
+// ---- The routes: buying, renewing, stock, prices and usage; the inventory (lib/api/routes.js)
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).proxies, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).proxies),
 );
 
 // ---- Expiry: auto-renewals, expiries, returns to stock, reminder mails, every minute ------
@@ -98,14 +19,7 @@ cronAdd("proxy_expiry", "* * * * *", () => require(`${__hooks}/lib/proxies/expir
 
 // ---- The countries in stock, for the public pages (lib/proxies/stock-summary.js) ----------
 
-routerAdd("GET", "/api/shop/stock-summary", (e) => require(`${__hooks}/lib/proxies/stock-summary.js`).stockSummaryRoute(e));
 cronAdd("stock_summary", "* * * * *", () => require(`${__hooks}/lib/proxies/stock-summary.js`).announceIfChanged());
-routerAdd(
-  "POST",
-  "/api/admin/jobs/proxy-expiry",
-  (e) => require(`${__hooks}/lib/proxies/expiry.js`).runJobRoute(e),
-  $apis.requireSuperuserAuth(),
-);
 
 // ---- Records API on proxies: passwords sealed at rest; owner, status and term the server's -
 

@@ -2,5 +2,7 @@
 /// <reference path="../types/pocketbase.d.ts" />
 // Reports: the console's Overview and Analytics. Route docs are on the functions in lib/reports/.
 
-routerAdd("GET", "/api/admin/overview", (e) => require(`${__hooks}/lib/reports/overview.js`).overview(e), $apis.requireAuth("users"));
-routerAdd("GET", "/api/admin/analytics", (e) => require(`${__hooks}/lib/reports/analytics.js`).analytics(e), $apis.requireAuth("users"));
+// The routes: lib/api/routes.js (reports).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).reports, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).reports),
+);

@@ -15,8 +15,10 @@ onBootstrap((e) => {
   require(`${__hooks}/lib/settings/env-settings.js`).applyEnvSettings(e.app);
 });
 
-routerAdd("GET", "/api/admin/settings", (e) => require(`${__hooks}/lib/settings/site-settings.js`).get(e), $apis.requireAuth("users"));
-routerAdd("PUT", "/api/admin/settings", (e) => require(`${__hooks}/lib/settings/site-settings.js`).put(e), $apis.requireAuth("users"));
+// The routes: lib/api/routes.js (settings).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).settings, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).settings),
+);
 
 // Every committed change of settings or plans is announced on the `public_content` topic;
 // the web server reloads its snapshot (src/lib/server/site-content.ts).

@@ -4,23 +4,9 @@
 // and the contact form. Behind the API rules, these hooks force what a client must not
 // choose. Route docs are on the functions in lib/support/.
 
-routerAdd(
-  "POST",
-  "/api/v1/support/tickets",
-  (e) => require(`${__hooks}/lib/support/tickets.js`).createTicket(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/admin/support/tickets",
-  (e) => require(`${__hooks}/lib/support/ticket-inbox.js`).list(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/admin/support/tickets/{id}",
-  (e) => require(`${__hooks}/lib/support/ticket-inbox.js`).get(e),
-  $apis.requireAuth("users"),
+// The routes: lib/api/routes.js (support).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).support, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).support),
 );
 
 onRecordCreateRequest((e) => require(`${__hooks}/lib/support/tickets.js`).newTicketRequest(e), "support_tickets");

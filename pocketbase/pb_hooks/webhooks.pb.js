@@ -5,30 +5,7 @@
 // the functions in lib/webhooks/routes.js and delivery-routes.js; the queue is
 // lib/webhooks/queue.js and the dispatcher pocketbase/webhooks.
 
-routerAdd("GET", "/api/v1/webhooks", (e) => require(`${__hooks}/lib/webhooks/routes.js`).listRoute(e), $apis.requireAuth("users"));
-routerAdd("POST", "/api/v1/webhooks", (e) => require(`${__hooks}/lib/webhooks/routes.js`).createRoute(e), $apis.requireAuth("users"));
-routerAdd("PATCH", "/api/v1/webhooks/{id}", (e) => require(`${__hooks}/lib/webhooks/routes.js`).updateRoute(e), $apis.requireAuth("users"));
-routerAdd(
-  "DELETE",
-  "/api/v1/webhooks/{id}",
-  (e) => require(`${__hooks}/lib/webhooks/routes.js`).deleteRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/v1/webhooks/{id}/rotate-secret",
-  (e) => require(`${__hooks}/lib/webhooks/routes.js`).rotateRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "GET",
-  "/api/v1/webhooks/{id}/deliveries",
-  (e) => require(`${__hooks}/lib/webhooks/delivery-routes.js`).deliveriesRoute(e),
-  $apis.requireAuth("users"),
-);
-routerAdd(
-  "POST",
-  "/api/v1/webhooks/{id}/deliveries/{delivery}/resend",
-  (e) => require(`${__hooks}/lib/webhooks/delivery-routes.js`).resendRoute(e),
-  $apis.requireAuth("users"),
+// The routes: lib/api/routes.js (webhooks).
+require(`${__hooks}/lib/core/routes.js`).register(require(`${__hooks}/lib/api/routes.js`).webhooks, (/** @type {core.RequestEvent} */ e) =>
+  require(`${__hooks}/lib/core/routes.js`).dispatch(e, require(`${__hooks}/lib/api/routes.js`).webhooks),
 );

@@ -1,6 +1,6 @@
 // How a customer connects to a proxy through the shop's gateway, as text to paste: the
-// gateway's port per protocol, `host:port:user:pass`, the http:// and socks5h:// proxy URLs
-// and a curl command against the shop's IP-echo endpoint (GET /api/ip) that works as
+// gateway's port per protocol, `host:port:user:pass`, the http://, https:// and socks5h://
+// proxy URLs and a curl command against the shop's IP-echo endpoint (GET /api/ip) that works as
 // written. One module for the proxy card, the exports and the dashboard's example.
 // (In lib, not in features/proxies: the dashboard overview, another feature, uses it too.)
 import type { ProxyType } from "@/lib/catalog";
@@ -10,6 +10,8 @@ import { endpoint } from "@/lib/endpoint";
 export interface ProxyPorts {
   http?: number;
   socks5?: number;
+  /** The HTTP proxy inside TLS (`https://` proxy URLs). */
+  https?: number;
 }
 
 /** What the lines are made of: a proxy as the records API and /api/v1 answer it. */
@@ -36,15 +38,21 @@ const isPort = (n: unknown): n is number => typeof n === "number" && Number.isIn
 export function proxyPorts(proxy: Pick<Connectable, "type" | "port" | "ports">): ProxyPorts {
   const sent = proxy.ports;
   if (sent && (isPort(sent.http) || isPort(sent.socks5))) {
-    return { ...(isPort(sent.http) ? { http: sent.http } : {}), ...(isPort(sent.socks5) ? { socks5: sent.socks5 } : {}) };
+    return {
+      ...(isPort(sent.http) ? { http: sent.http } : {}),
+      ...(isPort(sent.socks5) ? { socks5: sent.socks5 } : {}),
+      ...(isPort(sent.https) ? { https: sent.https } : {}),
+    };
   }
   return proxy.type === "SOCKS5" ? { socks5: proxy.port } : { http: proxy.port };
 }
 
-/** "HTTP 3128 · SOCKS5 1080": the ports with their protocols, as a card shows them. */
+/** "HTTP 3128 · SOCKS5 1080 · HTTPS 3129": the ports with their protocols, as a card shows them. */
 export function portsLabel(proxy: Pick<Connectable, "type" | "port" | "ports">): string {
   const ports = proxyPorts(proxy);
-  return [ports.http ? `HTTP ${ports.http}` : "", ports.socks5 ? `SOCKS5 ${ports.socks5}` : ""].filter(Boolean).join(" · ");
+  return [ports.http ? `HTTP ${ports.http}` : "", ports.socks5 ? `SOCKS5 ${ports.socks5}` : "", ports.https ? `HTTPS ${ports.https}` : ""]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 /**
@@ -73,6 +81,15 @@ function proxyUrl(scheme: string, proxy: Connectable, port: number): string {
 export function httpUrl(proxy: Connectable): string | null {
   const { http } = proxyPorts(proxy);
   return http ? proxyUrl("http", proxy, http) : null;
+}
+
+/**
+ * `https://user:pass@host:port` on the HTTPS port (TLS to the gateway, then the HTTP
+ * proxy); null when the type has none. curl takes it as `--proxy https://...`.
+ */
+export function httpsUrl(proxy: Connectable): string | null {
+  const { https } = proxyPorts(proxy);
+  return https ? proxyUrl("https", proxy, https) : null;
 }
 
 /** `socks5h://user:pass@host:port` on the SOCKS5 port (names resolved by the gateway); null when the type has none. */
@@ -111,7 +128,7 @@ export function masked(proxy: Connectable, build: (proxy: Connectable) => string
 }
 
 export interface ConnectionLine {
-  key: "colon" | "http" | "socks5" | "curl";
+  key: "colon" | "http" | "https" | "socks5" | "curl";
   label: string;
   /** The line to copy. */
   value: string;
@@ -124,6 +141,7 @@ export function connectionLines(proxy: Connectable, origin: string): ConnectionL
   const builders: [ConnectionLine["key"], string, (p: Connectable) => string | null][] = [
     ["colon", "host:port:user:pass", colonLine],
     ["http", "HTTP proxy URL", httpUrl],
+    ["https", "HTTPS proxy URL", httpsUrl],
     ["socks5", "SOCKS5 proxy URL", socksUrl],
     ["curl", "curl command", (p) => curlCommand(p, origin)],
   ];

@@ -18,3 +18,5 @@ export { default as passwordRules } from "../../pocketbase/pb_hooks/lib/password
 export { default as defaultSettings } from "../../pocketbase/pb_hooks/lib/default-settings.json" with { type: "json" };
 /** The developer API's OpenAPI document (written by `npm run openapi`). */
 export { default as openApiDocument } from "../../pocketbase/pb_hooks/lib/api/openapi.json" with { type: "json" };
+/** The contract's facts for the hooks (`npm run openapi` writes them): the gateway's default ports, among others. */
+export { default as contractFacts } from "../../pocketbase/pb_hooks/lib/facts.json" with { type: "json" };

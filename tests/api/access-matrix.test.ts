@@ -4,7 +4,7 @@
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn, startTestPocketBase, statusOf, type TestPocketBase, type TestUser } from "../support/pocketbase.ts";
-import { expectEveryBalanceMatchesItsLedger } from "../support/shop.ts";
+import { expectEveryBalanceMatchesItsLedger, proxyFields } from "../support/shop.ts";
 import { startStripeMock, stripeEnv, type StripeMock } from "../support/stripe-mock.ts";
 import {
   commissionFor,
@@ -127,15 +127,9 @@ it("an order keeps its Idempotency-Key for its owner, and the request hash to th
 });
 
 it("unassigned inventory is invisible to anonymous visitors and customers", async () => {
-  const free = await ctx.su.collection("proxies").create({
-    host: "free.test",
-    port: 1,
-    username: "free-u",
-    password: "Free#Matrix2026",
-    type: "HTTP",
-    country: "US",
-    status: "AVAILABLE",
-  });
+  const free = await ctx.su
+    .collection("proxies")
+    .create(proxyFields({ host: "free.test", port: 1, username: "free-u", password: "Free#Matrix2026" }));
   for (const who of ["anon", "A", "B"] as const) {
     const pb = await clientFor(who);
     expect((await pb.collection("proxies").getFullList()).map((p) => p.id)).not.toContain(free.id);

@@ -74,6 +74,22 @@ describe("pricing plan price limit", () => {
   });
 });
 
+describe("pricing plan features", () => {
+  it("may name a fact's placeholder, and a placeholder the contract does not know is refused (issue #28)", async () => {
+    const base = { type: "HTTP", price_cents: 250, popular: false, active: false };
+    const plan = await shop.admin
+      .collection("pricing_plans")
+      .create({ ...base, name: `Facts ${tag()}`, features: ["Sticky sessions up to {session_max_hours} hours", "Plain {text"] });
+    expect(plan["features"]).toEqual(["Sticky sessions up to {session_max_hours} hours", "Plain {text"]);
+    const err = await errorOf(() => shop.admin.collection("pricing_plans").update(plan.id, { features: ["Up to {session_hours} hours"] }));
+    expect(err.status).toBe(400);
+    expect(fieldErrorsOf(err)["features"]).toMatchObject({
+      message: expect.stringMatching(/^Unknown placeholder: use \{session_max_minutes\}, /),
+    });
+    expect((await shop.su.collection("pricing_plans").getOne(plan.id))["features"]).toEqual(plan["features"]);
+  });
+});
+
 describe("generate quantity", () => {
   it("answers 'at least 1' for a negative quantity", async () => {
     const err = await errorOf(() => adminSend(shop.admin, "/api/admin/proxies/generate", { type: "HTTP", country: "US", quantity: -2 }));

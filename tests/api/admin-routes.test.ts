@@ -21,7 +21,7 @@ const shop = useShop({ stripe: true, ledger: false, mail: true });
 
 const SUPERUSER_ROUTES = new Set(["POST /api/admin/jobs/proxy-expiry", "POST /api/admin/jobs/webhook-events"]);
 
-/** Every `routerAdd("METHOD", "/api/admin/...")` in pb_hooks. */
+/** Every route of pb_hooks under /api/admin/. */
 const declaredAdminRoutes = () => declaredRoutes().filter((r) => r.split(" ")[1]!.startsWith("/api/admin/"));
 
 async function call(pb: PocketBase | null, route: Route, targets: Targets): Promise<{ status: number; message: string }> {

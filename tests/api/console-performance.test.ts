@@ -58,6 +58,14 @@ async function usageRow(
 
 const noChange = (n = 0): Growth => ({ current: n, previous: n, change_percent: 0, caption: "No change" });
 
+/** The Overview's gateway_today: `up` and `down` bytes, `ok` and `failed` connections, `rate`% of them good. */
+function gatewayDay(day: { up: number; down: number; ok: number; failed: number; rate: number | null }): AdminOverview["gateway_today"] {
+  const { up, down, ok, failed, rate } = day;
+  const bytes = { bytes_up: up, bytes_down: down, bytes: up + down };
+  const connections = { connections: ok, failed_connections: failed, connections_ok: ok, connections_failed: failed };
+  return { ...bytes, ...connections, success_rate_percent: rate };
+}
+
 describe("performance figures from the gateway's metering (GET /api/admin/analytics)", () => {
   const shop = useShop({ ledger: false });
 
@@ -84,16 +92,7 @@ describe("performance figures from the gateway's metering (GET /api/admin/analyt
     });
 
     const overview = await adminGet<AdminOverview>(shop.admin, "/api/admin/overview");
-    expect(overview.gateway_today).toEqual({
-      bytes_up: 0,
-      bytes_down: 0,
-      bytes: 0,
-      connections: 0,
-      failed_connections: 0,
-      connections_ok: 0,
-      connections_failed: 0,
-      success_rate_percent: null,
-    });
+    expect(overview.gateway_today).toEqual(gatewayDay({ up: 0, down: 0, ok: 0, failed: 0, rate: null }));
     expect(overview.traffic_month).toEqual(noChange());
   });
 
@@ -223,16 +222,7 @@ describe("the Overview's gateway figures (GET /api/admin/overview)", () => {
     await usageRow(shop.su, { proxy: "p1", hour: lastMonthStart, up: 500, down: 1500, connections: 1 });
 
     const overview = await adminGet<AdminOverview>(shop.admin, "/api/admin/overview");
-    expect(overview.gateway_today).toEqual({
-      bytes_up: 1000,
-      bytes_down: 2000,
-      bytes: 3000,
-      connections: 6,
-      failed_connections: 2,
-      connections_ok: 6,
-      connections_failed: 2,
-      success_rate_percent: 75,
-    });
+    expect(overview.gateway_today).toEqual(gatewayDay({ up: 1000, down: 2000, ok: 6, failed: 2, rate: 75 }));
     expect(overview.traffic_month).toEqual({
       current: 3000,
       previous: 2000,

@@ -3,7 +3,7 @@
 // and port the customer connects to, and refuses bad values and a username in use.
 import { describe, expect, it } from "vitest";
 import { errorOf, fieldErrorsOf } from "../support/pocketbase.ts";
-import { iso, setProxyColumns } from "../support/shop.ts";
+import { iso, setProxyColumns, proxyFields } from "../support/shop.ts";
 import { APP_HOST, exitsConsole, useExitsShop } from "./cases/gateway-exits-kit.ts";
 
 const shop = await useExitsShop();
@@ -114,15 +114,9 @@ describe("PATCH /api/admin/proxies/{id}: exits and credentials", () => {
     expect([await stored(upstream!.id), await stored(direct)]).toEqual(before);
     // The unique index holds for records-API writes too.
     const clash = await errorOf(() =>
-      shop.su.collection("proxies").create({
-        host: "x.test",
-        port: 1,
-        username: upstream!.username,
-        password: "Pw-clash-0123456789",
-        type: "HTTP",
-        country: "US",
-        status: "AVAILABLE",
-      }),
+      shop.su
+        .collection("proxies")
+        .create(proxyFields({ host: "x.test", port: 1, username: upstream!.username, password: "Pw-clash-0123456789" })),
     );
     expect(clash.status).toBe(400);
     expect(fieldErrorsOf(clash)["username"]).toMatchObject({ code: "validation_not_unique" });

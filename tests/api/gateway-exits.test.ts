@@ -11,7 +11,7 @@ import { customer, post, purchase, type Customer } from "../support/shop.ts";
 import { APP_HOST, exitsConsole, useExitsShop } from "./cases/gateway-exits-kit.ts";
 
 const shop = await useExitsShop();
-const [HTTP_PORT, SOCKS_PORT] = [shop.gateway.http, shop.gateway.socks];
+const [HTTP_PORT, SOCKS_PORT, HTTPS_PORT] = [shop.gateway.http, shop.gateway.socks, shop.gateway.https];
 const { sentence, tag, list, detail, importText, edit, generate, stored, audits, putSettings, importUpstreams } = exitsConsole(shop);
 let buyer: Customer;
 
@@ -82,7 +82,7 @@ describe("import of upstream proxies", () => {
     answers.push(await buyer.pb.send(`/api/v1/proxies/${ids[1]}`, { method: "PATCH", body: { auto_renew: true } }));
     for (const p of [...order.proxies, answers[2], answers[3], answers[4]] as Record<string, unknown>[]) {
       expect(p).toMatchObject({ host: APP_HOST, port: HTTP_PORT, ports: { http: HTTP_PORT } });
-      expect(p["ports"]).toEqual({ http: HTTP_PORT });
+      expect(p["ports"]).toEqual({ http: HTTP_PORT, https: HTTPS_PORT });
       for (const field of ["exit", "bind_address", "upstream_host", "upstream_port", "upstream_username", "upstream_password_encrypted"]) {
         expect(p, field).not.toHaveProperty(field);
       }
@@ -94,7 +94,7 @@ describe("import of upstream proxies", () => {
     expect(JSON.stringify(await audits("proxies.import"))).not.toContain("upuser");
   });
 
-  it("answers the SOCKS5 port for SOCKS5 proxies and both ports for residential ones", async () => {
+  it("answers the SOCKS5 port for SOCKS5 proxies and all three for residential ones", async () => {
     const t = tag();
     const [socks] = await importUpstreams([`${t}-s.test:1080:s1:PwS1`], { type: "SOCKS5" });
     const [resi] = await importUpstreams([`${t}-r.test:8000:r1:PwR1`], { type: "RESIDENTIAL", country: "DE" });
@@ -104,8 +104,12 @@ describe("import of upstream proxies", () => {
     expect(s.proxies[0]).toMatchObject({ id: socks!.id, port: SOCKS_PORT, ports: { socks5: SOCKS_PORT } });
     expect(s.proxies[0]!["ports"]).toEqual({ socks5: SOCKS_PORT });
     const r = await purchase(buyer.pb, { type: "RESIDENTIAL", country: "DE", quantity: 1 });
-    expect(r.proxies[0]!["ports"]).toEqual({ http: HTTP_PORT, socks5: SOCKS_PORT });
-    expect((await buyer.pb.collection("proxies").getOne(resi!.id))["ports"]).toEqual({ http: HTTP_PORT, socks5: SOCKS_PORT });
+    expect(r.proxies[0]!["ports"]).toEqual({ http: HTTP_PORT, socks5: SOCKS_PORT, https: HTTPS_PORT });
+    expect((await buyer.pb.collection("proxies").getOne(resi!.id))["ports"]).toEqual({
+      http: HTTP_PORT,
+      socks5: SOCKS_PORT,
+      https: HTTPS_PORT,
+    });
   });
 });
 

@@ -8,7 +8,7 @@ import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { createTestUser, errorOf, signIn, fieldErrorsOf } from "../support/pocketbase.ts";
 import { adminSend } from "../support/admin.ts";
-import { ledgerOf } from "../support/shop.ts";
+import { ledgerOf, proxyFields } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -153,15 +153,9 @@ describe("audit log", () => {
   });
 
   it("keeps proxy passwords out of the log", async () => {
-    const proxy = await shop.admin.collection("proxies").create({
-      host: "audit.test",
-      port: 9000,
-      username: "audit-u",
-      password: "s3cret-pass-audit",
-      type: "HTTP",
-      country: "US",
-      status: "AVAILABLE",
-    });
+    const proxy = await shop.admin
+      .collection("proxies")
+      .create(proxyFields({ host: "audit.test", port: 9000, username: "audit-u", password: "s3cret-pass-audit" }));
     await shop.admin.collection("proxies").update(proxy.id, { password: "n3w-secret-audit" });
     const logs = await shop.su.collection("audit_logs").getFullList({ filter: `target_id = "${proxy.id}"` });
     expect(logs).toHaveLength(2);

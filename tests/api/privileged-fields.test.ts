@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { useCast } from "../support/cast.ts";
 import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
-import { setProxyColumns } from "../support/shop.ts";
+import { setProxyColumns, proxyFields } from "../support/shop.ts";
 import { usePocketBase } from "../support/use-shop.ts";
 import { supportFieldCases } from "./cases/support-fields.ts";
 
@@ -184,15 +184,9 @@ describe("money", () => {
 describe("proxies", () => {
   it("an owner cannot change a proxy's owner, status or expiry", async () => {
     // Stock made through the API, given to Alice in data.db (the records API sets no owner: finding 6).
-    const stock = await pocketbase.su.collection("proxies").create({
-      host: "owned.test",
-      port: 3128,
-      username: "u1",
-      password: "Owned#Proxy2026",
-      type: "HTTP",
-      country: "US",
-      status: "AVAILABLE",
-    });
+    const stock = await pocketbase.su
+      .collection("proxies")
+      .create(proxyFields({ host: "owned.test", port: 3128, username: "u1", password: "Owned#Proxy2026" }));
     setProxyColumns(pocketbase.tpb, [stock.id], {
       status: "ASSIGNED",
       assigned_to_user_id: cast.alice.id,

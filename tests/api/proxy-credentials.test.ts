@@ -12,7 +12,7 @@ import PocketBase from "pocketbase";
 import { afterAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, newCredentialsKey, startPocketBase } from "../../server/pocketbase-process.ts";
 import { freePort, SUPERUSER, TEST_CREDENTIALS_KEY, TEST_RATE_LIMIT_ENV } from "../support/pocketbase.ts";
-import { customer, purchase } from "../support/shop.ts";
+import { customer, purchase, proxyFields } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
@@ -168,15 +168,7 @@ describe("SHOP_CREDENTIALS_KEY at start", () => {
       await su.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
       const old = await su.collection("proxies").getFullList({ fields: "id" });
       expect(old).toEqual([]);
-      await su.collection("proxies").create({
-        host: "old.test",
-        port: 1,
-        username: "old",
-        password: plain,
-        type: "HTTP",
-        country: "US",
-        status: "AVAILABLE",
-      });
+      await su.collection("proxies").create(proxyFields({ host: "old.test", port: 1, username: "old", password: plain }));
     } finally {
       await pb.stop();
     }

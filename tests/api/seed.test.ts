@@ -2,6 +2,7 @@
 // inventory only with SHOP_DEMO_SEED=true.
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unknownPlaceholders } from "@/lib/plan-features";
 import { demoEnv, type DemoAccounts } from "../support/demo.ts";
 import { startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 
@@ -52,7 +53,11 @@ async function expectDefaultContent(tpb: TestPocketBase): Promise<void> {
     expect((plan["features"] as string[]).length).toBeGreaterThan(0);
     // Support hours are one setting (issue #15): no plan promises other hours.
     expect((plan["features"] as string[]).join(" | ")).not.toContain("24/7");
+    // Numbers name their facts (issue #28): only the contract's placeholders.
+    expect((plan["features"] as string[]).flatMap(unknownPlaceholders)).toEqual([]);
   }
+  const residential = plans.find((p) => p["type"] === "RESIDENTIAL");
+  expect(residential?.["features"]).toContain("Sticky sessions up to {session_max_hours} hours");
 }
 
 describe("with SHOP_DEMO_SEED=true", () => {

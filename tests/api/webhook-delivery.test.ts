@@ -109,6 +109,18 @@ async function startShop(env: Record<string, string>, dataDir = path.join(scratc
   return { proc, su, dataDir };
 }
 
+/** A shop started (with `env`) before the describe's tests and stopped after them: its fields are set by the time a test runs. */
+function useTestShop(env: Record<string, string>): Shop {
+  const shop = {} as Shop;
+  beforeAll(async () => {
+    Object.assign(shop, await startShop(env));
+  });
+  afterAll(async () => {
+    await shop.proc?.stop();
+  });
+  return shop;
+}
+
 const post = <T>(shop: Shop, url: string, body: Record<string, unknown> = {}) => shop.su.send<T>(url, { method: "POST", body });
 
 const makeEndpoint = (shop: Shop, user: TestUser, url: string, events: string[], enabled = true) =>
@@ -124,15 +136,9 @@ const urlProblem = async (shop: Shop, url: string) =>
   post<{ problem: string; embedded: boolean }>(shop, "/api/test/webhooks/check-url", { url });
 
 describe("on the embedded default (loopback: the guard is open)", () => {
-  let shop: Shop;
+  // A 20 ms base: retries after 20 ms, then 1.2 s (the 5 s / 5 min schedule, scaled).
+  const shop = useTestShop({ WEBHOOK_RETRY_BASE_MS: "20" });
   const receiver = useWebhookReceiver();
-  beforeAll(async () => {
-    // A 20 ms base: retries after 20 ms, then 1.2 s (the 5 s / 5 min schedule, scaled).
-    shop = await startShop({ WEBHOOK_RETRY_BASE_MS: "20" });
-  });
-  afterAll(async () => {
-    await shop?.proc.stop();
-  });
 
   it("delivers a queued event within a second, signed so the standardwebhooks verifier accepts it", async () => {
     const user = await createTestUser(shop.su);
@@ -265,14 +271,8 @@ describe("a restart while a delivery waits for its retry", () => {
 });
 
 describe("with the guard closed (a non-loopback GATEWAY_HOST)", () => {
-  let shop: Shop;
+  const shop = useTestShop({ GATEWAY_HOST: "0.0.0.0" });
   const receiver = useWebhookReceiver();
-  beforeAll(async () => {
-    shop = await startShop({ GATEWAY_HOST: "0.0.0.0" });
-  });
-  afterAll(async () => {
-    await shop?.proc.stop();
-  });
 
   it("refuses a loopback endpoint at delivery time with a clear error, and sends nothing", async () => {
     const user = await createTestUser(shop.su);

@@ -3,7 +3,7 @@
 // password, and changing the password in the settings, with every message of those forms.
 import { expect, test } from "@playwright/test";
 import { codeFrom, linkFrom, waitForMail } from "../support/smtp-sink.ts";
-import { createUser, signIn } from "./support/accounts.ts";
+import { createUser, signIn, signInThroughGuard } from "./support/accounts.ts";
 import { open, uniqueEmail } from "./support/customers.ts";
 import { mailbox } from "./support/mailbox.ts";
 
@@ -29,10 +29,7 @@ test.describe("sign-in", () => {
 
   test("with a password returns to the page the guard sent the user from; sign-out ends the session", async ({ page }) => {
     const user = await createUser();
-    await open(page, "/dashboard/settings");
-    await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%2Fsettings$/);
-    await signIn(page, user.email, user.password);
-    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    await signInThroughGuard(page, "/dashboard/settings", user);
     await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
     await expect(page.getByTestId("account-type")).toHaveText("User");
     await expect(page.getByText("Contact support to change your email address")).toBeVisible();

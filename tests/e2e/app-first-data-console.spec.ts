@@ -5,7 +5,7 @@
 // after sign-in still redirects before any HTML. The customer's side is app-first-data.spec.ts.
 import { expect, test } from "@playwright/test";
 import { addStock, adjustBalance, createAdmin, createCustomer } from "./support/customers.ts";
-import { expectNoLoadingOrErrors, htmlFor, LOADING_TEXT, openWatched, sessionOf, visibleText } from "./support/first-data.ts";
+import { expectNoLoadingOrErrors, htmlFor, LOADING_TEXT, openHydrated, renderedFor, sessionOf } from "./support/first-data.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
 // The browser is in another time zone than the server: dates rendered on the server must
@@ -20,19 +20,16 @@ test.describe("console first data", () => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);
 
-    const { status, headers, html } = await htmlFor(page, "/console", session.token);
-    expect(status).toBe(200);
+    const { headers, html, text } = await renderedFor(page, "/console", session.token);
     expect(headers["cache-control"]).toBe("no-store");
-    const text = visibleText(html);
     expect(text).toContain("Admin Overview");
     expect(text).toContain(`Console credit ${tag}`);
     expect(text).toContain(customer.email);
     expect(html).toMatch(/data-testid="overview-total-users"[^>]*>\d[\d,]*</);
     expect(text).not.toContain(LOADING_TEXT);
 
-    const watch = await openWatched(page, context, session, "/console");
+    const watch = await openHydrated(page, context, session, "/console");
     await expect(page.getByText(`Console credit ${tag}`)).toBeVisible();
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     await expectNoLoadingOrErrors(watch);
   });
 
@@ -43,17 +40,15 @@ test.describe("console first data", () => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);
 
-    const { status, html } = await htmlFor(page, "/console/logs", session.token);
-    expect(status).toBe(200);
-    expect(visibleText(html)).toContain(`Audited credit ${tag}`);
+    const { html, text } = await renderedFor(page, "/console/logs", session.token);
+    expect(text).toContain(`Audited credit ${tag}`);
     // The count and the summary cards render only with their data (else skeletons).
     expect(html).toMatch(/data-testid="audit-count"[^>]*>\d+ entr/);
     expect(html).toMatch(/data-testid="audit-today"[^>]*>\d+</);
     expect(html).not.toContain('aria-label="Loading audit logs"');
 
-    const watch = await openWatched(page, context, session, "/console/logs");
+    const watch = await openHydrated(page, context, session, "/console/logs");
     await expect(page.getByTestId("audit-sentence").filter({ hasText: `Audited credit ${tag}` })).toBeVisible();
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     // The store works on from the seed: a search reloads from PocketBase.
     await page.getByLabel("Search").fill(`no such entry ${tag}`);
     await expect(page.getByText("No audit log entries found")).toBeVisible();
@@ -69,15 +64,13 @@ test.describe("console first data", () => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);
 
-    const { status, html } = await htmlFor(page, "/console/proxies", session.token);
-    expect(status).toBe(200);
+    const { html } = await renderedFor(page, "/console/proxies", session.token);
     // The cards and the count render only with their data (else skeletons and "Loading proxies...").
     expect(html).toMatch(/data-testid="stat-total"[^>]*>[\d,]+</);
     expect(html).toMatch(/data-testid="proxy-count"[^>]*>[\d,]+ prox/);
     expect(html).not.toContain("Loading proxies...");
 
-    const watch = await openWatched(page, context, session, "/console/proxies");
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    const watch = await openHydrated(page, context, session, "/console/proxies");
     // The store works on from the seed: a search reloads from PocketBase.
     await page.getByLabel("Search").fill(`Thuringia ${tag}`);
     await expect(page.getByTestId("proxy-count")).toHaveText("2 proxies");
@@ -92,15 +85,13 @@ test.describe("console first data", () => {
     const admin = await createAdmin();
     const session = await sessionOf(admin);
 
-    const { status, html } = await htmlFor(page, "/console/affiliates", session.token);
-    expect(status).toBe(200);
+    const { html } = await renderedFor(page, "/console/affiliates", session.token);
     // The cards render only with their data (else skeletons).
     expect(html).toMatch(/data-testid="stat-affiliates"[^>]*>[\d,]+</);
     expect(html).toMatch(/data-testid="stat-paid"[^>]*>\$[\d,.]+</);
     expect(html).not.toContain('aria-label="Loading affiliates"');
 
-    const watch = await openWatched(page, context, session, "/console/affiliates");
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+    const watch = await openHydrated(page, context, session, "/console/affiliates");
     // The store works on from the seed: a search reloads from PocketBase.
     await page.getByRole("searchbox", { name: "Search" }).fill(`nobody-${tag}`);
     await expect(page.getByText("No affiliates found")).toBeVisible();
@@ -114,17 +105,15 @@ test.describe("console first data", () => {
     const session = await sessionOf(admin);
     const path = `/console/users?search=${encodeURIComponent(customer.email)}`;
 
-    const { status, html } = await htmlFor(page, path, session.token);
-    expect(status).toBe(200);
-    expect(visibleText(html)).toContain(customer.email);
+    const { html, text } = await renderedFor(page, path, session.token);
+    expect(text).toContain(customer.email);
     expect(html).not.toContain('aria-label="Loading users"');
     // The search box holds the URL's search, as the browser will.
     expect(html).toContain(`value="${customer.email}"`);
 
-    const watch = await openWatched(page, context, session, path);
+    const watch = await openHydrated(page, context, session, path);
     await expect(page.getByTestId("user-row")).toHaveCount(1);
     await expect(page.getByTestId("user-row")).toContainText(customer.email);
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     // The store works on from the seed: the role filter reloads from PocketBase.
     await page.getByLabel("Role").selectOption("admins");
     await expect(page.getByText("No users found")).toBeVisible();

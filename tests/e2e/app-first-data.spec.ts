@@ -10,7 +10,7 @@ import { signInContext } from "../support/browser-session.ts";
 import { addStock, adjustBalance, createCustomer } from "./support/customers.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 import { E2E } from "./support/env.ts";
-import { expectNoLoadingOrErrors, htmlFor, LOADING_TEXT, openWatched, sessionOf, visibleText } from "./support/first-data.ts";
+import { expectNoLoadingOrErrors, htmlFor, LOADING_TEXT, openHydrated, renderedFor, sessionOf } from "./support/first-data.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 
 // The browser is in another time zone than the server: dates rendered on the server must
@@ -28,10 +28,8 @@ test.describe("dashboard first data", () => {
     await adjustBalance(customer.id, -2_000, `Manual debit ${tag}`);
     const session = await sessionOf(customer);
 
-    const { status, headers, html } = await htmlFor(page, "/dashboard", session.token);
-    expect(status).toBe(200);
+    const { headers, text } = await renderedFor(page, "/dashboard", session.token);
     expect(headers["cache-control"]).toBe("no-store");
-    const text = visibleText(html);
     // A new account's first visit (issue #15).
     expect(text).toContain("Welcome, Dana");
     expect(text).toContain("$103.45");
@@ -40,9 +38,8 @@ test.describe("dashboard first data", () => {
     expect(text).toContain("-$20.00");
     expect(text).not.toContain(LOADING_TEXT);
 
-    const watch = await openWatched(page, context, session, "/dashboard");
+    const watch = await openHydrated(page, context, session, "/dashboard");
     await expect(page.getByTestId("overview-balance")).toHaveText("$103.45");
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     await expect(page.getByTestId("overview-transaction")).toHaveCount(2);
     await expectNoLoadingOrErrors(watch);
 
@@ -63,10 +60,9 @@ test.describe("dashboard first data", () => {
     expect(html).not.toContain(HOSTILE);
     expect(html).not.toContain("<script>window.__pwned");
 
-    const watch = await openWatched(page, context, session, "/dashboard");
+    const watch = await openHydrated(page, context, session, "/dashboard");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome, ${HOSTILE}`);
     await expect(page.getByTestId("overview-transaction").first()).toContainText(HOSTILE);
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(watch.errors).toEqual([]);
   });
@@ -136,16 +132,13 @@ test.describe("other dashboard pages", () => {
     await adjustBalance(customer.id, -700, `First debit ${tag}`);
     const session = await sessionOf(customer);
 
-    const { status, html } = await htmlFor(page, "/dashboard/transactions", session.token);
-    expect(status).toBe(200);
-    const text = visibleText(html);
+    const { text } = await renderedFor(page, "/dashboard/transactions", session.token);
     expect(text).toContain(`First credit ${tag}`);
     expect(text).toContain(`First debit ${tag}`);
     expect(text).not.toContain(LOADING_TEXT);
 
-    const watch = await openWatched(page, context, session, "/dashboard/transactions");
+    const watch = await openHydrated(page, context, session, "/dashboard/transactions");
     await expect(page.getByTestId("transaction-row")).toHaveCount(2);
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     // The store works on from the seed: a filter reloads from PocketBase.
     await page.getByLabel("Type").selectOption("DEBIT");
     await expect(page.getByTestId("transaction-row")).toHaveCount(1);
@@ -175,9 +168,7 @@ test.describe("other dashboard pages", () => {
       bought.push(...res.proxies);
     }
 
-    const { status, html } = await htmlFor(page, "/dashboard/proxies", session.token);
-    expect(status).toBe(200);
-    const text = visibleText(html);
+    const { html, text } = await renderedFor(page, "/dashboard/proxies", session.token);
     expect(text).toContain("3 of 3 proxies");
     for (const p of bought) expect(text).toContain(`${p.host}:${p.port}`);
     expect(text).toContain(`Saxony ${tag}`);
@@ -187,9 +178,8 @@ test.describe("other dashboard pages", () => {
     expect(text).not.toContain("Loading your proxies...");
     expect(text).not.toContain(LOADING_TEXT);
 
-    const watch = await openWatched(page, context, session, "/dashboard/proxies");
+    const watch = await openHydrated(page, context, session, "/dashboard/proxies");
     await expect(page.getByTestId("proxy-card")).toHaveCount(3);
-    await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
     // The store works on from the seed: a filter reloads from PocketBase.
     await page.getByLabel("Country").selectOption("US");
     await expect(page.getByTestId("proxy-card")).toHaveCount(1);

@@ -6,6 +6,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createAdmin, createCustomer, signInAs } from "./support/customers.ts";
 import { buyProxies } from "./support/my-proxies.ts";
+import { openAddPlan, submitPlan } from "./support/plans.ts";
 import { superuserClient } from "./support/pocketbase.ts";
 import { tag } from "./support/unique.ts";
 
@@ -83,12 +84,8 @@ test("a customer with one proxy reads '1 of 1 proxy'", async ({ page }) => {
 test("the plan form names the $10,000.00 maximum; a plan at the maximum stays inside its card on /pricing", async ({ page }) => {
   const admin = await createAdmin();
   await signInAs(page, admin, "/console/pricing");
-  await page.getByRole("button", { name: "Add Plan" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add Pricing Plan" });
-  await dialog.getByLabel("Name").fill("Too dear");
-  await dialog.getByLabel("Price per proxy (USD)").fill("99999999");
-  await dialog.getByLabel("Features (one per line)").fill("Gold plated");
-  await dialog.getByRole("button", { name: "Create Plan" }).click();
+  const dialog = await openAddPlan(page);
+  await submitPlan(dialog, { name: "Too dear", price: "99999999", features: "Gold plated" });
   await expect(dialog.getByText("Price must be at most $10,000.00 per proxy")).toBeVisible();
   await page.keyboard.press("Escape");
 

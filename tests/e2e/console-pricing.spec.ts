@@ -4,6 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { createAdmin, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
+import { openAddPlan, submitPlan } from "./support/plans.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll } from "./support/checks.ts";
 
 test.describe.configure({ timeout: 90_000 });
@@ -18,14 +19,10 @@ test("create, edit and delete a plan; the new active plan shows on /pricing", as
   await expectNoAxeViolations(page);
 
   // The form's rules, with the defaults popular off and active on.
-  await page.getByRole("button", { name: "Add Plan" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add Pricing Plan" });
+  const dialog = await openAddPlan(page);
   await expect(dialog.getByLabel("Popular")).not.toBeChecked();
   await expect(dialog.getByLabel(/^Active/)).toBeChecked();
-  await dialog.getByLabel("Name").fill("   ");
-  await dialog.getByLabel("Price per proxy (USD)").fill("0");
-  await dialog.getByLabel("Features (one per line)").fill("\n  \n");
-  await dialog.getByRole("button", { name: "Create Plan" }).click();
+  await submitPlan(dialog, { name: "   ", price: "0", features: "\n  \n" });
   await expect(dialog.getByText("Name is required")).toBeVisible();
   await expect(dialog.getByText("Price must be greater than 0")).toBeVisible();
   await expect(dialog.getByText("Features are required")).toBeVisible();
@@ -106,12 +103,8 @@ test("the server's message shows when a save is refused (demo mode), and the pag
   await signInAs(page, admin, "/console/pricing");
   await su.collection("settings").update(demo.id, { value: "true" });
   try {
-    await page.getByRole("button", { name: "Add Plan" }).click();
-    const dialog = page.getByRole("dialog", { name: "Add Pricing Plan" });
-    await dialog.getByLabel("Name").fill("Refused Plan");
-    await dialog.getByLabel("Price per proxy (USD)").fill("1");
-    await dialog.getByLabel("Features (one per line)").fill("One");
-    await dialog.getByRole("button", { name: "Create Plan" }).click();
+    const dialog = await openAddPlan(page);
+    await submitPlan(dialog, { name: "Refused Plan", price: "1", features: "One" });
     await expect(dialog.getByRole("alert")).toContainText("Demo mode is on");
     await expect(dialog.getByLabel("Name")).toBeVisible();
     expect(await su.collection("pricing_plans").getFullList({ filter: 'name = "Refused Plan"' })).toHaveLength(0);

@@ -97,7 +97,7 @@ test.describe("My Proxies", () => {
     const [bought] = await buyProxies(user, { type: "DATACENTER", country: "DE", state: `Saxony ${tag()}`, count: 1 });
     // As the customer's own answer has it (`ports` when the server sends them; else the HTTP port).
     const mine = (await (await userClient(user)).collection("proxies").getOne(bought!.id)) as unknown as ProxyRecord & {
-      ports?: { http?: number; socks5?: number };
+      ports?: { http?: number; socks5?: number; https?: number };
     };
     const ports = mine.ports ?? { http: mine.port };
     const url = (scheme: string, port: number, password: string) => `${scheme}://${mine.username}:${password}@${mine.host}:${port}`;
@@ -106,7 +106,9 @@ test.describe("My Proxies", () => {
     await page.goto("/dashboard/proxies");
     const card = cardOf(page, mine);
     await expect(card.getByTestId("proxy-ports")).toHaveText(
-      [`HTTP ${ports.http}`, ...(ports.socks5 ? [`SOCKS5 ${ports.socks5}`] : [])].join(" · "),
+      [`HTTP ${ports.http}`, ...(ports.socks5 ? [`SOCKS5 ${ports.socks5}`] : []), ...(ports.https ? [`HTTPS ${ports.https}`] : [])].join(
+        " · ",
+      ),
     );
     await expect(card.getByTestId("connect-lines")).toHaveCount(0);
     const connect = card.getByRole("button", { name: "Connect" });
@@ -120,6 +122,7 @@ test.describe("My Proxies", () => {
     const copies: [string, string][] = [
       ["Copy host:port:user:pass", `${endpointOf(mine)}:${mine.username}:${mine.password}`],
       ["Copy HTTP proxy URL", url("http", ports.http!, mine.password)],
+      ...(ports.https ? [["Copy HTTPS proxy URL", url("https", ports.https, mine.password)] as [string, string]] : []),
       ...(ports.socks5 ? [["Copy SOCKS5 proxy URL", url("socks5h", ports.socks5, mine.password)] as [string, string]] : []),
       ["Copy curl command", curl(mine.password)],
     ];

@@ -87,6 +87,9 @@ test("pricing page: four-question FAQ and a call to action", async ({ page }) =>
   await expect(faq.first().locator("p")).toBeVisible();
   await expect(main.getByText("7-day money-back guarantee").first()).toBeVisible();
   await expectLink(page, "Contact Sales", "/contact");
+  // Plan features name their facts and the page fills them (issue #28): the gateway's 24 hours.
+  await expect(main.getByText("Sticky sessions up to 24 hours")).toBeVisible();
+  await expect(main.getByText(/\{[a-z_]+\}/)).toHaveCount(0);
 });
 
 test("docs page: quick start, topic groups, the API in short, SDKs and support", async ({ page }) => {

@@ -4,7 +4,7 @@
 // server banner on a new attempt.
 import { expect, test, type Page } from "@playwright/test";
 import { codeFrom, waitForMail } from "../support/smtp-sink.ts";
-import { createUser, signIn } from "./support/accounts.ts";
+import { createUser, signIn, signInThroughGuard } from "./support/accounts.ts";
 import { createAdmin, open, uniqueEmail } from "./support/customers.ts";
 import { mailbox } from "./support/mailbox.ts";
 
@@ -24,10 +24,7 @@ async function signInWithCode(page: Page, email: string): Promise<void> {
 test.describe("sign-in follows ?next=", () => {
   test("a customer returns to a deep page with its query, by password and by e-mailed code", async ({ page }) => {
     const user = await createUser();
-    await open(page, "/dashboard/transactions?page=1");
-    await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%2Ftransactions%3Fpage%3D1$/);
-    await signIn(page, user.email, user.password);
-    await expect(page).toHaveURL(/\/dashboard\/transactions\?page=1$/);
+    await signInThroughGuard(page, "/dashboard/transactions?page=1", user);
     await expect(page.getByRole("heading", { name: "Transaction History" })).toBeVisible();
 
     // Signed out away from the app's pages: an open dashboard page would notice the lost
@@ -44,10 +41,7 @@ test.describe("sign-in follows ?next=", () => {
 
   test("an admin returns to the console page they asked for", async ({ page }) => {
     const admin = await createAdmin();
-    await open(page, "/console/users");
-    await expect(page).toHaveURL(/\/login\?next=%2Fconsole%2Fusers$/);
-    await signIn(page, admin.email, admin.password);
-    await expect(page).toHaveURL(/\/console\/users$/);
+    await signInThroughGuard(page, "/console/users", admin);
     await expect(page.getByRole("heading", { name: "User Management" }).first()).toBeVisible();
   });
 

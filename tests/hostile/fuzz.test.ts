@@ -1,5 +1,5 @@
-// Property-based hostile input (issue #8): every custom route (read from pb_hooks'
-// routerAdd calls, so a new route without a spec here fails the first test) and every
+// Property-based hostile input (issue #8): every custom route (read from pb_hooks' route
+// tables, so a new route without a spec here fails the first test) and every
 // collection a client can write (read from the collections' rules) receives malformed,
 // oversized, wrong-typed and injection-shaped bodies, ids and query strings from fast-check,
 // as anonymous, customer, unverified customer and admin callers.

@@ -1,7 +1,7 @@
 // The proxy gateway under hostile input (issue #16), on its two ports inside the shop's
 // PocketBase: malformed SOCKS5 handshakes (bad versions, empty and oversized method lists,
-// truncated RFC 1929 frames, length bytes that lie, unknown address types, BIND and UDP
-// ASSOCIATE, port 0), malformed HTTP proxy requests (garbage, absolute-form https, CONNECT
+// truncated RFC 1929 frames, length bytes that lie, unknown address types, BIND, a
+// truncated UDP ASSOCIATE, port 0), malformed HTTP proxy requests (garbage, absolute-form https, CONNECT
 // without a port, heads over 32 KB, a thousand headers, credentials that are not base64,
 // Content-Lengths that lie), slow clients trickling a byte every few seconds from another
 // address (the 3 s deadline for the credentials, 10 s for the whole handshake, must close

@@ -59,6 +59,10 @@ describe("the release file", () => {
       expect(first.output()).toContain(`proxy-shop ${version}, runtime files in`);
       expect(first.output()).toContain("Proxy shop is running at http://localhost:");
       expect(first.output()).not.toMatch(/\bnpm\b/);
+      // The HTTPS proxy port's self-signed certificate, made on this first start (issue #28).
+      expect(first.output()).toMatch(
+        /HTTPS proxy \S+ \(self-signed, certificate \S+gateway-tls-cert\.pem, SHA-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}\)/,
+      );
     } finally {
       expect(await first.stop()).toBe(0);
     }

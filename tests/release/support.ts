@@ -37,6 +37,7 @@ export async function startServe(
     PB_PORT: String(pocketbasePort),
     GATEWAY_HTTP_PORT: String(await freePort()),
     GATEWAY_SOCKS_PORT: String(await freePort()),
+    GATEWAY_HTTPS_PORT: String(await freePort()),
   };
   const child = spawn(binary, ["serve", "--http", options.http, ...(options.args ?? [])], {
     cwd: options.cwd,

@@ -85,6 +85,11 @@ export async function addStock(shop: Shop, options: StockOptions): Promise<strin
   return ids;
 }
 
+/** A proxy row to create through the records API: an AVAILABLE HTTP proxy in the US, with `fields` on it. */
+export function proxyFields(fields: { host: string; port: number; username: string; password: string }) {
+  return { ...fields, type: "HTTP", country: "US", status: "AVAILABLE" };
+}
+
 /** A customer funded with `cents` who bought `count` proxies of a new country (`prefix` + 6 characters) through the purchase route. */
 export async function proxyBuyer(shop: Shop, options: { count?: number; cents?: number; type?: string; prefix?: string } = {}) {
   const { count = 2, cents = 10_000, type = "RESIDENTIAL", prefix = "X" } = options;

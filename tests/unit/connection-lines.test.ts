@@ -11,6 +11,7 @@ import {
   colonLine,
   connectionLines,
   curlCommand,
+  httpsUrl,
   httpUrl,
   masked,
   PASSWORD_MASK,
@@ -117,6 +118,17 @@ describe("the lines", () => {
       expect(line.masked).toContain(PASSWORD_MASK);
     }
     expect(lines.find((l) => l.key === "socks5")?.value).toBe("socks5h://u8f2k:p%40s%20s%27@gw.example.com:1080");
+  });
+
+  it("gives a proxy with the HTTPS port an https:// line (issue #28), and none to one without", () => {
+    const tls = proxy({ type: "HTTPS", ports: { http: 3128, https: 3129 } });
+    expect(httpsUrl(tls)).toBe("https://u8f2k:Secret1@gw.example.com:3129");
+    expect(portsLabel(tls)).toBe("HTTP 3128 · HTTPS 3129");
+    expect(connectionLines(tls, "https://shop.example").map((l) => l.key)).toEqual(["colon", "http", "https", "curl"]);
+    expect(connectionLines(tls, "https://shop.example").find((l) => l.key === "https")?.masked).toBe(
+      `https://u8f2k:${PASSWORD_MASK}@gw.example.com:3129`,
+    );
+    expect(httpsUrl(proxy({ type: "HTTP", ports: { http: 3128 } }))).toBeNull();
   });
 
   it("quotes a shell word only when it must", () => {

@@ -59,7 +59,7 @@ describe("the hooks", () => {
       /"purchase\.completed",\s*"proxy\.expiring"/,
       /"sign_in",\s*"password_changed"/,
       /"read",\s*"purchase",\s*"rotate"/,
-      /\b(3128|1080)\b/,
+      /\b(3128|1080|3129|1440)\b/,
     ];
     for (const list of lists) expect(linesMatching(hooks, list)).toEqual([]);
   });

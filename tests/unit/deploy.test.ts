@@ -61,11 +61,8 @@ describe("deploy/proxy-shop.service", () => {
   });
 
   it("is hardened: read-only system, no home, private /tmp, no new privileges, no capabilities", () => {
-    expect(one("ProtectSystem")).toBe("strict");
-    expect(one("ProtectHome")).toBe("yes");
-    expect(one("PrivateTmp")).toBe("yes");
-    expect(one("NoNewPrivileges")).toBe("yes");
-    expect(one("PrivateDevices")).toBe("yes");
+    const hardening = { ProtectSystem: "strict", ProtectHome: "yes", PrivateTmp: "yes", NoNewPrivileges: "yes", PrivateDevices: "yes" };
+    for (const [key, value] of Object.entries(hardening)) expect(one(key), key).toBe(value);
     expect(one("CapabilityBoundingSet")).toBe("");
     // Only commented out, for a gateway port below 1024.
     expect(service["AmbientCapabilities"]).toBeUndefined();
@@ -158,6 +155,8 @@ describe("README Deploy", () => {
   it("opens the gateway's ports of the settings file in the firewall, and not the web port", () => {
     const ufw = deploy.split("\n").find((l) => l.startsWith("sudo ufw ")) ?? "";
     expect(ufw).toContain(`ufw allow ${env["GATEWAY_HTTP_PORT"]},${env["GATEWAY_SOCKS_PORT"]}/tcp`);
+    expect(ufw).toContain(`ufw allow ${env["GATEWAY_HTTPS_PORT"]}/tcp`);
+    expect(ufw).toContain("/udp"); // SOCKS5 UDP relay sockets
     expect(ufw).toContain("ufw allow 80,443/tcp");
     expect(ufw).not.toContain(String(PORT));
   });

@@ -1,7 +1,9 @@
 // The customer's IP allowlist entries (pocketbase/pb_hooks/lib/accounts/ip-allowlist.js, run
 // as the hooks run it: a CommonJS script with no Node globals): IPv4 and IPv6 addresses and
 // CIDR ranges, normalised as Go's net/netip writes them (the gateway parses them with it).
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { replaceIpAllowlist } from "@/lib/api-contract/account";
 import { hookModule } from "./support/hook-module.ts";
 
 type Parsed = { entry: string } | { error: string };
@@ -18,47 +20,60 @@ const entry = (raw: string) => {
   return "entry" in parsed ? parsed.entry : `ERROR ${parsed.error}`;
 };
 
+/** Each entry as written (a key) is kept as its value. */
+const expectKept = (kept: Record<string, string>) => {
+  for (const [raw, want] of Object.entries(kept)) expect(entry(raw), raw).toBe(want);
+};
+
 describe("parseEntry", () => {
   it("keeps an address an address, trimmed and lower-cased", () => {
-    expect(entry(" 203.0.113.7 ")).toBe("203.0.113.7");
-    expect(entry("0.0.0.0")).toBe("0.0.0.0");
-    expect(entry("255.255.255.255")).toBe("255.255.255.255");
-    expect(entry("::1")).toBe("::1");
-    expect(entry("::")).toBe("::");
-    expect(entry("2001:DB8::1")).toBe("2001:db8::1");
+    expectKept({
+      " 203.0.113.7 ": "203.0.113.7",
+      "0.0.0.0": "0.0.0.0",
+      "255.255.255.255": "255.255.255.255",
+      "::1": "::1",
+      "::": "::",
+      "2001:DB8::1": "2001:db8::1",
+    });
   });
 
   it("writes IPv6 as RFC 5952 (Go's netip) does", () => {
-    expect(entry("2001:0db8:0000:0000:0000:0000:0000:0001")).toBe("2001:db8::1");
-    expect(entry("2001:db8:0:0:1:0:0:1")).toBe("2001:db8::1:0:0:1"); // the first of two equal runs
-    expect(entry("2001:db8:0:1:0:0:0:1")).toBe("2001:db8:0:1::1"); // the longest run
-    expect(entry("2001:db8:0:1:2:3:4:5")).toBe("2001:db8:0:1:2:3:4:5"); // a single zero group stays
-    expect(entry("fe80:0:0:0:0:0:0:0")).toBe("fe80::");
-    expect(entry("1:2:3:4:5:6:7::")).toBe("1:2:3:4:5:6:7:0");
-    expect(entry("::ffff:1.2.3.4")).toBe("::ffff:1.2.3.4");
-    expect(entry("::FFFF:0102:0304")).toBe("::ffff:1.2.3.4");
-    expect(entry("::1.2.3.4")).toBe("::102:304");
-    expect(entry("64:ff9b::192.0.2.33")).toBe("64:ff9b::c000:221");
+    expectKept({
+      "2001:0db8:0000:0000:0000:0000:0000:0001": "2001:db8::1",
+      "2001:db8:0:0:1:0:0:1": "2001:db8::1:0:0:1", // the first of two equal runs
+      "2001:db8:0:1:0:0:0:1": "2001:db8:0:1::1", // the longest run
+      "2001:db8:0:1:2:3:4:5": "2001:db8:0:1:2:3:4:5", // a single zero group stays
+      "fe80:0:0:0:0:0:0:0": "fe80::",
+      "1:2:3:4:5:6:7::": "1:2:3:4:5:6:7:0",
+      "::ffff:1.2.3.4": "::ffff:1.2.3.4",
+      "::FFFF:0102:0304": "::ffff:1.2.3.4",
+      "::1.2.3.4": "::102:304",
+      "64:ff9b::192.0.2.33": "64:ff9b::c000:221",
+    });
   });
 
   it("zeroes a range's host bits", () => {
-    expect(entry("10.1.2.3/8")).toBe("10.0.0.0/8");
-    expect(entry("192.168.1.77/24")).toBe("192.168.1.0/24");
-    expect(entry("172.31.255.255/12")).toBe("172.16.0.0/12");
-    expect(entry("203.0.113.129/25")).toBe("203.0.113.128/25");
-    expect(entry("255.255.255.255/1")).toBe("128.0.0.0/1");
-    expect(entry("2001:db8::/32")).toBe("2001:db8::/32");
-    expect(entry("2001:DB8:ABCD:12::1/32")).toBe("2001:db8::/32");
-    expect(entry("2001:db8:abcd:12ff::1/60")).toBe("2001:db8:abcd:12f0::/60");
-    expect(entry("::ffff:1.2.3.4/120")).toBe("::ffff:1.2.3.0/120");
-    expect(entry("::ffff:1.2.3.4/97")).toBe("::ffff:0.0.0.0/97");
-    expect(entry("::ffff:1.2.3.4/95")).toBe("::fffe:0:0/95");
-    expect(entry("fe80::1/10")).toBe("fe80::/10");
+    expectKept({
+      "10.1.2.3/8": "10.0.0.0/8",
+      "192.168.1.77/24": "192.168.1.0/24",
+      "172.31.255.255/12": "172.16.0.0/12",
+      "203.0.113.129/25": "203.0.113.128/25",
+      "255.255.255.255/1": "128.0.0.0/1",
+      "2001:db8::/32": "2001:db8::/32",
+      "2001:DB8:ABCD:12::1/32": "2001:db8::/32",
+      "2001:db8:abcd:12ff::1/60": "2001:db8:abcd:12f0::/60",
+      "::ffff:1.2.3.4/120": "::ffff:1.2.3.0/120",
+      "::ffff:1.2.3.4/97": "::ffff:0.0.0.0/97",
+      "::ffff:1.2.3.4/95": "::fffe:0:0/95",
+      "fe80::1/10": "fe80::/10",
+    });
   });
 
   it("reads a range of one address as that address", () => {
-    expect(entry("1.2.3.4/32")).toBe("1.2.3.4");
-    expect(entry("2001:db8::1/128")).toBe("2001:db8::1");
+    expectKept({
+      "1.2.3.4/32": "1.2.3.4",
+      "2001:db8::1/128": "2001:db8::1",
+    });
   });
 
   it("refuses what is not an address or range, naming it", () => {
@@ -126,8 +141,18 @@ describe("normaliseList", () => {
     expect("error" in many && many.error).toMatch(
       /^'bad0' is .* 'bad19' is not an IP address or CIDR range\. And 2 more entries like these\.$/,
     );
-    expect(allowlist.normaliseList(["1.2.3.4", 5])).toEqual({
-      error: "Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24).",
+  });
+
+  it("leaves an entry that is not a text, and entries that are not a list, to the document", () => {
+    const issues = (body: unknown) => {
+      const result = v.safeParse(replaceIpAllowlist.body, body);
+      return result.success ? {} : v.flatten(result.issues).nested;
+    };
+    expect(issues({ entries: ["1.2.3.4", 5] })).toEqual({
+      "entries.1": ["Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24)."],
+    });
+    expect(issues({ entries: "1.2.3.4" })).toEqual({
+      entries: ["Entries must be a list of IP addresses or CIDR ranges ([] removes the restriction)."],
     });
   });
 

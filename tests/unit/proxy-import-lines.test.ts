@@ -8,25 +8,16 @@ type Split = { host: string; port: string; username: string; password: string; i
 const lines = hookModule<{ splitImportLine: (line: string) => Split }>("lib/proxies/import-lines.js");
 const ip = hookModule<{ isIpv6: (text: string) => boolean }>("lib/core/ip-address.js");
 
+/** What a line `<host>:8080:user:pass` splits into. */
+const userPass = (host: string, ipv6: boolean) => ({ host, port: "8080", username: "user", password: "pass", ipv6 });
+
 describe("splitImportLine", () => {
   it("reads host:port:username:password, the host lower-cased", () => {
-    expect(lines.splitImportLine("Proxy.Example:8080:user:pass")).toEqual({
-      host: "proxy.example",
-      port: "8080",
-      username: "user",
-      password: "pass",
-      ipv6: false,
-    });
+    expect(lines.splitImportLine("Proxy.Example:8080:user:pass")).toEqual(userPass("proxy.example", false));
   });
 
   it("reads an IPv6 host in brackets and gives it without them", () => {
-    expect(lines.splitImportLine("[2001:DB8::1]:8080:user:pass")).toEqual({
-      host: "2001:db8::1",
-      port: "8080",
-      username: "user",
-      password: "pass",
-      ipv6: true,
-    });
+    expect(lines.splitImportLine("[2001:DB8::1]:8080:user:pass")).toEqual(userPass("2001:db8::1", true));
     expect(lines.splitImportLine("[::ffff:192.0.2.1]:1080:u:p")).toMatchObject({ host: "::ffff:192.0.2.1", ipv6: true });
   });
 

@@ -7,7 +7,9 @@
 //   - added latency of a small round trip through an open tunnel (p50, p99), and direct;
 //   - handshake plus authentication (CONNECT answered), p99;
 //   - idle tunnels held by a gateway in a process of its own: RSS delta per tunnel;
-//   - revocation to refusal while traffic flows (p99 over the revocations).
+//   - revocation to refusal while traffic flows (p99 over the revocations);
+//   - the HTTPS proxy port (TLS) next to plain CONNECT: download and handshake;
+//   - a small UDP round trip through SOCKS5 UDP ASSOCIATE, and direct.
 //
 // Usage: go run ./gateway/bench [-mb 100] [-tunnels 9000] [-revocations 200] [-throughput]
 package main
@@ -46,6 +48,15 @@ type figures struct {
 	RevocationP99ms     float64 `json:"revocation_p99_ms"`
 	RevocationMaxms     float64 `json:"revocation_max_ms"`
 	FileDescriptorLimit int     `json:"fd_limit"`
+	// The HTTPS port next to plain CONNECT, and SOCKS5 UDP next to direct, in one run each.
+	PlainConnectMBps    float64 `json:"plain_connect_mbps"`
+	TLSConnectMBps      float64 `json:"tls_connect_mbps"`
+	PlainHandshakeP99us float64 `json:"plain_handshake_p99_us"`
+	TLSHandshakeP99us   float64 `json:"tls_handshake_p99_us"`
+	UDPDirectP50us      float64 `json:"udp_direct_p50_us"`
+	UDPDirectP99us      float64 `json:"udp_direct_p99_us"`
+	UDPRelayP50us       float64 `json:"udp_relay_p50_us"`
+	UDPRelayP99us       float64 `json:"udp_relay_p99_us"`
 }
 
 func main() {
@@ -61,6 +72,8 @@ func main() {
 
 	f := figures{DownloadMB: *mb, FileDescriptorLimit: fdLimit()}
 	f.DirectMBps, f.RelayMBps, f.ConnectMBps, f.SOCKSMBps = throughput(*mb)
+	f.PlainConnectMBps, f.TLSConnectMBps, f.PlainHandshakeP99us, f.TLSHandshakeP99us = tlsFigures(*mb, 1000)
+	f.UDPDirectP50us, f.UDPDirectP99us, f.UDPRelayP50us, f.UDPRelayP99us = udpRoundTrips(5000)
 	if *onlyThroughput {
 		_ = json.NewEncoder(os.Stdout).Encode(f)
 		return
@@ -115,6 +128,11 @@ func echo(c net.Conn) { _, _ = io.Copy(c, c); c.Close() }
 func connectVia(gw, user, pass, target string) net.Conn {
 	c, err := net.Dial("tcp", gw)
 	must(err)
+	return connectOn(c, user, pass, target)
+}
+
+// connectOn sends CONNECT on an open connection (TCP, or TLS to the HTTPS port).
+func connectOn(c net.Conn, user, pass, target string) net.Conn {
 	auth := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
 	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nProxy-Authorization: Basic %s\r\n\r\n", target, auth)
 	// Read the answer byte by byte: nothing of the tunnel may be left in a buffer.

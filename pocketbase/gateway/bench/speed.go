@@ -31,30 +31,12 @@ func plainRelay(target string) string {
 // throughput: MB/s of an n MB download, direct, through a plain relay and through both
 // ports (median of 5, the four measured in turn so a change of load hits them alike).
 func throughput(mb int) (direct, relay, connect, socks float64) {
-	size := int64(mb) << 20
-	chunk := make([]byte, 1<<20)
-	server := listen(func(c net.Conn) {
-		defer c.Close()
-		for sent := int64(0); sent < size; sent += int64(len(chunk)) {
-			if _, err := c.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
+	server := downloadServer(mb)
 	g := startGateway(gateway.NewStaticSource(proxy("t")))
 	defer g.Close()
 	addrs := g.Addrs()
 	relayAddr := plainRelay(server)
-	once := func(dial func() net.Conn) float64 {
-		start := time.Now()
-		c := dial()
-		n, _ := io.Copy(io.Discard, c)
-		c.Close()
-		if n != size {
-			must(fmt.Errorf("downloaded %d of %d bytes", n, size))
-		}
-		return float64(mb) / time.Since(start).Seconds()
-	}
+	once := func(dial func() net.Conn) float64 { return downloadMBps(mb, dial) }
 	dial := func(addr string) func() net.Conn {
 		return func() net.Conn { c, err := net.Dial("tcp", addr); must(err); return c }
 	}
@@ -72,6 +54,32 @@ func throughput(mb int) (direct, relay, connect, socks float64) {
 	}
 	median := func(r []float64) float64 { sort.Float64s(r); return r[len(r)/2] }
 	return median(runs[0]), median(runs[1]), median(runs[2]), median(runs[3])
+}
+
+// downloadServer sends mb MB to whoever connects, then closes.
+func downloadServer(mb int) string {
+	size := int64(mb) << 20
+	chunk := make([]byte, 1<<20)
+	return listen(func(c net.Conn) {
+		defer c.Close()
+		for sent := int64(0); sent < size; sent += int64(len(chunk)) {
+			if _, err := c.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+}
+
+// downloadMBps reads a downloadServer's mb MB through the connection dial opens (MB/s).
+func downloadMBps(mb int, dial func() net.Conn) float64 {
+	start := time.Now()
+	c := dial()
+	n, _ := io.Copy(io.Discard, c)
+	c.Close()
+	if n != int64(mb)<<20 {
+		must(fmt.Errorf("downloaded %d of %d bytes", n, int64(mb)<<20))
+	}
+	return float64(mb) / time.Since(start).Seconds()
 }
 
 func percentile(sorted []float64, p float64) float64 {

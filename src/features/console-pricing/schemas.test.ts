@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EMPTY_PLAN, LIMIT_MESSAGES, PlanSchema, dollarsToCents, featureLines } from "@/features/console-pricing/schemas";
+import { EMPTY_PLAN, LIMIT_MESSAGES, PLACEHOLDER_LIST, PlanSchema, dollarsToCents, featureLines } from "@/features/console-pricing/schemas";
 
 const messages = (input: unknown) => {
   const result = v.safeParse(PlanSchema, input);
@@ -36,6 +36,14 @@ describe("plan form", () => {
       features: ["Features are required"],
     });
     expect(messages({ ...EMPTY_PLAN, name: "X", price: "", features: "a" })).toEqual({ price: ["Price must be greater than 0"] });
+  });
+
+  it("takes a feature line naming a known fact, and refuses an unknown placeholder (issue #28)", () => {
+    const plan = { ...EMPTY_PLAN, name: "X", price: "1" };
+    expect(messages({ ...plan, features: "Sticky sessions up to {session_max_hours} hours\nPlain {text" })).toEqual({});
+    expect(messages({ ...plan, features: "Sessions up to {session_hours} hours" })).toEqual({
+      features: [`Unknown placeholder: use ${PLACEHOLDER_LIST}, or plain text`],
+    });
   });
 
   it("caps the price at $10,000.00 per proxy with the limit in words (issue #15)", () => {

@@ -3,6 +3,7 @@
 import * as v from "valibot";
 import { MAX_PLAN_PRICE_CENTS, MAX_PLAN_PRICE_MESSAGE, PROXY_TYPES } from "@/lib/catalog";
 import type { ConsolePlan } from "@/features/console-pricing/api";
+import { PLAN_PLACEHOLDERS, unknownPlaceholders } from "@/lib/plan-features";
 
 /** "12.5" dollars -> 1250 cents (rounded to the cent); NaN when not a number. */
 export function dollarsToCents(text: string): number {
@@ -40,6 +41,11 @@ function limit(max: number, message: string) {
   );
 }
 
+/** "{session_max_hours}, {term_days}, ...": the placeholders a feature line may hold. */
+export const PLACEHOLDER_LIST = Object.keys(PLAN_PLACEHOLDERS)
+  .map((name) => `{${name}}`)
+  .join(", ");
+
 export const PlanSchema = v.pipe(
   v.object({
     name: v.pipe(v.string(), v.trim(), v.minLength(1, "Name is required"), v.maxLength(100, "Name must be at most 100 characters")),
@@ -54,6 +60,10 @@ export const PlanSchema = v.pipe(
       v.string(),
       v.transform(featureLines),
       v.check((lines) => lines.length > 0, "Features are required"),
+      v.check(
+        (lines) => lines.every((line) => unknownPlaceholders(line).length === 0),
+        `Unknown placeholder: use ${PLACEHOLDER_LIST}, or plain text`,
+      ),
     ),
     bandwidth_quota_gb: limit(1_000_000, LIMIT_MESSAGES.bandwidthQuota),
     max_connections: limit(100_000, LIMIT_MESSAGES.maxConnections),

@@ -174,7 +174,7 @@ export const updateProxy = route({
   scope: "purchase",
   idempotency: "optional",
   params: { id: "The proxy's id." },
-  body: v.pipe(v.object({ auto_renew: v.boolean() }), v.examples([{ auto_renew: true }])),
+  body: v.pipe(v.object({ auto_renew: v.boolean("auto_renew must be true or false.") }), v.examples([{ auto_renew: true }])),
   response: Proxy,
   errors: [400, 403, 404, 422],
 });

@@ -21,24 +21,31 @@ export const positiveCents = (max: number, message: string) =>
 export const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const ProxyType = v.picklist(PROXY_TYPES);
 
-/** The gateway's ports when the shop's environment names none (GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT). */
-export const GATEWAY_DEFAULT_PORTS = { http: 3128, socks5: 1080 } as const;
+/** The gateway's ports when the shop's environment names none (GATEWAY_HTTP_PORT, GATEWAY_SOCKS_PORT, GATEWAY_HTTPS_PORT). */
+export const GATEWAY_DEFAULT_PORTS = { http: 3128, socks5: 1080, https: 3129 } as const;
 
-/** The gateway ports a proxy of each type answers on: http (HTTP proxy and CONNECT), socks5. */
+/**
+ * The gateway ports a proxy of each type answers on: http (HTTP proxy and CONNECT),
+ * socks5 (CONNECT and UDP ASSOCIATE), https (the HTTP proxy inside TLS). The gateway's
+ * Grant.allowsPort says the same.
+ */
 export const PROXY_TYPE_PORTS = {
-  RESIDENTIAL: ["http", "socks5"],
-  DATACENTER: ["http", "socks5"],
+  RESIDENTIAL: ["http", "socks5", "https"],
+  DATACENTER: ["http", "socks5", "https"],
   SOCKS5: ["socks5"],
   HTTP: ["http"],
-  HTTPS: ["http"],
+  HTTPS: ["http", "https"],
 } as const satisfies Record<ProxyTypeName, readonly (keyof typeof GATEWAY_DEFAULT_PORTS)[]>;
 
 export const Ports = v.pipe(
   v.object({
     http: v.optional(v.pipe(v.number(), v.integer())),
     socks5: v.optional(v.pipe(v.number(), v.integer())),
+    https: v.optional(v.pipe(v.number(), v.integer())),
   }),
-  v.description("The gateway ports this proxy answers on: http (HTTP proxy and CONNECT), socks5."),
+  v.description(
+    "The gateway ports this proxy answers on: http (HTTP proxy and CONNECT), socks5 (CONNECT and UDP ASSOCIATE), https (the HTTP proxy inside TLS).",
+  ),
 );
 
 /** A proxy's fields (Proxy below is this, titled). */

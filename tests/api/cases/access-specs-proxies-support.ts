@@ -1,5 +1,5 @@
 // The access matrix's rows for proxies, support tickets, chat and contact messages.
-import { setProxyColumns } from "../../support/shop.ts";
+import { setProxyColumns, proxyFields } from "../../support/shop.ts";
 import { ADMIN_ONLY, ADMIN_ROWS, ADMIN_WRITES, ALL, claimedId, OWN_ROWS, type CollectionSpec } from "./access-spec-kit.ts";
 import type { Context } from "./access-rows.ts";
 
@@ -8,15 +8,9 @@ export const proxiesSpec: CollectionSpec = {
   // Owner, status and expiry are the server's (finding 6): stock is made Available, then
   // assigned in data.db; the API create is of stock too.
   make: async (ctx, owner) => {
-    const { id } = await ctx.su.collection("proxies").create({
-      host: `p${ctx.n()}.test`,
-      port: 8080,
-      username: `u${ctx.n()}`,
-      password: "Secret#Access2026",
-      type: "HTTP",
-      country: "US",
-      status: "AVAILABLE",
-    });
+    const { id } = await ctx.su
+      .collection("proxies")
+      .create(proxyFields({ host: `p${ctx.n()}.test`, port: 8080, username: `u${ctx.n()}`, password: "Secret#Access2026" }));
     setProxyColumns(ctx.tpb, [id], {
       status: "ASSIGNED",
       assigned_to_user_id: ctx.users[owner].id,
@@ -24,15 +18,8 @@ export const proxiesSpec: CollectionSpec = {
     });
     return id;
   },
-  createBody: async (_ctx, _who, marker) => ({
-    host: `${marker}.test`,
-    port: 8080,
-    username: `${marker}-u`,
-    password: "Created#Access2026",
-    type: "HTTP",
-    country: "US",
-    status: "AVAILABLE",
-  }),
+  createBody: async (_ctx, _who, marker) =>
+    proxyFields({ host: `${marker}.test`, port: 8080, username: `${marker}-u`, password: "Created#Access2026" }),
   markerFilter: (m) => `host = "${m}.test"`,
   updateBody: (m) => ({ city: m }),
   ...OWN_ROWS,

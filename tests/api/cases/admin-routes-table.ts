@@ -20,7 +20,7 @@ export interface Targets {
 
 export interface Route {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-  /** The path as routerAdd declares it. */
+  /** The path as the route table (pb_hooks/lib/api/routes.js) declares it. */
   route: string;
   /** The path to call, with ids filled in and a query. */
   url: (t: Targets) => string;

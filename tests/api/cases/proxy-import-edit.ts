@@ -6,7 +6,7 @@ import { INVENTORY_LIMITS } from "@/lib/catalog";
 import { adminSend } from "../../support/admin.ts";
 import { errorOf, statusOf, fieldErrorsOf } from "../../support/pocketbase.ts";
 import { sealed } from "../../support/proxy-columns.ts";
-import { customer, purchase, setProxyColumns, type Customer } from "../../support/shop.ts";
+import { customer, purchase, setProxyColumns, type Customer, proxyFields } from "../../support/shop.ts";
 import type { ShopFixture } from "../../support/use-shop.ts";
 import { proxyConsole } from "./console-proxies-kit.ts";
 
@@ -183,15 +183,7 @@ export function proxyImportEditCases(shop: ShopFixture, buyer: () => Customer): 
         expect((fieldErrorsOf(viaRecords) as Record<string, { message: string }>)["password"]?.message).toBe(tooShort);
       }
       const created = await errorOf(() =>
-        shop.su.collection("proxies").create({
-          host: `${t}.test`,
-          port: 1,
-          username: `${t}-new`,
-          password: "short",
-          type: "HTTP",
-          country: "US",
-          status: "AVAILABLE",
-        }),
+        shop.su.collection("proxies").create(proxyFields({ host: `${t}.test`, port: 1, username: `${t}-new`, password: "short" })),
       );
       expect((fieldErrorsOf(created) as Record<string, { message: string }>)["password"]?.message).toBe(tooShort);
       expect((await detail(proxy!.id)).password).toBe(generated);

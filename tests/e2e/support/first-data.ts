@@ -53,6 +53,20 @@ export async function openWatched(page: Page, context: BrowserContext, session: 
   return watch;
 }
 
+/** The HTML the server sends for `path` to this session, which must be a 200, with its visible text. */
+export async function renderedFor(page: Page, path: string, cookie: string) {
+  const res = await htmlFor(page, path, cookie);
+  expect(res.status, path).toBe(200);
+  return { ...res, text: visibleText(res.html) };
+}
+
+/** openWatched, then waits until every island on the page has hydrated. */
+export async function openHydrated(page: Page, context: BrowserContext, session: BrowserSession, path: string): Promise<PageWatch> {
+  const watch = await openWatched(page, context, session, path);
+  await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+  return watch;
+}
+
 /** The page never showed the loading screen and logged no error (no hydration mismatch). */
 export async function expectNoLoadingOrErrors(watch: PageWatch): Promise<void> {
   expect(await watch.sawLoading()).toBe(false);

@@ -53,7 +53,7 @@ export function socksCases(c: Controls): [string, Buffer[], Buffer][] {
     ["address type 2", authed(bytes(5, 1, 0, 2, 127, 0, 0, 1, p >> 8, p & 0xff)), withReply(8)],
     ["address type 255", authed(bytes(5, 1, 0, 255, 127, 0, 0, 1, p >> 8, p & 0xff)), withReply(8)],
     ["BIND", authed(socksRequest(2, p)), withReply(7)],
-    ["UDP ASSOCIATE", authed(socksRequest(3, p)), withReply(7)],
+    ["UDP ASSOCIATE with a truncated address", authed(bytes(5, 3, 0, 1, 127, 0)), withReply(1)],
     ["command 0", authed(socksRequest(0, p)), withReply(7)],
     ["command 255", authed(socksRequest(255, p)), withReply(7)],
     ["BIND to a host name", authed(Buffer.concat([bytes(5, 2, 0, 3, 9), Buffer.from("localhost"), bytes(p >> 8, p & 0xff)])), withReply(7)],

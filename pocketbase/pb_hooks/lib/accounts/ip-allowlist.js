@@ -78,8 +78,9 @@ const MAX_NAMED_ERRORS = 20;
  * A whole list checked and normalised, duplicates removed (first one kept, in the given
  * order); blank entries are skipped. Every bad entry is named in one error, in order (at
  * most MAX_NAMED_ERRORS, then how many more), so a pasted list is fixed in one go; a list
- * longer than MAX_ENTRIES is an error too.
- * @param {unknown[]} items
+ * longer than MAX_ENTRIES is an error too. That each entry is a text the document states
+ * (the request validation refused anything else before the hook ran).
+ * @param {string[]} items
  * @returns {{ entries: string[] } | { error: string }}
  */
 function normaliseList(items) {
@@ -90,9 +91,6 @@ function normaliseList(items) {
   /** @type {Record<string, boolean>} */
   const seen = {};
   for (const item of items) {
-    if (typeof item !== "string") {
-      return { error: "Each entry must be a text: an IP address (203.0.113.7, 2001:db8::1) or a CIDR range (203.0.113.0/24)." };
-    }
     if (!item.trim()) continue;
     const parsed = parseEntry(item);
     if ("error" in parsed) {
@@ -116,16 +114,15 @@ function normaliseList(items) {
 
 /**
  * The entries of a request body: `entries` (a list of texts), or `text` (entries separated
- * by new lines, commas or spaces). `entries` wins when both are sent.
+ * by new lines, commas or spaces). `entries` wins when both are sent. Their types are the
+ * document's (the request validation answers a list that is not one, or a text that is
+ * not one); that one of them is sent, and their sizes, are checked here.
  * @param {Record<string, unknown>} body
  * @returns {{ entries: string[] } | { error: string }}
  */
 function entriesFromBody(body) {
   const list = body["entries"];
-  if (list !== undefined) {
-    if (!Array.isArray(list)) {
-      return { error: "Entries must be a list of IP addresses or CIDR ranges ([] removes the restriction)." };
-    }
+  if (Array.isArray(list)) {
     if (list.length > MAX_ENTRIES * 10) {
       return { error: `The list can hold at most ${MAX_ENTRIES} addresses or ranges: use ranges to cover more.` };
     }

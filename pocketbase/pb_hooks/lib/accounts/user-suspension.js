@@ -41,8 +41,8 @@ function setSuspended(e) {
   const audit = require(`${__hooks}/lib/core/audit.js`);
   const caller = admin.requireAdminWrite(e);
   const body = api.jsonBody(e);
-  const suspended = body["suspended"];
-  if (typeof suspended !== "boolean") throw api.fieldError("suspended", "Suspended must be true or false.");
+  // A boolean: the admin document states it (the request validation answered anything else).
+  const suspended = body["suspended"] === true;
   const userId = e.request?.pathValue("id") ?? "";
   if (userId === caller.id) throw api.fieldError("suspended", "You cannot suspend your own account.", "own_account");
   e.app.runInTransaction((txApp) => {

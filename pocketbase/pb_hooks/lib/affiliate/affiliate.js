@@ -199,18 +199,17 @@ function mySummary(e) {
 }
 
 /**
- * The payout method as stored: trimmed, line breaks kept as "\n" and tabs, other control characters
- * refused; at most catalog.affiliate.payout_method_max characters; "" clears it.
+ * The payout method as stored: trimmed, line breaks kept as "\n" and tabs, other control
+ * characters refused; "" clears it. The request validation (pocketbase/devapi) held it to
+ * the document (text of at most catalog.affiliate.payout_method_max characters) first.
  * @param {unknown} value
  * @returns {{ value: string, error: string }}
  */
 function payoutMethodInput(value) {
   const api = require(`${__hooks}/lib/core/api.js`);
-  if (typeof value !== "string") return { value: "", error: "Payout method must be text." };
   const text = api.text(value).replace(/\r\n?/g, "\n");
   // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) return { value: "", error: "Payout method must be plain text." };
-  if (api.chars(text) > TERMS.payout_method_max) return { value: "", error: TERMS.payout_method_max_message };
   return { value: text, error: "" };
 }
 
@@ -219,7 +218,7 @@ function payoutMethodInput(value) {
  *
  * Sets how the signed-in customer wants commissions paid (a PayPal e-mail, a bank note:
  * free text, shown to shop admins when they pay). 400 with the field named when it is too
- * long or holds control characters; demo accounts in demo mode 403.
+ * long (the request validation) or holds control characters; demo accounts in demo mode 403.
  * @param {core.RequestEvent} e
  */
 function setPayoutMethod(e) {

@@ -11,94 +11,52 @@ const sql = require(`${__hooks}/lib/core/sql.js`);
 
 const DAY_MS = 86400000;
 
+/** A person's full name in SQL, from the users row aliased `u`. */
+const fullName = (/** @type {string} */ u) => `TRIM(COALESCE(${u}.first_name, '') || ' ' || COALESCE(${u}.last_name, ''))`;
+
 /**
  * How each kind of target reads: `label` (SQL) is what a sentence names (a user's e-mail,
- * a proxy's username (unique; host:port is the gateway's, shared), a plan's name, a ticket's subject, a setting's key ...), `name` (SQL)
- * a person's name beside it, `found` the joined row's id. Each kind joins its own tables,
- * aliased by `join`, only for rows of its target_type.
- * @type {Record<string, {join: string, label: string, name?: string, found: string}>}
+ * a proxy's username (unique; host:port is the gateway's, shared), a plan's name, a ticket's
+ * subject, a setting's key ...), `name` (SQL) a person's name beside it. Each kind joins its
+ * row as `alias` only for entries of its target_type (found: that row's id is not null),
+ * and `also` the rows its label or name come from.
+ * @type {Record<string, {alias: string, label: string, name?: string, also?: string}>}
  */
 const TARGETS = {
-  users: {
-    join: "LEFT JOIN users tu ON l.target_type = 'users' AND tu.id = l.target_id",
-    label: "tu.email",
-    name: "TRIM(COALESCE(tu.first_name, '') || ' ' || COALESCE(tu.last_name, ''))",
-    found: "tu.id",
-  },
-  pricing_plans: {
-    join: "LEFT JOIN pricing_plans tp ON l.target_type = 'pricing_plans' AND tp.id = l.target_id",
-    label: "tp.name",
-    found: "tp.id",
-  },
-  proxies: {
-    join: "LEFT JOIN proxies tx ON l.target_type = 'proxies' AND tx.id = l.target_id",
-    label: "tx.username",
-    found: "tx.id",
-  },
-  settings: {
-    join: "LEFT JOIN settings ts ON l.target_type = 'settings' AND ts.id = l.target_id",
-    label: "ts.key",
-    found: "ts.id",
-  },
-  support_tickets: {
-    join: "LEFT JOIN support_tickets tt ON l.target_type = 'support_tickets' AND tt.id = l.target_id",
-    label: "tt.subject",
-    found: "tt.id",
-  },
-  chat_messages: {
-    join: `LEFT JOIN chat_messages tm ON l.target_type = 'chat_messages' AND tm.id = l.target_id
-           LEFT JOIN support_tickets tmt ON tmt.id = tm.ticket_id`,
-    label: "tmt.subject",
-    found: "tm.id",
-  },
-  contact_messages: {
-    join: "LEFT JOIN contact_messages tc ON l.target_type = 'contact_messages' AND tc.id = l.target_id",
-    label: "tc.subject",
-    name: "tc.name || ' <' || tc.email || '>'",
-    found: "tc.id",
-  },
+  users: { alias: "tu", label: "tu.email", name: fullName("tu") },
+  pricing_plans: { alias: "tp", label: "tp.name" },
+  proxies: { alias: "tx", label: "tx.username" },
+  settings: { alias: "ts", label: "ts.key" },
+  support_tickets: { alias: "tt", label: "tt.subject" },
+  chat_messages: { alias: "tm", label: "tmt.subject", also: "LEFT JOIN support_tickets tmt ON tmt.id = tm.ticket_id" },
+  contact_messages: { alias: "tc", label: "tc.subject", name: "tc.name || ' <' || tc.email || '>'" },
   proxy_orders: {
-    join: `LEFT JOIN proxy_orders tor ON l.target_type = 'proxy_orders' AND tor.id = l.target_id
-           LEFT JOIN users toru ON toru.id = tor.user_id`,
+    alias: "tor",
     label: "'Order #' || UPPER(SUBSTR(tor.id, 1, 8))",
     name: "toru.email",
-    found: "tor.id",
+    also: "LEFT JOIN users toru ON toru.id = tor.user_id",
   },
-  referrals: {
-    join: `LEFT JOIN referrals tr ON l.target_type = 'referrals' AND tr.id = l.target_id
-           LEFT JOIN users tru ON tru.id = tr.referred_user_id`,
-    label: "tru.email",
-    name: "TRIM(COALESCE(tru.first_name, '') || ' ' || COALESCE(tru.last_name, ''))",
-    found: "tr.id",
-  },
-  admin_invitations: {
-    join: "LEFT JOIN admin_invitations ti ON l.target_type = 'admin_invitations' AND ti.id = l.target_id",
-    label: "ti.email",
-    found: "ti.id",
-  },
-  gateway_tokens: {
-    join: "LEFT JOIN gateway_tokens tg ON l.target_type = 'gateway_tokens' AND tg.id = l.target_id",
-    label: "tg.name",
-    found: "tg.id",
-  },
+  referrals: { alias: "tr", label: "tru.email", name: fullName("tru"), also: "LEFT JOIN users tru ON tru.id = tr.referred_user_id" },
+  admin_invitations: { alias: "ti", label: "ti.email" },
+  gateway_tokens: { alias: "tg", label: "tg.name" },
 };
 
-/** @param {"label" | "name" | "found"} part */
+/** @param {(t: (typeof TARGETS)[string]) => string | undefined} part */
 function targetCase(part) {
   const whens = Object.entries(TARGETS)
-    .filter(([, t]) => t[part])
-    .map(([type, t]) => `WHEN '${type}' THEN ${t[part]}`)
+    .filter(([, t]) => part(t))
+    .map(([type, t]) => `WHEN '${type}' THEN ${part(t)}`)
     .join(" ");
   return `CASE l.target_type ${whens} END`;
 }
 
-const TARGET_JOINS = Object.values(TARGETS)
-  .map((t) => t.join)
+const TARGET_JOINS = Object.entries(TARGETS)
+  .map(([type, t]) => `LEFT JOIN ${type} ${t.alias} ON l.target_type = '${type}' AND ${t.alias}.id = l.target_id ${t.also ?? ""}`)
   .join("\n");
 const TARGET_COLUMNS = [
-  `COALESCE(${targetCase("label")}, '') AS target_label`,
-  `COALESCE(${targetCase("name")}, '') AS target_name`,
-  `(${targetCase("found")}) IS NOT NULL AS target_found`,
+  `COALESCE(${targetCase((t) => t.label)}, '') AS target_label`,
+  `COALESCE(${targetCase((t) => t.name)}, '') AS target_name`,
+  `(${targetCase((t) => `${t.alias}.id`)}) IS NOT NULL AS target_found`,
 ].join(", ");
 
 /**
@@ -116,14 +74,7 @@ const TARGET_COLUMNS = [
  * @param {AuditQuery} query
  */
 function listEntries(app, query) {
-  /** @type {string[]} */
-  const where = [];
-  /** @type {Record<string, unknown>} */
-  const params = { limit: query.perPage, offset: query.offset };
-  if (query.action) {
-    where.push("l.action = {:action}");
-    params["action"] = query.action;
-  }
+  const { where, params } = sql.listFilters(query, { "l.action": ["action", query.action] });
   if (query.search) {
     params["q"] = sql.containsPattern(query.search);
     // The admins whose e-mail or names match, found first among the few who ever acted
@@ -156,7 +107,7 @@ function listEntries(app, query) {
     }
     where.push(`(${matches.join(" OR ")})`);
   }
-  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const whereSql = sql.whereSql(where);
   // With a search, "+l.created" makes SQLite read the table once and keep the newest rows
   // (a bounded top-N sort) instead of walking the created index row by row, which costs a
   // random read per entry when few match (measured at 100,000 entries: 50 ms against 600 ms).

@@ -11,6 +11,9 @@
  *   the scopes a key may hold, the most active keys an account may have, the highest monthly spend cap
  * @property {{ defaults: GatewayPorts, by_type: Record<string, (keyof GatewayPorts)[]> }} gateway_ports
  *   the gateway's ports when the environment names none, and the ports each proxy type answers on
+ * @property {{ default_minutes: number, max_minutes: number }} gateway_sessions
+ *   a RESIDENTIAL proxy's sticky session: its default and longest length (-sesstime-<minutes>)
+ * @property {string[]} plan_placeholders  the facts a plan's feature text may name ("{session_max_hours}")
  */
 
 /**
@@ -22,7 +25,7 @@
  * @property {{ min: number, max: number }} balance_low_cents  balance.low's threshold range
  */
 
-/** @typedef {{ http: number, socks5: number }} GatewayPorts */
+/** @typedef {{ http: number, socks5: number, https: number }} GatewayPorts */
 
 /**
  * The facts (the VM caches the parsed file, as it does catalog.json).

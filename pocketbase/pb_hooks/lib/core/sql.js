@@ -12,6 +12,34 @@ function rowsLike(shape) {
 }
 
 /**
+ * A list page's WHERE conditions and their parameters: the page's limit and offset, and an
+ * exact match for each filter that is set (`{column: [param, value]}`; "" filters nothing).
+ * Callers add their own conditions and parameters, then write whereSql(where).
+ * @param {{ perPage: number, offset: number }} page
+ * @param {Record<string, [string, string]>} equal
+ */
+function listFilters(page, equal) {
+  /** @type {string[]} */
+  const where = [];
+  /** @type {Record<string, unknown>} */
+  const params = { limit: page.perPage, offset: page.offset };
+  for (const [column, [param, value]] of Object.entries(equal)) {
+    if (!value) continue;
+    where.push(`${column} = {:${param}}`);
+    params[param] = value;
+  }
+  return { where, params };
+}
+
+/**
+ * "WHERE a AND b ..." for `conditions`, "" for none.
+ * @param {string[]} conditions
+ */
+function whereSql(conditions) {
+  return conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+}
+
+/**
  * `column IN ({:in0}, {:in1} ...)` with its parameters, for a non-empty list of values.
  * @param {string} column
  * @param {string[]} values
@@ -127,6 +155,8 @@ function textList(stored) {
 }
 
 module.exports = {
+  listFilters,
+  whereSql,
   textList,
   rowsLike,
   inList,

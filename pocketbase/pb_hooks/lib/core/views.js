@@ -29,7 +29,7 @@ function iso(stored) {
  * @property {string} city
  * @property {string} host
  * @property {number} port
- * @property {{ http?: number, socks5?: number }} ports
+ * @property {{ http?: number, socks5?: number, https?: number }} ports
  * @property {string} username
  * @property {string} password
  * @property {string} status

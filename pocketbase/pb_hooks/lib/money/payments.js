@@ -67,15 +67,14 @@ function assertCanSell() {
 }
 
 /**
- * The package with this id, or a 400 naming the field.
+ * The package with this id. The checkout's package_id is one of them: the document lists
+ * them, and the request validation (pocketbase/devapi) answers any other id with the
+ * contract's message before the hook runs.
  * @param {unknown} id
  */
 function findPackage(id) {
   const pkg = PACKAGES.find((p) => p.id === id);
-  if (!pkg) {
-    const message = `Unknown credit package. Choose one of ${PACKAGES.map((p) => p.id).join(", ")}.`;
-    throw new BadRequestError(message, { package_id: new ValidationError("validation_invalid_package", message) });
-  }
+  if (!pkg) throw new Error(`No credit package ${String(id)}`);
   return pkg;
 }
 

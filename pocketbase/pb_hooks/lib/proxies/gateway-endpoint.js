@@ -4,7 +4,8 @@
 // computes them: host = setting gateway_public_host, else the host name of SHOP_APP_URL,
 // else "localhost"; port = the first of the gateway ports the contract gives the proxy's
 // type (lib/facts.json gateway_ports: http for HTTP, HTTPS, RESIDENTIAL and DATACENTER,
-// socks5 for SOCKS5), GATEWAY_HTTP_PORT and GATEWAY_SOCKS_PORT or the defaults there. The
+// socks5 for SOCKS5; https, listed too, is never the first), GATEWAY_HTTP_PORT,
+// GATEWAY_SOCKS_PORT and GATEWAY_HTTPS_PORT or the defaults there. The
 // columns are a stored copy (search, filters, exports and the records API read them),
 // kept in step by syncEndpoints: on every start (proxies.pb.js), after a change of the
 // setting (settings.pb.js) and by the 1764600200 migration. `ports` lists every port of
@@ -15,7 +16,7 @@ const facts = require(`${__hooks}/lib/core/facts.js`);
 /** The gateway's ports when the environment names none, and the ports of each proxy type (the contract's). */
 const PORTS = facts.facts().gateway_ports;
 
-/** @typedef {{ http?: number, socks5?: number }} GatewayPorts */
+/** @typedef {{ http?: number, socks5?: number, https?: number }} GatewayPorts */
 /** @typedef {{ host: string, port: number, ports: GatewayPorts }} GatewayEndpoint */
 
 /**
@@ -29,14 +30,18 @@ function envPort(name, fallback) {
   return n >= 1 && n <= 65535 ? n : fallback;
 }
 
-/** The gateway's ports: {http, socks5} from the environment (the contract's defaults when unset). */
+/** The gateway's ports: {http, socks5, https} from the environment (the contract's defaults when unset). */
 function gatewayPorts() {
-  return { http: envPort("GATEWAY_HTTP_PORT", PORTS.defaults.http), socks5: envPort("GATEWAY_SOCKS_PORT", PORTS.defaults.socks5) };
+  return {
+    http: envPort("GATEWAY_HTTP_PORT", PORTS.defaults.http),
+    socks5: envPort("GATEWAY_SOCKS_PORT", PORTS.defaults.socks5),
+    https: envPort("GATEWAY_HTTPS_PORT", PORTS.defaults.https),
+  };
 }
 
 /**
  * The ports a proxy of `type` may use on the gateway, as the contract gives them
- * (RESIDENTIAL and DATACENTER both, HTTP and HTTPS http, SOCKS5 socks5).
+ * (RESIDENTIAL and DATACENTER all three, HTTP http, HTTPS http and https, SOCKS5 socks5).
  * @param {string} type
  * @returns {GatewayPorts}
  */

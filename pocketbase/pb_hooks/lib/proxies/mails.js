@@ -92,7 +92,7 @@ function refundNotice(app, orderId) {
  * and port changed, the username and password they hold did not.
  * @param {CoreApp} app
  * @param {string} userId
- * @param {{ host: string, port: number, username: string, type: string, country: string, ports: { http?: number, socks5?: number } }[]} moved
+ * @param {{ host: string, port: number, username: string, type: string, country: string, ports: { http?: number, socks5?: number, https?: number } }[]} moved
  */
 function endpointMoved(app, userId, moved) {
   return templates.deliver(app, "endpoint moved", () => {

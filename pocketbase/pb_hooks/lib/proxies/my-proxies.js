@@ -102,8 +102,8 @@ function ownCountries(app, userId) {
 function autoRenewRoute(e) {
   const user = api.actingCustomer(e);
   const body = api.jsonBody(e);
-  const enabled = body["auto_renew"];
-  if (typeof enabled !== "boolean") throw api.fieldError("auto_renew", "auto_renew must be true or false.");
+  // A boolean: the document states it (the request validation answered anything else).
+  const enabled = body["auto_renew"] === true;
   const id = e.request?.pathValue("id") ?? "";
   return changes.answerChange(e, { userId: user.id, route: "PATCH /api/v1/proxies/{id}", input: { id, auto_renew: enabled } }, (txApp) =>
     setAutoRenew(txApp, user.id, id, enabled),

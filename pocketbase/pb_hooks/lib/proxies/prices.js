@@ -24,11 +24,25 @@ const PLAN_LIMITS = /** @type {const} */ ([
 ]);
 
 /**
+ * The refusal of feature texts naming a placeholder the contract does not know ("{typo}";
+ * the known ones, "{session_max_hours}", are filled where plans are shown), or null.
+ * @param {string[]} features
+ */
+function unknownPlaceholders(features) {
+  /** @type {string[]} */
+  const known = require(`${__hooks}/lib/core/facts.js`).facts().plan_placeholders;
+  const named = features.flatMap((f) => [...f.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] ?? ""));
+  if (named.every((name) => known.includes(name))) return null;
+  return `Unknown placeholder: use ${known.map((name) => `{${name}}`).join(", ")}, or plain text`;
+}
+
+/**
  * onRecordValidate of pricing_plans: a plan always has a name, a price of at least one cent
  * and at most catalog.json's pricing_plan.max_price_cents ($10,000.00), and at least one
  * feature (the console's form rules, spec 5); `features` is a list of non-empty texts (the
  * public pages map over it); bandwidth_quota_gb (0-1,000,000) and max_connections
- * (0-100,000) are whole numbers, 0 = unlimited. Names and features are stored trimmed.
+ * (0-100,000) are whole numbers, 0 = unlimited. Names and features are stored trimmed; a
+ * feature may name only the contract's placeholders.
  * @param {core.RecordEvent} e
  */
 function validatePlan(e) {
@@ -66,6 +80,8 @@ function validatePlan(e) {
       "features",
       features.map((f) => String(f).trim()),
     );
+    const unknown = unknownPlaceholders(features.map(String));
+    if (unknown) problems.push(["features", "validation_unknown_placeholder", unknown]);
   }
 
   // The limits a purchase copies onto the proxies it assigns (issue #16); 0 = unlimited.

@@ -64,14 +64,7 @@ function listFilters(e) {
  * @param {{page: number, perPage: number, offset: number}} paging
  */
 function listTickets(app, filters, paging) {
-  /** @type {string[]} */
-  const where = [];
-  /** @type {Record<string, string | number>} */
-  const params = { limit: paging.perPage, offset: paging.offset };
-  if (filters.status) {
-    where.push("t.status = {:status}");
-    params["status"] = filters.status;
-  }
+  const { where, params } = sql.listFilters(paging, { "t.status": ["status", filters.status] });
   if (filters.q) {
     // Subject, the ticket's number, or the customer's e-mail, first, last or full name (the
     // matching customers are found once, not joined for every ticket).
@@ -82,7 +75,7 @@ function listTickets(app, filters, paging) {
     params["like"] = sql.containsPattern(filters.q);
     params["prefix"] = `${sql.likeEscape(filters.q.replace(/^#/, "").toLowerCase())}%`;
   }
-  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const whereSql = sql.whereSql(where);
 
   const total = new DynamicModel({ n: 0 });
   app.db().newQuery(`SELECT COUNT(*) AS n FROM support_tickets t ${whereSql}`).bind(params).one(total);

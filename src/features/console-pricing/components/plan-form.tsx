@@ -10,7 +10,15 @@ import { Button } from "@/components/ui/button";
 import { FormField, SelectFormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { EMPTY_PLAN, PlanSchema, SERVER_FIELDS, planToInput, type PlanInput, type PlanOutput } from "@/features/console-pricing/schemas";
+import {
+  EMPTY_PLAN,
+  PLACEHOLDER_LIST,
+  PlanSchema,
+  SERVER_FIELDS,
+  planToInput,
+  type PlanInput,
+  type PlanOutput,
+} from "@/features/console-pricing/schemas";
 import { savePlan } from "@/features/console-pricing/stores";
 import { PROXY_TYPE_LABELS, PROXY_TYPES } from "@/lib/catalog";
 import { errorMessage, fieldErrors } from "@/lib/api-error";
@@ -86,6 +94,7 @@ export function PlanForm({ plan, onClose }: PlanFormProps) {
         <FormField form={form} name="features" id="plan-features" label="Features (one per line)">
           {(field) => <Textarea rows={5} {...field} />}
         </FormField>
+        <p className="-mt-2 text-sm text-slate-600">A number can name its fact, filled in on the pricing page: {PLACEHOLDER_LIST}.</p>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField form={form} name="bandwidth_quota_gb" id="plan-quota" label="Bandwidth quota (GB / month, 0 = unlimited)">
             {(field) => <Input type="number" inputMode="numeric" min="0" max="1000000" step="1" {...field} />}
