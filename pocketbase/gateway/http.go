@@ -161,6 +161,7 @@ func dialRefusal(host string, err error) *refusal {
 }
 
 func (g *Gateway) refuseHTTP(client net.Conn, r *refusal) {
+	g.meter.refusedClient(r)
 	extra := ""
 	if r.status == http.StatusProxyAuthRequired {
 		extra = "Proxy-Authenticate: Basic realm=\"" + g.cfg.Realm + "\"\r\n"

@@ -42,9 +42,12 @@ func capText(max int) string {
 }
 
 func formatBytes(n int64) string {
-	const gb = 1 << 30
+	const gb, mb = 1 << 30, 1 << 20
 	if n%gb == 0 {
 		return fmt.Sprintf("%d GB", n/gb)
+	}
+	if n%mb == 0 && n > 0 {
+		return fmt.Sprintf("%d MB", n/mb) // a quota given in MB (a 500 MB trial)
 	}
 	return fmt.Sprintf("%.2f GB", float64(n)/gb)
 }
@@ -88,7 +91,7 @@ func (g *Gateway) flush(ctx context.Context, force bool) {
 	defer g.flushMu.Unlock()
 	now := time.Now().UTC()
 	proxies, counts := g.meter.Take()
-	idle := len(proxies) == 0 && counts.OK == 0 && counts.Failed == 0
+	idle := len(proxies) == 0 && counts.OK == 0 && counts.Failed == 0 && counts.Refused == 0
 	sameHour := now.Truncate(time.Hour).Equal(g.lastFlush.Truncate(time.Hour))
 	if idle && sameHour && now.Sub(g.lastFlush) < time.Minute && !force {
 		return // nothing moved: the up time is written with the next flush (at least once a minute)
@@ -134,6 +137,7 @@ func (m *Meter) putBack(proxies map[string]Counts, gc GatewayCounts) {
 	}
 	m.ok.Add(gc.OK)
 	m.failed.Add(gc.Failed)
+	m.refused.Add(gc.Refused)
 	for i, n := range gc.Histogram {
 		m.histogram[i].Add(n)
 	}

@@ -109,3 +109,20 @@ func TestConcurrencyCapHoldsDuringSlowDials(t *testing.T) {
 		t.Fatalf("8 connections at once under a cap of 2: %v", statuses)
 	}
 }
+
+// A quota reads as it was given: whole GB, whole MB (a 500 MB trial, issue #28), else GB with two decimals.
+func TestFormatBytesNamesQuotasAsGiven(t *testing.T) {
+	for n, want := range map[int64]string{
+		0:             "0 GB",
+		1 << 30:       "1 GB",
+		50 << 30:      "50 GB",
+		500 << 20:     "500 MB",
+		1536 << 20:    "1536 MB",
+		100:           "0.00 GB",
+		(1 << 30) + 1: "1.00 GB",
+	} {
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

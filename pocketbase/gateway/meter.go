@@ -18,6 +18,7 @@ type Meter struct {
 	byProxy map[string]*Usage
 
 	ok, failed atomic.Int64
+	refused    atomic.Int64 // 407 and 429 answers: no attempt to reach a target was made
 	histogram  [len(ConnectBucketsMs) + 1]atomic.Int64
 }
 
@@ -63,10 +64,14 @@ type Counts struct {
 
 func (c Counts) bytes() int64 { return c.BytesUp + c.BytesDown }
 
-// GatewayCounts is a snapshot of the gateway's own connect figures.
+// GatewayCounts is a snapshot of the gateway's own connect figures. A connection is an
+// authorised attempt to reach a target: OK reached it, Failed did not. Refused counts the
+// clients answered 407 (credentials, port, allowlist) or 429 (quota, concurrency, too
+// many failed sign-ins) apart: they never became connections.
 type GatewayCounts struct {
 	OK        int64   `json:"ok"`
 	Failed    int64   `json:"failed"`
+	Refused   int64   `json:"refused"`
 	Histogram []int64 `json:"histogram"` // len(ConnectBucketsMs)+1 buckets
 }
 
@@ -85,7 +90,7 @@ func (m *Meter) Take() (map[string]Counts, GatewayCounts) {
 			out[id] = c
 		}
 	}
-	gc := GatewayCounts{OK: m.ok.Swap(0), Failed: m.failed.Swap(0), Histogram: make([]int64, len(m.histogram))}
+	gc := GatewayCounts{OK: m.ok.Swap(0), Failed: m.failed.Swap(0), Refused: m.refused.Swap(0), Histogram: make([]int64, len(m.histogram))}
 	for i := range m.histogram {
 		gc.Histogram[i] = m.histogram[i].Swap(0)
 	}
@@ -111,4 +116,12 @@ type UsageBatch struct {
 func monthStart(t time.Time) time.Time {
 	t = t.UTC()
 	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// refusedClient counts a refusal that keeps a client from becoming a connection: a 407 or
+// a 429 (other answers, such as a malformed request or a lost shop, are not counted).
+func (m *Meter) refusedClient(r *refusal) {
+	if r != nil && (r.status == 407 || r.status == 429) {
+		m.refused.Add(1)
+	}
 }

@@ -53,6 +53,7 @@ func (g *Gateway) serveSOCKS(c net.Conn, h *handshake) {
 	}
 	grant, opts, refused := g.authorize(username, password, PortSOCKS, clientAddr(client))
 	if refused != nil {
+		g.meter.refusedClient(refused)
 		_, _ = client.Write([]byte{1, 1})
 		client.Close()
 		return
@@ -68,6 +69,7 @@ func (g *Gateway) serveSOCKS(c net.Conn, h *handshake) {
 	if code == socksSucceeded {
 		release, limited := g.takeConnection(grant)
 		if limited != nil {
+			g.meter.refusedClient(limited)
 			code = limited.socks
 		} else {
 			defer release()

@@ -37,10 +37,11 @@ var upsertStats = func() string {
 	for i := range buckets {
 		buckets[i] = fmt.Sprintf("MIN({:max}, COALESCE(json_extract(connect_ms_histogram, '$[%d]'), 0) + COALESCE(json_extract(excluded.connect_ms_histogram, '$[%d]'), 0))", i, i)
 	}
-	return `INSERT INTO gateway_stats (id, gateway, hour, connections_ok, connections_failed, connect_ms_histogram, up_seconds, created, updated)
-  VALUES ({:id}, {:gateway}, {:hour}, {:ok}, {:failed}, {:histogram}, {:up}, {:now}, {:now})
+	return `INSERT INTO gateway_stats (id, gateway, hour, connections_ok, connections_failed, connections_refused, connect_ms_histogram, up_seconds, created, updated)
+  VALUES ({:id}, {:gateway}, {:hour}, {:ok}, {:failed}, {:refused}, {:histogram}, {:up}, {:now}, {:now})
   ON CONFLICT (gateway, hour) DO UPDATE SET connections_ok = MIN({:max}, connections_ok + excluded.connections_ok),
-  connections_failed = MIN({:max}, connections_failed + excluded.connections_failed), up_seconds = MIN(3600, up_seconds + excluded.up_seconds),
+  connections_failed = MIN({:max}, connections_failed + excluded.connections_failed),
+  connections_refused = MIN({:max}, COALESCE(connections_refused, 0) + excluded.connections_refused), up_seconds = MIN(3600, up_seconds + excluded.up_seconds),
   connect_ms_histogram = json_array(` + strings.Join(buckets, ", ") + `), updated = excluded.updated`
 }()
 
@@ -85,6 +86,7 @@ func (s *SQLSource) FlushUsage(ctx context.Context, batch UsageBatch) error {
 		histogramJSON, _ := json.Marshal(histogram)
 		_, err = tx.NewQuery(upsertStats).Bind(dbx.Params{
 			"id": newRecordID(), "gateway": batch.Gateway, "hour": hour, "ok": clampCount(batch.Counts.OK), "failed": clampCount(batch.Counts.Failed),
+			"refused":   clampCount(batch.Counts.Refused),
 			"histogram": string(histogramJSON), "up": max(0, min(batch.UpSeconds, 3600)), "now": now, "max": MaxRowCount,
 		}).WithContext(ctx).Execute()
 		return err

@@ -245,7 +245,7 @@ func (api *gatewayAPI) usage(e *core.RequestEvent) error {
 		bytes += float64(c.BytesUp) + float64(c.BytesDown)
 		connections += float64(c.Connections) + float64(c.Failed)
 	}
-	if batch.UpSeconds < 0 || batch.Counts.OK < 0 || batch.Counts.Failed < 0 || len(batch.Counts.Histogram) > 100 {
+	if batch.UpSeconds < 0 || batch.Counts.OK < 0 || batch.Counts.Failed < 0 || batch.Counts.Refused < 0 || len(batch.Counts.Histogram) > 100 {
 		return e.BadRequestError("The gateway's counts cannot be negative.", nil)
 	}
 	for _, n := range batch.Counts.Histogram {
@@ -253,7 +253,7 @@ func (api *gatewayAPI) usage(e *core.RequestEvent) error {
 			return e.BadRequestError("The gateway's counts cannot be negative.", nil)
 		}
 	}
-	connections = max(connections, float64(batch.Counts.OK)+float64(batch.Counts.Failed))
+	connections = max(connections, float64(batch.Counts.OK)+float64(batch.Counts.Failed)+float64(batch.Counts.Refused))
 	tokenID, _ := e.Get("gateway_token").(string)
 	if !api.budget.take(tokenID, bytes, connections, now) {
 		return e.BadRequestError("This usage batch holds more than a gateway can move since this token's previous batches "+

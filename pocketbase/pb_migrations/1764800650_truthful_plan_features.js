@@ -41,7 +41,7 @@ function replaceFeatures(app, from, to) {
     const next = to[name];
     if (!next) continue;
     for (const row of app.findRecordsByFilter("pricing_plans", "name = {:name}", "", 0, 0, { name })) {
-      if (row && JSON.stringify(row.get("features")) === JSON.stringify(old)) {
+      if (row && JSON.stringify(JSON.parse(row.getString("features") || "[]")) === JSON.stringify(old)) {
         row.set("features", next);
         app.save(row);
       }

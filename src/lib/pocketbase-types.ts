@@ -267,6 +267,7 @@ export interface GatewayStatRecord extends RecordModel {
   up_seconds: number;
   created: string;
   updated: string;
+  connections_refused: number;
 }
 
 export interface GatewayTokenRecord extends RecordModel {

@@ -5,11 +5,13 @@
 // superusers. The analytics figures are in console-analytics.test.ts.
 import { randomUUID } from "node:crypto";
 import type { AuditPage } from "@/features/console-logs/api";
+import type { SystemAlerts } from "@/features/console-overview/api";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { adminGet, auditRows } from "../support/admin.ts";
 import { createTestUser, errorOf, signIn, statusOf, fieldErrorsOf } from "../support/pocketbase.ts";
-import { credit, customer, payWithStripe, referredCustomer } from "../support/shop.ts";
+import { setColumns } from "../support/proxy-columns.ts";
+import { addStock, checkout, credit, customer, iso, payWithStripe, referredCustomer, setProxyColumns } from "../support/shop.ts";
 import { useShop } from "../support/use-shop.ts";
 import { affiliatePayoutCases, pay } from "./cases/affiliate-payouts.ts";
 
@@ -190,6 +192,66 @@ describe("the console insights routes (one shop)", () => {
         details: row["details"],
       });
       expect(await auditRows(shop.su, `action = "forged"`)).toHaveLength(0);
+    });
+  });
+
+  describe("GET /api/admin/system-alerts (issue #28, 14)", () => {
+    const alerts = () => adminGet<SystemAlerts>(shop.admin, "/api/admin/system-alerts");
+
+    it("refuses anonymous callers (401) and customers (403)", async () => {
+      const c = await customer(shop);
+      expect(await statusOf(() => adminGet(shop.tpb.client(), "/api/admin/system-alerts"))).toBe(401);
+      expect(await statusOf(() => adminGet(c.pb, "/api/admin/system-alerts"))).toBe(403);
+    });
+
+    it("reads failing upstreams, silent gateways, failed payments, waiting tickets and growth from the system", async () => {
+      const before = await alerts();
+      // An upstream the gateway marked failing (as SQLSource.ReportUpstream writes it).
+      const [dead] = await addStock(shop, { type: "DATACENTER", count: 1 });
+      const failedAt = iso(Date.now() - 60_000);
+      setProxyColumns(shop.tpb, [dead!], {
+        exit: "upstream",
+        upstream_host: "198.51.100.9",
+        upstream_port: 8080,
+        upstream_failed_at: failedAt,
+        upstream_error: "connection refused",
+      });
+      // A gateway last seen 10 minutes ago, and one seen just now (in contact).
+      const name = `silent-${randomUUID().slice(0, 8)}`;
+      const hash = () => randomUUID().replace(/-/g, "").padEnd(64, "0");
+      await shop.su.collection("gateway_tokens").create({ name, token_hash: hash(), last_seen_at: iso(Date.now() - 600_000) });
+      await shop.su.collection("gateway_tokens").create({ name: `${name}-live`, token_hash: hash(), last_seen_at: iso(Date.now()) });
+      // A checkout that failed, and a customer's ticket nobody answered.
+      const payer = await customer(shop);
+      const { payment } = await checkout(payer.pb, "package-10");
+      setColumns(shop.tpb, "payments", [payment.id], { status: "failed", updated: iso(Date.now()) });
+      await payer.pb.send("/api/v1/support/tickets", {
+        method: "POST",
+        body: { subject: "Still waiting", message: "Is anyone there to help?", priority: "medium" },
+      });
+
+      const after = await alerts();
+      expect(after.failing_upstreams.count).toBe(before.failing_upstreams.count + 1);
+      expect(after.failing_upstreams.items).toContainEqual({
+        id: dead,
+        upstream_host: "198.51.100.9",
+        upstream_port: 8080,
+        status: "AVAILABLE",
+        error: "connection refused",
+        failed_at: failedAt,
+      });
+      expect(after.silent_gateways.map((g) => g.name)).toContain(name);
+      expect(after.silent_gateways.map((g) => g.name)).not.toContain(`${name}-live`);
+      expect(after.failed_payments.count).toBe(before.failed_payments.count + 1);
+      expect(after.failed_payments.amount_cents).toBe(before.failed_payments.amount_cents + payment.amount_cents);
+      expect(after.waiting_tickets.count).toBe(before.waiting_tickets.count + 1);
+      expect(after.growth.customers.current).toBeGreaterThanOrEqual(before.growth.customers.current + 1);
+
+      // The gateway's next success clears its mark (ReportUpstream with no error): the alert goes.
+      setProxyColumns(shop.tpb, [dead!], { upstream_failed_at: "", upstream_error: "" });
+      const cleared = await alerts();
+      expect(cleared.failing_upstreams.count).toBe(before.failing_upstreams.count);
+      expect(cleared.failing_upstreams.items.map((u) => u.id)).not.toContain(dead);
     });
   });
 

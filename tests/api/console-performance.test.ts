@@ -29,13 +29,14 @@ function histogram(counts: Record<number, number>): number[] {
 
 async function statsRow(
   su: PocketBase,
-  row: { gateway: string; hour: number; ok?: number; failed?: number; histogram?: number[]; up: number },
+  row: { gateway: string; hour: number; ok?: number; failed?: number; refused?: number; histogram?: number[]; up: number },
 ): Promise<void> {
   await su.collection("gateway_stats").create({
     gateway: row.gateway,
     hour: hourText(row.hour),
     connections_ok: row.ok ?? 0,
     connections_failed: row.failed ?? 0,
+    connections_refused: row.refused ?? 0,
     connect_ms_histogram: row.histogram ?? histogram({}),
     up_seconds: row.up,
   });
@@ -58,12 +59,15 @@ async function usageRow(
 
 const noChange = (n = 0): Growth => ({ current: n, previous: n, change_percent: 0, caption: "No change" });
 
-/** The Overview's gateway_today: `up` and `down` bytes, `ok` and `failed` connections, `rate`% of them good. */
-function gatewayDay(day: { up: number; down: number; ok: number; failed: number; rate: number | null }): AdminOverview["gateway_today"] {
-  const { up, down, ok, failed, rate } = day;
+/**
+ * The Overview's gateway_today: `up` and `down` bytes, `ok` and `failed` connections (the one
+ * count, issue #28: connections = ok + failed), `refused` clients apart, `rate`% of them good.
+ */
+function gatewayDay(day: { up: number; down: number; ok: number; failed: number; refused: number; rate: number | null }) {
+  const { up, down, ok, failed, refused, rate } = day;
   const bytes = { bytes_up: up, bytes_down: down, bytes: up + down };
-  const connections = { connections: ok, failed_connections: failed, connections_ok: ok, connections_failed: failed };
-  return { ...bytes, ...connections, success_rate_percent: rate };
+  const connections = { connections: ok + failed, failed_connections: failed, connections_ok: ok, connections_failed: failed };
+  return { ...bytes, ...connections, connections_refused: refused, success_rate_percent: rate } satisfies AdminOverview["gateway_today"];
 }
 
 describe("performance figures from the gateway's metering (GET /api/admin/analytics)", () => {
@@ -74,6 +78,7 @@ describe("performance figures from the gateway's metering (GET /api/admin/analyt
     expect(week.performance).toEqual({
       connections_ok: 0,
       connections_failed: 0,
+      connections_refused: 0,
       success_rate_percent: null,
       connect_ms_histogram: histogram({}),
       median_connect: null,
@@ -92,7 +97,7 @@ describe("performance figures from the gateway's metering (GET /api/admin/analyt
     });
 
     const overview = await adminGet<AdminOverview>(shop.admin, "/api/admin/overview");
-    expect(overview.gateway_today).toEqual(gatewayDay({ up: 0, down: 0, ok: 0, failed: 0, rate: null }));
+    expect(overview.gateway_today).toEqual(gatewayDay({ up: 0, down: 0, ok: 0, failed: 0, refused: 0, rate: null }));
     expect(overview.traffic_month).toEqual(noChange());
   });
 
@@ -113,6 +118,7 @@ describe("performance figures from the gateway's metering (GET /api/admin/analyt
       hour: hour - HOUR,
       ok: 670,
       failed: 20,
+      refused: 4,
       histogram: histogram({ 4: 150, 5: 200, 6: 200, 7: 100, 8: 20 }),
       up: 3600,
     });
@@ -161,10 +167,13 @@ describe("performance figures from the gateway's metering (GET /api/admin/analyt
     expect(gwB).toMatchObject({ gateway: "gw-b", up_seconds: 600, seconds: 600, uptime_percent: 100 });
     expect(perf.uptime_percent).toBe(Math.round(((gwA!.uptime_percent! + 100) / 2) * 10) / 10);
 
-    // Traffic: 12,000 bytes over 8 connections now, 4,000 over 4 before.
-    expect(perf.traffic).toEqual({ bytes_up: 1500, bytes_down: 10500, bytes: 12000, connections: 8, failed_connections: 1 });
+    // Traffic: 12,000 bytes now, 4,000 before. Connections are counted one way (issue #28): the
+    // gateways' attempts, 970 reached + 30 failed = 1,000 now against 10 + 5 before, whatever
+    // proxy_usage's own per-proxy counts say; the 4 clients refused (407/429) stand apart.
+    expect(perf.traffic).toEqual({ bytes_up: 1500, bytes_down: 10500, bytes: 12000, connections: 1000, failed_connections: 30 });
+    expect(perf.connections_refused).toBe(4);
     expect(perf.traffic_growth).toEqual({ current: 12000, previous: 4000, change_percent: 200, caption: "+200% vs previous 7 days" });
-    expect(perf.connections_growth).toEqual({ current: 8, previous: 4, change_percent: 100, caption: "+100% vs previous 7 days" });
+    expect(perf.connections_growth).toEqual({ current: 1000, previous: 15, change_percent: 6567, caption: "+6,567% vs previous 7 days" });
 
     // Cards: 3 new accounts against 2 (+50%), $24.00 kept against $10.00 (+140%), 4 proxies
     // added against 2 (+100%), revenue per account 2400 / 5 = 480 against 1000 / 2 = 500 (-4%).
@@ -184,7 +193,7 @@ describe("performance figures from the gateway's metering (GET /api/admin/analyt
       connections_failed: 35,
       success_rate_percent: 96.6,
       median_connect: { at_most_ms: 50, over_ms: null },
-      traffic: { bytes: 16000, connections: 12 },
+      traffic: { bytes: 16000, connections: 1015, failed_connections: 35 },
       traffic_growth: { current: 16000, previous: 0, change_percent: null, caption: "New" },
     });
     // gw-a has reported since the end of its first hour minus its 1800 up seconds.
@@ -214,15 +223,16 @@ describe("the Overview's gateway figures (GET /api/admin/overview)", () => {
     const date = new Date(now);
     const lastMonthStart = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1);
 
-    await statsRow(shop.su, { gateway: "gw-a", hour, ok: 6, failed: 2, histogram: histogram({ 3: 6 }), up: 60 });
+    await statsRow(shop.su, { gateway: "gw-a", hour, ok: 6, failed: 2, refused: 3, histogram: histogram({ 3: 6 }), up: 60 });
     // Yesterday's connections are not today's.
     await statsRow(shop.su, { gateway: "gw-a", hour: today - HOUR, ok: 100, failed: 0, histogram: histogram({ 3: 100 }), up: 3600 });
-    await usageRow(shop.su, { proxy: "p1", hour, up: 1000, down: 2000, connections: 6, failed: 2 });
+    // proxy_usage's per-proxy count differs (5): the Overview counts connections as Analytics does.
+    await usageRow(shop.su, { proxy: "p1", hour, up: 1000, down: 2000, connections: 5, failed: 2 });
     // The first hour of last month is within the same days of last month, whatever today is.
     await usageRow(shop.su, { proxy: "p1", hour: lastMonthStart, up: 500, down: 1500, connections: 1 });
 
     const overview = await adminGet<AdminOverview>(shop.admin, "/api/admin/overview");
-    expect(overview.gateway_today).toEqual(gatewayDay({ up: 1000, down: 2000, ok: 6, failed: 2, rate: 75 }));
+    expect(overview.gateway_today).toEqual(gatewayDay({ up: 1000, down: 2000, ok: 6, failed: 2, refused: 3, rate: 75 }));
     expect(overview.traffic_month).toEqual({
       current: 3000,
       previous: 2000,

@@ -15,10 +15,10 @@ const shop = useShop({ ledger: false });
 const kit = consoleSupportKit(shop);
 const { adminId, tag, auditRows } = kit;
 
-async function openTicket(c: Customer, subject: string, message = "Please help me with this problem.") {
+async function openTicket(c: Customer, subject: string, message = "Please help me with this problem.", priority = "high") {
   return c.pb.send<{ ticket: RecordModel; message: RecordModel }>("/api/v1/support/tickets", {
     method: "POST",
-    body: { subject, message, priority: "high" },
+    body: { subject, message, priority },
   });
 }
 
@@ -89,6 +89,31 @@ describe("GET /api/admin/support/tickets", () => {
     const one = await adminGet<AdminTicket>(shop.admin, `/api/admin/support/tickets/${first.ticket.id}`);
     expect(one).toMatchObject({ id: first.ticket.id, user_email: ada.email, status: "open" });
     expect(await statusOf(() => adminGet(shop.admin, "/api/admin/support/tickets/nosuchticket00"))).toBe(404);
+  });
+
+  it("filters by priority and sorts the most urgent first (issue #28, 17)", async () => {
+    const t = tag();
+    const c = await customer(shop);
+    const low = await openTicket(c, `Low ${t}`, undefined, "low");
+    const urgent = await openTicket(c, `Urgent ${t}`, undefined, "urgent");
+    const medium = await openTicket(c, `Medium ${t}`, undefined, "medium");
+    const high = await openTicket(c, `High ${t}`, undefined, "high");
+    const ids = async (query: Record<string, string>) =>
+      (await adminGet<TicketPage>(shop.admin, "/api/admin/support/tickets", { q: t, ...query })).items.map((i) => i.id);
+
+    expect(await ids({})).toEqual([high, medium, urgent, low].map((x) => x.ticket.id));
+    expect(await ids({ sort: "priority" })).toEqual([urgent, high, medium, low].map((x) => x.ticket.id));
+    expect(await ids({ priority: "urgent" })).toEqual([urgent.ticket.id]);
+    expect(await ids({ priority: "low", sort: "priority" })).toEqual([low.ticket.id]);
+
+    for (const [name, value, message] of [
+      ["priority", "critical", "Priority must be low, medium, high or urgent."],
+      ["sort", "oldest", "Sort must be activity or priority."],
+    ] as const) {
+      const bad = await errorOf(() => adminGet(shop.admin, "/api/admin/support/tickets", { [name]: value }));
+      expect(bad.status).toBe(400);
+      expect(fieldErrorsOf(bad)).toMatchObject({ [name]: { message } });
+    }
   });
 
   it("keeps last_message_at and awaiting_reply the server's", async () => {

@@ -2,37 +2,26 @@
 // username clashes resolved, every proxy moved to the gateway's endpoint with its owner's
 // credentials and upstream kept, each owner mailed once.
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR } from "../../server/pocketbase-process.ts";
 import { createTestUser, signIn, startTestPocketBase, type TestPocketBase } from "../support/pocketbase.ts";
 import { iso, setProxyColumns, DAY } from "../support/shop.ts";
 import { smtpEnv, startTestMailbox, waitForMail, type TestMailbox } from "../support/smtp-sink.ts";
+import { migrationsBefore, useTempDirs } from "../support/upgrade-dirs.ts";
 import { APP_HOST, APP_URL, DEFAULT_HTTP_PORT, DEFAULT_SOCKS_PORT } from "./cases/gateway-exits-kit.ts";
 
 describe("the 1764600200 migration", () => {
-  const dirs: string[] = [];
+  const tempDir = useTempDirs();
   let mailbox: TestMailbox;
   beforeAll(async () => {
     mailbox = await startTestMailbox();
   });
   afterAll(async () => {
     await mailbox.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
-  const tempDir = (name: string) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), `proxyshop-${name}-`));
-    dirs.push(dir);
-    return dir;
-  };
 
   it("resolves username clashes, moves every proxy to the gateway keeping owners' credentials and upstreams, and mails each owner once", async () => {
-    const oldMigrations = tempDir("gw-old-migrations");
-    cpSync(MIGRATIONS_DIR, oldMigrations, { recursive: true });
-    for (const file of readdirSync(oldMigrations)) if (file >= "1764600100") rmSync(path.join(oldMigrations, file));
+    const oldMigrations = migrationsBefore(tempDir("gw-old-migrations"), "1764600100");
     const dataDir = tempDir("gw-upgrade");
     // No gateway listener (its ports unset: the endpoint's are then 3128 and 1080), which
     // could not start on the schema before it anyway.

@@ -137,10 +137,13 @@ describe("with SHOP_DEMO_SEED=true", () => {
   it("seeds gateway proxies that exit directly from this machine, in ISO countries", async () => {
     // Every demo proxy, sold or not, is what Generate makes: exit direct, no bind address,
     // the gateway's host and port, no upstream (the superuser sees the hidden fields).
-    const all = await su.collection("proxies").getFullList({ fields: "country,host,port,exit,bind_address,upstream_host,type" });
+    const all = await su.collection("proxies").getFullList({ fields: "country,host,port,exit,bind_address,upstream_host,type,username" });
     expect(all).toHaveLength(200);
     for (const proxy of all) {
       expect(proxy).toMatchObject({ host: "shop.test.example", port: 3128, exit: "direct", bind_address: "", upstream_host: "" });
+      // Named as Generate names stock (issue #28), not "psdemo_...": type, country, 12 random characters.
+      const prefix = `${String(proxy["type"]).slice(0, 3).toLowerCase()}_${String(proxy["country"]).toLowerCase()}_`;
+      expect(proxy["username"]).toMatch(new RegExp(`^${prefix}[a-z0-9]{12}$`));
     }
     expect(all.filter((p) => p["country"] === "UK")).toHaveLength(0);
 

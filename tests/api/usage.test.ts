@@ -227,6 +227,20 @@ describe("usage of a proxy", () => {
       expect([err.status, err.message]).toEqual([400, capMessage]);
     }
     expect(await detail(id)).toMatchObject({ bandwidth_quota_bytes: 10 * GB, max_connections: 0 });
+
+    // A quota in MB (issue #28: a 500 MB trial), stored in bytes as the gateway reads them.
+    expect(await edit(id, { bandwidth_quota_mb: 500 })).toMatchObject({ bandwidth_quota_bytes: 500 * 2 ** 20 });
+    expect((await audits("proxies.update", id)).at(-1)?.["details"]).toEqual({
+      changes: { bandwidth_quota_mb: { from: 10 * 1024, to: 500 } },
+    });
+    const mbMessage = "Bandwidth quota must be a whole number of MB from 0 to 1,024,000,000 (0 = unlimited).";
+    for (const bad of [-1, 0.5, 1_024_000_001]) {
+      const err = await errorOf(() => edit(id, { bandwidth_quota_mb: bad }));
+      expect([err.status, err.message]).toEqual([400, mbMessage]);
+    }
+    const both = await errorOf(() => edit(id, { bandwidth_quota_gb: 1, bandwidth_quota_mb: 500 }));
+    expect([both.status, both.message]).toEqual([400, "Send the bandwidth quota once: in GB or in MB, not both."]);
+    expect(await detail(id)).toMatchObject({ bandwidth_quota_bytes: 500 * 2 ** 20 });
   });
 
   it("checks a plan's limits, copies them onto the proxies a purchase assigns, and a renewal keeps the proxy's", async () => {

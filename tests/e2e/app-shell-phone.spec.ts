@@ -13,7 +13,8 @@ const CUSTOMER_MORE = [
   ["Support", "/dashboard/support"],
   ["Settings", "/dashboard/settings"],
 ] as const;
-const CONSOLE_BAR = ["Overview", "User Management", "Affiliate Management", "Pricing Management", "Proxy Management"];
+// Short labels: "User Management" broke mid-word in a sixth of a phone (issue #28, 19).
+const CONSOLE_BAR = ["Overview", "Users", "Affiliates", "Pricing", "Proxies"];
 const CONSOLE_MORE = [
   ["Support Tickets", "/console/support"],
   ["Analytics", "/console/analytics"],
@@ -40,6 +41,26 @@ async function expectBar(page: Page, name: string, labels: string[]): Promise<vo
     .locator("a, button")
     .evaluateAll((items) => items.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
   expect(spill).toEqual([]);
+  // No word breaks across lines ("User Managem / ent"): each word lies on one line box.
+  const broken = await bar.locator("a, button").evaluateAll((items) =>
+    items.flatMap((el) =>
+      Array.from(el.childNodes)
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .flatMap((node) => {
+          const text = node.textContent ?? "";
+          const words: string[] = [];
+          for (const match of text.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+            if (tops.size > 1) words.push(match[0]);
+          }
+          return words;
+        }),
+    ),
+  );
+  expect(broken).toEqual([]);
   await expectNoHorizontalScroll(page);
 }
 

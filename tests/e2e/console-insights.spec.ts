@@ -75,6 +75,7 @@ test("analytics draws both charts, the gateway's real figures, and the period se
     hour: hourText(hour),
     connections_ok: 38,
     connections_failed: 2,
+    connections_refused: 3,
     connect_ms_histogram: [0, 0, 10, 20, 8, 0, 0, 0, 0, 0, 0, 0, 0],
     up_seconds: 60,
   });
@@ -143,6 +144,12 @@ test("analytics draws both charts, the gateway's real figures, and the period se
   expect(perf.traffic.bytes).toBeGreaterThanOrEqual(12288);
   await expect(page.getByTestId("perf-traffic")).toHaveText(/^[\d,]+(\.\d)? (KB|MB|GB|TB)$/);
   await expect(page.getByTestId("perf-connections")).toHaveText(new Intl.NumberFormat("en-US").format(perf.traffic.connections));
+  // One count of connections (issue #28): the tile is the success rate's whole, refusals apart.
+  expect(perf.traffic.connections).toBe(perf.connections_ok + perf.connections_failed);
+  expect(perf.connections_refused).toBeGreaterThanOrEqual(3);
+  await expect(page.getByTestId("perf-refused")).toHaveText(
+    `${new Intl.NumberFormat("en-US").format(perf.connections_refused)} clients refused (407/429), not counted`,
+  );
   // Traffic of the previous 30 days (this test's row at least): a change or none, never "New".
   expect(perf.traffic_growth.caption).toMatch(/^([+-]\d{1,3}(,\d{3})*% vs previous 30 days|No change)$/);
   await expect(page.getByRole("region", { name: "Performance Metrics" })).toContainText(perf.traffic_growth.caption);

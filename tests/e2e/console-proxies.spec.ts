@@ -144,6 +144,11 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   await expect(rows).toHaveCount(2);
   const alphaRow = rows.filter({ hasText: alpha.username });
   await expect(alphaRow).toContainText(gateway);
+  // The Proxy column may wrap a long host, never inside the port (issue #28): ":port" is one line box.
+  const portLines = await alphaRow
+    .getByTestId("proxy-endpoint")
+    .evaluate((el) => (el.lastElementChild ? el.lastElementChild.getClientRects().length : 0));
+  expect(portLines).toBe(1);
   await expect(alphaRow.getByTestId("proxy-exit")).toHaveText(`Upstream ${t}-a.e2e.test:8080`);
   await expect(alphaRow).toContainText("Unknown");
   await expect(alphaRow).toContainText("Available");
@@ -167,7 +172,7 @@ test("imports upstream lines, reports the bad ones, shows each proxy's exit on t
   // Its usage (nothing yet) and limits (none yet).
   await expect(dialog.getByTestId("proxy-usage")).toContainText("This month0 B");
   await expect(dialog.getByTestId("proxy-usage")).toContainText("Last 24 hours0 B · 0 connections");
-  const quota = dialog.getByLabel("Bandwidth quota (GB / month, 0 = unlimited)");
+  const quota = dialog.getByLabel("Bandwidth quota a month (0 = unlimited)");
   const cap = dialog.getByLabel("Max concurrent connections (0 = unlimited)");
   await expect(quota).toHaveValue("0");
   await expect(cap).toHaveValue("0");

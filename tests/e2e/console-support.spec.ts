@@ -1,7 +1,7 @@
 // Console Support Tickets (admin spec "Support Tickets") in Chromium against the real shop:
 // a customer's new ticket shows up live in the admin's inbox, the admin's reply reaches
 // the customer's open ticket page live (a second browser context), the status changes
-// (and the customer sees it), search and the status filter, empty states, axe and 360 px.
+// (and the customer sees it), search, the status and priority filters, empty states, axe and 360 px.
 import { expect, test, type Page } from "@playwright/test";
 import { createAdmin, createCustomer, open, signInAs } from "./support/customers.ts";
 import { superuserClient } from "./support/pocketbase.ts";
@@ -118,8 +118,17 @@ test("search finds tickets by customer e-mail and name; the page passes axe and 
   const subject = unique("Invoice copy");
   await openTicket(customer, subject, "Please send me an invoice copy.", "low");
 
+  const urgent = unique("Proxies down");
+  await openTicket(customer, urgent, "None of my proxies connect since this morning.", "urgent");
+
   await signInAs(page, admin, "/console/support");
   await search(page).fill(customer.email);
+  await expect(inboxItems(page)).toHaveCount(2);
+  // Each row shows its priority; the inbox sorts and filters by it (issue #28, 17).
+  await expect(inboxItems(page).first()).toContainText(urgent);
+  await expect(inboxItems(page).first().getByTestId("inbox-priority")).toHaveText("Urgent");
+  await expect(inboxItems(page).last().getByTestId("inbox-priority")).toHaveText("Low");
+  await page.getByLabel("Priority", { exact: true }).selectOption("low");
   await expect(inboxItems(page)).toHaveCount(1);
   await expect(inboxItems(page)).toContainText(subject);
   await expect(inboxItems(page)).toContainText("Quinn Customer");

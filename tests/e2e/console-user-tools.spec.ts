@@ -41,8 +41,11 @@ test("an admin makes a user admin with their e-mail typed, and suspends another"
   const drawer = page.getByRole("dialog", { name: "Suspended Customer" });
   await drawer.getByRole("button", { name: "Suspend", exact: true }).click();
   const suspend = page.getByRole("dialog", { name: "Suspend user" });
+  // It says what happens: the gateway refuses a suspended owner's proxies at once (issue #28, 16).
+  await expect(suspend).toContainText("Their proxies are refused at once (open connections are cut) and work again when unsuspended");
+  await expect(suspend).not.toContainText("proxies and orders stay");
   await suspend.getByRole("button", { name: "Suspend", exact: true }).click();
-  await expect(page.getByText(`${suspended.email} suspended: their sessions have ended`)).toBeVisible();
+  await expect(page.getByText(`${suspended.email} suspended: their sessions have ended and their proxies are refused`)).toBeVisible();
   await expect(drawer.getByText("Suspended", { exact: true })).toBeVisible();
   await drawer.getByRole("button", { name: "Close" }).click();
   await expect(other.getByText("Suspended", { exact: true })).toBeVisible();

@@ -100,7 +100,9 @@ test("a refund from the user drawer credits the order back and takes the proxies
   await order.getByLabel("Reason (for the audit log)").fill("Proxies were too slow");
   await confirm.click();
 
-  await expect(order).toContainText("Refunded");
+  // One date format in the console (issue #28): "Refunded on Nov 28, 2026 18:28", never "2026-11-28".
+  await expect(order).toContainText(/Refunded on [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2}/);
+  await expect(order).not.toContainText(/\d{4}-\d{2}-\d{2}/);
   await expect(order).toContainText("Refund reason: Proxies were too slow");
   await expect(drawer.getByTestId("detail-transaction").first()).toContainText("Refund of order");
   await expect(drawer.getByText("No proxies.")).toBeVisible();
@@ -164,6 +166,8 @@ test("an admin grants and removes another user's admin rights, never their own",
   await signInAs(page, admin, "/console/users");
   await expect(page.getByTestId("user-counts")).toContainText("admins");
   const row = await findRow(page, customer.email);
+  // One match, counted in the singular (issue #28: not "1 users").
+  await expect(page.getByTestId("user-counts")).toHaveText(`1 user · 0 admins · 1 customer matching "${customer.email}"`);
   await row.getByRole("button", { name: `Grant admin privileges to ${customer.email}` }).click();
   // Granting asks for the user's e-mail typed (console-user-tools.spec.ts checks the refusal).
   const confirm = page.getByRole("dialog", { name: "Make admin" });

@@ -20,6 +20,8 @@ export type AppArea = "dashboard" | "console";
 export interface NavItem {
   href: string;
   label: string;
+  /** The phone bar's label when `label` is too long for a sixth of a phone (issue #28, 19). */
+  short?: string;
   icon: LucideIcon;
 }
 
@@ -41,10 +43,10 @@ export const CUSTOMER_NAV: readonly NavItem[] = [
  */
 export const CONSOLE_NAV: readonly NavItem[] = [
   { href: "/console", label: "Overview", icon: LayoutDashboard },
-  { href: "/console/users", label: "User Management", icon: Users },
-  { href: "/console/affiliates", label: "Affiliate Management", icon: Gift },
-  { href: "/console/pricing", label: "Pricing Management", icon: Tags },
-  { href: "/console/proxies", label: "Proxy Management", icon: Server },
+  { href: "/console/users", label: "User Management", short: "Users", icon: Users },
+  { href: "/console/affiliates", label: "Affiliate Management", short: "Affiliates", icon: Gift },
+  { href: "/console/pricing", label: "Pricing Management", short: "Pricing", icon: Tags },
+  { href: "/console/proxies", label: "Proxy Management", short: "Proxies", icon: Server },
   { href: "/console/support", label: "Support Tickets", icon: LifeBuoy },
   { href: "/console/analytics", label: "Analytics", icon: BarChart3 },
   { href: "/console/logs", label: "Audit Logs", icon: ScrollText },

@@ -21,7 +21,7 @@ export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; ar
       </nav>
       <nav aria-label={`${areaLabel} shortcuts`} className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white md:hidden">
         <ul className="grid grid-cols-6">
-          {items.slice(0, BAR_SIZE).map(({ href, label, icon: Icon }) => {
+          {items.slice(0, BAR_SIZE).map(({ href, label, short, icon: Icon }) => {
             const active = isActive(href, pathname);
             return (
               <li key={href}>
@@ -29,12 +29,12 @@ export function Sidebar({ pathname, area = "dashboard" }: { pathname: string; ar
                   href={href}
                   aria-current={active ? "page" : undefined}
                   className={cn(
-                    "flex flex-col items-center gap-1 px-0.5 py-2 text-center text-xs leading-tight wrap-anywhere hyphens-auto",
+                    "flex flex-col items-center gap-1 px-0.5 py-2 text-center text-xs leading-tight",
                     active ? "text-primary" : "text-slate-600",
                   )}
                 >
                   <Icon className="size-5" aria-hidden="true" />
-                  {label}
+                  {short ?? label}
                 </a>
               </li>
             );

@@ -9,6 +9,7 @@ const today = {
   failed_connections: 2,
   connections_ok: 6,
   connections_failed: 2,
+  connections_refused: 0,
   success_rate_percent: 75,
 };
 
@@ -19,6 +20,10 @@ describe("the Overview's gateway texts", () => {
       "Gateway today: 1 connection · 2.9 KB traffic · 99.5% success",
     );
     expect(gatewayTodayLine({ ...today, connections: 0, bytes: 0, success_rate_percent: null })).toBe("Gateway today: no traffic yet");
+    // Refused clients (407/429) are said apart, never counted as connections (issue #28).
+    expect(gatewayTodayLine({ ...today, connections_refused: 3 })).toBe(
+      "Gateway today: 6 connections · 2.9 KB traffic · 75% success · 3 refused (407/429)",
+    );
   });
 
   it("words the traffic notice from this month against the same days of last month", () => {

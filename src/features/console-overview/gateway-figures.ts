@@ -5,7 +5,7 @@ import { formatBytes, formatPercent } from "@/features/console-overview/format";
 
 const count = new Intl.NumberFormat("en-US");
 
-/** "Gateway today: 8 connections · 2.9 KB traffic · 75% success", or that there was none. */
+/** "Gateway today: 8 connections · 2.9 KB traffic · 75% success · 3 refused (407/429)", or that there was none. */
 export function gatewayTodayLine(today: AdminOverview["gateway_today"]): string {
   if (today.connections === 0 && today.bytes === 0 && today.success_rate_percent === null) {
     return "Gateway today: no traffic yet";
@@ -14,6 +14,7 @@ export function gatewayTodayLine(today: AdminOverview["gateway_today"]): string 
     `${count.format(today.connections)} ${today.connections === 1 ? "connection" : "connections"}`,
     `${formatBytes(today.bytes)} traffic`,
     today.success_rate_percent === null ? "no connect attempts" : `${formatPercent(today.success_rate_percent)} success`,
+    ...(today.connections_refused > 0 ? [`${count.format(today.connections_refused)} refused (407/429)`] : []),
   ];
   return `Gateway today: ${parts.join(" · ")}`;
 }

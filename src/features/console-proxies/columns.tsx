@@ -28,8 +28,8 @@ export const PROXY_COLUMNS = [
   column.display({
     id: "proxy",
     header: "Proxy",
-    meta: { cellClassName: "font-mono text-xs break-all text-slate-900" },
-    cell: ({ row }) => endpoint(row.original),
+    meta: { cellClassName: "font-mono text-xs text-slate-900" },
+    cell: ({ row }) => <EndpointText proxy={row.original} />,
   }),
   column.display({
     id: "type",
@@ -68,6 +68,21 @@ export const PROXY_COLUMNS = [
     cell: ({ row }) => <RowActions proxy={row.original} />,
   }),
 ];
+
+/**
+ * host:port that may wrap inside a long host but never inside the port (issue #28: the
+ * column broke "localhost:31 / 28"): the ":port" part is kept whole.
+ */
+export function EndpointText({ proxy }: { proxy: { host: string; port: number } }) {
+  const text = endpoint(proxy);
+  const port = `:${proxy.port}`;
+  return (
+    <span data-testid="proxy-endpoint">
+      <span className="break-all">{text.slice(0, -port.length)}</span>
+      <span className="whitespace-nowrap">{port}</span>
+    </span>
+  );
+}
 
 /** Where a proxy's traffic leaves: "Direct", "Direct from 203.0.113.10" or "Upstream host:port". */
 export function exitLabel(proxy: Pick<AdminProxy, "exit" | "bind_address" | "upstream_host" | "upstream_port">): string {

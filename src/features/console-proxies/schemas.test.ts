@@ -1,7 +1,17 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { INVENTORY_LIMITS } from "@/lib/catalog";
-import { EDIT_MESSAGES, editSchema, EMPTY_GENERATE, GenerateSchema, toProxyEdit, type EditInput } from "@/features/console-proxies/schemas";
+import {
+  EDIT_MESSAGES,
+  editSchema,
+  EMPTY_GENERATE,
+  GB,
+  GenerateSchema,
+  MB,
+  quotaFields,
+  toProxyEdit,
+  type EditInput,
+} from "@/features/console-proxies/schemas";
 
 const quantityMessage = (quantity: string) => {
   const result = v.safeParse(GenerateSchema, { ...EMPTY_GENERATE, country: "US", quantity });
@@ -28,7 +38,8 @@ const EDIT: EditInput = {
   upstream_port: "8080",
   upstream_username: "seller",
   upstream_password: "",
-  bandwidth_quota_gb: "0",
+  bandwidth_quota: "0",
+  bandwidth_quota_unit: "GB",
   max_connections: "0",
 };
 
@@ -111,18 +122,37 @@ describe("the edit form's exit (issue #16)", () => {
 describe("the edit form's limits (issue #16)", () => {
   it("takes whole numbers up to the server's bounds, blank as 0 (unlimited), and says so otherwise", () => {
     const parse = (change: Partial<EditInput>) => toProxyEdit(v.parse(editSchema(true), { ...EDIT, ...change }));
-    expect(parse({ bandwidth_quota_gb: " 10 ", max_connections: "100000" })).toMatchObject({
+    expect(parse({ bandwidth_quota: " 10 ", max_connections: "100000" })).toMatchObject({
       bandwidth_quota_gb: 10,
       max_connections: 100000,
     });
-    expect(parse({ bandwidth_quota_gb: "", max_connections: "" })).toMatchObject({ bandwidth_quota_gb: 0, max_connections: 0 });
-    expect(editErrors({ bandwidth_quota_gb: "1000000" })).toEqual({});
+    expect(parse({ bandwidth_quota: "", max_connections: "" })).toMatchObject({ bandwidth_quota_gb: 0, max_connections: 0 });
+    expect(editErrors({ bandwidth_quota: "1000000" })).toEqual({});
     for (const bad of ["-1", "1.5", "1000001", "ten"]) {
-      expect(editErrors({ bandwidth_quota_gb: bad })).toEqual({ bandwidth_quota_gb: EDIT_MESSAGES.bandwidthQuota });
+      expect(editErrors({ bandwidth_quota: bad })).toEqual({ bandwidth_quota: EDIT_MESSAGES.bandwidthQuota });
     }
     for (const bad of ["-1", "2.5", "100001"]) {
       expect(editErrors({ max_connections: bad })).toEqual({ max_connections: EDIT_MESSAGES.maxConnections });
     }
+  });
+});
+
+describe("the edit form's quota in MB (issue #28: a 500 MB trial)", () => {
+  it("sends a quota typed in MB as bandwidth_quota_mb, whole MB up to the server's bound", () => {
+    const parse = (change: Partial<EditInput>) => toProxyEdit(v.parse(editSchema(true), { ...EDIT, ...change }));
+    const trial = parse({ bandwidth_quota: "500", bandwidth_quota_unit: "MB" });
+    expect(trial).toMatchObject({ bandwidth_quota_mb: 500 });
+    expect(trial).not.toHaveProperty("bandwidth_quota_gb");
+    expect(editErrors({ bandwidth_quota: "1024000000", bandwidth_quota_unit: "MB" })).toEqual({});
+    for (const bad of ["-1", "0.5", "1024000001"]) {
+      expect(editErrors({ bandwidth_quota: bad, bandwidth_quota_unit: "MB" })).toEqual({ bandwidth_quota: EDIT_MESSAGES.bandwidthQuotaMb });
+    }
+  });
+
+  it("shows a stored quota in whole GB when it is one, else in MB", () => {
+    expect(quotaFields(0)).toEqual({ bandwidth_quota: "0", bandwidth_quota_unit: "GB" });
+    expect(quotaFields(25 * GB)).toEqual({ bandwidth_quota: "25", bandwidth_quota_unit: "GB" });
+    expect(quotaFields(500 * MB)).toEqual({ bandwidth_quota: "500", bandwidth_quota_unit: "MB" });
   });
 });
 

@@ -74,10 +74,15 @@ const hostText = v.pipe(
 
 /** A GB as quotas count it (2^30 bytes, like the gateway). */
 export const GB = 2 ** 30;
+/** A MB as quotas count it (2^20 bytes): a quota may be given in MB, a 500 MB trial (issue #28). */
+export const MB = 2 ** 20;
+export const QUOTA_UNITS = ["GB", "MB"] as const;
+export type QuotaUnit = (typeof QUOTA_UNITS)[number];
 
 // The server's messages (pb_hooks/lib/proxies/edit-rules.js, endpoints.js).
 export const EDIT_MESSAGES = {
   bandwidthQuota: "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)",
+  bandwidthQuotaMb: "Bandwidth quota must be a whole number of MB from 0 to 1,024,000,000 (0 = unlimited)",
   maxConnections: "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)",
   bindAddress: "Bind address must be an IP address of the gateway's machine (IPv4 or IPv6), or empty",
   upstreamHostRequired: "Upstream host is required for an upstream exit",
@@ -122,6 +127,19 @@ function upstreamPasswordProblem(password: string, stored: boolean): string {
   return password.includes(":") ? EDIT_MESSAGES.upstreamPasswordColons : "";
 }
 
+/** What is wrong with a quota as typed in `unit` ("" when fine): a whole number, blank = 0 (unlimited). */
+export function quotaProblem(text: string, unit: QuotaUnit): string {
+  const [max, message] = unit === "MB" ? [1_024_000_000, EDIT_MESSAGES.bandwidthQuotaMb] : [1_000_000, EDIT_MESSAGES.bandwidthQuota];
+  return text === "" || (/^\d{1,10}$/.test(text) && Number(text) <= max) ? "" : message;
+}
+
+/** A stored quota as the form shows it: whole GB in GB, anything else in MB. */
+export function quotaFields(bytes: number): { bandwidth_quota: string; bandwidth_quota_unit: QuotaUnit } {
+  return bytes % GB === 0
+    ? { bandwidth_quota: String(bytes / GB), bandwidth_quota_unit: "GB" }
+    : { bandwidth_quota: String(bytes / MB), bandwidth_quota_unit: "MB" };
+}
+
 /** A limit as typed: a whole number from 0 to `max` (blank is 0, unlimited). */
 function limitText(max: number, message: string) {
   return v.pipe(
@@ -155,7 +173,8 @@ const EditFields = v.object({
   upstream_port: v.pipe(v.string(), v.trim()),
   upstream_username: v.pipe(v.string(), v.trim()),
   upstream_password: v.string(),
-  bandwidth_quota_gb: limitText(1_000_000, EDIT_MESSAGES.bandwidthQuota),
+  bandwidth_quota: v.pipe(v.string(), v.trim()),
+  bandwidth_quota_unit: v.picklist(QUOTA_UNITS),
   max_connections: limitText(100_000, EDIT_MESSAGES.maxConnections),
 });
 
@@ -207,6 +226,14 @@ export function editSchema(upstreamHasPassword: boolean, storedPassword = "") {
     upstreamCheck("upstream_port", upstreamPortProblem),
     upstreamCheck("upstream_username", upstreamUsernameProblem),
     upstreamCheck("upstream_password", passwordProblem),
+    v.forward(
+      v.partialCheck(
+        [["bandwidth_quota"], ["bandwidth_quota_unit"]],
+        (input) => !quotaProblem(input.bandwidth_quota, input.bandwidth_quota_unit),
+        (issue) => quotaProblem(issue.input.bandwidth_quota, issue.input.bandwidth_quota_unit),
+      ),
+      ["bandwidth_quota"],
+    ),
   );
 }
 export type EditInput = v.InferInput<typeof EditFields>;
@@ -216,11 +243,15 @@ export type EditOutput = v.InferOutput<typeof EditFields>;
 
 /**
  * The PATCH body for checked values: only the chosen exit's fields; a blank upstream password
- * is left out (kept); the limits as numbers (blank = 0, unlimited).
+ * is left out (kept); the limits as numbers (blank = 0, unlimited), the quota in the unit typed.
  */
 export function toProxyEdit(values: EditOutput): ProxyEdit {
   const { username, password, status } = values;
-  const limits = { bandwidth_quota_gb: Number(values.bandwidth_quota_gb), max_connections: Number(values.max_connections) };
+  const quota = Number(values.bandwidth_quota);
+  const limits = {
+    ...(values.bandwidth_quota_unit === "MB" ? { bandwidth_quota_mb: quota } : { bandwidth_quota_gb: quota }),
+    max_connections: Number(values.max_connections),
+  };
   if (values.exit === "direct") return { username, password, status, exit: "direct", bind_address: values.bind_address, ...limits };
   return {
     username,

@@ -7,7 +7,7 @@ import { api } from "@/lib/api-client";
 import { getInboxTicket as getInboxTicketRoute, listTicketInbox } from "@/lib/api-contract/admin/support";
 import type { ResponseOf } from "@/lib/api-contract/define";
 import { pb } from "@/lib/pocketbase";
-import type { SupportTicketRecord, TicketStatus } from "@/lib/pocketbase-types";
+import type { SupportTicketRecord, TicketPriority, TicketStatus } from "@/lib/pocketbase-types";
 
 export const TICKETS_PER_PAGE = 20;
 
@@ -16,9 +16,13 @@ export type TicketPage = ResponseOf<typeof listTicketInbox>;
 export type AdminTicket = TicketPage["items"][number];
 export type TicketCounts = TicketPage["counts"];
 
+export type TicketSort = "activity" | "priority";
+
 export interface TicketFilters {
   q: string;
   status: "" | TicketStatus;
+  priority: "" | TicketPriority;
+  sort: TicketSort;
 }
 
 /** The ticket record with the inbox's server-kept fields (support_tickets records). */
@@ -26,7 +30,7 @@ export type TicketRecord = SupportTicketRecord & Partial<Pick<AdminTicket, "last
 
 export function listInbox(filters: TicketFilters, page: number, signal?: AbortSignal): Promise<TicketPage> {
   return api.call(listTicketInbox, {
-    query: { q: filters.q, status: filters.status, page, perPage: TICKETS_PER_PAGE },
+    query: { q: filters.q, status: filters.status, priority: filters.priority, sort: filters.sort, page, perPage: TICKETS_PER_PAGE },
     ...(signal ? { signal } : {}),
   });
 }

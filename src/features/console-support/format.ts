@@ -1,6 +1,7 @@
 // What the console shows for a ticket: badge tones (spec 4: green open, yellow pending, red
 // closed), priority tones and the customer's name.
 import type { BadgeProps } from "@/components/ui/badge";
+import { PRIORITY_LABELS } from "@/components/support/format";
 import type { TicketPriority, TicketStatus } from "@/lib/pocketbase-types";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
@@ -11,6 +12,17 @@ export const STATUS_OPTIONS = [
   { value: "pending", label: "Pending" },
   { value: "closed", label: "Closed" },
 ] as const satisfies readonly { value: "" | TicketStatus; label: string }[];
+
+/** The inbox's priority filter, most pressing first. */
+export const PRIORITY_OPTIONS: readonly { value: "" | TicketPriority; label: string }[] = [
+  { value: "", label: "All Priorities" },
+  ...(["urgent", "high", "medium", "low"] as const).map((value) => ({ value, label: PRIORITY_LABELS[value] })),
+];
+
+export const SORT_OPTIONS = [
+  { value: "activity", label: "Newest activity first" },
+  { value: "priority", label: "Most urgent first" },
+] as const;
 
 export const CONSOLE_STATUS_TONES: Record<TicketStatus, Tone> = { open: "success", pending: "warning", closed: "danger" };
 

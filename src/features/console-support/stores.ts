@@ -13,6 +13,7 @@ import {
   type TicketCounts,
   type TicketFilters,
   type TicketRecord,
+  type TicketSort,
 } from "@/features/console-support/api";
 import { conversationStore, type ConversationState } from "@/components/support/conversation-store";
 import { errorMessage, isAbort } from "@/lib/api-error";
@@ -27,9 +28,17 @@ export function byActivity(a: AdminTicket, b: AdminTicket): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** `list` with `ticket` put in (or replaced), newest activity first. */
-export function upsertTicket(list: readonly AdminTicket[], ticket: AdminTicket): AdminTicket[] {
-  return [...list.filter((t) => t.id !== ticket.id), ticket].sort(byActivity);
+/** Most pressing first (the route's sort=priority): urgent, high, medium, low. */
+const PRIORITY_RANK = { urgent: 0, high: 1, medium: 2, low: 3 } as const;
+
+/** Most pressing priority first, then newest activity (the route's sort=priority). */
+export function byPriority(a: AdminTicket, b: AdminTicket): number {
+  return PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || byActivity(a, b);
+}
+
+/** `list` with `ticket` put in (or replaced), in the inbox's order (newest activity first by default). */
+export function upsertTicket(list: readonly AdminTicket[], ticket: AdminTicket, sort: TicketSort = "activity"): AdminTicket[] {
+  return [...list.filter((t) => t.id !== ticket.id), ticket].sort(sort === "priority" ? byPriority : byActivity);
 }
 
 /** A ticket of the list with the fields a support_tickets record carries. */
@@ -70,7 +79,7 @@ const EMPTY_INBOX: InboxState = {
 };
 
 export const $inbox = atom<InboxState>(EMPTY_INBOX);
-export const $inboxFilters = atom<TicketFilters>({ q: "", status: "" });
+export const $inboxFilters = atom<TicketFilters>({ q: "", status: "", priority: "", sort: "activity" });
 
 let inboxRequest: AbortController | null = null;
 
@@ -85,7 +94,8 @@ async function loadInbox(page: number, merge = false): Promise<void> {
     const result = await listInbox(filters, page, request.signal);
     if (request.signal.aborted) return;
     const current = $inbox.get();
-    const items = page === 1 && !merge ? result.items : result.items.reduce((list, ticket) => upsertTicket(list, ticket), current.items);
+    const items =
+      page === 1 && !merge ? result.items : result.items.reduce((list, ticket) => upsertTicket(list, ticket, filters.sort), current.items);
     $inbox.set({
       status: "ready",
       items,
@@ -113,15 +123,25 @@ export function loadMoreInbox(): Promise<void> {
 
 export function setInboxFilters(filters: TicketFilters): void {
   const current = $inboxFilters.get();
-  if (current.q === filters.q && current.status === filters.status) return;
+  if (
+    current.q === filters.q &&
+    current.status === filters.status &&
+    current.priority === filters.priority &&
+    current.sort === filters.sort
+  ) {
+    return;
+  }
   $inboxFilters.set(filters);
 }
 
-/** Whether a ticket belongs in the list under the current status filter. */
-function matchesStatus(ticket: { status: TicketStatus }): boolean {
-  const { status } = $inboxFilters.get();
-  return !status || ticket.status === status;
+/** Whether a ticket belongs in the list under the current status and priority filters. */
+function matchesStatus(ticket: { status: TicketStatus; priority: AdminTicket["priority"] }): boolean {
+  const { status, priority } = $inboxFilters.get();
+  return (!status || ticket.status === status) && (!priority || ticket.priority === priority);
 }
+
+/** `list` with `ticket` put in, in the order the filters ask for. */
+const upsert = (list: readonly AdminTicket[], ticket: AdminTicket) => upsertTicket(list, ticket, $inboxFilters.get().sort);
 
 onMount($inbox, () => {
   let timer: number | undefined;
@@ -150,9 +170,11 @@ onMount($inbox, () => {
           const merged = mergeRecord(known, record);
           $inbox.set({
             ...state,
-            items: matchesStatus(merged) ? upsertTicket(state.items, merged) : state.items.filter((t) => t.id !== record.id),
+            items: matchesStatus(merged) ? upsert(state.items, merged) : state.items.filter((t) => t.id !== record.id),
           });
-          if (known.status !== merged.status || known.awaiting_reply !== merged.awaiting_reply) refetchSoon();
+          if (known.status !== merged.status || known.awaiting_reply !== merged.awaiting_reply || known.priority !== merged.priority) {
+            refetchSoon();
+          }
         } else if (matchesStatus(record)) {
           refetchSoon();
         }
@@ -200,7 +222,7 @@ export async function changeStatus(status: TicketStatus): Promise<void> {
     const merged = mergeRecord(known, record);
     $inbox.set({
       ...inbox,
-      items: matchesStatus(merged) ? upsertTicket(inbox.items, merged) : inbox.items.filter((t) => t.id !== ticketId),
+      items: matchesStatus(merged) ? upsert(inbox.items, merged) : inbox.items.filter((t) => t.id !== ticketId),
     });
   }
 }

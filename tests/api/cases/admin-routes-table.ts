@@ -44,6 +44,7 @@ const settingsBody = (siteName: string) => ({
 
 export const ROUTES: Route[] = [
   { method: "GET", route: "/api/admin/overview", url: () => "/api/admin/overview" },
+  { method: "GET", route: "/api/admin/system-alerts", url: () => "/api/admin/system-alerts" },
   { method: "GET", route: "/api/admin/users", url: () => "/api/admin/users?search=api.test&role=users" },
   { method: "GET", route: "/api/admin/users/{id}", url: (t) => `/api/admin/users/${t.userId}` },
   {

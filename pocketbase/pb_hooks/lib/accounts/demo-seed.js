@@ -16,7 +16,13 @@ const LOCATIONS = {
 
 /** Inventory rows per city and type. */
 const PER_CITY = 5;
+/** Older seeds named their stock "psdemo_..."; unseeding still finds those. */
 const DEMO_USERNAME_PREFIX = "psdemo_";
+/**
+ * Demo stock is named as Generate names proxies ("res_us_k3j9..."), so it looks like any
+ * other stock (issue #28); its record ids start with this, so unseeding finds it.
+ */
+const DEMO_ID_PREFIX = "demo";
 
 /**
  * @typedef {object} DemoAccounts
@@ -92,6 +98,9 @@ function seedDemo(app, accounts) {
   const sealing = require(`${__hooks}/lib/core/sealing.js`);
   /** @type {typeof import("../proxies/gateway-endpoint.js")} */
   const gateway = require(`${__hooks}/lib/proxies/gateway-endpoint.js`);
+  /** @type {typeof import("../proxies/proxies.js")} */
+  const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
+  const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
   for (const [country, states] of Object.entries(LOCATIONS)) {
     for (const [state, cities] of Object.entries(states)) {
       for (const city of cities) {
@@ -99,11 +108,12 @@ function seedDemo(app, accounts) {
           const { host, port } = gateway.gatewayEndpoint(type, app);
           for (let i = 0; i < PER_CITY; i++) {
             const record = new Record(inventory, {
+              id: DEMO_ID_PREFIX + $security.randomStringWithAlphabet(15 - DEMO_ID_PREFIX.length, idAlphabet),
               host,
               port,
               exit: "direct",
               bind_address: "",
-              username: DEMO_USERNAME_PREFIX + $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789"),
+              username: proxies.newUsername(type, country),
               password_encrypted: sealing.sealPassword($security.randomString(16)),
               type,
               country,
@@ -183,7 +193,11 @@ function unseedDemo(app, accounts) {
       // already gone
     }
   }
-  for (const proxy of app.findRecordsByFilter("proxies", "username ~ {:prefix}", "", 0, 0, { prefix: DEMO_USERNAME_PREFIX + "%" })) {
+  const filter = "username ~ {:prefix} || id ~ {:id}";
+  for (const proxy of app.findRecordsByFilter("proxies", filter, "", 0, 0, {
+    prefix: DEMO_USERNAME_PREFIX + "%",
+    id: DEMO_ID_PREFIX + "%",
+  })) {
     if (proxy) app.delete(proxy);
   }
 }

@@ -112,6 +112,7 @@ module.exports = {
   reports: table({
     "GET /api/admin/overview": (e) => require(`${__hooks}/lib/reports/overview.js`).overview(e),
     "GET /api/admin/analytics": (e) => require(`${__hooks}/lib/reports/analytics.js`).analytics(e),
+    "GET /api/admin/system-alerts": (e) => require(`${__hooks}/lib/reports/alerts.js`).alerts(e),
   }),
   settings: table({
     "GET /api/admin/settings": (e) => require(`${__hooks}/lib/settings/site-settings.js`).get(e),

@@ -216,4 +216,4 @@ function revoke(e) {
   return e.json(200, revoked);
 }
 
-module.exports = { list, create, revoke, newToken, hashToken, TOKEN_PREFIX, TOKEN_LENGTH, TOKEN_PATTERN, MESSAGES };
+module.exports = { list, create, revoke, newToken, hashToken, TOKEN_PREFIX, TOKEN_LENGTH, TOKEN_PATTERN, MESSAGES, OUT_OF_CONTACT_MS };

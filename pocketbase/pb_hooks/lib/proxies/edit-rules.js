@@ -25,6 +25,7 @@ const proxies = require(`${__hooks}/lib/proxies/proxies.js`);
  * @property {string} [upstream_username]
  * @property {string} [upstream_password]  set only when given and not ""
  * @property {number} [bandwidth_quota_gb] whole GB a UTC month, 0 = none
+ * @property {number} [bandwidth_quota_mb] whole MB a UTC month, 0 = none (instead of GB)
  * @property {number} [max_connections]    at once, 0 = none
  */
 
@@ -32,6 +33,7 @@ const EXITS = ["direct", "upstream"];
 /** The limits an admin may set (issue #16): field, largest value, message. */
 const LIMITS = /** @type {const} */ ([
   ["bandwidth_quota_gb", 1000000, "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)"],
+  ["bandwidth_quota_mb", 1024000000, "Bandwidth quota must be a whole number of MB from 0 to 1,024,000,000 (0 = unlimited)"],
   ["max_connections", 100000, "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)"],
 ]);
 const GATEWAY_ENDPOINT =
@@ -111,11 +113,14 @@ function validateEdit(body) {
     if (Number.isNaN(value) || value < 0 || value > max) problems.push([field, "validation_invalid_number", message]);
     else edit[field] = value;
   }
+  if (body["bandwidth_quota_gb"] !== undefined && body["bandwidth_quota_mb"] !== undefined) {
+    problems.push(["bandwidth_quota_mb", "validation_invalid_number", "Send the bandwidth quota once: in GB or in MB, not both"]);
+  }
   if (problems.length === 0 && Object.keys(edit).length === 0 && upstreamPassword === undefined) {
     problems.push([
       "username",
       "validation_required",
-      "Nothing to change: send username, password, status, exit, bind_address, the upstream's host, port, username and password, bandwidth_quota_gb or max_connections",
+      "Nothing to change: send username, password, status, exit, bind_address, the upstream's host, port, username and password, bandwidth_quota_gb, bandwidth_quota_mb or max_connections",
     ]);
   }
   proxies.throwProblems(problems);

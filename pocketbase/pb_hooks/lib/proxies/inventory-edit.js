@@ -214,12 +214,17 @@ function applyEdit(txApp, id, edit) {
       upstreamChanged = true;
     }
   }
-  const GB = require(`${__hooks}/lib/proxies/usage.js`).GB;
-  if (edit.bandwidth_quota_gb !== undefined) {
+  const { GB, MB } = require(`${__hooks}/lib/proxies/usage.js`);
+  // A quota in whole GB or whole MB (a 500 MB trial, issue #28); the audit names the unit given.
+  const [quotaField, quota, unit] =
+    edit.bandwidth_quota_mb !== undefined
+      ? ["bandwidth_quota_mb", edit.bandwidth_quota_mb, MB]
+      : ["bandwidth_quota_gb", edit.bandwidth_quota_gb, GB];
+  if (quota !== undefined) {
     const from = record.getInt("bandwidth_quota_bytes");
-    if (from !== edit.bandwidth_quota_gb * GB) {
-      record.set("bandwidth_quota_bytes", edit.bandwidth_quota_gb * GB);
-      changes["bandwidth_quota_gb"] = { from: from / GB, to: edit.bandwidth_quota_gb };
+    if (from !== quota * unit) {
+      record.set("bandwidth_quota_bytes", quota * unit);
+      changes[quotaField] = { from: from / unit, to: quota };
     }
   }
   if (edit.max_connections !== undefined && record.getInt("max_connections") !== edit.max_connections) {
@@ -257,14 +262,15 @@ function remove(txApp, id) {
  * PATCH /api/admin/proxies/{id}  {username?, password?, status?, exit? (direct | upstream),
  * bind_address? ("" or an IP address), upstream_host?, upstream_port? 1-65535,
  * upstream_username?, upstream_password? (absent or "" keeps the stored one),
- * bandwidth_quota_gb? (whole GB a UTC month, 0-1,000,000, 0 = none; stored as
- * bandwidth_quota_bytes, GB = 2^30 bytes), max_connections? (0-100,000, 0 = none)} -> the proxy
+ * bandwidth_quota_gb? (whole GB a UTC month, 0-1,000,000, 0 = none) or bandwidth_quota_mb?
+ * (whole MB, 0-1,024,000,000; one of the two), stored as bandwidth_quota_bytes (GB = 2^30,
+ * MB = 2^20 bytes), max_connections? (0-100,000, 0 = none)} -> the proxy
  * as GET answers it (never the upstream password). host and port are refused (400 on
  * each): they are the gateway's. Status rules: changeStatus. Usernames are unique (400
  * "Username is already in use"). An upstream exit needs the upstream's host, port,
  * username and a password (stored or given). A change of the exit or the upstream clears
  * the gateway's last upstream failure. Audit proxies.update {changes: {field: {from, to}}
- * (bandwidth_quota_gb in GB),
+ * (bandwidth_quota_gb in GB, bandwidth_quota_mb in MB: the unit sent),
  * password: {changed: true}, upstream_password: {changed: true}}.
  * @param {core.RequestEvent} e
  */

@@ -23,6 +23,8 @@ const DAY_MS = 24 * HOUR_MS;
 const MAX_RANGE_DAYS = 31;
 /** A GB as the gateway counts quotas (lib/proxies/inventory-edit.js and purchase.js convert with it). */
 const GB = 1073741824;
+/** A MB as the gateway counts quotas: a quota may be given in MB (issue #28). */
+const MB = 1048576;
 const PROXY_ID = /^[a-z0-9]{1,30}$/;
 const NOT_YOURS = "No proxy with this id is assigned to you.";
 
@@ -258,6 +260,7 @@ function summaryRoute(e) {
 
 module.exports = {
   GB,
+  MB,
   MAX_RANGE_DAYS,
   monthOf,
   monthBytesSql,

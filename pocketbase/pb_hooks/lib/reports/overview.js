@@ -22,21 +22,16 @@ function gatewayFigures(app, nowMs) {
   const now = new Date(nowMs);
   const end = sql.dbDate(nowMs + 1);
   const today = sql.dbDate(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const monthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-  const prevMonthStartMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
-  const prevEndMs = Math.min(prevMonthStartMs + (nowMs - monthStartMs), monthStartMs);
-  const traffic = performance.trafficBetween(app, today, end);
   const connects = performance.connectsBetween(app, today, end);
-  const month = performance.trafficBetween(app, sql.dbDate(monthStartMs), end);
-  const lastMonth = performance.trafficBetween(app, sql.dbDate(prevMonthStartMs), sql.dbDate(prevEndMs));
   return {
     gateway_today: {
-      ...traffic,
+      ...performance.withConnections(performance.trafficBetween(app, today, end), connects),
       connections_ok: connects.connections_ok,
       connections_failed: connects.connections_failed,
+      connections_refused: connects.connections_refused,
       success_rate_percent: connects.success_rate_percent,
     },
-    traffic_month: performance.growth(month.bytes, lastMonth.bytes, "the same days of last month"),
+    traffic_month: require(`${__hooks}/lib/reports/alerts.js`).monthGrowth(app, nowMs).traffic,
   };
 }
 
@@ -83,8 +78,9 @@ function overviewFigures(app, nowMs = Date.now()) {
  * GET /api/admin/overview
  * -> {total_users, total_revenue_cents, test_payments_cents, active_proxies, recent_transactions:
  *    [{id, user_id, user_email, type, amount_cents, description, created}] (the 10 newest ledger rows),
- *    gateway_today: {bytes_up, bytes_down, bytes, connections, failed_connections (proxy_usage),
- *      connections_ok, connections_failed, success_rate_percent (gateway_stats; null: no connections)},
+ *    gateway_today: {bytes_up, bytes_down, bytes (proxy_usage), connections (ok + failed),
+ *      failed_connections, connections_ok, connections_failed, connections_refused (407/429, apart),
+ *      success_rate_percent (gateway_stats; null: no connections)},
  *    traffic_month: {current, previous (bytes), change_percent, caption: "+15% vs the same days of last month" | "No change" | "New"}}
  *
  * Revenue is money kept from Stripe payments (revenue.js), test payments apart.

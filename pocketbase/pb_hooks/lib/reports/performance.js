@@ -77,7 +77,8 @@ function trafficBetween(app, from, to) {
 
 /**
  * The gateways' connect figures (gateway_stats) of the hours beginning in [from, to): the
- * connections that reached their target and that failed, the success rate (ok / (ok +
+ * connections that reached their target and that failed, the clients refused apart (407,
+ * 429: never connections), the success rate (ok / (ok +
  * failed), one decimal, null without connections), the summed connect-time histogram and
  * its median: the upper bound of the first bucket by which at least half of the connections
  * had connected (at_most_ms; over_ms 5000 when that is the last, open bucket), null without
@@ -88,8 +89,12 @@ function trafficBetween(app, from, to) {
  */
 function connectsBetween(app, from, to) {
   /** @type {Record<string, number>} */
-  const shape = { ok: 0, failed: 0 };
-  const sums = ["COALESCE(SUM(connections_ok), 0) AS ok", "COALESCE(SUM(connections_failed), 0) AS failed"];
+  const shape = { ok: 0, failed: 0, refused: 0 };
+  const sums = [
+    "COALESCE(SUM(connections_ok), 0) AS ok",
+    "COALESCE(SUM(connections_failed), 0) AS failed",
+    "COALESCE(SUM(connections_refused), 0) AS refused",
+  ];
   for (let i = 0; i <= CONNECT_BUCKETS_MS.length; i++) {
     shape[`b${i}`] = 0;
     sums.push(`COALESCE(SUM(json_extract(connect_ms_histogram, '$[${i}]')), 0) AS b${i}`);
@@ -122,6 +127,7 @@ function connectsBetween(app, from, to) {
   return {
     connections_ok: row.ok,
     connections_failed: row.failed,
+    connections_refused: row.refused,
     success_rate_percent: percentOf(row.ok, row.ok + row.failed),
     connect_ms_histogram: histogram,
     median_connect: median,
@@ -173,8 +179,24 @@ function uptimeSince(app, startMs, nowMs) {
 }
 
 /**
+ * `traffic` (proxy_usage bytes) with the one count of connections the reports use (issue
+ * #28): the gateways' authorised attempts (gateway_stats), `connects`' ok + failed.
+ * @param {ReturnType<typeof trafficBetween>} traffic
+ * @param {{connections_ok: number, connections_failed: number}} connects
+ */
+function withConnections(traffic, connects) {
+  return {
+    ...traffic,
+    connections: connects.connections_ok + connects.connections_failed,
+    failed_connections: connects.connections_failed,
+  };
+}
+
+/**
  * The performance block for [startMs, nowMs), with the traffic and connections of the
- * previous period of the same length beside it.
+ * previous period of the same length beside it. A connection is counted one way everywhere:
+ * an authorised attempt through a gateway (gateway_stats), which reached its target or
+ * failed; refused clients (407, 429) are connections_refused, apart.
  * @param {CoreApp} app
  * @param {number} startMs
  * @param {number} nowMs
@@ -184,11 +206,12 @@ function performance(app, startMs, nowMs, against) {
   const start = sql.dbDate(startMs);
   const end = sql.dbDate(nowMs + 1);
   const prevStart = sql.dbDate(startMs - (nowMs - startMs));
-  const traffic = trafficBetween(app, start, end);
-  const previous = trafficBetween(app, prevStart, start);
+  const connects = connectsBetween(app, start, end);
+  const traffic = withConnections(trafficBetween(app, start, end), connects);
+  const previous = withConnections(trafficBetween(app, prevStart, start), connectsBetween(app, prevStart, start));
   const uptime = uptimeSince(app, startMs, nowMs);
   return {
-    ...connectsBetween(app, start, end),
+    ...connects,
     uptime_percent: uptime.uptime_percent,
     gateways: uptime.gateways,
     traffic,
@@ -197,4 +220,4 @@ function performance(app, startMs, nowMs, against) {
   };
 }
 
-module.exports = { percentOf, growth, trafficBetween, connectsBetween, uptimeSince, performance };
+module.exports = { percentOf, growth, trafficBetween, connectsBetween, withConnections, uptimeSince, performance };

@@ -15,6 +15,12 @@ const admin = require(`${__hooks}/lib/core/admin.js`);
 const sql = require(`${__hooks}/lib/core/sql.js`);
 
 const STATUSES = ["open", "pending", "closed"];
+/** Most pressing first: the order of sort=priority (issue #28, 17). */
+const PRIORITIES = ["urgent", "high", "medium", "low"];
+const SORTS = ["activity", "priority"];
+
+/** Priority as a rank for ORDER BY: urgent 0 ... low 3. */
+const PRIORITY_RANK = `CASE t.priority ${PRIORITIES.map((p, i) => `WHEN '${p}' THEN ${i}`).join(" ")} ELSE ${PRIORITIES.length} END`;
 
 /** The longest search text taken (longer input is cut). */
 const MAX_SEARCH = 100;
@@ -39,32 +45,48 @@ const ROW = {
 /** @typedef {typeof ROW} TicketRow */
 
 /**
- * Reads and checks the list's filters: status one of open, pending, closed (or "" for
- * all), the search text trimmed.
+ * One query value that must be one of `allowed` (or "" for none), else 400 with `message`.
  * @param {core.RequestEvent} e
- * @returns {{status: string, q: string}}
+ * @param {string} name
+ * @param {string[]} allowed
+ * @param {string} message
  */
-function listFilters(e) {
-  const query = e.request?.url?.query();
-  const status = (query?.get("status") ?? "").trim();
-  if (status !== "" && STATUSES.indexOf(status) < 0) {
-    throw new BadRequestError("Status must be open, pending or closed.", {
-      status: new ValidationError("validation_invalid_value", "Status must be open, pending or closed."),
-    });
-  }
-  const q = (query?.get("q") ?? "").trim().slice(0, MAX_SEARCH);
-  return { status, q };
+function oneOf(e, name, allowed, message) {
+  /** @type {typeof import("../core/api.js")} */
+  const api = require(`${__hooks}/lib/core/api.js`);
+  const value = api.queryParam(e, name);
+  if (value !== "" && allowed.indexOf(value) < 0) throw api.fieldError(name, message, "validation_invalid_value");
+  return value;
 }
 
 /**
- * One page of tickets, newest activity first (ties by id), with the totals of the whole
+ * Reads and checks the list's filters: status one of open, pending, closed, priority one of
+ * low, medium, high, urgent (each "" for all), sort "activity" (the default) or "priority",
+ * the search text trimmed.
+ * @param {core.RequestEvent} e
+ * @returns {{status: string, priority: string, sort: string, q: string}}
+ */
+function listFilters(e) {
+  const status = oneOf(e, "status", STATUSES, "Status must be open, pending or closed.");
+  const priority = oneOf(e, "priority", PRIORITIES, "Priority must be low, medium, high or urgent.");
+  const sort = oneOf(e, "sort", SORTS, "Sort must be activity or priority.") || "activity";
+  const q = (e.request?.url?.query().get("q") ?? "").trim().slice(0, MAX_SEARCH);
+  return { status, priority, sort, q };
+}
+
+/**
+ * One page of tickets, newest activity first (most pressing priority first, then newest
+ * activity, with sort=priority; ties by id), with the totals of the whole
  * result and the inbox's counts per status.
  * @param {CoreApp} app
- * @param {{status: string, q: string}} filters
+ * @param {{status: string, priority: string, sort: string, q: string}} filters
  * @param {{page: number, perPage: number, offset: number}} paging
  */
 function listTickets(app, filters, paging) {
-  const { where, params } = sql.listFilters(paging, { "t.status": ["status", filters.status] });
+  const { where, params } = sql.listFilters(paging, {
+    "t.status": ["status", filters.status],
+    "t.priority": ["priority", filters.priority],
+  });
   if (filters.q) {
     // Subject, the ticket's number, or the customer's e-mail, first, last or full name (the
     // matching customers are found once, not joined for every ticket).
@@ -86,7 +108,8 @@ function listTickets(app, filters, paging) {
       .db()
       .newQuery(
         `SELECT ${COLUMNS} FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id ${whereSql}
-         ORDER BY t.last_message_at DESC, t.id DESC LIMIT {:limit} OFFSET {:offset}`,
+         ORDER BY ${filters.sort === "priority" ? `${PRIORITY_RANK}, ` : ""}t.last_message_at DESC, t.id DESC
+         LIMIT {:limit} OFFSET {:offset}`,
       )
       .bind(params)
       .all(rows);
@@ -150,14 +173,16 @@ function plainRow(row) {
 }
 
 /**
- * GET /api/admin/support/tickets?q=&status=&page=&perPage=
+ * GET /api/admin/support/tickets?q=&status=&priority=&sort=&page=&perPage=
  *   q: searched in the subject, the customer's e-mail, first, last and full name, and the
- *   ticket number (id prefix); status: "", open, pending or closed; perPage 1-100 (20).
+ *   ticket number (id prefix); status: "", open, pending or closed; priority: "", low,
+ *   medium, high or urgent; sort: activity (default) or priority (urgent first, then newest
+ *   activity); perPage 1-100 (20).
  * -> {items: [{id, subject, status, priority, created, updated, last_message_at,
  *    awaiting_reply, user_id, user_email, user_first_name, user_last_name}], page, perPage,
  *    totalItems, totalPages, counts: {all, open, pending, closed, awaiting_reply}}
  *
- * Newest activity (last_message_at) first. 400 {data.status} for an unknown status. Shop
+ * 400 {data.status | data.priority | data.sort} for an unknown value. Shop
  * admins only (anonymous 401, customers 403).
  * @param {core.RequestEvent} e
  */

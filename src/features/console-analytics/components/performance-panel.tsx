@@ -7,6 +7,7 @@ import type { AnalyticsData, Performance } from "@/features/console-analytics/ap
 import { Panel } from "@/features/console-analytics/components/analytics-panel";
 import { formatBytes, formatCount, formatMedianConnect, formatPercent } from "@/features/console-analytics/format";
 import { GrowthCaption } from "@/features/console-analytics/components/growth-caption";
+import { plural } from "@/lib/plural";
 
 interface Metric {
   label: string;
@@ -17,8 +18,18 @@ interface Metric {
   caption: ReactNode;
 }
 
+/** Clients refused before they became connections (407, 429), said apart (issue #28). */
+function refusedLine(refused: number): ReactNode {
+  return refused > 0 ? (
+    <span className="block text-slate-500" data-testid="perf-refused">
+      {plural(refused, "client", "clients")} refused (407/429), not counted
+    </span>
+  ) : null;
+}
+
 function metrics(p: Performance): Metric[] {
-  const attempts = p.connections_ok + p.connections_failed;
+  // One count of connections (issue #28): the gateways' authorised attempts, reached or failed.
+  const attempts = p.traffic.connections;
   const several = p.gateways.length > 1;
   return [
     {
@@ -77,15 +88,16 @@ function metrics(p: Performance): Metric[] {
       empty: "No connections yet",
       testId: "perf-connections",
       caption:
-        p.traffic.connections > 0 || p.connections_growth.previous > 0 ? (
+        p.traffic.connections > 0 || p.connections_growth.previous > 0 || p.connections_refused > 0 ? (
           <>
             <GrowthCaption growth={p.connections_growth} />
             {p.traffic.failed_connections > 0 ? (
-              <span className="block text-slate-500">{formatCount(p.traffic.failed_connections)} failed</span>
+              <span className="block text-slate-500">{formatCount(p.traffic.failed_connections)} failed to reach their target</span>
             ) : null}
+            {refusedLine(p.connections_refused)}
           </>
         ) : (
-          "Connections opened through the gateway"
+          "Attempts through the gateway to reach a target"
         ),
     },
   ];

@@ -6,14 +6,13 @@ import {
   CheckCircle2,
   DollarSign,
   FlaskConical,
+  Info,
   Receipt,
   Server,
   Settings,
   Network,
-  TrendingDown,
-  TrendingUp,
   Users,
-  Wrench,
+  XCircle,
   type LucideIcon,
 } from "lucide-react";
 import { AdminGate } from "@/components/session/admin-gate";
@@ -30,8 +29,9 @@ import { formatCents, formatSignedCents } from "@/lib/money";
 import { isIncoming, TRANSACTION_TYPE_LABELS } from "@/lib/catalog";
 import type { UserRecord } from "@/lib/pocketbase-types";
 import { seedFor, useSeededStore } from "@/stores/seed";
-import type { AdminOverview } from "@/features/console-overview/api";
-import { gatewayTodayLine, trafficNotice, type TrafficTone } from "@/features/console-overview/gateway-figures";
+import type { AdminOverview, SystemAlerts as SystemAlertsData } from "@/features/console-overview/api";
+import { gatewayTodayLine } from "@/features/console-overview/gateway-figures";
+import { systemAlerts, type AlertTone } from "@/features/console-overview/system-alerts";
 import { $overview, overviewSeed, reloadOverview, type OverviewState } from "@/features/console-overview/stores";
 
 const QUICK_ACTIONS = [
@@ -41,53 +41,30 @@ const QUICK_ACTIONS = [
   { href: "/console/settings", label: "System settings", text: "Site, contact, security", icon: Settings },
 ] as const;
 
-interface Alert {
-  icon: LucideIcon;
-  className: string;
-  title: string;
-  text: string;
-  testId?: string;
-}
-
-/** Fixed notices (spec 2), not live monitoring; the traffic notice between them is measured. */
-const OPERATIONAL: Alert = {
-  icon: CheckCircle2,
-  className: "bg-green-50 text-green-900",
-  title: "All systems operational",
-  text: "Proxies, payments and support are running normally.",
-};
-const MAINTENANCE: Alert = {
-  icon: Wrench,
-  className: "bg-amber-50 text-amber-900",
-  title: "Maintenance planned",
-  text: "A short maintenance window is scheduled; customers will be told in advance.",
-};
-const TRAFFIC_LOOK: Record<TrafficTone, { icon: LucideIcon; className: string }> = {
-  up: { icon: TrendingUp, className: "bg-blue-50 text-blue-900" },
-  down: { icon: TrendingDown, className: "bg-orange-50 text-orange-900" },
-  flat: { icon: Activity, className: "bg-blue-50 text-blue-900" },
-  none: { icon: Activity, className: "bg-slate-50 text-slate-800" },
+const ALERT_LOOK: Record<AlertTone, { icon: LucideIcon; className: string }> = {
+  ok: { icon: CheckCircle2, className: "bg-green-50 text-green-900" },
+  danger: { icon: XCircle, className: "bg-red-50 text-red-900" },
+  warning: { icon: AlertTriangle, className: "bg-amber-50 text-amber-900" },
+  info: { icon: Info, className: "bg-blue-50 text-blue-900" },
 };
 
 /**
  * /console (admin spec 2, "Admin Overview"): platform figures, the gateway today (issue #16),
- * recent ledger rows, System Alerts (this month's traffic measured, the rest fixed), static blocks.
+ * recent ledger rows, System Alerts read from the system (issue #28), static blocks.
  */
 export function OverviewPage({ initialUser = null, initial = null }: OverviewPageProps) {
-  return (
-    <AdminGate initialUser={initialUser}>{(admin) => <Overview initial={seedFor(initialUser, admin, initial?.overview)} />}</AdminGate>
-  );
+  return <AdminGate initialUser={initialUser}>{(admin) => <Overview initial={seedFor(initialUser, admin, initial)} />}</AdminGate>;
 }
 
 interface OverviewPageProps {
   /** The admin the server verified for this request. */
   initialUser?: UserRecord | null;
   /** The figures the server read for the first render (null when it could not). */
-  initial?: { overview: AdminOverview | null } | null;
+  initial?: { overview: AdminOverview | null; alerts: SystemAlertsData | null } | null;
 }
 
-function Overview({ initial }: { initial: AdminOverview | null }) {
-  const seed = useMemo(() => overviewSeed(initial), [initial]);
+function Overview({ initial }: { initial: { overview: AdminOverview | null; alerts: SystemAlertsData | null } | null }) {
+  const seed = useMemo(() => overviewSeed(initial?.overview, initial?.alerts), [initial]);
   const state = useSeededStore($overview, seed);
   const loading = state.status === "loading" && !state.data;
   const data = state.data;
@@ -136,7 +113,7 @@ function Overview({ initial }: { initial: AdminOverview | null }) {
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentTransactions state={state} />
-        <SystemAlerts data={data} />
+        <SystemAlerts state={state} />
       </div>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -227,31 +204,42 @@ function RecentTransactions({ state }: { state: OverviewState }) {
   );
 }
 
-function SystemAlerts({ data }: { data: AdminOverview | null }) {
-  const traffic = data ? trafficNotice(data.traffic_month) : null;
-  const alerts: Alert[] = [
-    OPERATIONAL,
-    ...(traffic ? [{ ...TRAFFIC_LOOK[traffic.tone], title: traffic.title, text: traffic.text, testId: "overview-traffic" }] : []),
-    MAINTENANCE,
-  ];
+function SystemAlerts({ state }: { state: OverviewState }) {
+  const alerts = state.alerts ? systemAlerts(state.alerts) : null;
   return (
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">System Alerts</h2>
-      <ul className="mt-3 space-y-3 text-sm">
-        {alerts.map(({ icon: Icon, className, title, text, testId }) => (
-          <li key={title} className={cn("flex gap-3 rounded-lg p-3", className)} data-testid={testId}>
-            <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            <span>
-              <span className="block font-medium">{title}</span>
-              <span className="text-xs">{text}</span>
-            </span>
-          </li>
-        ))}
-      </ul>
-      <p className="mt-3 flex items-center gap-1 text-xs text-slate-500">
-        <AlertTriangle className="size-3.5" aria-hidden="true" />
-        The traffic notice is measured by the proxy gateway; the other notices are fixed texts, not live monitoring.
-      </p>
+      {!alerts ? (
+        <ListSkeleton label="Loading system alerts" className="mt-4" rowClassName="h-12" />
+      ) : (
+        <ul aria-label="System alerts" className="mt-3 space-y-3 text-sm">
+          {alerts.map(({ id, tone, title, text, href }) => {
+            const { icon: Icon, className } = ALERT_LOOK[tone];
+            return (
+              <li key={id} className={cn("flex gap-3 rounded-lg p-3", className)} data-testid={`alert-${id}`}>
+                <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                <span className="min-w-0 break-words">
+                  <span className="block font-medium">
+                    {href ? (
+                      <a href={href} className="underline underline-offset-2">
+                        {title}
+                      </a>
+                    ) : (
+                      title
+                    )}
+                  </span>
+                  <span className="text-xs">{text}</span>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {state.alerts ? (
+        <p className="mt-3 text-xs text-slate-500">
+          Checked <LocalDateTime value={state.alerts.checked_at} />: the gateway's reports, payments and tickets.
+        </p>
+      ) : null}
     </Card>
   );
 }

@@ -2,7 +2,7 @@
 // endpoint (Host/IP Address and Port, read-only: the server keeps them); the customer's
 // Username and Password (plain text) and Status; the Exit: direct from the gateway machine
 // (optional bind address) or through an upstream proxy whose password is write-only (blank
-// keeps the stored one); its Limits (issue #16: a monthly bandwidth quota in GB and a cap on
+// keeps the stored one); its Limits (issue #16: a monthly bandwidth quota in GB or MB and a cap on
 // connections at once, 0 = unlimited), under its Usage this month and in the last 24 hours.
 // Cancel / "Update Proxy". The customer's password is read when the
 // modal opens (the list never carries it). Status changes follow the server's rules,
@@ -23,8 +23,9 @@ import { fetchProxy, type AdminProxy, type AdminProxyDetail } from "@/features/c
 import {
   EDIT_FIELDS,
   EXIT_LABELS,
-  GB,
   editSchema,
+  QUOTA_UNITS,
+  quotaFields,
   PROXY_EXITS,
   PROXY_STATUSES,
   STATUS_LABELS,
@@ -118,6 +119,8 @@ function statusHint(detail: AdminProxyDetail, status: ProxyStatus): { tone: "inf
   }
 }
 
+const QUOTA_UNIT_LABELS = { GB: "GB", MB: "MB" } as const;
+
 function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () => void }) {
   const [formError, setFormError] = useState("");
   const [schema] = useState(() => editSchema(detail.upstream_has_password, detail.password));
@@ -133,7 +136,7 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       upstream_port: detail.upstream_port ? String(detail.upstream_port) : "",
       upstream_username: detail.upstream_username ?? "",
       upstream_password: "",
-      bandwidth_quota_gb: String((detail.bandwidth_quota_bytes ?? 0) / GB),
+      ...quotaFields(detail.bandwidth_quota_bytes ?? 0),
       max_connections: String(detail.max_connections ?? 0),
     },
   });
@@ -241,9 +244,26 @@ function EditForm({ detail, onClose }: { detail: AdminProxyDetail; onClose: () =
       <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
         <legend className="px-1 text-sm font-semibold text-slate-900">Limits</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField form={form} name="bandwidth_quota_gb" id="edit-quota" label="Bandwidth quota (GB / month, 0 = unlimited)">
-            {(field) => <Input type="number" inputMode="numeric" min={0} max={1000000} step={1} {...field} />}
-          </FormField>
+          <div className="flex items-end gap-2">
+            <FormField
+              form={form}
+              name="bandwidth_quota"
+              id="edit-quota"
+              label="Bandwidth quota a month (0 = unlimited)"
+              className="flex-1"
+            >
+              {(field) => <Input type="number" inputMode="numeric" min={0} step={1} {...field} />}
+            </FormField>
+            <SelectFormField
+              form={form}
+              name="bandwidth_quota_unit"
+              id="edit-quota-unit"
+              label="Unit"
+              values={QUOTA_UNITS}
+              labels={QUOTA_UNIT_LABELS}
+              className="w-24"
+            />
+          </div>
           <FormField form={form} name="max_connections" id="edit-max-connections" label="Max concurrent connections (0 = unlimited)">
             {(field) => <Input type="number" inputMode="numeric" min={0} max={100000} step={1} {...field} />}
           </FormField>

@@ -15,7 +15,7 @@ import { cn } from "@/lib/cn";
 import { plural } from "@/lib/plural";
 import type { ProxyStatus } from "@/lib/pocketbase-types";
 import type { InventoryCriteria } from "@/features/console-proxies/api";
-import { ExitCell, Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
+import { EndpointText, ExitCell, Owner, PROXY_COLUMNS, RowActions, StatusBadge } from "@/features/console-proxies/columns";
 import { countryLabel, placeLabel } from "@/features/console-proxies/locations";
 import { PROXY_STATUSES, STATUS_LABELS } from "@/features/console-proxies/schemas";
 import {
@@ -33,7 +33,6 @@ import {
 } from "@/features/console-proxies/stores";
 import { DeleteProxyDialog } from "@/features/console-proxies/components/delete-proxy-dialog";
 import { lazyComponent } from "@/lib/lazy-component";
-import { endpoint } from "@/lib/endpoint";
 
 // The edit form (react-hook-form, its schemas) loads when a proxy is first edited.
 const EditProxyDialog = lazyComponent(() => import("@/features/console-proxies/components/edit-proxy-dialog"), "EditProxyDialog");
@@ -136,7 +135,9 @@ function ProxyTable() {
           {list.items.map((proxy) => (
             <li key={proxy.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="proxy-card">
               <div className="flex items-start justify-between gap-2">
-                <p className="min-w-0 font-mono text-xs break-all text-slate-900">{endpoint(proxy)}</p>
+                <p className="min-w-0 font-mono text-xs text-slate-900">
+                  <EndpointText proxy={proxy} />
+                </p>
                 <StatusBadge status={proxy.status} />
               </div>
               <p className="mt-2 text-sm text-slate-900">

@@ -1,4 +1,5 @@
-// The inbox (left): search, status filter, tickets newest activity first, live; "Load more".
+// The inbox (left): search, status and priority filters, tickets newest activity (or most
+// urgent) first with their priority, live; "Load more".
 import { useStore } from "@nanostores/react";
 import { Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
@@ -9,9 +10,16 @@ import { InboxRows } from "@/components/ui/list-state";
 import { TicketButton } from "@/components/support/ticket-button";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import { CONSOLE_STATUS_TONES, STATUS_OPTIONS, customerName } from "@/features/console-support/format";
+import {
+  CONSOLE_STATUS_TONES,
+  PRIORITY_OPTIONS,
+  PRIORITY_TONES,
+  SORT_OPTIONS,
+  STATUS_OPTIONS,
+  customerName,
+} from "@/features/console-support/format";
 import { $inbox, $inboxFilters, $selectedTicketId, loadMoreInbox, refreshInbox, setInboxFilters } from "@/features/console-support/stores";
-import { STATUS_LABELS } from "@/components/support/format";
+import { PRIORITY_LABELS, STATUS_LABELS } from "@/components/support/format";
 import { cn } from "@/lib/cn";
 import { formatDateTime } from "@/lib/dates";
 import { plural } from "@/lib/plural";
@@ -61,22 +69,24 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
             className="pl-9"
           />
         </div>
-        <div>
-          <label htmlFor={`${id}-status`} className="sr-only">
-            Status
-          </label>
-          <Select
-            id={`${id}-status`}
-            value={filters.status}
-            onChange={(e) => setInboxFilters({ ...filters, status: e.target.value as "" | TicketStatus })}
-          >
-            {STATUS_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-                {counts ? ` (${option.value ? counts[option.value] : counts.all})` : ""}
-              </option>
-            ))}
-          </Select>
+        <div className="grid gap-2 sm:grid-cols-3">
+          {(
+            [
+              ["status", "Status", STATUS_OPTIONS],
+              ["priority", "Priority", PRIORITY_OPTIONS],
+              ["sort", "Sort", SORT_OPTIONS],
+            ] as const
+          ).map(([key, label, options]) => (
+            <FilterSelect
+              key={key}
+              id={`${id}-${key}`}
+              label={label}
+              value={filters[key]}
+              options={options}
+              count={key === "status" && counts ? (value) => (value ? counts[value as TicketStatus] : counts.all) : null}
+              onChange={(value) => setInboxFilters({ ...filters, [key]: value })}
+            />
+          ))}
         </div>
       </div>
       <div aria-live="polite">
@@ -87,7 +97,11 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
         list={inbox}
         loadingLabel="Loading tickets"
         emptyTitle="No tickets found"
-        emptyText={filters.q || filters.status ? "Try another search or status." : "Customers' tickets will appear here."}
+        emptyText={
+          filters.q || filters.status || filters.priority
+            ? "Try another search, status or priority."
+            : "Customers' tickets will appear here."
+        }
       >
         <ul className="max-h-[36rem] divide-y divide-slate-100 overflow-y-auto" aria-label="Tickets">
           {inbox.items.map((ticket) => {
@@ -110,7 +124,12 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
                   </span>
                   <span className="mt-1 flex flex-wrap justify-between gap-x-3 gap-y-1 text-xs text-slate-600">
                     <span className="min-w-0 break-all">{customerName(ticket)}</span>
-                    <span>{formatDateTime(ticket.created)}</span>
+                    <span className="flex items-center gap-2">
+                      <Badge tone={PRIORITY_TONES[ticket.priority]} data-testid="inbox-priority">
+                        {PRIORITY_LABELS[ticket.priority]}
+                      </Badge>
+                      {formatDateTime(ticket.created)}
+                    </span>
                   </span>
                 </TicketButton>
               </li>
@@ -122,5 +141,38 @@ export function TicketInbox({ onSelect }: { onSelect: (id: string) => void }) {
         Load more tickets
       </LoadMore>
     </section>
+  );
+}
+
+/** A labelled filter of the inbox (the label for screen readers; the options say what they are), with counts when given. */
+function FilterSelect({
+  id,
+  label,
+  value,
+  options,
+  count = null,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  count?: ((value: string) => number) | null;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+            {count ? ` (${count(option.value)})` : ""}
+          </option>
+        ))}
+      </Select>
+    </div>
   );
 }

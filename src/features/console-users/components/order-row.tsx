@@ -11,18 +11,9 @@ import { formatDateTime } from "@/lib/dates";
 import { newIdempotencyKey } from "@/lib/idempotency";
 import { formatCents } from "@/lib/money";
 import { refundOrder, type AdminOrder } from "@/features/console-users/api";
-import { proxyTypeLabel } from "@/features/console-users/labels";
+import { proxyOutcome, proxyTypeLabel } from "@/features/console-users/labels";
 import { openUserDetail, reloadUsers, showNotice } from "@/features/console-users/stores";
 import { plural } from "@/lib/plural";
-
-/** What the refund does to the order's proxies, in the confirmation. */
-function proxyOutcome(order: AdminOrder): string {
-  return order.kind === "purchase"
-    ? order.quantity === 1
-      ? "The proxy of this order, if the customer still holds it, goes back to stock with a new password; its credentials stop working."
-      : `The ${order.quantity} proxies of this order that the customer still holds go back to stock with new passwords; their credentials stop working.`
-    : `The ${TERM_DAYS} days this renewal bought are taken off its proxies (those whose time then runs out expire now), and their auto-renewal is switched off.`;
-}
 
 export function OrderRow({ order, userId }: { order: AdminOrder; userId: string }) {
   const [confirming, setConfirming] = useState(false);
@@ -67,9 +58,11 @@ export function OrderRow({ order, userId }: { order: AdminOrder; userId: string 
             {label} · {order.quantity} × {proxyTypeLabel(order.proxy_type)} · {formatCents(order.total_cents)}
           </p>
           <p className="text-xs text-slate-500">
-            {formatDateTime(order.created)} · {order.status === "refunded" ? "Refunded" : "Completed"}
+            {formatDateTime(order.created)} ·{" "}
+            {order.status === "refunded" ? `Refunded on ${formatDateTime(order.refunded_at)}` : "Completed"}
           </p>
-          <p className="text-xs text-slate-600">{order.refundable_reason}</p>
+          {/* A refunded order's reason only repeats its date (in another format): the line above says it. */}
+          {order.status === "refunded" ? null : <p className="text-xs text-slate-600">{order.refundable_reason}</p>}
           {order.refund_reason ? <p className="text-xs text-slate-600">Refund reason: {order.refund_reason}</p> : null}
         </div>
         {order.refundable && !confirming ? (

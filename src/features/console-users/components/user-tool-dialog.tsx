@@ -54,7 +54,7 @@ const TOOLS: Record<UserToolKind, ToolText> = {
   suspend: {
     title: "Suspend user",
     explain: (u) =>
-      `${u.email} is signed out everywhere at once and cannot sign in until unsuspended. Their balance, proxies and orders stay.`,
+      `${u.email} is signed out everywhere at once and cannot sign in until unsuspended. Their proxies are refused at once (open connections are cut) and work again when unsuspended, until they expire. Their balance and orders stay.`,
     button: "Suspend",
     pendingText: "Suspending...",
     danger: true,
@@ -68,7 +68,7 @@ const TOOLS: Record<UserToolKind, ToolText> = {
   delete: {
     title: "Delete user on request",
     explain: (u) =>
-      `Erases the personal data of ${u.email} (e-mail, names, country, support tickets) and ends their access for good. Ledger rows, orders and payments are kept, anonymised, for accounting; their proxies run until they expire. This cannot be undone. Type their e-mail address to confirm.`,
+      `Erases the personal data of ${u.email} (e-mail, names, country, support tickets) and ends their access for good. Ledger rows, orders and payments are kept, anonymised, for accounting; their proxies are refused at once. This cannot be undone. Type their e-mail address to confirm.`,
     button: "Delete user",
     pendingText: "Deleting...",
     danger: true,
@@ -88,7 +88,7 @@ function doneText(kind: UserToolKind, user: AdminUser, answer: AdminUser): strin
     case "verification":
       return `Verification e-mail sent to ${user.email}`;
     case "suspend":
-      return `${user.email} suspended: their sessions have ended`;
+      return `${user.email} suspended: their sessions have ended and their proxies are refused`;
     case "unsuspend":
       return `${user.email} unsuspended`;
     case "delete":

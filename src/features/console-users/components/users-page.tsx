@@ -115,9 +115,8 @@ function Filters() {
       <p className="text-sm text-slate-600" data-testid="user-counts">
         {counts ? (
           <>
-            <span className="font-medium text-slate-900">{counts.all.toLocaleString("en-US")}</span> users ·{" "}
-            <span className="font-medium text-slate-900">{counts.admins.toLocaleString("en-US")}</span> admins ·{" "}
-            <span className="font-medium text-slate-900">{counts.users.toLocaleString("en-US")}</span> customers
+            <Counted n={counts.all} one="user" many="users" /> · <Counted n={counts.admins} one="admin" many="admins" /> ·{" "}
+            <Counted n={counts.users} one="customer" many="customers" />
             {query.search ? ` matching "${query.search}"` : ""}
           </>
         ) : (
@@ -159,5 +158,14 @@ function UserList() {
         paging={data ? { page: data.page, totalPages: data.totalPages, onPage: goToUserPage } : undefined}
       />
     </ListState>
+  );
+}
+
+/** "1 user", "2 users" with the number in bold (issue #28: never "1 users"). */
+function Counted({ n, one, many }: { n: number; one: string; many: string }) {
+  return (
+    <>
+      <span className="font-medium text-slate-900">{n.toLocaleString("en-US")}</span> {n === 1 ? one : many}
+    </>
   );
 }

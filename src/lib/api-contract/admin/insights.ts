@@ -11,9 +11,17 @@ const Traffic = {
   bytes_up: Count,
   bytes_down: Count,
   bytes: Count,
-  connections: Count,
-  failed_connections: Count,
+  connections: v.pipe(
+    Count,
+    v.description("Authorised attempts through the gateways to reach a target: connections_ok + connections_failed."),
+  ),
+  failed_connections: v.pipe(Count, v.description("Those that did not reach their target (connections_failed).")),
 };
+
+const Refused = v.pipe(
+  Count,
+  v.description("Clients answered 407 or 429 (credentials, quota, concurrency): never connections, counted apart."),
+);
 
 /** A figure of the period against the one before it, with the caption the server words. */
 export const Growth = v.object({
@@ -47,8 +55,57 @@ export const getOverview = route({
         created: DbDate,
       }),
     ),
-    gateway_today: v.object({ ...Traffic, connections_ok: Count, connections_failed: Count, success_rate_percent: Percent }),
+    gateway_today: v.object({
+      ...Traffic,
+      connections_ok: Count,
+      connections_failed: Count,
+      connections_refused: Refused,
+      success_rate_percent: Percent,
+    }),
     traffic_month: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
+  }),
+  errors: [],
+});
+
+export const getSystemAlerts = route({
+  id: "getSystemAlerts",
+  method: "GET",
+  path: "/system-alerts",
+  base: ADMIN,
+  tag: "Reports",
+  summary: "What the Overview's System Alerts read: failing upstreams, silent gateways, failed payments, waiting tickets, growth",
+  scope: "admin",
+  response: v.object({
+    checked_at: DbDate,
+    failing_upstreams: v.object({
+      count: Count,
+      items: v.pipe(
+        v.array(
+          v.object({
+            id: v.string(),
+            upstream_host: v.string(),
+            upstream_port: Int,
+            status: v.string(),
+            error: v.string(),
+            failed_at: DbDate,
+          }),
+        ),
+        v.description("The five longest failing, as the gateway reported them (it clears a mark when the upstream answers again)."),
+      ),
+    }),
+    silent_gateways: v.pipe(
+      v.array(v.object({ id: v.string(), name: v.string(), last_seen_at: v.pipe(v.string(), v.description('"" when never seen.')) })),
+      v.description("Gateway tokens the shop has not heard from for 90 seconds or more."),
+    ),
+    failed_payments: v.object({ count: Count, amount_cents: Int, since: v.pipe(DbDate, v.description("24 hours ago.")) }),
+    waiting_tickets: v.object({
+      count: v.pipe(Count, v.description("Open or pending tickets whose customer wrote last.")),
+      oldest_at: v.pipe(v.string(), v.description('The oldest one\'s last message; "" when none waits.')),
+    }),
+    growth: v.object({
+      customers: v.pipe(Growth, v.description("New customers this month so far against the same days of last month.")),
+      traffic: v.pipe(Growth, v.description("Proxy traffic (bytes) this month so far against the same days of last month.")),
+    }),
   }),
   errors: [],
 });
@@ -99,6 +156,7 @@ export const getAnalytics = route({
     performance: v.object({
       connections_ok: Count,
       connections_failed: Count,
+      connections_refused: Refused,
       success_rate_percent: Percent,
       connect_ms_histogram: v.pipe(v.array(Count), v.description("Counts per bucket: upper bounds 1, 2, 5 ... 5000 ms, then slower.")),
       median_connect: v.nullable(v.object({ at_most_ms: v.nullable(Int), over_ms: v.nullable(Int) })),
@@ -161,4 +219,4 @@ export const getAuditSummary = route({
   errors: [],
 });
 
-export const insightRoutes = [getOverview, getAnalytics, listAuditLogs, getAuditSummary];
+export const insightRoutes = [getOverview, getSystemAlerts, getAnalytics, listAuditLogs, getAuditSummary];

@@ -166,9 +166,15 @@ export const updateInventoryProxy = route({
       upstream_username: v.optional(username("Upstream u")),
       upstream_password: v.optional(v.nullable(password("Upstream p"))),
       bandwidth_quota_gb: v.optional(limit(1_000_000, "Bandwidth quota must be a whole number of GB from 0 to 1,000,000 (0 = unlimited)")),
+      bandwidth_quota_mb: v.optional(
+        v.pipe(
+          limit(1_024_000_000, "Bandwidth quota must be a whole number of MB from 0 to 1,024,000,000 (0 = unlimited)"),
+          v.description("The quota in MB instead of GB (a 500 MB trial); send one of the two."),
+        ),
+      ),
       max_connections: v.optional(limit(100_000, "Max concurrent connections must be a whole number from 0 to 100,000 (0 = unlimited)")),
     }),
-    v.examples([{ status: "MAINTENANCE", bandwidth_quota_gb: 50, max_connections: 20 }]),
+    v.examples([{ status: "MAINTENANCE", bandwidth_quota_gb: 50, max_connections: 20 }, { bandwidth_quota_mb: 500 }]),
   ),
   response: AdminProxyDetail,
   errors: [400, 403, 404, 409],

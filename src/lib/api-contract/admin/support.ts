@@ -29,11 +29,18 @@ export const listTicketInbox = route({
   path: "/support/tickets",
   base: ADMIN,
   tag: TAG,
-  summary: "Every ticket, newest activity first, with the counts per status",
+  summary: "Every ticket, newest activity or most pressing first, with the counts per status",
   scope: "admin",
   query: v.object({
     q: looseSearch("In the subject or the customer's e-mail and names (the first 200 characters)."),
     status: v.optional(v.picklist(["", ...TICKET_STATUSES], "Status must be open, pending or closed.")),
+    priority: v.optional(v.picklist(["", ...TICKET_PRIORITIES], "Priority must be low, medium, high or urgent.")),
+    sort: v.optional(
+      v.pipe(
+        v.picklist(["activity", "priority"], "Sort must be activity or priority."),
+        v.description("activity (default): newest activity first; priority: urgent first, then newest activity."),
+      ),
+    ),
     ...pagingQuery,
   }),
   response: v.object({
