@@ -55,7 +55,7 @@ test.describe("Buy Credits", () => {
     const p25 = card(page, "package-25");
     await expect(p25.getByRole("heading", { name: "$25.00 Credits" })).toBeVisible();
     // One plain line: what you pay, the credits, the bonus on top (issue #28).
-    await expect(p25.getByTestId("package-line")).toHaveText("You pay $24.00 and get $25.00 in credits + $1.00 bonus.");
+    await expect(p25.getByTestId("credit-line")).toHaveText("You pay $24.00 and get $25.00 in credits + $1.00 bonus.");
 
     await p25.getByRole("button", { name: "Purchase" }).click();
     const status = page.getByTestId("payment-status");

@@ -50,23 +50,17 @@ function placeLabel(where) {
 }
 
 /**
- * Writes the purchase's country as the stock holds it ("us" and "UK" are US and GB) and
- * refuses (400, on the country) a value that is no ISO 3166-1 country and no place any
- * proxy was ever stocked in (an import without a country is "Unknown"), instead of
- * answering "Not enough stock" for a place that cannot exist.
+ * Refuses (400, on the country) a value that is no ISO 3166-1 country (nor an alias, "UK")
+ * and no place any proxy was ever stocked in (an import without a country is "Unknown"),
+ * instead of answering "Not enough stock" for a place that cannot exist.
  * @param {CoreApp} txApp
  * @param {PurchaseInput} input
  */
 function checkCountry(txApp, input) {
   /** @type {typeof import("./places.js")} */
   const places = require(`${__hooks}/lib/proxies/places.js`);
-  // A code that stock is stored under stays as it is ("UK" rows from before the ISO list).
+  if (places.isoCountries()[places.normalizeCountry(input.country)]) return;
   if (txApp.countRecords("proxies", $dbx.hashExp({ country: input.country })) > 0) return;
-  const code = places.normalizeCountry(input.country);
-  if (places.isoCountries()[code]) {
-    input.country = code;
-    return;
-  }
   const message = `Unknown country ${input.country.slice(0, 20)}`;
   throw new BadRequestError(message, { country: new ValidationError("validation_invalid_country", message) });
 }

@@ -35,7 +35,7 @@ export function PackageCard({
       <h2 id={titleId} className="text-lg font-semibold text-slate-900">
         {packageName(pkg)}
       </h2>
-      <p className="mt-2 flex-1 text-slate-700" data-testid="package-line">
+      <p className="mt-2 flex-1 text-slate-700" data-testid="credit-line">
         {packageLine(pkg)}
       </p>
       <Button
