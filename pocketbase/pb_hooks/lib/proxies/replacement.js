@@ -93,18 +93,30 @@ function previewRoute(e) {
 }
 
 /**
- * POST /api/v1/proxies/{id}/replace  Idempotency-Key -> {proxy, replacement}: the proxy with
- * its new exit (same credentials) and the preview after it.
+ * A customer's keyed change of one of their proxies (POST /api/v1/proxies/{id}/`action`):
+ * the Idempotency-Key's answer, or `work` on the proxy row inside one transaction.
+ * @template T
  * @param {core.RequestEvent} e
+ * @param {string} action
+ * @param {(txApp: CoreApp, row: ReturnType<typeof ownedRow>, user: core.Record) => T} work
  */
-function replaceRoute(e) {
+function ownedProxyChange(e, action, work) {
   const user = api.actingCustomer(e);
   api.idempotencyKey(e);
   const id = e.request?.pathValue("id") ?? "";
   /** @type {typeof import("../core/changes.js")} */
   const changes = require(`${__hooks}/lib/core/changes.js`);
-  return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/proxies/{id}/replace", input: { id } }, (txApp) => {
-    const row = ownedRow(txApp, user.id, id);
+  const route = `POST /api/v1/proxies/{id}/${action}`;
+  return changes.answerChange(e, { userId: user.id, route, input: { id } }, (txApp) => work(txApp, ownedRow(txApp, user.id, id), user));
+}
+
+/**
+ * POST /api/v1/proxies/{id}/replace  Idempotency-Key -> {proxy, replacement}: the proxy with
+ * its new exit (same credentials) and the preview after it.
+ * @param {core.RequestEvent} e
+ */
+function replaceRoute(e) {
+  return ownedProxyChange(e, "replace", (txApp, row, user) => {
     const preview = previewOf(txApp, row);
     if (preview.counts && preview.replacements_left < 1) {
       const message = `No free replacements left: this proxy's plan gives ${preview.replacements_per_term} a term and they are used. Renew it to start a new term.`;
@@ -130,7 +142,7 @@ function replaceRoute(e) {
       `Replaced the IP of proxy ${row.username} (same credentials)`,
       { proxy_id: row.id },
     );
-    return { proxy: proxyView(txApp, row.id), replacement: previewOf(txApp, ownedRow(txApp, user.id, id)) };
+    return { proxy: proxyView(txApp, row.id), replacement: previewOf(txApp, ownedRow(txApp, user.id, row.id)) };
   });
 }
 
@@ -172,13 +184,7 @@ function proRataCents(app, row) {
  * @param {core.RequestEvent} e
  */
 function refundRoute(e) {
-  const user = api.actingCustomer(e);
-  api.idempotencyKey(e);
-  const id = e.request?.pathValue("id") ?? "";
-  /** @type {typeof import("../core/changes.js")} */
-  const changes = require(`${__hooks}/lib/core/changes.js`);
-  return changes.answerChange(e, { userId: user.id, route: "POST /api/v1/proxies/{id}/refund", input: { id } }, (txApp) => {
-    const row = ownedRow(txApp, user.id, id);
+  return ownedProxyChange(e, "refund", (txApp, row, user) => {
     if (!row.exit_down_at) {
       const message = "Only a proxy whose exit is down can be refunded here; for other refunds contact support.";
       throw new ApiError(409, message, { id: new ValidationError("exit_not_down", message) });
